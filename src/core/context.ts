@@ -1,0 +1,161 @@
+/**
+ * Building the model context from a root-to-leaf path, with exactly pi 0.73.1's rules
+ * (`buildSessionContext`), plus session-tree's `retainedTail` on compactions.
+ */
+
+import type {
+	BranchSummaryEntry,
+	BranchSummaryMessage,
+	CompactionEntry,
+	CompactionSummaryMessage,
+	ContextMessage,
+	ContextModel,
+	CustomMessage,
+	CustomMessageEntry,
+	MessageEntry,
+	ModelChangeEntry,
+	SessionContext,
+	SessionEntry,
+	ThinkingLevelChangeEntry,
+} from "./types.js";
+
+/** A context message and the entry it comes from (the compaction, for summary and retained tail). */
+export interface ContextEntry {
+	entry: SessionEntry;
+	message: ContextMessage;
+}
+
+/** pi turns ISO timestamps into epoch milliseconds with `new Date(..).getTime()`. */
+function epochMs(timestamp: string): number {
+	return new Date(timestamp).getTime();
+}
+
+/** The context message for a compaction entry. */
+export function compactionSummaryMessage(entry: CompactionEntry): CompactionSummaryMessage {
+	return {
+		role: "compactionSummary",
+		summary: entry.summary,
+		tokensBefore: entry.tokensBefore,
+		timestamp: epochMs(entry.timestamp),
+	};
+}
+
+/** The context message for a branch summary entry. */
+export function branchSummaryMessage(entry: BranchSummaryEntry): BranchSummaryMessage {
+	return { role: "branchSummary", summary: entry.summary, fromId: entry.fromId, timestamp: epochMs(entry.timestamp) };
+}
+
+/** The context message for a custom message entry (`details` stays undefined when absent, as in pi). */
+export function customMessage(entry: CustomMessageEntry): CustomMessage {
+	return {
+		role: "custom",
+		customType: entry.customType,
+		content: entry.content,
+		display: entry.display,
+		details: entry.details,
+		timestamp: epochMs(entry.timestamp),
+	};
+}
+
+/** The context message an entry contributes on its own, if any. */
+export function entryMessage(entry: SessionEntry): ContextMessage | undefined {
+	switch (entry.type) {
+		case "message":
+			return (entry as MessageEntry).message;
+		case "custom_message":
+			return customMessage(entry as CustomMessageEntry);
+		case "branch_summary": {
+			const summary = entry as BranchSummaryEntry;
+			return summary.summary ? branchSummaryMessage(summary) : undefined;
+		}
+		default:
+			return undefined;
+	}
+}
+
+/** Settings a path sets: the thinking level, the model and the last compaction. */
+export interface PathState {
+	thinkingLevel: string;
+	model: ContextModel | null;
+	/** Index in the path of the last compaction, or -1. */
+	compactionIndex: number;
+}
+
+/** Scans a path for the settings that hold at its end. */
+export function pathState(path: readonly SessionEntry[]): PathState {
+	let thinkingLevel = "off";
+	let model: ContextModel | null = null;
+	let compactionIndex = -1;
+	for (let i = 0; i < path.length; i++) {
+		const entry = path[i] as SessionEntry;
+		if (entry.type === "thinking_level_change") {
+			thinkingLevel = (entry as ThinkingLevelChangeEntry).thinkingLevel;
+		} else if (entry.type === "model_change") {
+			const change = entry as ModelChangeEntry;
+			model = { provider: change.provider, modelId: change.modelId };
+		} else if (entry.type === "message" && (entry as MessageEntry).message.role === "assistant") {
+			const message = (entry as MessageEntry).message as { provider: string; model: string };
+			model = { provider: message.provider, modelId: message.model };
+		} else if (entry.type === "compaction") {
+			compactionIndex = i;
+		}
+	}
+	return { thinkingLevel, model, compactionIndex };
+}
+
+/**
+ * The context messages of a root-to-leaf path, each with its source entry.
+ *
+ * Without a compaction: every message, custom message and non-empty branch summary. With
+ * compactions, the last one wins: its summary, then either its `retainedTail` or the path
+ * entries from `firstKeptEntryId` up to the compaction, then everything after it.
+ */
+export function buildContextEntries(path: readonly SessionEntry[], state: PathState = pathState(path)): ContextEntry[] {
+	const out: ContextEntry[] = [];
+	const push = (entry: SessionEntry) => {
+		const message = entryMessage(entry);
+		if (message) out.push({ entry, message });
+	};
+	const { compactionIndex } = state;
+	if (compactionIndex < 0) {
+		for (const entry of path) push(entry);
+		return out;
+	}
+	const compaction = path[compactionIndex] as CompactionEntry;
+	out.push({ entry: compaction, message: compactionSummaryMessage(compaction) });
+	if (Array.isArray(compaction.retainedTail)) {
+		for (const message of compaction.retainedTail) out.push({ entry: compaction, message });
+	} else {
+		let kept = false;
+		for (let i = 0; i < compactionIndex; i++) {
+			const entry = path[i] as SessionEntry;
+			if (entry.id === compaction.firstKeptEntryId) kept = true;
+			if (kept) push(entry);
+		}
+	}
+	for (let i = compactionIndex + 1; i < path.length; i++) push(path[i] as SessionEntry);
+	return out;
+}
+
+/** What pi's `buildSessionContext` returns for a root-to-leaf path. */
+export function buildSessionContext(path: readonly SessionEntry[]): SessionContext {
+	const state = pathState(path);
+	const messages = buildContextEntries(path, state).map((item) => item.message);
+	return { messages, thinkingLevel: state.thinkingLevel, model: state.model };
+}
+
+/**
+ * The messages a compaction at the end of `path` would keep from `firstKeptEntryId` on: the
+ * value to store as its `retainedTail` so that session-tree and pi build the same context.
+ */
+export function keptMessages(path: readonly SessionEntry[], firstKeptEntryId: string): ContextMessage[] {
+	const start = path.findIndex((entry) => entry.id === firstKeptEntryId);
+	if (start < 0) return [];
+	const kept: ContextMessage[] = [];
+	// Earlier compactions in this range are not messages; pi skips them too.
+	for (let i = start; i < path.length; i++) {
+		const message = entryMessage(path[i] as SessionEntry);
+		if (message) kept.push(message);
+	}
+	return kept;
+}

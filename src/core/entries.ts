@@ -1,0 +1,105 @@
+/**
+ * Constructors for new entries. Keys are written in pi 0.73.1's order, so a file written by
+ * session-tree reads line by line like one pi wrote.
+ */
+
+import type {
+	AgentMessage,
+	BranchSummaryEntry,
+	CompactionEntry,
+	ContextMessage,
+	CustomEntry,
+	CustomMessageEntry,
+	LabelEntry,
+	LeafEntry,
+	MessageEntry,
+	ModelChangeEntry,
+	SessionHeader,
+	SessionInfoEntry,
+	ThinkingLevelChangeEntry,
+} from "./types.js";
+import { CURRENT_SESSION_VERSION } from "./types.js";
+
+/** The id, parent and time of an entry about to be written. */
+export interface EntryStamp {
+	id: string;
+	parentId: string | null;
+	timestamp: string;
+}
+
+export function sessionHeader(id: string, timestamp: string, cwd: string, parentSession?: string): SessionHeader {
+	const header: SessionHeader = { type: "session", version: CURRENT_SESSION_VERSION, id, timestamp, cwd };
+	if (parentSession !== undefined) header.parentSession = parentSession;
+	return header;
+}
+
+export function messageEntry(stamp: EntryStamp, message: AgentMessage): MessageEntry {
+	return { type: "message", ...stamp, message };
+}
+
+export function modelChangeEntry(stamp: EntryStamp, provider: string, modelId: string): ModelChangeEntry {
+	return { type: "model_change", ...stamp, provider, modelId };
+}
+
+export function thinkingLevelChangeEntry(stamp: EntryStamp, thinkingLevel: string): ThinkingLevelChangeEntry {
+	return { type: "thinking_level_change", ...stamp, thinkingLevel };
+}
+
+export function compactionEntry(
+	stamp: EntryStamp,
+	summary: string,
+	firstKeptEntryId: string,
+	tokensBefore: number,
+	details?: unknown,
+	fromHook?: boolean,
+	retainedTail?: ContextMessage[],
+): CompactionEntry {
+	const entry: CompactionEntry = {
+		type: "compaction",
+		...stamp,
+		summary,
+		firstKeptEntryId,
+		tokensBefore,
+		details,
+		fromHook,
+	};
+	if (retainedTail !== undefined) entry.retainedTail = retainedTail;
+	return entry;
+}
+
+export function branchSummaryEntry(
+	stamp: EntryStamp,
+	fromId: string,
+	summary: string,
+	details?: unknown,
+	fromHook?: boolean,
+): BranchSummaryEntry {
+	return { type: "branch_summary", ...stamp, fromId, summary, details, fromHook };
+}
+
+export function customEntry(stamp: EntryStamp, customType: string, data?: unknown): CustomEntry {
+	return { type: "custom", customType, data, ...stamp };
+}
+
+export function customMessageEntry(
+	stamp: EntryStamp,
+	customType: string,
+	content: CustomMessageEntry["content"],
+	display: boolean,
+	details?: unknown,
+): CustomMessageEntry {
+	return { type: "custom_message", customType, content, display, details, ...stamp };
+}
+
+export function labelEntry(stamp: EntryStamp, targetId: string, label: string | undefined): LabelEntry {
+	return { type: "label", ...stamp, targetId, label };
+}
+
+export function sessionInfoEntry(stamp: EntryStamp, name: string): SessionInfoEntry {
+	return { type: "session_info", ...stamp, name };
+}
+
+/** The persisted leaf pointer; its parent is its target, so pi's walk from it finds the same path. */
+export function leafEntry(stamp: Omit<EntryStamp, "parentId">, targetId: string | null): LeafEntry {
+	return { type: "leaf", id: stamp.id, parentId: targetId, timestamp: stamp.timestamp, targetId };
+}

@@ -1,0 +1,67 @@
+/**
+ * The one error class of session-tree. `code` is stable and meant for programs; `message` is
+ * meant for people and names the file, the line and what is wrong where those are known.
+ */
+
+/** Stable error codes. New codes may be added; existing ones keep their meaning. */
+export type SessionTreeErrorCode =
+	/** A line is not valid JSON, or not an object. */
+	| "INVALID_JSON"
+	/** A record lacks a required field or has one of the wrong type. */
+	| "INVALID_RECORD"
+	/** The first line is missing or is not a session header. */
+	| "INVALID_HEADER"
+	/** The file holds no lines at all. */
+	| "EMPTY_FILE"
+	/** The header's version is newer than this library understands. */
+	| "UNSUPPORTED_VERSION"
+	/** An entry names a parent that is not in the file. */
+	| "MISSING_PARENT"
+	/** Two entries share an id. */
+	| "DUPLICATE_ID"
+	/** Following parent ids leads back to where it started. */
+	| "PARENT_CYCLE"
+	/** An id names no entry of the session. */
+	| "ENTRY_NOT_FOUND"
+	/** An argument is out of range or malformed. */
+	| "INVALID_ARGUMENT"
+	/** The session file does not exist. */
+	| "FILE_NOT_FOUND"
+	/** The session file already exists where a new one was to be created. */
+	| "FILE_EXISTS"
+	/** The session cannot be written (in-memory without a file, closed, ...). */
+	| "NOT_WRITABLE"
+	/** An operating-system call failed. */
+	| "IO_ERROR";
+
+/** Where in a file a problem was found. */
+export interface SourceLocation {
+	file?: string;
+	/** 1-based line number. */
+	line?: number;
+}
+
+/** The error every session-tree operation throws for a foreseeable failure. */
+export class SessionTreeError extends Error {
+	readonly code: SessionTreeErrorCode;
+	readonly file: string | undefined;
+	readonly line: number | undefined;
+
+	constructor(code: SessionTreeErrorCode, message: string, where: SourceLocation = {}, options?: { cause?: unknown }) {
+		super(formatMessage(message, where), options);
+		this.name = "SessionTreeError";
+		this.code = code;
+		this.file = where.file;
+		this.line = where.line;
+	}
+}
+
+function formatMessage(message: string, where: SourceLocation): string {
+	if (where.file === undefined) return where.line === undefined ? message : `line ${where.line}: ${message}`;
+	return where.line === undefined ? `${where.file}: ${message}` : `${where.file}:${where.line}: ${message}`;
+}
+
+/** True when `error` is a {@link SessionTreeError}, optionally with the given code. */
+export function isSessionTreeError(error: unknown, code?: SessionTreeErrorCode): error is SessionTreeError {
+	return error instanceof SessionTreeError && (code === undefined || error.code === code);
+}

@@ -1,0 +1,278 @@
+/**
+ * Turning the parsed lines of a session file into a {@link SessionTree}: header checks,
+ * migration, entry checks, parent linking, cycle detection and the leaf pointer. Pure: the
+ * storage layer reads the lines, this module decides what they mean.
+ *
+ * Strict loading (the default) throws a {@link SessionTreeError} naming the line of the first
+ * problem. Lenient loading keeps what it can, bridges gaps instead of cutting the tree there,
+ * and returns every problem it worked around.
+ */
+
+import { SessionTreeError, type SessionTreeErrorCode } from "./errors.js";
+import { derivedEntryId } from "./ids.js";
+import { headerVersion, migrateRecords, type RawRecord } from "./migrate.js";
+import { SessionTree, type TreeNode } from "./tree.js";
+import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.js";
+
+/** One line of a file: the parsed record, or why it could not be parsed. */
+export interface ParsedLine {
+	/** 1-based line number. */
+	line: number;
+	record?: RawRecord;
+	error?: SessionTreeError;
+}
+
+/** A problem found while loading, with where it was. */
+export interface LoadProblem {
+	code: SessionTreeErrorCode;
+	message: string;
+	line?: number;
+	entryId?: string;
+}
+
+/** Options of {@link loadTree}. */
+export interface LoadOptions {
+	/** Keep going past problems and report them instead of throwing. Default false. */
+	lenient?: boolean;
+	/** The file name, for messages. */
+	file?: string;
+}
+
+/** What {@link loadTree} returns. */
+export interface LoadResult {
+	tree: SessionTree;
+	/** Problems worked around (lenient loads only; a strict load throws on the first). */
+	problems: LoadProblem[];
+	/** The version the file had; less than 3 when it was migrated in memory. */
+	fromVersion: number;
+	/** Id of the persisted-leaf record the leaf came from, if any. */
+	leafRecordId: string | undefined;
+	/** Ids of every persisted-leaf record: new entries must not reuse them. */
+	leafRecordIds: ReadonlySet<string>;
+}
+
+interface Candidate {
+	entry: SessionEntry;
+	line: number;
+}
+
+/** Builds the tree of a session from its parsed lines (header first). */
+export function loadTree(lines: readonly ParsedLine[], options: LoadOptions = {}): LoadResult {
+	const problems: LoadProblem[] = [];
+	const report = (problem: LoadProblem) => {
+		if (!options.lenient) {
+			throw new SessionTreeError(problem.code, problem.message, { file: options.file, line: problem.line });
+		}
+		problems.push(problem);
+	};
+
+	const first = lines[0];
+	if (!first) throw new SessionTreeError("EMPTY_FILE", "the file holds no session header", { file: options.file });
+	const header = checkHeader(first, options.file);
+	const fromVersion = headerVersion(header);
+	if (fromVersion > CURRENT_SESSION_VERSION) {
+		throw new SessionTreeError(
+			"UNSUPPORTED_VERSION",
+			`session format version ${fromVersion} is newer than this library supports (${CURRENT_SESSION_VERSION})`,
+			{ file: options.file, line: first.line },
+		);
+	}
+
+	// Records that parsed; lines that did not are reported (or, strict, fatal).
+	const records: RawRecord[] = [];
+	const recordLines: number[] = [];
+	for (let i = 1; i < lines.length; i++) {
+		const parsed = lines[i] as ParsedLine;
+		if (parsed.record) {
+			records.push(parsed.record);
+			recordLines.push(parsed.line);
+		} else if (parsed.error) {
+			report({ code: parsed.error.code, message: stripLocation(parsed.error), line: parsed.line });
+		}
+	}
+	migrateRecords(header, records);
+
+	// Entry shape, duplicates and persisted-leaf records.
+	const candidates: Candidate[] = [];
+	const seen = new Map<string, number>();
+	const leafAliases = new Map<string, string | null>();
+	let lastRecord: { kind: "entry"; id: string } | { kind: "leaf"; id: string; target: string | null } | undefined;
+	for (let i = 0; i < records.length; i++) {
+		const record = records[i] as RawRecord;
+		const line = recordLines[i] as number;
+		const shapeError = entryShapeError(record);
+		if (shapeError) {
+			report({ code: "INVALID_RECORD", message: shapeError, line });
+			continue;
+		}
+		const entry = record as unknown as SessionEntry;
+		if (entry.type === "leaf") {
+			const target = (record.targetId ?? null) as string | null;
+			leafAliases.set(entry.id, target);
+			lastRecord = { kind: "leaf", id: entry.id, target };
+			continue;
+		}
+		const firstIndex = seen.get(entry.id);
+		if (firstIndex !== undefined) {
+			const original = candidates[firstIndex] as Candidate;
+			if (JSON.stringify(original.entry) === JSON.stringify(entry)) {
+				report({ code: "DUPLICATE_ID", message: `entry ${entry.id} repeats line ${original.line}; the copy is skipped`, line, entryId: entry.id });
+				continue;
+			}
+			const fresh = derivedEntryId(`${header.id}:dup:${line}`, (id) => seen.has(id));
+			report({ code: "DUPLICATE_ID", message: `entry id ${entry.id} is already used on line ${original.line}; this entry is given id ${fresh}`, line, entryId: entry.id });
+			entry.id = fresh;
+		}
+		seen.set(entry.id, candidates.length);
+		candidates.push({ entry, line });
+		lastRecord = { kind: "entry", id: entry.id };
+	}
+
+	const tree = SessionTree.empty(header as SessionHeader);
+	const nodes = candidates.map((candidate) => tree.addNode(candidate.entry));
+	const parents = resolveParents(tree, candidates, leafAliases, report);
+	breakCycles(nodes, parents, candidates, report);
+	for (let i = 0; i < nodes.length; i++) tree.link(nodes[i] as TreeNode, parents[i]);
+
+	let leafRecordId: string | undefined;
+	if (lastRecord?.kind === "leaf") {
+		const target = lastRecord.target === null ? null : resolveAlias(lastRecord.target, leafAliases);
+		if (target === null || tree.has(target)) {
+			tree.setLeaf(target);
+			leafRecordId = lastRecord.id;
+		} else {
+			report({ code: "ENTRY_NOT_FOUND", message: `the leaf pointer names entry ${lastRecord.target}, which is not in the file` });
+			tree.setLeaf(lastEntryId(candidates));
+		}
+	} else {
+		tree.setLeaf(lastEntryId(candidates));
+	}
+	return { tree, problems, fromVersion, leafRecordId, leafRecordIds: new Set(leafAliases.keys()) };
+}
+
+function lastEntryId(candidates: readonly Candidate[]): string | null {
+	return candidates.length > 0 ? (candidates[candidates.length - 1] as Candidate).entry.id : null;
+}
+
+function stripLocation(error: SessionTreeError): string {
+	const prefix = error.message.match(/^(?:.*?:\d+: |line \d+: )/);
+	return prefix ? error.message.slice(prefix[0].length) : error.message;
+}
+
+function checkHeader(first: ParsedLine, file: string | undefined): RawRecord {
+	const where = { file, line: first.line };
+	if (!first.record) {
+		const reason = first.error ? stripLocation(first.error) : "unreadable";
+		throw new SessionTreeError("INVALID_HEADER", `the first line is not a session header (${reason})`, where);
+	}
+	const header = first.record;
+	if (header.type !== "session") {
+		throw new SessionTreeError(
+			"INVALID_HEADER",
+			`the first line is not a session header (its type is ${JSON.stringify(header.type)}, expected "session")`,
+			where,
+		);
+	}
+	if (typeof header.id !== "string" || header.id === "") {
+		throw new SessionTreeError("INVALID_HEADER", "the session header has no string id", where);
+	}
+	if (header.version !== undefined && (typeof header.version !== "number" || !Number.isInteger(header.version))) {
+		throw new SessionTreeError("INVALID_HEADER", `the session header's version ${JSON.stringify(header.version)} is not an integer`, where);
+	}
+	return header;
+}
+
+/** Why a record is not a usable entry, or undefined when it is. */
+function entryShapeError(record: RawRecord): string | undefined {
+	if (typeof record.type !== "string") return "the record has no string type";
+	if (record.type === "session") return "a second session header inside the file";
+	if (typeof record.id !== "string" || record.id === "") return `the ${record.type} entry has no string id`;
+	if (record.parentId !== null && typeof record.parentId !== "string") {
+		return `entry ${record.id} has a parentId that is neither a string nor null`;
+	}
+	if (typeof record.timestamp !== "string") return `entry ${record.id} has no string timestamp`;
+	if (record.type === "leaf" && record.targetId !== null && typeof record.targetId !== "string") {
+		return `leaf record ${record.id} has a targetId that is neither a string nor null`;
+	}
+	return undefined;
+}
+
+/** A child whose parentId names a persisted-leaf record belongs under that record's target. */
+function resolveAlias(id: string, aliases: ReadonlyMap<string, string | null>): string | null {
+	let current: string | null = id;
+	for (let hops = 0; current !== null && aliases.has(current) && hops <= aliases.size; hops++) {
+		current = aliases.get(current) ?? null;
+	}
+	return current;
+}
+
+/** Resolved parent node of every candidate; a missing parent is bridged to the previous entry. */
+function resolveParents(
+	tree: SessionTree,
+	candidates: readonly Candidate[],
+	aliases: ReadonlyMap<string, string | null>,
+	report: (problem: LoadProblem) => void,
+): Array<TreeNode | undefined> {
+	const parents: Array<TreeNode | undefined> = [];
+	for (let i = 0; i < candidates.length; i++) {
+		const { entry, line } = candidates[i] as Candidate;
+		if (entry.parentId === null) {
+			parents.push(undefined);
+			continue;
+		}
+		const parentId = resolveAlias(entry.parentId, aliases);
+		const parent = parentId === null ? undefined : tree.getNode(parentId);
+		if (parentId === null || parent) {
+			parents.push(parent);
+			continue;
+		}
+		const previous = i > 0 ? tree.getNode((candidates[i - 1] as Candidate).entry.id) : undefined;
+		report({
+			code: "MISSING_PARENT",
+			message:
+				`entry ${entry.id} names parent ${entry.parentId}, which is not in the file` +
+				(previous ? `; bridged to the previous entry ${previous.entry.id}` : "; kept as a root"),
+			line,
+			entryId: entry.id,
+		});
+		parents.push(previous);
+	}
+	return parents;
+}
+
+/**
+ * Finds parent cycles (only possible through a parent that comes later in the file) and cuts
+ * each one at an entry whose parent is later in the file, which then becomes a root. Linear.
+ */
+function breakCycles(
+	nodes: readonly TreeNode[],
+	parents: Array<TreeNode | undefined>,
+	candidates: readonly Candidate[],
+	report: (problem: LoadProblem) => void,
+): void {
+	if (!parents.some((parent, i) => parent !== undefined && parent.order >= i)) return;
+	const state = new Uint8Array(nodes.length); // 0 new, 1 on the current walk, 2 done
+	for (let start = 0; start < nodes.length; start++) {
+		if (state[start] !== 0) continue;
+		const walk: number[] = [];
+		let at: number | undefined = start;
+		while (at !== undefined && state[at] === 0) {
+			state[at] = 1;
+			walk.push(at);
+			at = parents[at]?.order;
+		}
+		if (at !== undefined && state[at] === 1) {
+			const cycle = walk.slice(walk.indexOf(at));
+			const cut = cycle.find((i) => (parents[i] as TreeNode).order >= i) ?? at;
+			const { entry, line } = candidates[cut] as Candidate;
+			report({
+				code: "PARENT_CYCLE",
+				message: `following parent ids from entry ${entry.id} leads back to it (a cycle of ${cycle.length}); it is kept as a root`,
+				line,
+				entryId: entry.id,
+			});
+			parents[cut] = undefined;
+		}
+		for (const i of walk) state[i] = 2;
+	}
+}

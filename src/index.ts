@@ -1,0 +1,29 @@
+/**
+ * session-tree: branching LLM-agent conversations in one append-only JSONL file, in pi's
+ * session format (version 3).
+ *
+ * @example
+ * ```ts
+ * import { Session } from "session-tree";
+ * const session = Session.create({ dir: "./sessions", cwd: process.cwd() });
+ * const q = session.appendMessage({ role: "user", content: "hi", timestamp: Date.now() });
+ * session.branch(q);
+ * console.log(session.buildSessionContext().messages);
+ * ```
+ * @packageDocumentation
+ */
+
+export * from "./core/index.js";
+export { FileSessionStore, type FileStoreOptions, readFileLines } from "./storage/file-store.js";
+export { MemorySessionStore } from "./storage/memory-store.js";
+export { defaultAgentDir, defaultSessionDir, sessionFileName, sessionsRoot } from "./storage/paths.js";
+export type { SessionStore } from "./storage/store.js";
+export {
+	type CreateSessionOptions,
+	type ForkOptions,
+	type NavigateOptions,
+	type NavigateResult,
+	type OpenSessionOptions,
+	Session,
+	type SessionEnvironment,
+} from "./session.js";

@@ -1,0 +1,505 @@
+/**
+ * The public facade: a session tree backed by a store. Method names follow pi's
+ * `SessionManager` where both have them, so pi users feel at home.
+ */
+
+import { resolve } from "node:path";
+import { buildContextEntries, buildSessionContext, type ContextEntry, keptMessages } from "./core/context.js";
+import * as make from "./core/entries.js";
+import { SessionTreeError } from "./core/errors.js";
+import { cryptoRandomBytes, newEntryId, newSessionId, type RandomBytes } from "./core/ids.js";
+import { type LoadProblem, loadTree } from "./core/load.js";
+import { SessionTree } from "./core/tree.js";
+import {
+	type AgentMessage,
+	CURRENT_SESSION_VERSION,
+	type ContextMessage,
+	type CustomMessageEntry,
+	type MessageEntry,
+	type SessionContext,
+	type SessionEntry,
+	type SessionHeader,
+	type SessionTreeNode,
+} from "./core/types.js";
+import { FileSessionStore } from "./storage/file-store.js";
+import { MemorySessionStore } from "./storage/memory-store.js";
+import { defaultAgentDir, defaultSessionDir, sessionFileName } from "./storage/paths.js";
+import type { SessionStore } from "./storage/store.js";
+
+/** Clock and randomness, replaceable for reproducible sessions (the demo, tests). */
+export interface SessionEnvironment {
+	/** Current time. Default `() => new Date()`. */
+	now?: () => Date;
+	/** Random bytes for ids. Default: Web Crypto. */
+	random?: RandomBytes;
+}
+
+/** Options of {@link Session.create}. */
+export interface CreateSessionOptions extends SessionEnvironment {
+	/** The agent's working directory, stored in the header. Default `process.cwd()`. */
+	cwd?: string;
+	/** The exact file to create. Default: `<dir>/<timestamp>_<id>.jsonl`. */
+	file?: string;
+	/** Directory for the new file. Default: pi's layout, `<agentDir>/sessions/--<cwd>--/`. */
+	dir?: string;
+	/** pi's agent directory. Default `$PI_CODING_AGENT_DIR` or `~/.pi/agent`. */
+	agentDir?: string;
+	/** Session id. Default: a fresh UUID v7. */
+	id?: string;
+	/** Path of the session this one derives from. */
+	parentSession?: string;
+	/** fsync after every append. */
+	fsync?: boolean;
+}
+
+/** Options of {@link Session.open}. */
+export interface OpenSessionOptions extends SessionEnvironment {
+	/**
+	 * Load what can be loaded and report problems in {@link Session.problems} instead of
+	 * throwing. Gaps (missing parents) are bridged to the previous entry in the file.
+	 */
+	lenient?: boolean;
+	/** fsync after every append. */
+	fsync?: boolean;
+}
+
+/** Options of {@link Session.fork}. */
+export interface ForkOptions {
+	/** The exact file to create. */
+	file?: string;
+	/** Directory for the new file. Default: the source file's directory. */
+	dir?: string;
+}
+
+/** What {@link Session.navigate} did. */
+export interface NavigateResult {
+	/** The leaf after navigating. */
+	leafId: string | null;
+	/** For a user or custom message: its text, to edit and send again. */
+	editorText?: string;
+	/** Id of the branch summary entry, when a summary was given. */
+	summaryEntryId?: string;
+}
+
+/** Options of {@link Session.navigate}. */
+export interface NavigateOptions {
+	/** Leave a branch summary at the new position explaining what was left behind. */
+	summary?: string;
+	details?: unknown;
+	fromHook?: boolean;
+}
+
+/**
+ * A conversation tree in one append-only session file (or in memory).
+ *
+ * Every `append*` writes exactly one line at the end of the file and returns the new entry's
+ * id; the new entry becomes the leaf. `branch` moves the leaf and persists it with a `leaf`
+ * record (see docs/format.md), so a reopened session resumes where it was left.
+ */
+export class Session {
+	private tree: SessionTree;
+	private readonly store: SessionStore;
+	private readonly now: () => Date;
+	private readonly random: RandomBytes;
+	/** Ids used by persisted-leaf records: not entries, but not to be reused. */
+	private readonly reservedIds = new Set<string>();
+	/** The version the file has on disk; below 3 until the first write migrates it. */
+	private diskVersion: number;
+	private loadProblems: LoadProblem[];
+
+	private constructor(store: SessionStore, tree: SessionTree, env: SessionEnvironment, diskVersion: number) {
+		this.store = store;
+		this.tree = tree;
+		this.now = env.now ?? (() => new Date());
+		this.random = env.random ?? cryptoRandomBytes;
+		this.diskVersion = diskVersion;
+		this.loadProblems = [];
+	}
+
+	/** Creates a new session file (and its directory) holding just the header. */
+	static create(options: CreateSessionOptions = {}): Session {
+		const header = newHeader(options);
+		const dir = options.dir ?? defaultSessionDir(header.cwd, options.agentDir ?? defaultAgentDir());
+		const file = resolve(options.file ?? resolve(dir, sessionFileName(header.timestamp, header.id)));
+		return Session.start(new FileSessionStore(file, { fsync: options.fsync }), header, options);
+	}
+
+	/** Creates a session that lives in memory only (same behaviour, no file). */
+	static inMemory(options: Omit<CreateSessionOptions, "file" | "dir" | "agentDir" | "fsync"> = {}): Session {
+		return Session.createIn(new MemorySessionStore(), options);
+	}
+
+	/** Creates a new session in any store. */
+	static createIn(store: SessionStore, options: Omit<CreateSessionOptions, "file" | "dir" | "agentDir"> = {}): Session {
+		return Session.start(store, newHeader(options), options);
+	}
+
+	private static start(store: SessionStore, header: SessionHeader, env: SessionEnvironment): Session {
+		store.create(header);
+		return new Session(store, SessionTree.empty(header), env, CURRENT_SESSION_VERSION);
+	}
+
+	/**
+	 * Opens a session file. Reading never writes: v1/v2 files are migrated in memory and
+	 * rewritten (atomically, with a backup) only on the first write or by {@link migrate}.
+	 * @throws SessionTreeError naming the file and line of the first problem (unless lenient)
+	 */
+	static open(file: string, options: OpenSessionOptions = {}): Session {
+		return Session.openStore(new FileSessionStore(resolve(file), { fsync: options.fsync }), options);
+	}
+
+	/** Opens a session from any store. */
+	static openStore(store: SessionStore, options: OpenSessionOptions = {}): Session {
+		if (!store.exists()) throw new SessionTreeError("FILE_NOT_FOUND", "no such session", { file: store.location });
+		const result = loadTree(store.readLines(), { lenient: options.lenient, file: store.location });
+		const session = new Session(store, result.tree, options, result.fromVersion);
+		session.loadProblems = result.problems;
+		for (const id of result.leafRecordIds) session.reservedIds.add(id);
+		return session;
+	}
+
+	// ---- where it lives -------------------------------------------------------------------
+
+	/** The session file, or undefined for an in-memory session. */
+	get file(): string | undefined {
+		return this.store.file;
+	}
+
+	/** Problems a lenient open worked around (empty for a clean file or a strict open). */
+	get problems(): readonly LoadProblem[] {
+		return this.loadProblems;
+	}
+
+	/** The version of the file as it is on disk (below 3 until it is migrated). */
+	get fileVersion(): number {
+		return this.diskVersion;
+	}
+
+	/** Releases the file handle. The session can still be read, and written (it reopens). */
+	close(): void {
+		this.store.close();
+	}
+
+	// ---- reading --------------------------------------------------------------------------
+
+	getHeader(): SessionHeader {
+		return this.tree.header;
+	}
+
+	getSessionId(): string {
+		return this.tree.header.id;
+	}
+
+	getCwd(): string {
+		return this.tree.header.cwd;
+	}
+
+	getLeafId(): string | null {
+		return this.tree.getLeafId();
+	}
+
+	getLeafEntry(): SessionEntry | undefined {
+		return this.tree.getLeafEntry();
+	}
+
+	getEntry(id: string): SessionEntry | undefined {
+		return this.tree.getEntry(id);
+	}
+
+	/** Direct children of an entry in file order, in O(children). */
+	getChildren(id: string): SessionEntry[] {
+		return this.tree.getChildren(id);
+	}
+
+	/** All entries in file order (persisted-leaf records excluded). */
+	getEntries(): SessionEntry[] {
+		return this.tree.getEntries();
+	}
+
+	/** Number of entries. */
+	get entryCount(): number {
+		return this.tree.size;
+	}
+
+	getLabel(id: string): string | undefined {
+		return this.tree.getLabel(id);
+	}
+
+	getSessionName(): string | undefined {
+		return this.tree.getSessionName();
+	}
+
+	/** Entries from the root to `fromId` (default: the leaf), linear in the depth. */
+	getBranch(fromId?: string): SessionEntry[] {
+		return this.tree.getBranch(fromId);
+	}
+
+	/** The whole tree: roots in file order, children oldest first, labels attached. */
+	getTree(): SessionTreeNode[] {
+		return this.tree.getTree();
+	}
+
+	/** The tree in display order as flat rows with depths (see {@link SessionTree.flatten}). */
+	flattenTree(rootId?: string): ReturnType<SessionTree["flatten"]> {
+		return this.tree.flatten(rootId);
+	}
+
+	/** Ids of every entry without children: the tips of all branches, sorted. */
+	listBranches(): string[] {
+		return this.tree.listBranches();
+	}
+
+	/** The context messages with the entries they come from, for the leaf (or `leafId`). */
+	buildContextEntries(leafId?: string | null): ContextEntry[] {
+		return buildContextEntries(this.tree.getBranch(leafId));
+	}
+
+	/** What the model sees at the leaf (or at `leafId`), exactly as pi computes it. */
+	buildSessionContext(leafId?: string | null): SessionContext {
+		return buildSessionContext(this.tree.getBranch(leafId));
+	}
+
+	/** The underlying tree (read it; write through the session). */
+	getTreeIndex(): SessionTree {
+		return this.tree;
+	}
+
+	// ---- writing --------------------------------------------------------------------------
+
+	/** Appends an agent message as a child of the leaf. */
+	appendMessage(message: AgentMessage): string {
+		return this.append((stamp) => make.messageEntry(stamp, message));
+	}
+
+	appendModelChange(provider: string, modelId: string): string {
+		return this.append((stamp) => make.modelChangeEntry(stamp, provider, modelId));
+	}
+
+	appendThinkingLevelChange(thinkingLevel: string): string {
+		return this.append((stamp) => make.thinkingLevelChangeEntry(stamp, thinkingLevel));
+	}
+
+	/**
+	 * Appends a compaction: from now on the model sees `summary`, then the path from
+	 * `firstKeptEntryId`, then what follows.
+	 * @param retainedTail the kept messages to store in the entry, or `true` to compute them
+	 *   from the path (then pi, which ignores the field, builds the same context)
+	 */
+	appendCompaction(
+		summary: string,
+		firstKeptEntryId: string,
+		tokensBefore: number,
+		details?: unknown,
+		fromHook?: boolean,
+		retainedTail?: ContextMessage[] | true,
+	): string {
+		const tail = retainedTail === true ? keptMessages(this.tree.getBranch(), firstKeptEntryId) : retainedTail;
+		return this.append((stamp) =>
+			make.compactionEntry(stamp, summary, firstKeptEntryId, tokensBefore, details, fromHook, tail),
+		);
+	}
+
+	/** Appends extension state (never in the context). */
+	appendCustomEntry(customType: string, data?: unknown): string {
+		return this.append((stamp) => make.customEntry(stamp, customType, data));
+	}
+
+	/** Appends an extension message that the model sees as a `custom` message. */
+	appendCustomMessageEntry(
+		customType: string,
+		content: CustomMessageEntry["content"],
+		display: boolean,
+		details?: unknown,
+	): string {
+		return this.append((stamp) => make.customMessageEntry(stamp, customType, content, display, details));
+	}
+
+	/** Names the session (trimmed; an empty name clears it). */
+	appendSessionInfo(name: string): string {
+		return this.append((stamp) => make.sessionInfoEntry(stamp, name.trim()));
+	}
+
+	/** Sets, or with `undefined`/`""` clears, the label of an entry. */
+	appendLabelChange(targetId: string, label?: string): string {
+		this.requireEntry(targetId);
+		return this.append((stamp) => make.labelEntry(stamp, targetId, label));
+	}
+
+	/**
+	 * Moves the leaf to an earlier entry; the next append starts a new branch there. Nothing is
+	 * rewritten: one `leaf` record is appended so that the move survives a restart.
+	 */
+	branch(entryId: string): void {
+		this.requireEntry(entryId);
+		this.moveLeaf(entryId);
+	}
+
+	/** Moves the leaf before the first entry: the next append starts a new root. */
+	resetLeaf(): void {
+		this.moveLeaf(null);
+	}
+
+	/**
+	 * Moves the leaf to `entryId` (or before the first entry, for `null`) and appends a
+	 * `branch_summary` there that tells the model what was left behind.
+	 */
+	branchWithSummary(entryId: string | null, summary: string, details?: unknown, fromHook?: boolean): string {
+		if (entryId !== null) this.requireEntry(entryId);
+		this.tree.setLeaf(entryId);
+		return this.append((stamp) => make.branchSummaryEntry(stamp, entryId ?? "root", summary, details, fromHook));
+	}
+
+	/**
+	 * pi's tree navigation: selecting a user or custom message moves the leaf to its parent
+	 * (the root one resets the leaf) and returns its text to edit; any other entry becomes the
+	 * leaf. With `summary`, a branch summary is left at the new position instead.
+	 */
+	navigate(targetId: string, options: NavigateOptions = {}): NavigateResult {
+		const target = this.requireEntry(targetId);
+		let leafId: string | null = targetId;
+		let editorText: string | undefined;
+		if (target.type === "message" && (target as MessageEntry).message.role === "user") {
+			leafId = this.tree.getParentId(targetId) ?? null;
+			editorText = textOf((target as MessageEntry).message.content);
+		} else if (target.type === "custom_message") {
+			leafId = this.tree.getParentId(targetId) ?? null;
+			editorText = textOf((target as CustomMessageEntry).content);
+		}
+		const result: NavigateResult = { leafId };
+		if (editorText !== undefined) result.editorText = editorText;
+		if (options.summary) {
+			result.summaryEntryId = this.branchWithSummary(leafId, options.summary, options.details, options.fromHook);
+			result.leafId = result.summaryEntryId;
+		} else if (leafId === null) {
+			this.resetLeaf();
+		} else {
+			this.branch(leafId);
+		}
+		return result;
+	}
+
+	/**
+	 * Copies the path from the root to `entryId` (default: the leaf) into a new session file
+	 * whose header names this one as `parentSession`. Labels in effect on that path come along.
+	 * Label entries on the path are not copied as such: they are re-created after the path, and
+	 * the entries around them are re-chained so that no parent goes missing.
+	 */
+	fork(entryId?: string, options: ForkOptions = {}): Session {
+		const from = entryId ?? this.tree.getLeafId();
+		if (from === null) throw new SessionTreeError("INVALID_ARGUMENT", "nothing to fork: the leaf is before the first entry");
+		const path = this.tree.getBranch(from);
+		const cwd = this.getCwd();
+		const createOptions = { cwd, now: this.now, random: this.random };
+		let target: Session;
+		if (this.store.file) {
+			const dir = options.dir ?? resolve(this.store.file, "..");
+			target = Session.create({ ...createOptions, parentSession: this.store.file, file: options.file, dir });
+		} else {
+			target = Session.createIn(new MemorySessionStore(), { ...createOptions, parentSession: this.store.location });
+		}
+		const copies: SessionEntry[] = [];
+		let parentId: string | null = null;
+		for (const entry of path) {
+			if (entry.type === "label") continue;
+			copies.push(entry.parentId === parentId ? entry : { ...entry, parentId });
+			parentId = entry.id;
+		}
+		target.appendEntries(copies);
+		const onPath = new Set(copies.map((entry) => entry.id));
+		for (const [targetId, state] of this.tree.getLabels()) {
+			if (!onPath.has(targetId)) continue;
+			const stamp = { id: target.freshId(), parentId: target.getLeafId(), timestamp: state.timestamp };
+			target.appendEntries([make.labelEntry(stamp, targetId, state.label)]);
+		}
+		if (target.getLeafId() !== from) target.branch(from);
+		return target;
+	}
+
+	/** Forks at the leaf: a new file holding the active path. */
+	clone(options: ForkOptions = {}): Session {
+		return this.fork(undefined, options);
+	}
+
+	/**
+	 * Rewrites a v1/v2 file in the current format, atomically, keeping the original next to it.
+	 * @returns the backup's location, or undefined when the file was already current
+	 */
+	migrate(): string | undefined {
+		if (this.diskVersion >= CURRENT_SESSION_VERSION) return undefined;
+		if (this.loadProblems.length > 0) {
+			throw new SessionTreeError(
+				"NOT_WRITABLE",
+				"the file has problems (opened leniently); repair it before it is rewritten",
+				{ file: this.store.location },
+			);
+		}
+		const leafId = this.tree.getLeafId();
+		const records: object[] = [this.tree.header, ...this.tree.getEntries()];
+		const lastId = records.length > 1 ? (records[records.length - 1] as SessionEntry).id : null;
+		if (leafId !== lastId) records.push(make.leafEntry({ id: this.freshId(), timestamp: this.stamp() }, leafId));
+		const backup = this.store.replace(records);
+		this.diskVersion = CURRENT_SESSION_VERSION;
+		return backup;
+	}
+
+	// ---- internals ------------------------------------------------------------------------
+
+	private stamp(): string {
+		return this.now().toISOString();
+	}
+
+	private freshId(): string {
+		return newEntryId((id) => this.tree.has(id) || this.reservedIds.has(id), this.random);
+	}
+
+	private requireEntry(id: string): SessionEntry {
+		const entry = this.tree.getEntry(id);
+		if (!entry) throw new SessionTreeError("ENTRY_NOT_FOUND", `no entry with id ${id}`, { file: this.store.location });
+		return entry;
+	}
+
+	private prepareWrite(): void {
+		if (this.diskVersion < CURRENT_SESSION_VERSION) this.migrate();
+	}
+
+	/** Builds an entry as a child of the leaf, writes its line, then indexes it. */
+	private append(build: (stamp: make.EntryStamp) => SessionEntry): string {
+		this.prepareWrite();
+		const entry = build({ id: this.freshId(), parentId: this.tree.getLeafId(), timestamp: this.stamp() });
+		this.store.append([entry]);
+		this.tree.insert(entry);
+		return entry.id;
+	}
+
+	/** Writes entries that already have ids and parents (fork copies). */
+	private appendEntries(entries: readonly SessionEntry[]): void {
+		if (entries.length === 0) return;
+		this.prepareWrite();
+		this.store.append(entries);
+		for (const entry of entries) this.tree.insert(entry);
+	}
+
+	private moveLeaf(targetId: string | null): void {
+		if (this.tree.getLeafId() === targetId) return;
+		this.prepareWrite();
+		const id = this.freshId();
+		this.store.append([make.leafEntry({ id, timestamp: this.stamp() }, targetId)]);
+		this.reservedIds.add(id);
+		this.tree.setLeaf(targetId);
+	}
+}
+
+function newHeader(options: CreateSessionOptions): SessionHeader {
+	const timestamp = (options.now ?? (() => new Date()))().toISOString();
+	const id = options.id ?? newSessionId(Date.parse(timestamp), options.random);
+	return make.sessionHeader(id, timestamp, options.cwd ?? process.cwd(), options.parentSession);
+}
+
+function textOf(content: unknown): string {
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return "";
+	return content
+		.filter((block): block is { type: "text"; text: string } => block?.type === "text")
+		.map((block) => block.text)
+		.join("");
+}
