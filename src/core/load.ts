@@ -59,11 +59,12 @@ interface Candidate {
 /** Builds the tree of a session from its parsed lines (header first). */
 export function loadTree(lines: readonly ParsedLine[], options: LoadOptions = {}): LoadResult {
 	const problems: LoadProblem[] = [];
-	const report = (problem: LoadProblem) => {
+	// `action` says what a lenient load did about the problem; a strict load stops instead.
+	const report = (problem: LoadProblem, action?: string) => {
 		if (!options.lenient) {
 			throw new SessionTreeError(problem.code, problem.message, { file: options.file, line: problem.line });
 		}
-		problems.push(problem);
+		problems.push(action ? { ...problem, message: `${problem.message}; ${action}` } : problem);
 	};
 
 	const first = lines[0];
@@ -116,11 +117,17 @@ export function loadTree(lines: readonly ParsedLine[], options: LoadOptions = {}
 		if (firstIndex !== undefined) {
 			const original = candidates[firstIndex] as Candidate;
 			if (JSON.stringify(original.entry) === JSON.stringify(entry)) {
-				report({ code: "DUPLICATE_ID", message: `entry ${entry.id} repeats line ${original.line}; the copy is skipped`, line, entryId: entry.id });
+				report(
+					{ code: "DUPLICATE_ID", message: `entry ${entry.id} repeats line ${original.line}`, line, entryId: entry.id },
+					"the copy is skipped",
+				);
 				continue;
 			}
 			const fresh = derivedEntryId(`${header.id}:dup:${line}`, (id) => seen.has(id));
-			report({ code: "DUPLICATE_ID", message: `entry id ${entry.id} is already used on line ${original.line}; this entry is given id ${fresh}`, line, entryId: entry.id });
+			report(
+				{ code: "DUPLICATE_ID", message: `entry id ${entry.id} is already used on line ${original.line}`, line, entryId: entry.id },
+				`this entry is given id ${fresh}`,
+			);
 			entry.id = fresh;
 		}
 		seen.set(entry.id, candidates.length);
@@ -141,7 +148,10 @@ export function loadTree(lines: readonly ParsedLine[], options: LoadOptions = {}
 			tree.setLeaf(target);
 			leafRecordId = lastRecord.id;
 		} else {
-			report({ code: "ENTRY_NOT_FOUND", message: `the leaf pointer names entry ${lastRecord.target}, which is not in the file` });
+			report(
+				{ code: "ENTRY_NOT_FOUND", message: `the leaf pointer names entry ${lastRecord.target}, which is not in the file` },
+				"the last entry is the leaf instead",
+			);
 			tree.setLeaf(lastEntryId(candidates));
 		}
 	} else {
@@ -211,7 +221,7 @@ function resolveParents(
 	tree: SessionTree,
 	candidates: readonly Candidate[],
 	aliases: ReadonlyMap<string, string | null>,
-	report: (problem: LoadProblem) => void,
+	report: (problem: LoadProblem, action?: string) => void,
 ): Array<TreeNode | undefined> {
 	const parents: Array<TreeNode | undefined> = [];
 	for (let i = 0; i < candidates.length; i++) {
@@ -227,14 +237,15 @@ function resolveParents(
 			continue;
 		}
 		const previous = i > 0 ? tree.getNode((candidates[i - 1] as Candidate).entry.id) : undefined;
-		report({
-			code: "MISSING_PARENT",
-			message:
-				`entry ${entry.id} names parent ${entry.parentId}, which is not in the file` +
-				(previous ? `; bridged to the previous entry ${previous.entry.id}` : "; kept as a root"),
-			line,
-			entryId: entry.id,
-		});
+		report(
+			{
+				code: "MISSING_PARENT",
+				message: `entry ${entry.id} names parent ${entry.parentId}, which is not in the file`,
+				line,
+				entryId: entry.id,
+			},
+			previous ? `bridged to the previous entry ${previous.entry.id}` : "kept as a root",
+		);
 		parents.push(previous);
 	}
 	return parents;
@@ -248,7 +259,7 @@ function breakCycles(
 	nodes: readonly TreeNode[],
 	parents: Array<TreeNode | undefined>,
 	candidates: readonly Candidate[],
-	report: (problem: LoadProblem) => void,
+	report: (problem: LoadProblem, action?: string) => void,
 ): void {
 	if (!parents.some((parent, i) => parent !== undefined && parent.order >= i)) return;
 	const state = new Uint8Array(nodes.length); // 0 new, 1 on the current walk, 2 done
@@ -265,12 +276,15 @@ function breakCycles(
 			const cycle = walk.slice(walk.indexOf(at));
 			const cut = cycle.find((i) => (parents[i] as TreeNode).order >= i) ?? at;
 			const { entry, line } = candidates[cut] as Candidate;
-			report({
-				code: "PARENT_CYCLE",
-				message: `following parent ids from entry ${entry.id} leads back to it (a cycle of ${cycle.length}); it is kept as a root`,
-				line,
-				entryId: entry.id,
-			});
+			report(
+				{
+					code: "PARENT_CYCLE",
+					message: `following parent ids from entry ${entry.id} leads back to it (a cycle of ${cycle.length})`,
+					line,
+					entryId: entry.id,
+				},
+				"it is kept as a root",
+			);
 			parents[cut] = undefined;
 		}
 		for (const i of walk) state[i] = 2;
