@@ -14,10 +14,6 @@
  */
 
 export * from "./core/index.js";
-export { FileSessionStore, type FileStoreOptions, readFileLines } from "./storage/file-store.js";
-export { MemorySessionStore } from "./storage/memory-store.js";
-export { defaultAgentDir, defaultSessionDir, sessionFileName, sessionsRoot } from "./storage/paths.js";
-export type { SessionStore } from "./storage/store.js";
 export {
 	type CreateSessionOptions,
 	type ForkOptions,
@@ -27,3 +23,7 @@ export {
 	Session,
 	type SessionEnvironment,
 } from "./session.js";
+export { FileSessionStore, type FileStoreOptions, readFileLines } from "./storage/file-store.js";
+export { MemorySessionStore } from "./storage/memory-store.js";
+export { defaultAgentDir, defaultSessionDir, sessionFileName, sessionsRoot } from "./storage/paths.js";
+export type { SessionStore } from "./storage/store.js";

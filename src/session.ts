@@ -12,8 +12,8 @@ import { type LoadProblem, loadTree } from "./core/load.js";
 import { SessionTree } from "./core/tree.js";
 import {
 	type AgentMessage,
-	CURRENT_SESSION_VERSION,
 	type ContextMessage,
+	CURRENT_SESSION_VERSION,
 	type CustomMessageEntry,
 	type MessageEntry,
 	type SessionContext,
@@ -386,7 +386,8 @@ export class Session {
 	 */
 	fork(entryId?: string, options: ForkOptions = {}): Session {
 		const from = entryId ?? this.tree.getLeafId();
-		if (from === null) throw new SessionTreeError("INVALID_ARGUMENT", "nothing to fork: the leaf is before the first entry");
+		if (from === null)
+			throw new SessionTreeError("INVALID_ARGUMENT", "nothing to fork: the leaf is before the first entry");
 		const path = this.tree.getBranch(from);
 		const cwd = this.getCwd();
 		const createOptions = { cwd, now: this.now, random: this.random };

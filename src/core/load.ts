@@ -125,7 +125,12 @@ export function loadTree(lines: readonly ParsedLine[], options: LoadOptions = {}
 			}
 			const fresh = derivedEntryId(`${header.id}:dup:${line}`, (id) => seen.has(id));
 			report(
-				{ code: "DUPLICATE_ID", message: `entry id ${entry.id} is already used on line ${original.line}`, line, entryId: entry.id },
+				{
+					code: "DUPLICATE_ID",
+					message: `entry id ${entry.id} is already used on line ${original.line}`,
+					line,
+					entryId: entry.id,
+				},
 				`this entry is given id ${fresh}`,
 			);
 			entry.id = fresh;
@@ -149,7 +154,10 @@ export function loadTree(lines: readonly ParsedLine[], options: LoadOptions = {}
 			leafRecordId = lastRecord.id;
 		} else {
 			report(
-				{ code: "ENTRY_NOT_FOUND", message: `the leaf pointer names entry ${lastRecord.target}, which is not in the file` },
+				{
+					code: "ENTRY_NOT_FOUND",
+					message: `the leaf pointer names entry ${lastRecord.target}, which is not in the file`,
+				},
 				"the last entry is the leaf instead",
 			);
 			tree.setLeaf(lastEntryId(candidates));
@@ -187,7 +195,11 @@ function checkHeader(first: ParsedLine, file: string | undefined): RawRecord {
 		throw new SessionTreeError("INVALID_HEADER", "the session header has no string id", where);
 	}
 	if (header.version !== undefined && (typeof header.version !== "number" || !Number.isInteger(header.version))) {
-		throw new SessionTreeError("INVALID_HEADER", `the session header's version ${JSON.stringify(header.version)} is not an integer`, where);
+		throw new SessionTreeError(
+			"INVALID_HEADER",
+			`the session header's version ${JSON.stringify(header.version)} is not an integer`,
+			where,
+		);
 	}
 	return header;
 }

@@ -5,8 +5,8 @@
 
 import {
 	closeSync,
-	copyFileSync,
 	constants,
+	copyFileSync,
 	existsSync,
 	fstatSync,
 	fsyncSync,
@@ -55,7 +55,9 @@ export function* readFileLines(path: string): Generator<RawLine> {
 			let start = 0;
 			for (let nl = chunk.indexOf(NEWLINE, 0); nl !== -1 && nl < read; nl = chunk.indexOf(NEWLINE, start)) {
 				line++;
-				const text = carry ? Buffer.concat([carry, chunk.subarray(start, nl)]).toString("utf8") : chunk.toString("utf8", start, nl);
+				const text = carry
+					? Buffer.concat([carry, chunk.subarray(start, nl)]).toString("utf8")
+					: chunk.toString("utf8", start, nl);
 				carry = undefined;
 				yield { line, text: line === 1 ? stripBom(text) : text };
 				start = nl + 1;
@@ -90,7 +92,8 @@ function openFile(path: string, flags: string | number, mode?: number): number {
 function ioError(cause: unknown, path: string, action: string): SessionTreeError {
 	const code = (cause as NodeJS.ErrnoException | undefined)?.code;
 	if (code === "ENOENT") return new SessionTreeError("FILE_NOT_FOUND", "no such file", { file: path }, { cause });
-	if (code === "EEXIST") return new SessionTreeError("FILE_EXISTS", "the file already exists", { file: path }, { cause });
+	if (code === "EEXIST")
+		return new SessionTreeError("FILE_EXISTS", "the file already exists", { file: path }, { cause });
 	const reason = cause instanceof Error ? cause.message : String(cause);
 	return new SessionTreeError("IO_ERROR", `cannot ${action}: ${reason}`, { file: path }, { cause });
 }

@@ -16,7 +16,10 @@ const dir = mkdtempSync(join(tmpdir(), "st-interop-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 let clock = Date.parse("2026-01-01T00:00:00.000Z");
-const now = () => new Date((clock += 7));
+const now = () => {
+	clock += 7;
+	return new Date(clock);
+};
 
 const user = (text: string): AgentMessage => ({ role: "user", content: text, timestamp: clock });
 const assistant = (text: string, model = "claude-sonnet-4-5"): AgentMessage => ({
@@ -114,7 +117,14 @@ describe("pi reads what session-tree writes", () => {
 		const s = Session.create({ dir, cwd: "/p", now });
 		const q1 = s.appendMessage(user("q1"));
 		const a1 = s.appendMessage(assistant("a1"));
-		const q2 = s.appendMessage({ role: "user", content: [{ type: "text", text: "q2 " }, { type: "text", text: "blocks" }], timestamp: 1 });
+		const q2 = s.appendMessage({
+			role: "user",
+			content: [
+				{ type: "text", text: "q2 " },
+				{ type: "text", text: "blocks" },
+			],
+			timestamp: 1,
+		});
 		s.appendMessage(assistant("a2"));
 		assert.deepEqual(s.navigate(q2), { leafId: a1, editorText: "q2 blocks" });
 		assertSameContext(s);
