@@ -121,6 +121,27 @@ describe("pi-v3 fixtures", () => {
 		});
 	}
 
+	test("legacy-v2: the first write migrates the file atomically, keeps a backup, then appends", () => {
+		const dir = mkdtempSync(join(tmpdir(), "st-migrate-"));
+		try {
+			const file = join(dir, "session.jsonl");
+			copyFileSync(fixtureFile("legacy-v2"), file);
+			const original = readFileSync(file, "utf8");
+			const session = Session.open(file);
+			assert.equal(readFileSync(file, "utf8"), original, "opening wrote nothing");
+			const id = session.appendMessage({ role: "user", content: "after migration", timestamp: 1 });
+			assert.equal(readFileSync(`${file}.bak`, "utf8"), original);
+			const lines = readFileSync(file, "utf8").trimEnd().split("\n");
+			assert.equal(lines.slice(0, -1).join("\n"), (expected("legacy-v2").migratedText as string).trimEnd());
+			assert.equal(JSON.parse(lines.at(-1) as string).id, id);
+			const reopened = Session.open(file);
+			assert.equal(reopened.fileVersion, 3);
+			assert.equal(reopened.getLeafId(), id);
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
+	});
+
 	test("branched-session: a strict open reports the missing parent with file and line", () => {
 		const file = fixtureFile("branched-session");
 		assert.throws(
