@@ -7,6 +7,7 @@ import { resolve } from "node:path";
 import { buildContextEntries, buildSessionContext, type ContextEntry, keptMessages } from "./core/context.js";
 import * as make from "./core/entries.js";
 import { SessionTreeError } from "./core/errors.js";
+import { resolveIdPrefix } from "./core/id-prefix.js";
 import { cryptoRandomBytes, newEntryId, newSessionId, type RandomBytes } from "./core/ids.js";
 import { type LoadProblem, loadTree } from "./core/load.js";
 import { SessionTree } from "./core/tree.js";
@@ -204,6 +205,21 @@ export class Session {
 
 	getEntry(id: string): SessionEntry | undefined {
 		return this.tree.getEntry(id);
+	}
+
+	/**
+	 * The full id for an id or a unique prefix of one, as git accepts abbreviated hashes.
+	 * @throws SessionTreeError ENTRY_NOT_FOUND or AMBIGUOUS_ID (listing the candidates)
+	 */
+	resolveId(idOrPrefix: string): string {
+		try {
+			return resolveIdPrefix(this.tree, idOrPrefix);
+		} catch (error) {
+			if (error instanceof SessionTreeError) {
+				throw new SessionTreeError(error.code, error.message, { file: this.store.location });
+			}
+			throw error;
+		}
 	}
 
 	/** Direct children of an entry in file order, in O(children). */

@@ -23,6 +23,8 @@ export type SessionTreeErrorCode =
 	| "PARENT_CYCLE"
 	/** An id names no entry of the session. */
 	| "ENTRY_NOT_FOUND"
+	/** An abbreviated id matches several entries. */
+	| "AMBIGUOUS_ID"
 	/** An argument is out of range or malformed. */
 	| "INVALID_ARGUMENT"
 	/** The session file does not exist. */

@@ -7,6 +7,7 @@
 export * from "./context.js";
 export * from "./entries.js";
 export * from "./errors.js";
+export * from "./id-prefix.js";
 export * from "./ids.js";
 export * from "./load.js";
 export * from "./migrate.js";

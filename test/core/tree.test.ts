@@ -1,6 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { isSessionTreeError, type SessionEntry, SessionTree, type SessionTreeNode } from "../../src/core/index.js";
+import {
+	isSessionTreeError,
+	resolveIdPrefix,
+	type SessionEntry,
+	SessionTree,
+	type SessionTreeNode,
+} from "../../src/core/index.js";
 
 const header = { type: "session" as const, version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/" };
 const entry = (id: string, parentId: string | null, timestamp = "2026-01-01T00:00:00.000Z"): SessionEntry => ({
@@ -102,5 +108,26 @@ describe("SessionTree", () => {
 		assert.equal(tree.getSessionName(), "hello");
 		tree.insert(info("55555555", "   "));
 		assert.equal(tree.getSessionName(), undefined);
+	});
+});
+
+describe("resolveIdPrefix", () => {
+	test("a unique prefix resolves; none and several are typed errors listing candidates", () => {
+		const tree = SessionTree.empty(header);
+		tree.insert(entry("abc12345", null));
+		tree.insert(entry("abd12345", "abc12345"));
+		tree.insert(entry("ff000000", "abd12345"));
+		assert.equal(resolveIdPrefix(tree, "abc"), "abc12345");
+		assert.equal(resolveIdPrefix(tree, "f"), "ff000000");
+		assert.equal(resolveIdPrefix(tree, "abd12345"), "abd12345");
+		assert.throws(
+			() => resolveIdPrefix(tree, "ab"),
+			(e: unknown) =>
+				isSessionTreeError(e, "AMBIGUOUS_ID") && e.message.includes("abc12345") && e.message.includes("abd12345"),
+		);
+		assert.throws(
+			() => resolveIdPrefix(tree, "99"),
+			(e: unknown) => isSessionTreeError(e, "ENTRY_NOT_FOUND"),
+		);
 	});
 });
