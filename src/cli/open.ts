@@ -1,0 +1,27 @@
+/** Opening session files for the commands, and checks on entry ids given by users. */
+
+import { Session } from "../session.js";
+import type { CliIO } from "./args.js";
+
+/**
+ * Opens a session. With `lenient`, problems the loader worked around are printed to stderr
+ * as warnings (`session-tree: warning: FILE:LINE: message`).
+ */
+export function openSession(file: string, io: CliIO, lenient = false): Session {
+	const session = Session.open(file, { lenient });
+	const where = session.file ?? file;
+	for (const problem of session.problems) {
+		const location = problem.line === undefined ? where : `${where}:${problem.line}`;
+		io.err(`session-tree: warning: ${location}: ${problem.message}\n`);
+	}
+	return session;
+}
+
+/**
+ * The full id for an id given on the command line, which may be abbreviated to any unique
+ * prefix (as git accepts abbreviated hashes).
+ * @throws SessionTreeError ENTRY_NOT_FOUND or AMBIGUOUS_ID (listing the candidates), naming the file
+ */
+export function resolveEntryId(session: Session, idOrPrefix: string): string {
+	return session.resolveId(idOrPrefix);
+}

@@ -1,0 +1,5 @@
+/** Text renderers for session trees and model contexts. */
+
+export * from "./context-text.js";
+export * from "./preview.js";
+export * from "./tree-text.js";

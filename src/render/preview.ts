@@ -1,0 +1,190 @@
+/**
+ * One-line, terminal-safe descriptions of entries and messages, shared by the text renderers.
+ *
+ * Message text can hold anything: newlines, U+2028, control characters, bidi overrides, lone
+ * surrogates, megabytes of tool output. A preview is always one short line that cannot move
+ * the cursor or reorder the rest of the terminal line.
+ */
+
+import type {
+	BranchSummaryEntry,
+	CompactionEntry,
+	CustomEntry,
+	CustomMessageEntry,
+	LabelEntry,
+	LeafEntry,
+	MessageEntry,
+	ModelChangeEntry,
+	SessionEntry,
+	SessionInfoEntry,
+	ThinkingLevelChangeEntry,
+} from "../core/types.js";
+
+/** Default preview length, in user-perceived characters. */
+export const DEFAULT_PREVIEW_LENGTH = 60;
+
+/** Bidi controls (embeddings, overrides, isolates, marks) and the BOM: dropped. */
+const INVISIBLE = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
+/** C0 and C1 controls, DEL and the Unicode line and paragraph separators: become spaces. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+/** A surrogate half without its partner. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+/**
+ * Makes text safe to print on one terminal line: controls become spaces, bidi controls go,
+ * lone surrogates become U+FFFD. Spaces are kept as they are (labels are not trimmed).
+ */
+export function sanitize(text: string): string {
+	return text.replace(INVISIBLE, "").replace(CONTROL, " ").replace(LONE_SURROGATE, "\ufffd");
+}
+
+let segmenter: Intl.Segmenter | undefined;
+
+/**
+ * One line of at most `max` user-perceived characters (grapheme clusters): whitespace runs
+ * collapse to one space, the ends are trimmed and a cut is marked with `…`.
+ */
+export function oneLine(text: string, max: number = DEFAULT_PREVIEW_LENGTH): string {
+	// Never scan more than needed: a tool result may be a megabyte long.
+	const budget = Math.max(16, max * 16);
+	const head = text.length > budget ? text.slice(0, budget) : text;
+	const clean = sanitize(head).replace(/\s+/g, " ").trim();
+	segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
+	let out = "";
+	let count = 0;
+	for (const { segment } of segmenter.segment(clean)) {
+		if (count === max) return `${out.trimEnd()}…`;
+		out += segment;
+		count++;
+	}
+	return text.length > budget ? `${out.trimEnd()}…` : out;
+}
+
+/** The text of message content: a string, or its blocks in order (non-text blocks as tags). */
+export function contentText(content: unknown): string {
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content)) return content === undefined || content === null ? "" : String(content);
+	const parts: string[] = [];
+	for (const block of content) {
+		if (!block || typeof block !== "object") continue;
+		const b = block as Record<string, unknown>;
+		switch (b.type) {
+			case "text":
+				if (typeof b.text === "string") parts.push(b.text);
+				break;
+			case "image":
+				parts.push(`[image${typeof b.mimeType === "string" ? ` ${b.mimeType}` : ""}]`);
+				break;
+			case "thinking":
+				parts.push(
+					b.redacted ? "[thinking, redacted]" : `[thinking] ${typeof b.thinking === "string" ? b.thinking : ""}`,
+				);
+				break;
+			case "toolCall":
+				parts.push(`→ ${String(b.name)}(${argsPreview(b.arguments)})`);
+				break;
+			default:
+				parts.push(`[${String(b.type)}]`);
+		}
+	}
+	return parts.join(" ");
+}
+
+function argsPreview(args: unknown): string {
+	if (args === undefined) return "";
+	try {
+		const json = JSON.stringify(args);
+		return json === undefined ? "" : json.length > 200 ? `${json.slice(0, 200)}…` : json;
+	} catch {
+		return "…";
+	}
+}
+
+/** How a message describes itself: a kind (usually the role) and its text. */
+export interface Description {
+	kind: string;
+	text: string;
+}
+
+/** Kind and text of an agent or context message. */
+export function describeMessage(message: unknown): Description {
+	if (!message || typeof message !== "object") return { kind: "message", text: "" };
+	const m = message as Record<string, unknown>;
+	const role = typeof m.role === "string" ? m.role : "message";
+	switch (role) {
+		case "user":
+			return { kind: role, text: contentText(m.content) };
+		case "assistant": {
+			let text = contentText(m.content);
+			if (m.stopReason === "error" || m.stopReason === "aborted" || m.stopReason === "length") {
+				const reason = typeof m.errorMessage === "string" ? `${m.stopReason}: ${m.errorMessage}` : m.stopReason;
+				text = `(${reason}) ${text}`;
+			}
+			return { kind: role, text };
+		}
+		case "toolResult":
+			return {
+				kind: role,
+				text: `${String(m.toolName)}${m.isError ? " (error)" : ""}: ${contentText(m.content)}`,
+			};
+		case "bashExecution": {
+			const exit = typeof m.exitCode === "number" ? ` (exit ${m.exitCode})` : m.cancelled ? " (cancelled)" : "";
+			return { kind: role, text: `$ ${String(m.command)}${exit}` };
+		}
+		case "custom":
+			return { kind: role, text: `${String(m.customType)}: ${contentText(m.content)}` };
+		case "compactionSummary":
+			return { kind: "compaction summary", text: String(m.summary) };
+		case "branchSummary":
+			return { kind: "branch summary", text: String(m.summary) };
+		default:
+			return { kind: role, text: "content" in m ? contentText(m.content) : "" };
+	}
+}
+
+/** Kind and text of an entry: the role for messages, else the entry type. */
+export function describeEntry(entry: SessionEntry): Description {
+	switch (entry.type) {
+		case "message":
+			return describeMessage((entry as MessageEntry).message);
+		case "compaction": {
+			const e = entry as CompactionEntry;
+			return { kind: "compaction", text: `${e.summary} (kept from ${e.firstKeptEntryId})` };
+		}
+		case "branch_summary": {
+			const e = entry as BranchSummaryEntry;
+			return { kind: "branch_summary", text: e.summary ? `${e.summary} (from ${e.fromId})` : `(from ${e.fromId})` };
+		}
+		case "model_change": {
+			const e = entry as ModelChangeEntry;
+			return { kind: "model_change", text: `${e.provider}/${e.modelId}` };
+		}
+		case "thinking_level_change":
+			return { kind: "thinking_level_change", text: String((entry as ThinkingLevelChangeEntry).thinkingLevel) };
+		case "custom":
+			return { kind: "custom", text: String((entry as CustomEntry).customType) };
+		case "custom_message": {
+			const e = entry as CustomMessageEntry;
+			return { kind: "custom_message", text: `${e.customType}: ${contentText(e.content)}` };
+		}
+		case "label": {
+			const e = entry as LabelEntry;
+			return { kind: "label", text: e.label ? `${e.targetId} "${e.label}"` : `${e.targetId} (cleared)` };
+		}
+		case "session_info": {
+			const name = (entry as SessionInfoEntry).name;
+			return { kind: "session_info", text: typeof name === "string" && name.trim() ? name : "(name cleared)" };
+		}
+		case "leaf":
+			return { kind: "leaf", text: `→ ${(entry as LeafEntry).targetId ?? "(before the first entry)"}` };
+		default:
+			return { kind: String(entry.type), text: "" };
+	}
+}
+
+/** `kind: preview` for one line, or just the kind when there is no text. */
+export function formatDescription(description: Description, max: number = DEFAULT_PREVIEW_LENGTH): string {
+	const text = oneLine(description.text, max);
+	return text ? `${sanitize(description.kind)}: ${text}` : sanitize(description.kind);
+}

@@ -1,0 +1,91 @@
+/** Helpers of the CLI tests: spawning the built binary, fixtures and temp dirs. */
+
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** The repository root (this file runs from dist-test/test/cli/). */
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+/** The built executable that `npm test` builds before the tests. */
+export const BIN = join(REPO, "dist", "cli", "main.js");
+/** pi's golden fixtures. */
+export const FIXTURES = process.env.SESSION_TREE_FIXTURES ?? resolve(REPO, "../shared/fixtures/pi-v3");
+
+export interface CliResult {
+	code: number | null;
+	stdout: string;
+	stderr: string;
+}
+
+export interface CliOptions {
+	/** Text written to stdin (stdin is closed either way). */
+	input?: string;
+	/** Extra environment variables. */
+	env?: Record<string, string>;
+	cwd?: string;
+}
+
+/** Runs `node dist/cli/main.js ...args`. */
+export function cli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
+	return new Promise((done, fail) => {
+		const child = spawn(process.execPath, [BIN, ...args], {
+			cwd: options.cwd ?? REPO,
+			env: { ...process.env, ...options.env },
+			stdio: ["pipe", "pipe", "pipe"],
+		});
+		const out: Buffer[] = [];
+		const err: Buffer[] = [];
+		child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
+		child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
+		child.on("error", fail);
+		child.on("close", (code) => {
+			done({ code, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") });
+		});
+		child.stdin.on("error", () => {
+			// The command may exit before it reads all of stdin (a bad line stops it).
+		});
+		child.stdin.end(options.input ?? "");
+	});
+}
+
+/** Runs a command that must succeed and parses its stdout as JSON. */
+export async function cliJson<T = unknown>(args: readonly string[], options: CliOptions = {}): Promise<T> {
+	const result = await cli(args, options);
+	if (result.code !== 0) {
+		throw new Error(`session-tree ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
+	}
+	return JSON.parse(result.stdout) as T;
+}
+
+/** A fixture's file name. */
+export function fixture(name: string): string {
+	return join(FIXTURES, `${name}.jsonl`);
+}
+
+/** A fixture's expected results, as pi computed them. */
+export function expected(name: string): Record<string, unknown> {
+	return JSON.parse(readFileSync(join(FIXTURES, `${name}.expected.json`), "utf8")) as Record<string, unknown>;
+}
+
+const temps: string[] = [];
+
+/** A fresh temporary directory, removed by {@link removeTempDirs}. */
+export function tempDir(): string {
+	const dir = mkdtempSync(join(tmpdir(), "session-tree-cli-test-"));
+	temps.push(dir);
+	return dir;
+}
+
+/** Removes every directory {@link tempDir} made. */
+export function removeTempDirs(): void {
+	for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** The lines of a text output, without the empty string after the final newline. */
+export function lines(text: string): string[] {
+	const all = text.split("\n");
+	if (all[all.length - 1] === "") all.pop();
+	return all;
+}

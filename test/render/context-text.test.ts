@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { test } from "node:test";
+import { renderContext, renderContextLines } from "../../src/render/context-text.js";
+import { Session } from "../../src/session.js";
+import { FIXTURES } from "../cli/helpers.js";
+
+function open(name: string): Session {
+	return Session.open(join(FIXTURES, `${name}.jsonl`));
+}
+
+test("an empty context", () => {
+	assert.equal(
+		renderContext({ messages: [], thinkingLevel: "off", model: null }),
+		"(no messages)\nmodel: (none)\nthinking level: off\n",
+	);
+	assert.deepEqual(renderContextLines({ messages: [], thinkingLevel: "off", model: null }, { messagesOnly: true }), [
+		"(no messages)",
+	]);
+});
+
+test("numbered messages, padded numbers, then model and thinking level", () => {
+	const s = open("linear-chat");
+	const context = s.buildSessionContext();
+	const lines = renderContextLines(context);
+	assert.equal(lines.length, context.messages.length + 2);
+	assert.match(lines[0] as string, /^ 1\. user: /);
+	assert.match(lines[1] as string, /^ 2\. assistant: /);
+	assert.match(lines[9] as string, /^10\. /);
+	assert.equal(lines.at(-2), "model: anthropic/claude-sonnet-4-5");
+	assert.equal(lines.at(-1), "thinking level: off");
+});
+
+test("with entries: the source id, and summaries marked as such", () => {
+	const s = open("compaction");
+	const lines = renderContextLines(s.buildSessionContext(), { entries: s.buildContextEntries() });
+	const compaction = s.getBranch().find((entry) => entry.type === "compaction");
+	assert.ok(compaction);
+	assert.match(
+		lines[0] as string,
+		new RegExp(`^ 1\\. ${compaction.id} compaction summary: .+ \\(48,213 tokens before\\)$`),
+	);
+	assert.match(lines[1] as string, /^ 2\. [0-9a-f]{8} user: /);
+
+	const b = open("branch-with-summary");
+	const blines = renderContextLines(b.buildSessionContext(), { entries: b.buildContextEntries() });
+	assert.match(blines[0] as string, /^1\. [0-9a-f]{8} branch summary: Started over from scratch.* \(from root\)$/);
+});
+
+test("messages a compaction carries itself are marked (kept)", () => {
+	const s = Session.inMemory({ cwd: "/x" });
+	const q1 = s.appendMessage({ role: "user", content: "old question", timestamp: 1 });
+	s.appendMessage({ role: "user", content: "kept question", timestamp: 2 });
+	const c = s.appendCompaction("summary of the old question", q1, 100, undefined, false, true);
+	s.appendThinkingLevelChange("high");
+	s.appendModelChange("openai", "gpt-5");
+	const lines = renderContextLines(s.buildSessionContext(), { entries: s.buildContextEntries() });
+	assert.deepEqual(lines, [
+		`1. ${c} compaction summary: summary of the old question (100 tokens before)`,
+		"2. (kept)   user: old question",
+		"3. (kept)   user: kept question",
+		"model: openai/gpt-5",
+		"thinking level: high",
+	]);
+});
+
+test("tool calls, tool results, bash executions and custom messages get one line each", () => {
+	const s = open("tool-calls");
+	const context = s.buildSessionContext();
+	const lines = renderContextLines(context, { messagesOnly: true, previewLength: 200 });
+	assert.equal(lines.length, context.messages.length);
+	const text = lines.join("\n");
+	assert.match(text, /assistant: \[thinking\] /);
+	assert.match(text, /→ edit\(\{"path":/);
+	assert.match(text, /toolResult: edit \(error\): /);
+	assert.match(text, /bashExecution: \$ git status --short \(exit 0\)/);
+	assert.match(text, /assistant: \(error: overloaded_error: Overloaded\)/);
+	assert.match(text, /\[image image\/png\]|\[image image\/gif\]/);
+
+	const c = open("custom-and-custom-message");
+	assert.match(renderContext(c.buildSessionContext()), /custom: [^\n]+: /);
+});

@@ -1,0 +1,180 @@
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { renderTree, renderTreeLines } from "../../src/render/tree-text.js";
+import { Session } from "../../src/session.js";
+import { FIXTURES } from "../cli/helpers.js";
+
+/** A session whose clock ticks one second per call, so child order is file order. */
+function memorySession(): Session {
+	let t = Date.parse("2026-01-01T00:00:00.000Z");
+	let n = 0;
+	return Session.inMemory({
+		cwd: "/x",
+		now: () => {
+			t += 1000;
+			return new Date(t);
+		},
+		// Ids 00000001, 00000002, ... for readable expectations.
+		random: (length) => {
+			const bytes = new Uint8Array(length);
+			if (length !== 4) return globalThis.crypto.getRandomValues(bytes);
+			n++;
+			new DataView(bytes.buffer).setUint32(0, n);
+			return bytes;
+		},
+	});
+}
+
+const say = (s: Session, role: "user" | "assistant", text: string) =>
+	s.appendMessage(
+		role === "user"
+			? { role, content: text, timestamp: 1 }
+			: { role, content: [{ type: "text", text }], provider: "anthropic", model: "m", timestamp: 1 },
+	);
+
+function render(s: Session): string[] {
+	return renderTreeLines(s.getTree(), { leafId: s.getLeafId(), sessionName: s.getSessionName() });
+}
+
+function open(name: string): Session {
+	return Session.open(join(FIXTURES, `${name}.jsonl`));
+}
+
+test("an empty tree", () => {
+	assert.deepEqual(render(memorySession()), ["(empty)"]);
+	assert.equal(renderTree([], { emptyText: "nothing" }), "nothing\n");
+});
+
+test("a chain is printed flat; a fork indents its branches only", () => {
+	const s = memorySession();
+	say(s, "user", "q1");
+	const a1 = say(s, "assistant", "a1");
+	say(s, "user", "q2");
+	say(s, "assistant", "a2");
+	s.branch(a1);
+	say(s, "user", "q2 again");
+	const a2b = say(s, "assistant", "a2 again");
+	s.appendLabelChange(a2b, "good");
+	s.branch(a2b);
+	assert.deepEqual(render(s), [
+		"00000001 user: q1",
+		"00000002 assistant: a1",
+		"├── 00000003 user: q2",
+		"│   00000004 assistant: a2",
+		"└── 00000006 user: q2 again",
+		"    00000007 assistant: a2 again [good]  ← leaf",
+		'    00000008 label: 00000007 "good"',
+	]);
+});
+
+test("nested forks, the session name, several roots", () => {
+	const s = memorySession();
+	const q = say(s, "user", "q");
+	const a = say(s, "assistant", "a");
+	say(s, "user", "x");
+	s.branch(a);
+	const y = say(s, "user", "y");
+	say(s, "assistant", "y1");
+	s.branch(y);
+	say(s, "assistant", "y2");
+	s.branch(q);
+	say(s, "assistant", "b");
+	s.resetLeaf();
+	say(s, "user", "second root");
+	s.appendSessionInfo("  my session  ");
+	assert.deepEqual(render(s), [
+		"Session: my session",
+		"├── 00000001 user: q",
+		"│   ├── 00000002 assistant: a",
+		"│   │   ├── 00000003 user: x",
+		"│   │   └── 00000005 user: y",
+		"│   │       ├── 00000006 assistant: y1",
+		"│   │       └── 00000008 assistant: y2",
+		"│   └── 0000000a assistant: b",
+		"└── 0000000c user: second root",
+		"    0000000d session_info: my session  ← leaf",
+	]);
+});
+
+test("labels and names cannot break the line or reorder the terminal", () => {
+	const s = memorySession();
+	const q = say(s, "user", "line one\nline two\u2028three \u202eevil\u0007");
+	s.appendLabelChange(q, "a\nb\u001b[31m");
+	s.appendSessionInfo("name\r\nwith\u2029breaks");
+	const lines = render(s);
+	assert.equal(lines[0], "Session: name  with breaks");
+	assert.equal(lines[1], "00000001 user: line one line two three evil [a b [31m]");
+	for (const line of lines) {
+		for (const char of line) {
+			const code = char.codePointAt(0) as number;
+			assert.ok(code >= 0x20 && code !== 0x2028 && code !== 0x2029 && (code < 0x202a || code > 0x202e), line);
+		}
+	}
+});
+
+test("the 5,000-deep chain: flat, short lines, leaf at the end", () => {
+	const s = open("deep-chain");
+	const lines = render(s);
+	assert.equal(lines.length, s.entryCount);
+	assert.ok(Math.max(...lines.map((line) => line.length)) < 200);
+	assert.ok(lines.every((line) => /^[0-9a-f]{8} /.test(line)));
+	assert.ok(lines.at(-1)?.startsWith(`${s.getLeafId()} `));
+	assert.ok(lines.at(-1)?.endsWith("  ← leaf"));
+	assert.equal(lines.filter((line) => line.includes("← leaf")).length, 1);
+});
+
+test("the 300-child node: children in pi's order with connectors", () => {
+	const s = open("wide-node");
+	const lines = render(s);
+	const expected = JSON.parse(readFileSync(join(FIXTURES, "wide-node.expected.json"), "utf8")) as {
+		tree: Array<{ id: string }>;
+	};
+	assert.deepEqual(
+		lines.map((line) => /([0-9a-f]{8}) /.exec(line)?.[1]),
+		expected.tree.map((row) => row.id),
+	);
+	const children = lines.filter((line) => /^[├└]── /.test(line));
+	assert.equal(children.length, 300);
+	assert.ok(children[299]?.startsWith("└── "));
+	assert.ok(Math.max(...lines.map((line) => line.length)) < 200);
+});
+
+test("display order equals flattenTree's on every fixture", () => {
+	for (const name of ["labels", "reset-leaf", "branch-in-place", "legacy-v2", "unicode", "tool-calls"]) {
+		const s = open(name);
+		const ids = render(s)
+			.filter((line) => !line.startsWith("Session: "))
+			.map((line) => /([0-9a-f]{8}) /.exec(line)?.[1]);
+		assert.deepEqual(
+			ids,
+			s.flattenTree().map((row) => row.entry.id),
+			name,
+		);
+	}
+});
+
+test("forks nested thousands deep: no recursion, indentation capped", () => {
+	// Every assistant reply gets two children; the second one continues: 2,000 nested forks.
+	const s = memorySession();
+	let reply = say(s, "assistant", "start");
+	for (let i = 0; i < 2000; i++) {
+		say(s, "user", `dead end ${i}`);
+		s.branch(reply);
+		say(s, "user", `go on ${i}`);
+		reply = say(s, "assistant", `reply ${i}`);
+	}
+	const lines = renderTreeLines(s.getTree(), { leafId: s.getLeafId(), maxIndent: 40 });
+	assert.equal(lines.length, s.entryCount);
+	assert.ok(Math.max(...lines.map((line) => line.length)) < 200);
+	assert.ok(lines.some((line) => line.startsWith("… ")));
+	assert.ok(lines.at(-1)?.endsWith("← leaf"));
+});
+
+test("previews are cut to the requested length", () => {
+	const s = memorySession();
+	say(s, "user", "x".repeat(500));
+	const [line] = renderTreeLines(s.getTree(), { previewLength: 10 });
+	assert.equal(line, `00000001 user: ${"x".repeat(10)}…`);
+});
