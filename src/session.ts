@@ -13,6 +13,7 @@ import { type LoadProblem, loadTree } from "./core/load.js";
 import { SessionTree } from "./core/tree.js";
 import {
 	type AgentMessage,
+	type CompactionEntry,
 	type ContextMessage,
 	CURRENT_SESSION_VERSION,
 	type CustomMessageEntry,
@@ -368,10 +369,13 @@ export class Session {
 	/**
 	 * pi's tree navigation: selecting a user or custom message moves the leaf to its parent
 	 * (the root one resets the leaf) and returns its text to edit; any other entry becomes the
-	 * leaf. With `summary`, a branch summary is left at the new position instead.
+	 * leaf. With `summary`, a branch summary is left at the new position instead. Navigating to
+	 * the current leaf changes nothing.
 	 */
 	navigate(targetId: string, options: NavigateOptions = {}): NavigateResult {
 		const target = this.requireEntry(targetId);
+		// As pi: navigating to the entry that already is the leaf changes nothing.
+		if (targetId === this.tree.getLeafId()) return { leafId: targetId };
 		let leafId: string | null = targetId;
 		let editorText: string | undefined;
 		if (target.type === "message" && (target as MessageEntry).message.role === "user") {
@@ -414,13 +418,7 @@ export class Session {
 		} else {
 			target = Session.createIn(new MemorySessionStore(), { ...createOptions, parentSession: this.store.location });
 		}
-		const copies: SessionEntry[] = [];
-		let parentId: string | null = null;
-		for (const entry of path) {
-			if (entry.type === "label") continue;
-			copies.push(entry.parentId === parentId ? entry : { ...entry, parentId });
-			parentId = entry.id;
-		}
+		const copies = copyPathWithoutLabels(path);
 		target.appendEntries(copies);
 		const onPath = new Set(copies.map((entry) => entry.id));
 		for (const [targetId, state] of this.tree.getLabels()) {
@@ -428,7 +426,12 @@ export class Session {
 			const stamp = { id: target.freshId(), parentId: target.getLeafId(), timestamp: state.timestamp };
 			target.appendEntries([make.labelEntry(stamp, targetId, state.label)]);
 		}
-		if (target.getLeafId() !== from) target.branch(from);
+		// Forking at a label entry forks at the nearest entry above it that was copied.
+		const leafId = copies.length > 0 ? (copies[copies.length - 1] as SessionEntry).id : null;
+		if (target.getLeafId() !== leafId) {
+			if (leafId === null) target.resetLeaf();
+			else target.branch(leafId);
+		}
 		return target;
 	}
 
@@ -504,6 +507,33 @@ export class Session {
 		this.reservedIds.add(id);
 		this.tree.setLeaf(targetId);
 	}
+}
+
+/**
+ * A root-to-entry path without its label entries, re-chained so that every parent is present.
+ * A compaction whose first kept entry was a dropped label keeps from the next copied entry,
+ * which is where its kept messages began.
+ */
+function copyPathWithoutLabels(path: readonly SessionEntry[]): SessionEntry[] {
+	const copies: SessionEntry[] = [];
+	const droppedLabels: string[] = [];
+	const replacement = new Map<string, string>();
+	let parentId: string | null = null;
+	for (const entry of path) {
+		if (entry.type === "label") {
+			droppedLabels.push(entry.id);
+			continue;
+		}
+		for (const label of droppedLabels.splice(0)) replacement.set(label, entry.id);
+		let copy: SessionEntry = entry.parentId === parentId ? entry : { ...entry, parentId };
+		if (copy.type === "compaction") {
+			const firstKept = replacement.get((copy as CompactionEntry).firstKeptEntryId);
+			if (firstKept !== undefined) copy = { ...copy, firstKeptEntryId: firstKept } as CompactionEntry;
+		}
+		copies.push(copy);
+		parentId = entry.id;
+	}
+	return copies;
 }
 
 function newHeader(options: CreateSessionOptions): SessionHeader {

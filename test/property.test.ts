@@ -474,8 +474,14 @@ class Run {
 			case "navigate": {
 				const target = this.pickEntry(op.pick);
 				if (target === undefined) break;
-				// Note: pi's AgentSession.navigateTree returns at once, changing nothing, when the target
-				// is the current leaf; Session.navigate applies the rules below in that case too.
+				const options =
+					op.summary === undefined ? {} : { summary: op.summary, details: op.details, fromHook: op.fromHook };
+				if (target === model.leaf) {
+					// As pi's AgentSession.navigateTree: navigating to the leaf itself changes nothing.
+					note("navigate: to the leaf itself");
+					assert.deepEqual(s.navigate(target, options), { leafId: target }, this.where());
+					break;
+				}
 				const expected = model.navigation(target);
 				const kind = model.entry(target).type;
 				if (expected.editorText === undefined) note("navigate: other entry");
@@ -487,8 +493,6 @@ class Run {
 							: "navigate: user message, to its parent",
 					);
 				if (op.summary) note("navigate: with summary");
-				const options =
-					op.summary === undefined ? {} : { summary: op.summary, details: op.details, fromHook: op.fromHook };
 				const result = s.navigate(target, options);
 				assert.equal(result.editorText, expected.editorText, `editorText of navigate(${target}); ${this.where()}`);
 				if (op.summary) {
