@@ -381,6 +381,17 @@ describe("fork and clone", () => {
 	});
 });
 
+describe("clone at a label leaf", () => {
+	test("the labels fixture ends in label entries: the clone ends at the last message", async () => {
+		const dir = tempDir();
+		const result = await cli(["clone", fixture("labels"), "--dir", dir]);
+		assert.equal(result.code, 0, result.stderr);
+		const info = await cliJson<Info>(["info", result.stdout.trim(), "--json"]);
+		assert.equal(info.leafId, "b1f59230");
+		assert.deepEqual(await cliJson(["ctx", result.stdout.trim(), "--json"]), expected("labels").context);
+	});
+});
+
 describe("migrate", () => {
 	test("rewrites a v2 file and prints the backup; then it is already current", async () => {
 		const dir = tempDir();
