@@ -23,7 +23,9 @@ export {
 	Session,
 	type SessionEnvironment,
 } from "./session.js";
-export { FileSessionStore, type FileStoreOptions, readFileLines } from "./storage/file-store.js";
+export { parseLine } from "./storage/codec.js";
+export { FileSessionStore, type FileStoreOptions, type RawLine, readFileLines } from "./storage/file-store.js";
+export { acquireLock, type LockOptions, type ReleaseLock } from "./storage/lock.js";
 export { MemorySessionStore } from "./storage/memory-store.js";
 export { defaultAgentDir, defaultSessionDir, sessionFileName, sessionsRoot } from "./storage/paths.js";
-export type { SessionStore } from "./storage/store.js";
+export type { Durability, SessionStore, StoreCursor, StoreRead } from "./storage/store.js";

@@ -9,7 +9,7 @@ import * as make from "./core/entries.js";
 import { SessionTreeError } from "./core/errors.js";
 import { resolveIdPrefix } from "./core/id-prefix.js";
 import { cryptoRandomBytes, newEntryId, newSessionId, type RandomBytes } from "./core/ids.js";
-import { type LoadProblem, loadTree } from "./core/load.js";
+import { applyAppended, type LoadProblem, loadTree } from "./core/load.js";
 import { SessionTree } from "./core/tree.js";
 import {
 	type AgentMessage,
@@ -26,7 +26,7 @@ import {
 import { FileSessionStore } from "./storage/file-store.js";
 import { MemorySessionStore } from "./storage/memory-store.js";
 import { defaultAgentDir, defaultSessionDir, sessionFileName } from "./storage/paths.js";
-import type { SessionStore } from "./storage/store.js";
+import type { Durability, SessionStore, StoreCursor } from "./storage/store.js";
 
 /** Clock and randomness, replaceable for reproducible sessions (the demo, tests). */
 export interface SessionEnvironment {
@@ -50,8 +50,8 @@ export interface CreateSessionOptions extends SessionEnvironment {
 	id?: string;
 	/** Path of the session this one derives from. */
 	parentSession?: string;
-	/** fsync after every append. */
-	fsync?: boolean;
+	/** How durable an acknowledged append is; default "none" (pi's behaviour). See docs/durability.md. */
+	durability?: Durability;
 }
 
 /** Options of {@link Session.open}. */
@@ -61,8 +61,8 @@ export interface OpenSessionOptions extends SessionEnvironment {
 	 * throwing. Gaps (missing parents) are bridged to the previous entry in the file.
 	 */
 	lenient?: boolean;
-	/** fsync after every append. */
-	fsync?: boolean;
+	/** How durable an acknowledged append is; default "none" (pi's behaviour). See docs/durability.md. */
+	durability?: Durability;
 }
 
 /** Options of {@link Session.fork}. */
@@ -103,19 +103,29 @@ export class Session {
 	private readonly store: SessionStore;
 	private readonly now: () => Date;
 	private readonly random: RandomBytes;
-	/** Ids used by persisted-leaf records: not entries, but not to be reused. */
-	private readonly reservedIds = new Set<string>();
+	/** Persisted-leaf records (id → target): not entries, but their ids are not to be reused. */
+	private leafRecords = new Map<string, string | null>();
 	/** The version the file has on disk; below 3 until the first write migrates it. */
 	private diskVersion: number;
-	private loadProblems: LoadProblem[];
+	private loadProblems: LoadProblem[] = [];
+	/** How far this session has read the store; what lies beyond was written by others. */
+	private cursor: StoreCursor;
+	private readonly lenient: boolean;
 
-	private constructor(store: SessionStore, tree: SessionTree, env: SessionEnvironment, diskVersion: number) {
+	private constructor(
+		store: SessionStore,
+		tree: SessionTree,
+		env: SessionEnvironment & { lenient?: boolean },
+		diskVersion: number,
+		cursor: StoreCursor,
+	) {
 		this.store = store;
 		this.tree = tree;
 		this.now = env.now ?? (() => new Date());
 		this.random = env.random ?? cryptoRandomBytes;
 		this.diskVersion = diskVersion;
-		this.loadProblems = [];
+		this.cursor = cursor;
+		this.lenient = env.lenient ?? false;
 	}
 
 	/** Creates a new session file (and its directory) holding just the header. */
@@ -123,11 +133,11 @@ export class Session {
 		const header = newHeader(options);
 		const dir = options.dir ?? defaultSessionDir(header.cwd, options.agentDir ?? defaultAgentDir());
 		const file = resolve(options.file ?? resolve(dir, sessionFileName(header.timestamp, header.id)));
-		return Session.start(new FileSessionStore(file, { fsync: options.fsync }), header, options);
+		return Session.start(new FileSessionStore(file, { durability: options.durability }), header, options);
 	}
 
 	/** Creates a session that lives in memory only (same behaviour, no file). */
-	static inMemory(options: Omit<CreateSessionOptions, "file" | "dir" | "agentDir" | "fsync"> = {}): Session {
+	static inMemory(options: Omit<CreateSessionOptions, "file" | "dir" | "agentDir" | "durability"> = {}): Session {
 		return Session.createIn(new MemorySessionStore(), options);
 	}
 
@@ -137,8 +147,8 @@ export class Session {
 	}
 
 	private static start(store: SessionStore, header: SessionHeader, env: SessionEnvironment): Session {
-		store.create(header);
-		return new Session(store, SessionTree.empty(header), env, CURRENT_SESSION_VERSION);
+		const cursor = store.create(header);
+		return new Session(store, SessionTree.empty(header), env, CURRENT_SESSION_VERSION, cursor);
 	}
 
 	/**
@@ -147,16 +157,17 @@ export class Session {
 	 * @throws SessionTreeError naming the file and line of the first problem (unless lenient)
 	 */
 	static open(file: string, options: OpenSessionOptions = {}): Session {
-		return Session.openStore(new FileSessionStore(resolve(file), { fsync: options.fsync }), options);
+		return Session.openStore(new FileSessionStore(resolve(file), { durability: options.durability }), options);
 	}
 
 	/** Opens a session from any store. */
 	static openStore(store: SessionStore, options: OpenSessionOptions = {}): Session {
 		if (!store.exists()) throw new SessionTreeError("FILE_NOT_FOUND", "no such session", { file: store.location });
-		const result = loadTree(store.readLines(), { lenient: options.lenient, file: store.location });
-		const session = new Session(store, result.tree, options, result.fromVersion);
+		const read = store.readAll();
+		const result = loadTree(read.lines, { lenient: options.lenient, file: store.location });
+		const session = new Session(store, result.tree, options, result.fromVersion, read.cursor);
 		session.loadProblems = result.problems;
-		for (const id of result.leafRecordIds) session.reservedIds.add(id);
+		session.leafRecords = result.leafRecords;
 		return session;
 	}
 
@@ -167,7 +178,10 @@ export class Session {
 		return this.store.file;
 	}
 
-	/** Problems a lenient open worked around (empty for a clean file or a strict open). */
+	/**
+	 * Problems found when the session was read: everything a lenient open worked around, and
+	 * for any open an incomplete last line (an append that never finished, left out).
+	 */
 	get problems(): readonly LoadProblem[] {
 		return this.loadProblems;
 	}
@@ -177,7 +191,12 @@ export class Session {
 		return this.diskVersion;
 	}
 
-	/** Releases the file handle. The session can still be read, and written (it reopens). */
+	/** Makes every acknowledged append durable now (for the "group" durability mode). */
+	flush(): void {
+		this.store.flush();
+	}
+
+	/** Flushes and releases the file handle. The session can still be read, and written (it reopens). */
 	close(): void {
 		this.store.close();
 	}
@@ -445,6 +464,10 @@ export class Session {
 	 * @returns the backup's location, or undefined when the file was already current
 	 */
 	migrate(): string | undefined {
+		return this.transact(() => this.migrateLocked());
+	}
+
+	private migrateLocked(): string | undefined {
 		if (this.diskVersion >= CURRENT_SESSION_VERSION) return undefined;
 		if (this.loadProblems.length > 0) {
 			throw new SessionTreeError(
@@ -453,13 +476,48 @@ export class Session {
 				{ file: this.store.location },
 			);
 		}
-		const leafId = this.tree.getLeafId();
-		const records: object[] = [this.tree.header, ...this.tree.getEntries()];
-		const lastId = records.length > 1 ? (records[records.length - 1] as SessionEntry).id : null;
-		if (leafId !== lastId) records.push(make.leafEntry({ id: this.freshId(), timestamp: this.stamp() }, leafId));
-		const backup = this.store.replace(records);
+		const { backup } = this.rewriteLocked();
 		this.diskVersion = CURRENT_SESSION_VERSION;
 		return backup;
+	}
+
+	/**
+	 * Rewrites the file from the tree as loaded (current format, every parent present, the leaf
+	 * kept), atomically, keeping the original as a backup. Used by migrate and repair.
+	 */
+	private rewriteLocked(): { backup: string } {
+		const leafId = this.tree.getLeafId();
+		const entries = this.tree.getEntries().map((entry) => {
+			const parentId = this.tree.getParentId(entry.id) ?? null;
+			return entry.parentId === parentId ? entry : { ...entry, parentId };
+		});
+		const records: object[] = [this.tree.header, ...entries];
+		const lastId = entries.length > 0 ? (entries[entries.length - 1] as SessionEntry).id : null;
+		this.leafRecords = new Map();
+		if (leafId !== lastId) {
+			const id = this.freshId();
+			records.push(make.leafEntry({ id, timestamp: this.stamp() }, leafId));
+			this.leafRecords.set(id, leafId);
+		}
+		const { backup, cursor } = this.store.replace(records);
+		this.cursor = cursor;
+		return { backup };
+	}
+
+	/**
+	 * Writes a clean copy of a session opened leniently: entries skipped as unreadable stay out,
+	 * gaps stay bridged (parents rewritten), duplicates keep their new ids, the header is
+	 * current. Atomic; the original is kept as a backup next to the file.
+	 * @returns the backup's location, or undefined when there was nothing to repair
+	 */
+	repair(): string | undefined {
+		return this.transact(() => {
+			if (this.loadProblems.length === 0 && this.diskVersion >= CURRENT_SESSION_VERSION) return undefined;
+			const { backup } = this.rewriteLocked();
+			this.diskVersion = CURRENT_SESSION_VERSION;
+			this.loadProblems = [];
+			return backup;
+		});
 	}
 
 	// ---- internals ------------------------------------------------------------------------
@@ -469,7 +527,7 @@ export class Session {
 	}
 
 	private freshId(): string {
-		return newEntryId((id) => this.tree.has(id) || this.reservedIds.has(id), this.random);
+		return newEntryId((id) => this.tree.has(id) || this.leafRecords.has(id), this.random);
 	}
 
 	private requireEntry(id: string): SessionEntry {
@@ -478,42 +536,78 @@ export class Session {
 		return entry;
 	}
 
-	private prepareWrite(): void {
-		if (this.diskVersion < CURRENT_SESSION_VERSION) this.migrate();
+	/**
+	 * Runs a write under the store's lock, after reading what other writers appended since this
+	 * session last read (so ids stay unique and parents present). The leaf stays this session's.
+	 */
+	private transact<T>(write: () => T): T {
+		const release = this.store.lock();
+		try {
+			this.catchUp();
+			return write();
+		} finally {
+			release();
+		}
+	}
+
+	private catchUp(): void {
+		const read = this.store.readSince(this.cursor);
+		if (!read) {
+			this.reload();
+			return;
+		}
+		if (read.lines.length > 0) {
+			this.loadProblems.push(...applyAppended(this.tree, read.lines, this.leafRecords, this.store.location));
+		}
+		this.cursor = read.cursor;
+	}
+
+	/** The store was replaced (migrated or repaired elsewhere): load it again, keeping our leaf if it still exists. */
+	private reload(): void {
+		const leafId = this.tree.getLeafId();
+		const read = this.store.readAll();
+		const result = loadTree(read.lines, { lenient: this.lenient, file: this.store.location });
+		this.tree = result.tree;
+		this.leafRecords = result.leafRecords;
+		this.loadProblems = result.problems;
+		this.diskVersion = result.fromVersion;
+		this.cursor = read.cursor;
+		if (leafId === null || this.tree.has(leafId)) this.tree.setLeaf(leafId);
 	}
 
 	/** Builds an entry as a child of the leaf, writes its line, then indexes it. */
 	private append(build: (stamp: make.EntryStamp) => SessionEntry): string {
-		this.prepareWrite();
-		const entry = build({ id: this.freshId(), parentId: this.tree.getLeafId(), timestamp: this.stamp() });
-		this.store.append([entry]);
-		this.tree.insert(entry);
-		return entry.id;
+		return this.transact(() => {
+			this.migrateLocked();
+			const entry = build({ id: this.freshId(), parentId: this.tree.getLeafId(), timestamp: this.stamp() });
+			this.cursor = this.store.append([entry]);
+			this.tree.insert(entry);
+			return entry.id;
+		});
 	}
 
 	/** Writes entries that already have ids and parents (fork copies). */
 	private appendEntries(entries: readonly SessionEntry[]): void {
 		if (entries.length === 0) return;
-		this.prepareWrite();
-		this.store.append(entries);
-		for (const entry of entries) this.tree.insert(entry);
+		this.transact(() => {
+			this.migrateLocked();
+			this.cursor = this.store.append(entries);
+			for (const entry of entries) this.tree.insert(entry);
+		});
 	}
 
 	private moveLeaf(targetId: string | null): void {
 		if (this.tree.getLeafId() === targetId) return;
-		this.prepareWrite();
-		const id = this.freshId();
-		this.store.append([make.leafEntry({ id, timestamp: this.stamp() }, targetId)]);
-		this.reservedIds.add(id);
-		this.tree.setLeaf(targetId);
+		this.transact(() => {
+			this.migrateLocked();
+			const id = this.freshId();
+			this.cursor = this.store.append([make.leafEntry({ id, timestamp: this.stamp() }, targetId)]);
+			this.leafRecords.set(id, targetId);
+			this.tree.setLeaf(targetId);
+		});
 	}
 }
 
-/**
- * A root-to-entry path without its label entries, re-chained so that every parent is present.
- * A compaction whose first kept entry was a dropped label keeps from the next copied entry,
- * which is where its kept messages began.
- */
 function copyPathWithoutLabels(path: readonly SessionEntry[]): SessionEntry[] {
 	const copies: SessionEntry[] = [];
 	const droppedLabels: string[] = [];

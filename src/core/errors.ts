@@ -7,6 +7,12 @@
 export type SessionTreeErrorCode =
 	/** A line is not valid JSON, or not an object. */
 	| "INVALID_JSON"
+	/** A line holds NUL bytes: space a crash left unwritten. */
+	| "NUL_PADDING"
+	/** Several records (or a torn one and a whole one) share one line. */
+	| "GLUED_RECORDS"
+	/** The last line is incomplete: an append that never finished. Never fatal. */
+	| "TORN_TAIL"
 	/** A record lacks a required field or has one of the wrong type. */
 	| "INVALID_RECORD"
 	/** The first line is missing or is not a session header. */
@@ -33,6 +39,8 @@ export type SessionTreeErrorCode =
 	| "FILE_EXISTS"
 	/** The session cannot be written (in-memory without a file, closed, ...). */
 	| "NOT_WRITABLE"
+	/** Another process holds the session's write lock and did not release it in time. */
+	| "LOCKED"
 	/** An operating-system call failed. */
 	| "IO_ERROR";
 

@@ -19,7 +19,12 @@ export interface ParsedLine {
 	/** 1-based line number. */
 	line: number;
 	record?: RawRecord;
+	/** Why the line is not one record. */
 	error?: SessionTreeError;
+	/** Records recovered from a damaged line (see the codec). */
+	salvaged?: RawRecord[];
+	/** The line is an incomplete last line: reported, never fatal, left out of the tree. */
+	torn?: boolean;
 }
 
 /** A problem found while loading, with where it was. */
@@ -47,8 +52,8 @@ export interface LoadResult {
 	fromVersion: number;
 	/** Id of the persisted-leaf record the leaf came from, if any. */
 	leafRecordId: string | undefined;
-	/** Ids of every persisted-leaf record: new entries must not reuse them. */
-	leafRecordIds: ReadonlySet<string>;
+	/** Every persisted-leaf record, id → target: new entries must not reuse these ids. */
+	leafRecords: Map<string, string | null>;
 }
 
 interface Candidate {
@@ -67,9 +72,13 @@ export function loadTree(lines: readonly ParsedLine[], options: LoadOptions = {}
 		problems.push(action ? { ...problem, message: `${problem.message}; ${action}` } : problem);
 	};
 
-	const first = lines[0];
-	if (!first) throw new SessionTreeError("EMPTY_FILE", "the file holds no session header", { file: options.file });
-	const header = checkHeader(first, options.file);
+	const firstIndex = lines.findIndex((parsed) => !parsed.torn);
+	const first = lines[firstIndex];
+	if (!first) {
+		const torn = lines.length > 0 ? " (only an incomplete line)" : "";
+		throw new SessionTreeError("EMPTY_FILE", `the file holds no session header${torn}`, { file: options.file });
+	}
+	const { header, headerIsEntry } = checkHeader(first, options, report);
 	const fromVersion = headerVersion(header);
 	if (fromVersion > CURRENT_SESSION_VERSION) {
 		throw new SessionTreeError(
@@ -82,13 +91,26 @@ export function loadTree(lines: readonly ParsedLine[], options: LoadOptions = {}
 	// Records that parsed; lines that did not are reported (or, strict, fatal).
 	const records: RawRecord[] = [];
 	const recordLines: number[] = [];
-	for (let i = 1; i < lines.length; i++) {
-		const parsed = lines[i] as ParsedLine;
+	const body = headerIsEntry ? lines.slice(firstIndex) : lines.slice(firstIndex + 1);
+	for (const parsed of body) {
 		if (parsed.record) {
 			records.push(parsed.record);
 			recordLines.push(parsed.line);
-		} else if (parsed.error) {
-			report({ code: parsed.error.code, message: stripLocation(parsed.error), line: parsed.line });
+			continue;
+		}
+		const error = parsed.error ?? new SessionTreeError("INVALID_JSON", "unreadable line");
+		const problem = { code: error.code, message: stripLocation(error), line: parsed.line };
+		if (parsed.torn) {
+			// An append that never completed was never acknowledged: nothing is lost by leaving it out.
+			problems.push({ ...problem, message: `${problem.message}; left out (an append that never completed)` });
+		} else if (parsed.salvaged) {
+			report(problem, parsed.salvaged.length > 0 ? `kept ${parsed.salvaged.length} whole record(s)` : "skipped");
+			for (const record of parsed.salvaged) {
+				records.push(record);
+				recordLines.push(parsed.line);
+			}
+		} else {
+			report(problem, "skipped");
 		}
 	}
 	migrateRecords(header, records);
@@ -165,7 +187,7 @@ export function loadTree(lines: readonly ParsedLine[], options: LoadOptions = {}
 	} else {
 		tree.setLeaf(lastEntryId(candidates));
 	}
-	return { tree, problems, fromVersion, leafRecordId, leafRecordIds: new Set(leafAliases.keys()) };
+	return { tree, problems, fromVersion, leafRecordId, leafRecords: leafAliases };
 }
 
 function lastEntryId(candidates: readonly Candidate[]): string | null {
@@ -177,31 +199,47 @@ function stripLocation(error: SessionTreeError): string {
 	return prefix ? error.message.slice(prefix[0].length) : error.message;
 }
 
-function checkHeader(first: ParsedLine, file: string | undefined): RawRecord {
-	const where = { file, line: first.line };
+function checkHeader(
+	first: ParsedLine,
+	options: LoadOptions,
+	report: (problem: LoadProblem, action?: string) => void,
+): { header: RawRecord; headerIsEntry: boolean } {
+	const reason = headerProblem(first);
+	if (!reason) return { header: first.record as RawRecord, headerIsEntry: false };
+	if (!options.lenient) throw new SessionTreeError("INVALID_HEADER", reason, { file: options.file, line: first.line });
+	// Lenient: the header is made up, and a first line that is an entry stays an entry.
+	const record = first.record;
+	const headerIsEntry = record !== undefined && entryShapeError(record) === undefined;
+	const timestamp = headerIsEntry ? String(record.timestamp) : new Date(0).toISOString();
+	const header: RawRecord = {
+		type: "session",
+		version: CURRENT_SESSION_VERSION,
+		id: "recovered-session",
+		timestamp,
+		cwd: "",
+	};
+	report(
+		{ code: "INVALID_HEADER", message: reason, line: first.line },
+		"a header was made up (id recovered-session, empty cwd)",
+	);
+	return { header, headerIsEntry };
+}
+
+/** Why the first line is not a usable session header, or undefined when it is. */
+function headerProblem(first: ParsedLine): string | undefined {
 	if (!first.record) {
 		const reason = first.error ? stripLocation(first.error) : "unreadable";
-		throw new SessionTreeError("INVALID_HEADER", `the first line is not a session header (${reason})`, where);
+		return `the first line is not a session header (${reason})`;
 	}
 	const header = first.record;
 	if (header.type !== "session") {
-		throw new SessionTreeError(
-			"INVALID_HEADER",
-			`the first line is not a session header (its type is ${JSON.stringify(header.type)}, expected "session")`,
-			where,
-		);
+		return `the first line is not a session header (its type is ${JSON.stringify(header.type)}, expected "session")`;
 	}
-	if (typeof header.id !== "string" || header.id === "") {
-		throw new SessionTreeError("INVALID_HEADER", "the session header has no string id", where);
-	}
+	if (typeof header.id !== "string" || header.id === "") return "the session header has no string id";
 	if (header.version !== undefined && (typeof header.version !== "number" || !Number.isInteger(header.version))) {
-		throw new SessionTreeError(
-			"INVALID_HEADER",
-			`the session header's version ${JSON.stringify(header.version)} is not an integer`,
-			where,
-		);
+		return `the session header's version ${JSON.stringify(header.version)} is not an integer`;
 	}
-	return header;
+	return undefined;
 }
 
 /** Why a record is not a usable entry, or undefined when it is. */
@@ -301,4 +339,56 @@ function breakCycles(
 		}
 		for (const i of walk) state[i] = 2;
 	}
+}
+
+/**
+ * Adds lines another writer appended to a loaded tree, without moving its leaf. Such lines were
+ * written under the lock after their writer had read the tree, so their parents exist; anything
+ * else is reported and the entry is kept as a root, never dropped.
+ * @returns the problems found
+ */
+export function applyAppended(
+	tree: SessionTree,
+	lines: readonly ParsedLine[],
+	leafRecords: Map<string, string | null>,
+	file?: string,
+): LoadProblem[] {
+	const problems: LoadProblem[] = [];
+	for (const parsed of lines) {
+		if (parsed.error) {
+			problems.push({ code: parsed.error.code, message: stripLocation(parsed.error), line: parsed.line });
+		}
+		const records = parsed.record ? [parsed.record] : (parsed.salvaged ?? []);
+		for (const record of records) {
+			const shapeError = entryShapeError(record);
+			if (shapeError) {
+				problems.push({ code: "INVALID_RECORD", message: shapeError, line: parsed.line });
+				continue;
+			}
+			const entry = record as unknown as SessionEntry;
+			if (entry.type === "leaf") {
+				leafRecords.set(entry.id, (record.targetId ?? null) as string | null);
+			} else if (tree.has(entry.id)) {
+				problems.push({
+					code: "DUPLICATE_ID",
+					message: `entry id ${entry.id} is already used`,
+					line: parsed.line,
+					entryId: entry.id,
+				});
+			} else {
+				const parentId = entry.parentId === null ? null : resolveAlias(entry.parentId, leafRecords);
+				const present = parentId === null || tree.has(parentId);
+				if (!present) {
+					problems.push({
+						code: "MISSING_PARENT",
+						message: `entry ${entry.id} names parent ${entry.parentId}, which is not in ${file ?? "the file"}; kept as a root`,
+						line: parsed.line,
+						entryId: entry.id,
+					});
+				}
+				tree.attach(entry, present ? parentId : null);
+			}
+		}
+	}
+	return problems;
 }

@@ -131,16 +131,25 @@ export class SessionTree {
 	 * Throws DUPLICATE_ID or MISSING_PARENT; the tree is unchanged then.
 	 */
 	insert(entry: SessionEntry): void {
+		this.leaf = this.attach(entry, entry.parentId);
+	}
+
+	/**
+	 * Adds an entry under `parentId` (which may differ from `entry.parentId`, e.g. when it names
+	 * a persisted-leaf record) without moving the leaf.
+	 * Throws DUPLICATE_ID or MISSING_PARENT; the tree is unchanged then.
+	 */
+	attach(entry: SessionEntry, parentId: string | null): TreeNode {
 		if (this.nodes.has(entry.id)) {
 			throw new SessionTreeError("DUPLICATE_ID", `an entry with id ${entry.id} already exists`);
 		}
-		const parent = entry.parentId === null ? undefined : this.nodes.get(entry.parentId);
-		if (entry.parentId !== null && !parent) {
-			throw new SessionTreeError("MISSING_PARENT", `parent ${entry.parentId} of entry ${entry.id} not found`);
+		const parent = parentId === null ? undefined : this.nodes.get(parentId);
+		if (parentId !== null && !parent) {
+			throw new SessionTreeError("MISSING_PARENT", `parent ${parentId} of entry ${entry.id} not found`);
 		}
 		const node = this.addNode(entry);
 		this.link(node, parent);
-		this.leaf = node;
+		return node;
 	}
 
 	/**

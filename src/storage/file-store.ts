@@ -1,6 +1,7 @@
 /**
- * The JSONL file store: streaming reads, appends of one line per record at the end of the
- * file, and atomic whole-file replacement with a backup (used only by explicit migration).
+ * The JSONL file store: chunked streaming reads, appends of one line per record at the end of
+ * the file under an inter-process lock, three durability modes, and atomic whole-file
+ * replacement with a backup (used only by explicit migration and repair).
  */
 
 import {
@@ -10,68 +11,91 @@ import {
 	existsSync,
 	fstatSync,
 	fsyncSync,
+	ftruncateSync,
 	mkdirSync,
 	openSync,
 	readSync,
 	renameSync,
+	statSync,
 	unlinkSync,
 	writeSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { SessionTreeError } from "../core/errors.js";
 import type { ParsedLine } from "../core/load.js";
-import { encodeRecord, isBlankLine, parseLine } from "./codec.js";
-import type { SessionStore } from "./store.js";
+import { encodeRecord, isBlankLine, isNulPadding, parseLine } from "./codec.js";
+import { acquireLock, type LockOptions } from "./lock.js";
+import type { Durability, SessionStore, StoreCursor, StoreRead } from "./store.js";
 
 const CHUNK_SIZE = 1 << 20;
 const NEWLINE = 0x0a;
 
 /** Options of {@link FileSessionStore}. */
 export interface FileStoreOptions {
-	/** fsync after every append. Default false (pi's behaviour: the OS decides when). */
-	fsync?: boolean;
+	/** Default "none" (pi's behaviour). See docs/durability.md. */
+	durability?: Durability;
+	/** Group commit: fsync after this many appends. Default 64. */
+	groupSize?: number;
+	/** Group commit: fsync at the latest this long after the first unsynced append. Default 50 ms. */
+	groupDelayMs?: number;
+	/** Lock timing. */
+	lock?: LockOptions;
 }
 
-/** One line of a file, as bytes decoded to text, without its `\n`. */
+/** One line of a file, decoded, without its `\n`. */
 export interface RawLine {
+	/** 1-based physical line number. */
 	line: number;
 	text: string;
+	/** False for a last line with no `\n` after it. */
+	terminated: boolean;
+	/** Byte offset just after the line (and its `\n`). */
+	end: number;
 }
 
 /**
- * Reads a file line by line in 1 MiB chunks, never holding the whole file as one string.
- * A UTF-8 byte-order mark at the start is dropped. Only `\n` (byte 0x0A, which never occurs
- * inside a multi-byte UTF-8 sequence) separates lines.
+ * Reads lines from `start` in 1 MiB chunks, never holding the whole file as one string. A
+ * UTF-8 byte-order mark at the start of the file is dropped. Only `\n` (byte 0x0A, which
+ * never occurs inside a multi-byte UTF-8 sequence) separates lines.
  */
+export function* scanLines(fd: number, start = 0, firstLine = 1): Generator<RawLine> {
+	const chunk = Buffer.allocUnsafe(CHUNK_SIZE);
+	let carry: Buffer | undefined;
+	let line = firstLine - 1;
+	let position = start;
+	let lineStart = start;
+	for (;;) {
+		const read = readSync(fd, chunk, 0, CHUNK_SIZE, position);
+		if (read === 0) break;
+		let from = 0;
+		for (let nl = chunk.indexOf(NEWLINE, 0); nl !== -1 && nl < read; nl = chunk.indexOf(NEWLINE, from)) {
+			line++;
+			const text = carry
+				? Buffer.concat([carry, chunk.subarray(from, nl)]).toString("utf8")
+				: chunk.toString("utf8", from, nl);
+			carry = undefined;
+			const end = position + nl + 1;
+			yield { line, text: lineStart === 0 ? stripBom(text) : text, terminated: true, end };
+			lineStart = end;
+			from = nl + 1;
+		}
+		if (from < read) {
+			const rest = Buffer.from(chunk.subarray(from, read));
+			carry = carry ? Buffer.concat([carry, rest]) : rest;
+		}
+		position += read;
+	}
+	if (carry && carry.length > 0) {
+		const text = carry.toString("utf8");
+		yield { line: line + 1, text: lineStart === 0 ? stripBom(text) : text, terminated: false, end: position };
+	}
+}
+
+/** Every line of a file (see {@link scanLines}). */
 export function* readFileLines(path: string): Generator<RawLine> {
 	const fd = openFile(path, "r");
 	try {
-		const chunk = Buffer.allocUnsafe(CHUNK_SIZE);
-		let carry: Buffer | undefined;
-		let line = 0;
-		for (;;) {
-			const read = readSync(fd, chunk, 0, CHUNK_SIZE, null);
-			if (read === 0) break;
-			let start = 0;
-			for (let nl = chunk.indexOf(NEWLINE, 0); nl !== -1 && nl < read; nl = chunk.indexOf(NEWLINE, start)) {
-				line++;
-				const text = carry
-					? Buffer.concat([carry, chunk.subarray(start, nl)]).toString("utf8")
-					: chunk.toString("utf8", start, nl);
-				carry = undefined;
-				yield { line, text: line === 1 ? stripBom(text) : text };
-				start = nl + 1;
-			}
-			if (start < read) {
-				const rest = Buffer.from(chunk.subarray(start, read));
-				carry = carry ? Buffer.concat([carry, rest]) : rest;
-			}
-		}
-		if (carry && carry.length > 0) {
-			line++;
-			const text = carry.toString("utf8");
-			yield { line, text: line === 1 ? stripBom(text) : text };
-		}
+		yield* scanLines(fd);
 	} finally {
 		closeSync(fd);
 	}
@@ -103,17 +127,8 @@ function writeAll(fd: number, data: Buffer): void {
 	while (offset < data.length) offset += writeSync(fd, data, offset, data.length - offset);
 }
 
-/** True when the file behind `fd` (opened for reading) is empty or ends in `\n`. */
-function endsWithNewline(fd: number): boolean {
-	const size = fstatSync(fd).size;
-	if (size === 0) return true;
-	const last = Buffer.alloc(1);
-	readSync(fd, last, 0, 1, size - 1);
-	return last[0] === NEWLINE;
-}
-
-/** Opens a directory and fsyncs it, so a rename or a new file in it survives a crash. */
-function fsyncDirectory(dir: string): void {
+/** Fsyncs a directory, so a rename or a new file in it survives a crash. */
+export function fsyncDirectory(dir: string): void {
 	let fd: number | undefined;
 	try {
 		fd = openSync(dir, constants.O_RDONLY);
@@ -125,17 +140,62 @@ function fsyncDirectory(dir: string): void {
 	}
 }
 
+/** `base`, or `base.1`, `base.2`, … : the first name that does not exist yet. */
+export function freeName(base: string): string {
+	for (let n = 0; ; n++) {
+		const name = n === 0 ? base : `${base}.${n}`;
+		if (!existsSync(name)) return name;
+	}
+}
+
+/**
+ * Writes `text` to `file` atomically: a temporary file in the same directory, fsync, rename
+ * over the target, fsync of the directory. The result is owner-only.
+ */
+export function writeFileAtomic(file: string, text: string): void {
+	const dir = dirname(file);
+	const temp = join(dir, `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
+	try {
+		const fd = openFile(temp, "wx", 0o600);
+		try {
+			writeAll(fd, Buffer.from(text));
+			fsyncSync(fd);
+		} finally {
+			closeSync(fd);
+		}
+		renameSync(temp, file);
+		fsyncDirectory(dir);
+	} catch (cause) {
+		if (existsSync(temp)) unlinkSync(temp);
+		throw cause instanceof SessionTreeError ? cause : ioError(cause, file, "rewrite");
+	}
+}
+
+function identityOf(stats: { dev: number; ino: number }): string {
+	return `${stats.dev}:${stats.ino}`;
+}
+
 /** A session stored in one JSONL file. */
 export class FileSessionStore implements SessionStore {
 	readonly file: string;
+	private readonly durability: Durability;
+	private readonly groupSize: number;
+	private readonly groupDelayMs: number;
+	private readonly lockOptions: LockOptions | undefined;
 	private fd: number | undefined;
-	/** True once this store knows the file ends in `\n` (it checked, or it wrote last). */
-	private tailKnownGood = false;
-	private readonly fsync: boolean;
+	/** Physical lines up to the end of what this store last read or wrote. */
+	private lineCount = 0;
+	/** Group commit: appends written but not yet fsynced, and when the first of them was. */
+	private unsynced = 0;
+	private unsyncedSince = 0;
+	private groupTimer: NodeJS.Timeout | undefined;
 
 	constructor(file: string, options: FileStoreOptions = {}) {
 		this.file = file;
-		this.fsync = options.fsync ?? false;
+		this.durability = options.durability ?? "none";
+		this.groupSize = options.groupSize ?? 64;
+		this.groupDelayMs = options.groupDelayMs ?? 50;
+		this.lockOptions = options.lock;
 	}
 
 	get location(): string {
@@ -146,72 +206,139 @@ export class FileSessionStore implements SessionStore {
 		return existsSync(this.file);
 	}
 
-	create(header: object): void {
+	create(header: object): StoreCursor {
 		mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
 		// Owner-only: sessions hold conversations, tool output and sometimes secrets.
 		const fd = openFile(this.file, "wx", 0o600);
 		try {
 			writeAll(fd, Buffer.from(encodeRecord(header)));
-			if (this.fsync) fsyncSync(fd);
+			if (this.durability !== "none") fsyncSync(fd);
 		} finally {
 			closeSync(fd);
 		}
-		if (this.fsync) fsyncDirectory(dirname(this.file));
+		if (this.durability !== "none") fsyncDirectory(dirname(this.file));
+		this.lineCount = 1;
+		return this.cursorAt(statSync(this.file));
 	}
 
-	readLines(): ParsedLine[] {
-		const out: ParsedLine[] = [];
-		for (const { line, text } of readFileLines(this.file)) {
-			if (!isBlankLine(text)) out.push(parseLine(text, line, this.file));
-		}
-		return out;
-	}
-
-	append(records: readonly object[]): void {
-		if (records.length === 0) return;
-		const fd = this.appendFd();
-		let text = records.map(encodeRecord).join("");
-		// A last line without its newline (a torn write) must not swallow the new record.
-		if (!this.tailKnownGood && !endsWithNewline(fd)) text = `\n${text}`;
+	readAll(): StoreRead {
+		const fd = openFile(this.file, "r");
 		try {
-			writeAll(fd, Buffer.from(text));
-			if (this.fsync) fsyncSync(fd);
-			this.tailKnownGood = true;
-		} catch (cause) {
-			this.tailKnownGood = false;
-			throw ioError(cause, this.file, "append");
+			const stats = fstatSync(fd);
+			const lines: ParsedLine[] = [];
+			let end = 0;
+			let count = 0;
+			for (const raw of scanLines(fd)) {
+				const parsed = raw.terminated ? this.parseRaw(raw) : this.parseLast(raw);
+				if (parsed?.torn) {
+					lines.push(parsed);
+					break;
+				}
+				if (parsed) lines.push(parsed);
+				end = raw.end;
+				count = raw.line;
+			}
+			this.lineCount = count;
+			return { lines, cursor: { lines: count, offset: end, identity: identityOf(stats) } };
+		} finally {
+			closeSync(fd);
 		}
 	}
 
-	replace(records: readonly object[]): string {
-		const dir = dirname(this.file);
-		const backup = this.freeBackupName();
-		const temp = join(dir, `.${basename(this.file)}.${process.pid}.${Date.now()}.tmp`);
+	readSince(cursor: StoreCursor): StoreRead | undefined {
+		let stats: ReturnType<typeof statSync>;
+		try {
+			stats = statSync(this.file);
+		} catch {
+			return undefined;
+		}
+		if (identityOf(stats) !== cursor.identity || stats.size < cursor.offset) return undefined;
+		if (stats.size === cursor.offset) return { lines: [], cursor };
+		const fd = openFile(this.file, "r");
+		try {
+			const lines: ParsedLine[] = [];
+			let end = cursor.offset;
+			let count = cursor.lines;
+			for (const raw of scanLines(fd, cursor.offset, cursor.lines + 1)) {
+				if (!raw.terminated) break; // being written, or torn: not ours to read yet
+				const parsed = this.parseRaw(raw);
+				if (parsed) lines.push(parsed);
+				end = raw.end;
+				count = raw.line;
+			}
+			this.lineCount = count;
+			return { lines, cursor: { lines: count, offset: end, identity: cursor.identity } };
+		} finally {
+			closeSync(fd);
+		}
+	}
+
+	lock(): () => void {
+		return acquireLock(this.file, this.lockOptions);
+	}
+
+	append(records: readonly object[]): StoreCursor {
+		const fd = this.appendFd();
+		try {
+			const prefix = this.repairTail(fd);
+			const text = prefix + records.map(encodeRecord).join("");
+			writeAll(fd, Buffer.from(text));
+			this.lineCount += records.length + (prefix ? 1 : 0);
+			this.sync(fd);
+			return this.cursorAt(fstatSync(fd));
+		} catch (cause) {
+			throw cause instanceof SessionTreeError ? cause : ioError(cause, this.file, "append");
+		}
+	}
+
+	replace(records: readonly object[]): { backup: string; cursor: StoreCursor } {
 		this.close();
+		const backup = freeName(`${this.file}.bak`);
 		try {
 			copyFileSync(this.file, backup, constants.COPYFILE_EXCL);
-			const fd = openFile(temp, "wx", 0o600);
-			try {
-				writeAll(fd, Buffer.from(records.map(encodeRecord).join("")));
-				fsyncSync(fd);
-			} finally {
-				closeSync(fd);
-			}
-			renameSync(temp, this.file);
-			fsyncDirectory(dir);
 		} catch (cause) {
-			if (existsSync(temp)) unlinkSync(temp);
-			throw cause instanceof SessionTreeError ? cause : ioError(cause, this.file, "rewrite");
+			throw ioError(cause, this.file, "back up");
 		}
-		return backup;
+		writeFileAtomic(this.file, records.map(encodeRecord).join(""));
+		this.lineCount = records.length;
+		return { backup, cursor: this.cursorAt(statSync(this.file)) };
+	}
+
+	flush(): void {
+		if (this.groupTimer) clearTimeout(this.groupTimer);
+		this.groupTimer = undefined;
+		if (this.unsynced > 0 && this.fd !== undefined) fsyncSync(this.fd);
+		this.unsynced = 0;
 	}
 
 	close(): void {
+		this.flush();
 		if (this.fd !== undefined) {
 			closeSync(this.fd);
 			this.fd = undefined;
 		}
-		this.tailKnownGood = false;
+	}
+
+	private cursorAt(stats: { size: number; dev: number; ino: number }): StoreCursor {
+		return { lines: this.lineCount, offset: stats.size, identity: identityOf(stats) };
+	}
+
+	private parseRaw(raw: RawLine): ParsedLine | undefined {
+		return isBlankLine(raw.text) ? undefined : parseLine(raw.text, raw.line, this.file);
+	}
+
+	/** A last line without `\n`: a record if it parses whole, else an incomplete (torn) append. */
+	private parseLast(raw: RawLine): ParsedLine | undefined {
+		if (isBlankLine(raw.text)) return undefined;
+		const parsed = parseLine(raw.text, raw.line, this.file);
+		if (parsed.record) return parsed;
+		const what = isNulPadding(raw.text) ? "NUL bytes" : "an incomplete record";
+		const error = new SessionTreeError(
+			"TORN_TAIL",
+			`the last line is ${what} (${Buffer.byteLength(raw.text)} bytes without a newline)`,
+			{ file: this.file, line: raw.line },
+		);
+		return { line: raw.line, error, torn: true };
 	}
 
 	private appendFd(): number {
@@ -224,10 +351,61 @@ export class FileSessionStore implements SessionStore {
 		return this.fd;
 	}
 
-	private freeBackupName(): string {
-		for (let n = 0; ; n++) {
-			const name = n === 0 ? `${this.file}.bak` : `${this.file}.bak.${n}`;
-			if (!existsSync(name)) return name;
+	/**
+	 * Makes sure the next record starts a line. A last line without `\n` that is a whole record
+	 * just gets its newline; an incomplete one (a crashed writer's) is copied to a backup file
+	 * next to the session and cut off, so the new record is never glued onto it.
+	 * @returns the text to write before the records
+	 */
+	private repairTail(fd: number): string {
+		const size = fstatSync(fd).size;
+		if (size === 0) return "";
+		const last = Buffer.alloc(1);
+		readSync(fd, last, 0, 1, size - 1);
+		if (last[0] === NEWLINE) return "";
+		const start = lastLineStart(fd, size);
+		const tail = Buffer.alloc(size - start);
+		readSync(fd, tail, 0, tail.length, start);
+		if (parseLine(tail.toString("utf8"), 0).record) return "\n";
+		const backup = freeName(`${this.file}.torn`);
+		const backupFd = openFile(backup, "wx", 0o600);
+		try {
+			writeAll(backupFd, tail);
+			fsyncSync(backupFd);
+		} finally {
+			closeSync(backupFd);
+		}
+		fsyncDirectory(dirname(this.file));
+		ftruncateSync(fd, start);
+		return "";
+	}
+
+	private sync(fd: number): void {
+		if (this.durability === "fsync") {
+			fsyncSync(fd);
+		} else if (this.durability === "group") {
+			if (this.unsynced === 0) this.unsyncedSince = Date.now();
+			this.unsynced++;
+			if (this.unsynced >= this.groupSize || Date.now() - this.unsyncedSince >= this.groupDelayMs) {
+				this.flush();
+			} else if (!this.groupTimer) {
+				this.groupTimer = setTimeout(() => this.flush(), this.groupDelayMs);
+				this.groupTimer.unref();
+			}
 		}
 	}
+}
+
+/** Byte offset where the last line of the file starts (just after the previous `\n`). */
+function lastLineStart(fd: number, size: number): number {
+	const chunk = Buffer.allocUnsafe(64 * 1024);
+	let end = size;
+	while (end > 0) {
+		const start = Math.max(0, end - chunk.length);
+		const read = readSync(fd, chunk, 0, end - start, start);
+		const nl = chunk.subarray(0, read).lastIndexOf(NEWLINE);
+		if (nl !== -1) return start + nl + 1;
+		end = start;
+	}
+	return 0;
 }

@@ -31,24 +31,33 @@ describe("loadTree", () => {
 		);
 	});
 
-	test("header problems are always fatal", () => {
+	test("header problems: strict throws; lenient makes up a header and keeps a first-line entry", () => {
 		assert.throws(
 			() => loadTree([]),
 			(err: unknown) => isSessionTreeError(err, "EMPTY_FILE"),
 		);
 		assert.throws(
-			() => loadTree(lines(e("aaaaaaaa", null)), { lenient: true }),
+			() => loadTree(lines(e("aaaaaaaa", null))),
 			(err: unknown) => isSessionTreeError(err, "INVALID_HEADER") && err.line === 1,
 		);
 		assert.throws(
-			() => loadTree(lines("garbage"), { lenient: true }),
+			() => loadTree(lines("garbage")),
 			(err: unknown) => isSessionTreeError(err, "INVALID_HEADER"),
 		);
 		const v9 = JSON.stringify({ type: "session", version: 9, id: "x", timestamp: "t", cwd: "/" });
 		assert.throws(
-			() => loadTree(lines(v9)),
+			() => loadTree(lines(v9), { lenient: true }),
 			(err: unknown) => isSessionTreeError(err, "UNSUPPORTED_VERSION"),
 		);
+		const headless = loadTree(lines(e("aaaaaaaa", null), e("bbbbbbbb", "aaaaaaaa")), { lenient: true });
+		assert.equal(headless.tree.size, 2);
+		assert.equal(headless.tree.header.id, "recovered-session");
+		assert.deepEqual(
+			headless.problems.map((p) => [p.code, p.line]),
+			[["INVALID_HEADER", 1]],
+		);
+		const garbage = loadTree(lines("garbage", e("aaaaaaaa", null)), { lenient: true });
+		assert.equal(garbage.tree.size, 1);
 	});
 
 	test("lenient: bad lines are skipped and reported", () => {

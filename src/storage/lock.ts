@@ -1,0 +1,151 @@
+/**
+ * An inter-process write lock for one session file: `<file>.lock`, created with O_EXCL and
+ * holding the owner's pid, host and a random token.
+ *
+ * Why not proper-lockfile (which pi uses for its settings): its staleness is judged by the
+ * lock's mtime, so after a holder crashes every writer stalls for at least two seconds, and its
+ * synchronous API has no retries. Appends hold this lock for microseconds; a crashed holder on
+ * this host is recognised at once because its pid is gone. A holder on another host (a shared
+ * file system) is presumed alive until its lock is `staleMs` old.
+ */
+
+import { randomBytes } from "node:crypto";
+import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { hostname } from "node:os";
+import { SessionTreeError } from "../core/errors.js";
+
+/** Options of {@link acquireLock}. */
+export interface LockOptions {
+	/** Give up after this long. Default 10,000 ms. */
+	timeoutMs?: number;
+	/** A lock from another host older than this is broken. Default 30,000 ms. */
+	staleMs?: number;
+}
+
+interface LockOwner {
+	pid: number;
+	host: string;
+	token: string;
+}
+
+/** Releases a held lock. Idempotent. */
+export type ReleaseLock = () => void;
+
+const HOST = hostname();
+const sleeper = new Int32Array(new SharedArrayBuffer(4));
+
+function sleep(ms: number): void {
+	Atomics.wait(sleeper, 0, 0, ms);
+}
+
+function readOwner(path: string): LockOwner | undefined {
+	try {
+		const owner = JSON.parse(readFileSync(path, "utf8")) as LockOwner;
+		return typeof owner.pid === "number" && typeof owner.token === "string" ? owner : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+function isAlive(pid: number): boolean {
+	try {
+		process.kill(pid, 0);
+		return true;
+	} catch (error) {
+		return (error as NodeJS.ErrnoException).code === "EPERM";
+	}
+}
+
+function ageMs(path: string): number {
+	try {
+		return Date.now() - statSync(path).mtimeMs;
+	} catch {
+		return 0;
+	}
+}
+
+/** True when the lock's holder is certainly gone. */
+function isStale(path: string, owner: LockOwner | undefined, staleMs: number): boolean {
+	// Unreadable: a holder died between creating and writing it (or is writing it right now).
+	if (!owner) return ageMs(path) > 1000;
+	if (owner.host === HOST) return owner.pid !== process.pid && !isAlive(owner.pid);
+	return ageMs(path) > staleMs;
+}
+
+/**
+ * Breaks a stale lock. The rename is atomic, so of several processes breaking the same lock
+ * only one moves it; if what it moved is no longer the stale lock it read (a new holder took
+ * over in between), it puts that lock back.
+ */
+function breakLock(path: string, seen: LockOwner | undefined): void {
+	const aside = `${path}.stale-${process.pid}-${randomBytes(4).toString("hex")}`;
+	try {
+		renameSync(path, aside);
+	} catch {
+		return; // someone else broke or released it
+	}
+	const moved = readOwner(aside);
+	if (moved && seen && moved.token !== seen.token) {
+		try {
+			linkSync(aside, path);
+		} catch {
+			// A third process already holds a new lock; the one we moved was released by now.
+		}
+	}
+	try {
+		unlinkSync(aside);
+	} catch {
+		// already gone
+	}
+}
+
+/**
+ * Takes the lock of `file`, waiting (with backoff) while a live process holds it.
+ * @throws SessionTreeError LOCKED after `timeoutMs`
+ */
+export function acquireLock(file: string, options: LockOptions = {}): ReleaseLock {
+	const path = `${file}.lock`;
+	const timeoutMs = options.timeoutMs ?? 10_000;
+	const staleMs = options.staleMs ?? 30_000;
+	const mine: LockOwner = { pid: process.pid, host: HOST, token: randomBytes(8).toString("hex") };
+	const deadline = Date.now() + timeoutMs;
+	for (let attempt = 0; ; attempt++) {
+		let fd: number | undefined;
+		try {
+			fd = openSync(path, "wx", 0o600);
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
+				throw new SessionTreeError("IO_ERROR", `cannot create lock ${path}: ${(error as Error).message}`, { file });
+			}
+		}
+		if (fd !== undefined) {
+			try {
+				writeSync(fd, JSON.stringify(mine));
+			} finally {
+				closeSync(fd);
+			}
+			return () => release(path, mine.token);
+		}
+		const owner = readOwner(path);
+		if (isStale(path, owner, staleMs)) {
+			breakLock(path, owner);
+			continue;
+		}
+		if (Date.now() >= deadline) {
+			const who = owner ? `process ${owner.pid} on ${owner.host}` : "another process";
+			throw new SessionTreeError("LOCKED", `the session is locked by ${who} (${path})`, { file });
+		}
+		// Exponential backoff with jitter, 0.1 ms to ~20 ms.
+		sleep(Math.min(20, 0.1 * 2 ** Math.min(attempt, 8)) * (0.5 + Math.random()));
+	}
+}
+
+function release(path: string, token: string): void {
+	const owner = readOwner(path);
+	if (owner?.token !== token) return; // broken by someone who judged us dead: not ours anymore
+	try {
+		unlinkSync(path);
+	} catch {
+		// already gone
+	}
+}
