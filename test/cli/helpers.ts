@@ -8,8 +8,8 @@ import { fileURLToPath } from "node:url";
 
 /** The repository root (this file runs from dist-test/test/cli/). */
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
-/** The built executable that `npm test` builds before the tests. */
-export const BIN = join(REPO, "dist", "cli", "main.js");
+/** The built executable that `npm test` builds before the tests (SESSION_TREE_BIN overrides it, for private builds). */
+export const BIN = process.env.SESSION_TREE_BIN ?? join(REPO, "dist", "cli", "main.js");
 /** pi's golden fixtures. */
 export const FIXTURES = process.env.SESSION_TREE_FIXTURES ?? resolve(REPO, "../shared/fixtures/pi-v3");
 
