@@ -16,6 +16,7 @@ import {
 	UsageError,
 } from "./args.js";
 import { demoCommand } from "./commands/demo.js";
+import { repairCommand, validateCommand } from "./commands/integrity.js";
 import { ctxCommand, infoCommand, leavesCommand, pathCommand, treeCommand } from "./commands/read.js";
 import {
 	appendCommand,
@@ -40,6 +41,8 @@ export const COMMANDS: readonly Command[] = [
 	forkCommand,
 	cloneCommand,
 	migrateCommand,
+	validateCommand,
+	repairCommand,
 	demoCommand,
 ];
 
