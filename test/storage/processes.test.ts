@@ -1,0 +1,113 @@
+/**
+ * Real processes: appends acknowledged in fsync mode survive SIGKILL at random moments, and
+ * several processes appending to one session lose nothing and interleave no lines.
+ */
+
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { after, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { Session } from "../../src/index.js";
+
+const WRITER = join(dirname(fileURLToPath(import.meta.url)), "..", "support", "writer-process.js");
+const dir = mkdtempSync(join(tmpdir(), "st-proc-"));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+function startWriter(
+	file: string,
+	count: number,
+	durability: string,
+	tag: string,
+): { child: ChildProcess; acked: string[]; done: Promise<number | null> } {
+	const child = spawn(process.execPath, [WRITER, file, String(count), durability, tag], {
+		stdio: ["ignore", "pipe", "pipe"],
+	});
+	const acked: string[] = [];
+	let partial = "";
+	let stderr = "";
+	child.stdout?.on("data", (chunk: Buffer) => {
+		const lines = (partial + chunk.toString("utf8")).split("\n");
+		partial = lines.pop() ?? "";
+		acked.push(...lines);
+	});
+	child.stderr?.on("data", (chunk: Buffer) => {
+		stderr += chunk.toString("utf8");
+	});
+	const done = new Promise<number | null>((resolve) =>
+		child.on("close", (code) => {
+			if (code !== 0 && code !== null) process.stderr.write(stderr);
+			resolve(code);
+		}),
+	);
+	return { child, acked, done };
+}
+
+/** Every line parses and every parent is present: a strict open succeeds (a torn tail is allowed). */
+function assertConsistent(file: string): Session {
+	const session = Session.open(file);
+	for (const problem of session.problems) assert.equal(problem.code, "TORN_TAIL", problem.message);
+	for (const entry of session.getEntries()) {
+		if (entry.parentId !== null) assert.ok(session.getEntry(entry.parentId), `parent of ${entry.id}`);
+	}
+	return session;
+}
+
+describe("crash safety", () => {
+	test("200 SIGKILLs at random moments: every acknowledged fsync append survives", async () => {
+		const file = Session.create({ dir, cwd: "/crash" }).file as string;
+		const kills = Number(process.env.SESSION_TREE_CRASH_KILLS ?? 200);
+		const allAcked: string[] = [];
+		let killedMidway = 0;
+		for (let round = 0; round < kills; round++) {
+			const writer = startWriter(file, 1_000_000, "fsync", `r${round}`);
+			// Let it start and append for a random while: 0–25 ms after its first acknowledgement.
+			await new Promise<void>((resolve) => {
+				const wait = () => (writer.acked.length > 0 ? setTimeout(resolve, Math.random() * 25) : setTimeout(wait, 1));
+				wait();
+			});
+			writer.child.kill("SIGKILL");
+			const code = await writer.done;
+			if (code === null) killedMidway++;
+			allAcked.push(...writer.acked);
+			const session = assertConsistent(file);
+			for (const id of writer.acked)
+				assert.ok(session.getEntry(id), `acknowledged entry ${id} of round ${round} is lost`);
+		}
+		const session = assertConsistent(file);
+		for (const id of allAcked) assert.ok(session.getEntry(id), `acknowledged entry ${id} is lost`);
+		assert.equal(killedMidway, kills, "every writer was killed while running");
+		assert.ok(allAcked.length >= kills);
+	});
+});
+
+describe("concurrent writers", () => {
+	test("4 processes × 2,000 appends to one session: 8,000 new entries, no line lost or interleaved", async () => {
+		const session = Session.create({ dir, cwd: "/concurrent" });
+		session.appendMessage({ role: "user", content: "start", timestamp: 0 });
+		session.close();
+		const file = session.file as string;
+		const writers = [0, 1, 2, 3].map((n) => startWriter(file, 2000, "none", `w${n}`));
+		const codes = await Promise.all(writers.map((w) => w.done));
+		assert.deepEqual(codes, [0, 0, 0, 0]);
+		const lines = readFileSync(file, "utf8").split("\n");
+		assert.equal(lines.pop(), "", "the file ends with a newline");
+		for (const [i, line] of lines.entries()) {
+			assert.doesNotThrow(() => JSON.parse(line), `line ${i + 1} is one whole record`);
+		}
+		const reopened = assertConsistent(file);
+		assert.deepEqual(reopened.problems, []);
+		assert.equal(reopened.entryCount, 1 + 8000);
+		const acked = writers.flatMap((w) => w.acked);
+		assert.equal(new Set(acked).size, 8000, "8,000 distinct ids acknowledged");
+		for (const id of acked) assert.ok(reopened.getEntry(id));
+		// Each writer appends under its own leaf: its entries form one chain, in order.
+		for (const writer of writers) {
+			writer.acked.forEach((id, i) => {
+				if (i > 0) assert.equal(reopened.getEntry(id)?.parentId, writer.acked[i - 1]);
+			});
+		}
+	});
+});
