@@ -12,7 +12,11 @@ import { join } from "node:path";
 import { Session } from "../src/index.js";
 import { DATA_DIR, Rng } from "./generate.js";
 
-export type Side = "pi" | "ours" | "floor";
+/**
+ * pi, session-tree, the floors (reading and parsing without building anything), or "ref": an
+ * independent streaming implementation of pi's context rule, to check files pi cannot open.
+ */
+export type Side = "pi" | "ours" | "floor" | "ref";
 
 export type Op =
 	/** Open the file (pi: SessionManager.open). */
@@ -124,7 +128,8 @@ async function opener(task: Task): Promise<(file: string) => SessionLike> {
 		const pi = (await import(task.piModule)) as { SessionManager: { open(file: string): SessionLike } };
 		return (file) => pi.SessionManager.open(file);
 	}
-	return (file) => Session.open(file) as unknown as SessionLike;
+	// pi's durability: appendFileSync, no fsync.
+	return (file) => Session.open(file, { durability: "none" }) as unknown as SessionLike;
 }
 
 function scratchCopy(file: string): string {
@@ -174,7 +179,166 @@ function readFloor(file: string, parse: boolean): number {
 	return lines;
 }
 
+/** Lines of a file as byte ranges, read in 4 MiB chunks (the file never sits in memory whole). */
+function* byteLines(fd: number): Generator<{ offset: number; text: string }> {
+	const chunk = Buffer.allocUnsafe(1 << 22);
+	let carry: Buffer | undefined;
+	let carryOffset = 0;
+	let position = 0;
+	for (;;) {
+		const read = readSync(fd, chunk, 0, chunk.length, position);
+		if (read === 0) break;
+		let start = 0;
+		for (let nl = chunk.indexOf(0x0a, 0); nl !== -1 && nl < read; nl = chunk.indexOf(0x0a, start)) {
+			if (carry) {
+				yield { offset: carryOffset, text: Buffer.concat([carry, chunk.subarray(0, nl)]).toString("utf8") };
+				carry = undefined;
+			} else {
+				yield { offset: position + start, text: chunk.toString("utf8", start, nl) };
+			}
+			start = nl + 1;
+		}
+		if (start < read) {
+			if (!carry) carryOffset = position + start;
+			const rest = Buffer.from(chunk.subarray(start, read));
+			carry = carry ? Buffer.concat([carry, rest]) : rest;
+		}
+		position += read;
+	}
+	if (carry && carry.length > 0) yield { offset: carryOffset, text: carry.toString("utf8") };
+}
+
+/**
+ * pi 0.73.1's context for a file, computed independently of both tools and without holding the
+ * file: one pass keeps each entry's envelope (id, parent, type, settings, line offset), the walk
+ * from the last entry finds the path, then only the lines that give messages are read again.
+ * Like pi, it ignores `retainedTail`, skips unparsable lines, and takes the last entry as leaf.
+ */
+function referenceContext(file: string): Context {
+	const fd = openSync(file, "r");
+	try {
+		const index = new Map<string, number>();
+		const ids: string[] = [];
+		const parentIds: Array<string | null> = [];
+		const types: string[] = [];
+		const offsets: number[] = [];
+		const settings: unknown[] = [];
+		let headerSeen = false;
+		for (const { offset, text } of byteLines(fd)) {
+			if (!text.trim()) continue;
+			let record: Record<string, unknown>;
+			try {
+				record = JSON.parse(text) as Record<string, unknown>;
+			} catch {
+				continue;
+			}
+			if (!headerSeen) {
+				headerSeen = true;
+				if (record.type !== "session") throw new Error("no session header");
+				continue;
+			}
+			if (record.type === "session") continue;
+			const message = record.message as Record<string, unknown> | undefined;
+			let setting: unknown;
+			if (record.type === "thinking_level_change") setting = record.thinkingLevel;
+			else if (record.type === "model_change") setting = { provider: record.provider, modelId: record.modelId };
+			else if (record.type === "message" && message?.role === "assistant") {
+				setting = { provider: message.provider, modelId: message.model };
+			} else if (record.type === "compaction") setting = record.firstKeptEntryId;
+			index.set(record.id as string, types.length);
+			ids.push(record.id as string);
+			parentIds.push((record.parentId as string | null | undefined) ?? null);
+			types.push(record.type as string);
+			offsets.push(offset);
+			settings.push(setting);
+		}
+		// The path from the last entry (pi's leaf) up through byId.
+		const path: number[] = [];
+		for (let at: number | undefined = types.length - 1; at !== undefined && at >= 0; ) {
+			path.push(at);
+			const parentId: string | null = parentIds[at] ?? null;
+			at = parentId ? index.get(parentId) : undefined;
+		}
+		path.reverse();
+		let thinkingLevel = "off";
+		let model: unknown = null;
+		let compaction = -1;
+		for (let i = 0; i < path.length; i++) {
+			const at = path[i] as number;
+			const type = types[at];
+			if (type === "thinking_level_change") thinkingLevel = settings[at] as string;
+			else if (type === "model_change" || (type === "message" && settings[at] !== undefined)) model = settings[at];
+			else if (type === "compaction") compaction = i;
+		}
+		const line = (at: number): Record<string, unknown> => {
+			const start = offsets[at] as number;
+			const end = at + 1 < offsets.length ? (offsets[at + 1] as number) : Number.POSITIVE_INFINITY;
+			const parts: Buffer[] = [];
+			// Read up to the line's newline (lines after it may be blank or unparsable).
+			for (let position = start; position < end; ) {
+				const buffer = Buffer.allocUnsafe(Math.min(1 << 20, end - position));
+				const read = readSync(fd, buffer, 0, buffer.length, position);
+				if (read === 0) break;
+				const nl = buffer.subarray(0, read).indexOf(0x0a);
+				parts.push(buffer.subarray(0, nl >= 0 ? nl : read));
+				if (nl >= 0) break;
+				position += read;
+			}
+			return JSON.parse(Buffer.concat(parts).toString("utf8")) as Record<string, unknown>;
+		};
+		const epoch = (timestamp: unknown) => new Date(timestamp as string).getTime();
+		const messages: unknown[] = [];
+		const add = (at: number) => {
+			const type = types[at];
+			if (type !== "message" && type !== "custom_message" && type !== "branch_summary") return;
+			const entry = line(at);
+			if (type === "message") messages.push(entry.message);
+			else if (type === "custom_message") {
+				const { customType, content, display, details, timestamp } = entry;
+				messages.push({ role: "custom", customType, content, display, details, timestamp: epoch(timestamp) });
+			} else if (entry.summary) {
+				messages.push({
+					role: "branchSummary",
+					summary: entry.summary,
+					fromId: entry.fromId,
+					timestamp: epoch(entry.timestamp),
+				});
+			}
+		};
+		if (compaction >= 0) {
+			const entry = line(path[compaction] as number);
+			messages.push({
+				role: "compactionSummary",
+				summary: entry.summary,
+				tokensBefore: entry.tokensBefore,
+				timestamp: epoch(entry.timestamp),
+			});
+			let kept = false;
+			for (let i = 0; i < compaction; i++) {
+				const at = path[i] as number;
+				if (ids[at] === entry.firstKeptEntryId) kept = true;
+				if (kept) add(at);
+			}
+			for (let i = compaction + 1; i < path.length; i++) add(path[i] as number);
+		} else {
+			for (const at of path) add(at);
+		}
+		return { messages, thinkingLevel, model };
+	} finally {
+		closeSync(fd);
+	}
+}
+
 async function measure(task: Task): Promise<Measurement> {
+	if (task.side === "ref") {
+		const baseRss = rss();
+		const t0 = performance.now();
+		const context = referenceContext(task.file);
+		const result: Measurement = { ms: performance.now() - t0, maxRss: 0, baseRss };
+		describe(result, context);
+		result.maxRss = maxRss();
+		return result;
+	}
 	if (task.side === "floor") {
 		const baseRss = rss();
 		const t0 = performance.now();

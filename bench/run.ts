@@ -207,6 +207,10 @@ const rows: Row[] = [];
 const notes: string[] = [];
 const raw: Record<string, unknown> = {};
 
+function note(text: string): void {
+	if (!notes.includes(text)) notes.push(text);
+}
+
 function fmtMs(ms: number | undefined): string {
 	if (ms === undefined) return "—";
 	if (ms >= 10_000) return `${(ms / 1000).toFixed(1)} s`;
@@ -253,16 +257,27 @@ function addRow(
 		ratio: ratioText,
 		target: targetText,
 	});
-	if (pi?.error) notes.push(`${file} ${figure}: pi ${pi.error}`);
-	if (ours?.error) notes.push(`${file} ${figure}: ours ${ours.error}`);
+	if (pi?.error) note(`${file}: pi fails: ${pi.error}`);
+	if (ours?.error) note(`${file} ${figure}: ours fails: ${ours.error}`);
 }
 
-function hashRow(file: string, pi: Figure | undefined, ours: Figure | undefined): void {
+/**
+ * The correctness row: pi's and our context must hash the same; so must the reference (an
+ * independent implementation of pi's rule, which also covers files pi cannot open).
+ */
+function hashRow(file: string, pi: Figure | undefined, ours: Figure | undefined, ref?: Figure): void {
 	const short = (f: Figure | undefined) => (f?.hash ? `${f.hash.slice(0, 12)} (${f.messages} msgs)` : "—");
+	const same = (a: Figure | undefined, b: Figure | undefined) => a?.hash === b?.hash && a?.metaHash === b?.metaHash;
+	const problems: string[] = [];
+	if (!ours?.hash) problems.push("ours gave no context");
+	if (pi?.hash && ours?.hash && !same(pi, ours)) problems.push("pi and ours differ");
+	if (ref?.hash && ours?.hash && !same(ref, ours)) problems.push("the reference and ours differ");
+	if (ref?.error) problems.push(`the reference failed: ${ref.error}`);
 	let verdict: string;
-	if (!pi?.hash || !ours?.hash) verdict = pi?.error ? "pi fails" : "—";
-	else if (pi.hash === ours.hash && pi.metaHash === ours.metaHash) verdict = "equal";
-	else verdict = "**MISMATCH**";
+	if (problems.length > 0 && ours?.hash) verdict = "**MISMATCH**";
+	else if (!ours?.hash) verdict = "—";
+	else if (pi?.hash) verdict = ref?.hash ? "equal (+ ref)" : "equal";
+	else verdict = ref?.hash ? "equal to ref" : "unchecked";
 	rows.push({
 		file,
 		figure: "context sha256",
@@ -272,9 +287,9 @@ function hashRow(file: string, pi: Figure | undefined, ours: Figure | undefined)
 		target: "",
 	});
 	if (verdict === "**MISMATCH**") {
-		const which = pi?.hash !== ours?.hash ? "messages" : "thinkingLevel/model";
-		console.error(`\n!!! MISMATCH on ${file}: the ${which} of the two contexts differ !!!\n`);
-		notes.push(`MISMATCH on ${file}: pi ${pi?.hash} ${pi?.metaHash}, ours ${ours?.hash} ${ours?.metaHash}`);
+		const what = `${problems.join("; ")} — pi ${pi?.hash ?? "-"}/${pi?.metaHash ?? "-"}, ours ${ours?.hash}/${ours?.metaHash}, ref ${ref?.hash ?? "-"}/${ref?.metaHash ?? "-"}`;
+		console.error(`\n!!! MISMATCH on ${file}: ${what} !!!\n`);
+		notes.push(`MISMATCH on ${file}: ${what}`);
 	}
 }
 
@@ -418,8 +433,10 @@ function main(): void {
 					}
 				}
 			}
-			hashRow(bench.name, resume.pi, resume.ours);
-			log(`  done (${((Date.now() - started) / 1000).toFixed(0)} s so far)`);
+			const ref = measure(["ref"], "resume", file, 1, piModule).ref;
+			fileRaw.reference = ref;
+			hashRow(bench.name, resume.pi, resume.ours, ref);
+			log(`  done (${((Date.now() - started) / 1000).toFixed(0)} s so far, load ${loadavg()[0]?.toFixed(2)})`);
 		}
 	}
 
@@ -438,7 +455,7 @@ function main(): void {
 		if (branch.pi?.count !== branch.ours?.count) {
 			notes.push(`MISMATCH on ${CHAIN_FILE.name}: getBranch lengths ${branch.pi?.count} vs ${branch.ours?.count}`);
 		}
-		log(`  done (${((Date.now() - started) / 1000).toFixed(0)} s so far)`);
+		log(`  done (${((Date.now() - started) / 1000).toFixed(0)} s so far, load ${loadavg()[0]?.toFixed(2)})`);
 	}
 
 	log("");
