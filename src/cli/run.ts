@@ -17,7 +17,9 @@ import {
 } from "./args.js";
 import { demoCommand } from "./commands/demo.js";
 import { repairCommand, validateCommand } from "./commands/integrity.js";
+import { lsCommand } from "./commands/ls.js";
 import { ctxCommand, infoCommand, leavesCommand, pathCommand, treeCommand } from "./commands/read.js";
+import { searchCommand } from "./commands/search.js";
 import {
 	appendCommand,
 	branchCommand,
@@ -35,6 +37,8 @@ export const COMMANDS: readonly Command[] = [
 	pathCommand,
 	leavesCommand,
 	infoCommand,
+	lsCommand,
+	searchCommand,
 	newCommand,
 	appendCommand,
 	branchCommand,

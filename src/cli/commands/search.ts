@@ -1,0 +1,160 @@
+/** `session-tree search`: message text across sessions, with the match in context. */
+
+import { displayWidth } from "../../catalog/format.js";
+import {
+	compileQuery,
+	InvalidPattern,
+	type Matcher,
+	newestFilesFirst,
+	type SearchHit,
+	searchSessions,
+} from "../../catalog/search.js";
+import { colorEnabled, outputWidth, type Paint, paint } from "../../catalog/style.js";
+import { createProgress } from "../../render/progress.js";
+import { CliError, type Command, JSON_OPTION, stringValue, UsageError } from "../args.js";
+import { reportProblems, SELECTION_DOCS, SELECTION_OPTIONS, selectFromArgs } from "./ls.js";
+
+/** A row of `search --json`. */
+export interface SearchRow {
+	file: string;
+	sessionId: string;
+	name: string | null;
+	entryId: string;
+	role: string;
+	onActiveBranch: boolean;
+	snippet: string;
+	matchStart: number;
+	matchEnd: number;
+}
+
+/** Snippet columns when the output is not a terminal (and for --json). */
+const PIPED_SNIPPET_WIDTH = 100;
+/** Columns reserved for the role in a hit line when fitting the snippet to the terminal. */
+const ROLE_BUDGET = 14;
+const ACTIVE = "active";
+const SIDE = "side";
+const MARK_WIDTH = Math.max(ACTIVE.length, SIDE.length);
+
+/** The human output: hits grouped by file, a heading per file, one line per hit. */
+export function renderHits(hits: readonly SearchHit[], p: Paint): string {
+	const idWidth = Math.max(...hits.map((hit) => hit.entryId.length));
+	const roleWidth = Math.max(...hits.map((hit) => displayWidth(hit.role)));
+	const lines: string[] = [];
+	let file: string | undefined;
+	for (const hit of hits) {
+		if (hit.file !== file) {
+			if (file !== undefined) lines.push("");
+			file = hit.file;
+			const name = hit.name === null ? "" : `  ${p(hit.name.replace(/\s+/g, " "), "bold")}`;
+			lines.push(`${p(hit.file, "magenta")}${name}`);
+		}
+		const mark = hit.onActiveBranch ? p(ACTIVE.padEnd(MARK_WIDTH), "green") : p(SIDE.padEnd(MARK_WIDTH), "dim");
+		const snippet =
+			hit.snippet.slice(0, hit.matchStart) +
+			p(hit.snippet.slice(hit.matchStart, hit.matchEnd), "bold", "red") +
+			hit.snippet.slice(hit.matchEnd);
+		const role = hit.role + " ".repeat(roleWidth - displayWidth(hit.role));
+		lines.push(`  ${hit.entryId.padEnd(idWidth)}  ${role}  ${mark}  ${snippet}`);
+	}
+	return `${lines.join("\n")}\n`;
+}
+
+function positiveInteger(text: string | undefined, option: string): number | undefined {
+	if (text === undefined) return undefined;
+	if (!/^\d+$/.test(text) || Number(text) < 1) {
+		throw new UsageError(`option ${option} needs a whole number of at least 1, not ${JSON.stringify(text)}`, "search");
+	}
+	return Number(text);
+}
+
+export const searchCommand: Command = {
+	name: "search",
+	summary: "search message text across sessions",
+	synopsis: "search TEXT [DIR] [--cwd PATH] [--all] [--regex] [-i] [--limit N] [--json]",
+	description:
+		"Searches the text of messages in the same sessions `ls` lists: user and assistant text,\n" +
+		"thinking, tool results, bash commands and output, custom messages, compaction and branch\n" +
+		"summaries. Each entry that matches is one hit: the session file (and its name), the entry\n" +
+		"id, the role (or the entry type for summaries and custom messages), whether the entry is on\n" +
+		"the session's active branch (`active`) or on another branch (`side`), and the text around\n" +
+		"the first match, highlighted on a terminal. Sessions are searched newest first.\n" +
+		"\n" +
+		"TEXT is plain text; with --regex a JavaScript regular expression. Matching is case-sensitive\n" +
+		"unless -i is given.\n" +
+		"\n" +
+		"Exit status, as grep's: 0 when something was found, 1 when nothing was (a note goes to\n" +
+		"stderr), 2 for a usage error such as an invalid --regex.",
+	examples: [
+		'session-tree search "B-tree"',
+		"session-tree search -i 'timeout' --all --limit 20",
+		"session-tree search --regex 'fix(ed|es)? the (parser|lexer)' --cwd ~/src/project",
+		"session-tree search TODO ~/.pi/agent/sessions --json",
+	],
+	options: {
+		...SELECTION_OPTIONS,
+		regex: { type: "boolean", short: "E" },
+		"ignore-case": { type: "boolean", short: "i" },
+		limit: { type: "string" },
+		...JSON_OPTION,
+	},
+	optionDocs: [
+		...SELECTION_DOCS,
+		{ flags: "-E, --regex", description: "TEXT is a regular expression (JavaScript syntax)" },
+		{ flags: "-i, --ignore-case", description: "ignore case" },
+		{ flags: "--limit N", description: "stop after N hits" },
+		{
+			flags: "--json",
+			description:
+				"print a JSON array of {file, sessionId, name, entryId, role, onActiveBranch, snippet, matchStart, matchEnd}",
+		},
+	],
+	positionals: ["TEXT", "DIR?"],
+	run({ values, positionals, io }) {
+		const pattern = positionals[0] as string;
+		if (pattern === "") throw new UsageError("TEXT is empty", "search");
+		const limit = positiveInteger(stringValue(values, "limit"), "--limit");
+		let matcher: Matcher;
+		try {
+			matcher = compileQuery({ pattern, regex: values.regex === true, ignoreCase: values["ignore-case"] === true });
+		} catch (error) {
+			if (error instanceof InvalidPattern) throw new UsageError(`invalid --regex: ${error.message}`, "search");
+			throw error;
+		}
+		const selection = selectFromArgs(values, positionals[1], "search");
+		const json = values.json === true;
+		const width = json ? undefined : outputWidth(process.stdout);
+		const idBudget = 8;
+		const snippetWidth =
+			width === undefined
+				? PIPED_SNIPPET_WIDTH
+				: Math.max(20, width - (2 + idBudget + 2 + ROLE_BUDGET + 2 + MARK_WIDTH + 2));
+		const progress = createProgress(process.stderr, { label: "searching sessions" });
+		const result = searchSessions(newestFilesFirst(selection.files), matcher, {
+			...(limit === undefined ? {} : { limit }),
+			snippetWidth,
+			onProgress: (done, total) => progress.update(done, total),
+		});
+		progress.finish();
+		reportProblems(io, result.skipped, result.warnings);
+		if (json) {
+			const rows: SearchRow[] = result.hits.map((hit) => ({
+				file: hit.file,
+				sessionId: hit.sessionId,
+				name: hit.name,
+				entryId: hit.entryId,
+				role: hit.role,
+				onActiveBranch: hit.onActiveBranch,
+				snippet: hit.snippet,
+				matchStart: hit.matchStart,
+				matchEnd: hit.matchEnd,
+			}));
+			io.out(`${JSON.stringify(rows)}\n`);
+		} else if (result.hits.length > 0) {
+			io.out(renderHits(result.hits, paint(colorEnabled(process.stdout))));
+		}
+		if (result.hits.length === 0) {
+			const where = selection.files.length === 0 ? ` (no sessions in ${selection.root})` : "";
+			throw new CliError(`no matches${where}`);
+		}
+	},
+};

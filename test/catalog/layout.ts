@@ -1,0 +1,145 @@
+/**
+ * A directory of generated sessions laid out like pi's, for the catalog and `ls`/`search` tests:
+ *
+ *   <agentDir>/sessions/--home-me-proj--/   named, branched, empty, damaged, not-a-session, notes.txt
+ *   <agentDir>/sessions/--home-me-other--/  one session and a fork of it
+ */
+
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { AssistantMessage, UserMessage } from "../../src/core/types.js";
+import { Session } from "../../src/session.js";
+import { defaultSessionDir } from "../../src/storage/paths.js";
+
+export const PROJECT = "/home/me/proj";
+export const OTHER = "/home/me/other";
+
+/** A clock that starts at `iso` and advances one second per call. */
+export function clock(iso: string): () => Date {
+	let t = Date.parse(iso);
+	return () => {
+		const now = new Date(t);
+		t += 1000;
+		return now;
+	};
+}
+
+export function user(text: string, timestamp: string): UserMessage {
+	return { role: "user", content: text, timestamp: Date.parse(timestamp) };
+}
+
+export function assistant(text: string, timestamp: string, thinking?: string): AssistantMessage {
+	return {
+		role: "assistant",
+		content: [...(thinking ? [{ type: "thinking" as const, thinking }] : []), { type: "text" as const, text }],
+		api: "anthropic-messages",
+		provider: "anthropic",
+		model: "claude-sonnet-4-5",
+		usage: {
+			input: 10,
+			output: 20,
+			cacheRead: 0,
+			cacheWrite: 0,
+			totalTokens: 30,
+			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+		},
+		stopReason: "stop",
+		timestamp: Date.parse(timestamp),
+	};
+}
+
+/** What the layout holds, for the assertions. */
+export interface Layout {
+	agentDir: string;
+	projectDir: string;
+	otherDir: string;
+	/** Named "B-tree notes"; last message 2025-03-01T10:05:00Z. */
+	named: string;
+	/** Unnamed, branched (2 leaves); last message 2025-03-02T09:30:00Z. */
+	branched: string;
+	/** Entry ids in `branched`. */
+	ids: { firstAnswer: string; radix: string; radixAnswer: string; compare: string };
+	/** Header only: modified is the header time 2025-03-03T08:00:00Z. */
+	empty: string;
+	/** A session with a line of garbage in the middle: listed as a lenient open reads it, with a warning. */
+	damaged: string;
+	/** A .jsonl file whose first line is not a session header: skipped with a warning. */
+	notSession: string;
+	/** A file that is not .jsonl: ignored. */
+	notes: string;
+	/** In the other project: last message 2025-02-20T12:00:00Z. */
+	otherSession: string;
+	/** A fork of `otherSession`, in the other project: last message 2025-02-20T12:00:00Z too (copied). */
+	fork: string;
+}
+
+/** Builds the layout under `root`. */
+export function buildLayout(root: string): Layout {
+	const agentDir = join(root, "agent");
+	const projectDir = defaultSessionDir(PROJECT, agentDir);
+	const otherDir = defaultSessionDir(OTHER, agentDir);
+
+	const named = Session.create({ agentDir, cwd: PROJECT, now: clock("2025-03-01T10:00:00.000Z") });
+	named.appendModelChange("anthropic", "claude-sonnet-4-5");
+	named.appendMessage(user("What is a B-tree?", "2025-03-01T10:01:00.000Z"));
+	named.appendMessage(assistant("A balanced search tree with wide nodes.", "2025-03-01T10:05:00.000Z"));
+	named.appendSessionInfo("B-tree notes");
+
+	const branched = Session.create({ agentDir, cwd: PROJECT, now: clock("2025-03-02T09:00:00.000Z") });
+	branched.appendMessage(user("How do tries work?\nExplain briefly.", "2025-03-02T09:00:00.000Z"));
+	const firstAnswer = branched.appendMessage(
+		assistant("A trie stores strings by their prefixes.", "2025-03-02T09:01:00.000Z", "Think about prefix sharing"),
+	);
+	const radix = branched.appendMessage(user("And radix trees?", "2025-03-02T09:10:00.000Z"));
+	const radixAnswer = branched.appendMessage(
+		assistant("A radix tree merges chains of single children.", "2025-03-02T09:11:00.000Z"),
+	);
+	branched.branch(firstAnswer);
+	const compare = branched.appendMessage(user("Compare tries and B-trees", "2025-03-02T09:30:00.000Z"));
+
+	const empty = Session.create({ agentDir, cwd: PROJECT, now: clock("2025-03-03T08:00:00.000Z") });
+
+	const damagedSession = Session.create({ agentDir, cwd: PROJECT, now: clock("2025-02-10T08:00:00.000Z") });
+	damagedSession.appendMessage(user("Damaged but readable", "2025-02-10T08:00:00.000Z"));
+	damagedSession.appendMessage(assistant("Indeed.", "2025-02-10T08:01:00.000Z"));
+	const damaged = damagedSession.file as string;
+	damagedSession.close();
+	writeFileSync(
+		damaged,
+		`${readLines(damaged, 2).join("")}{"type":"message","id":"broken\n${readLines(damaged).slice(2).join("")}`,
+	);
+
+	const notSession = join(projectDir, "events.jsonl");
+	writeFileSync(notSession, '{"event":"start"}\n{"event":"stop"}\n');
+	const notes = join(projectDir, "notes.txt");
+	writeFileSync(notes, "not a session\n");
+
+	const other = Session.create({ agentDir, cwd: OTHER, now: clock("2025-02-20T11:00:00.000Z") });
+	other.appendMessage(user("Other project question", "2025-02-20T11:00:00.000Z"));
+	const otherAnswer = other.appendMessage(assistant("Other project answer", "2025-02-20T12:00:00.000Z"));
+	const fork = other.fork(otherAnswer);
+	fork.appendSessionInfo("Forked work");
+
+	for (const s of [named, branched, empty, other, fork]) s.close();
+	mkdirSync(projectDir, { recursive: true });
+	return {
+		agentDir,
+		projectDir,
+		otherDir,
+		named: named.file as string,
+		branched: branched.file as string,
+		ids: { firstAnswer, radix, radixAnswer, compare },
+		empty: empty.file as string,
+		damaged,
+		notSession,
+		notes,
+		otherSession: other.file as string,
+		fork: fork.file as string,
+	};
+}
+
+/** The lines of a file with their newlines (the first `count`, or all). */
+function readLines(file: string, count?: number): string[] {
+	const lines = readFileSync(file, "utf8").split(/(?<=\n)/);
+	return count === undefined ? lines : lines.slice(0, count);
+}
