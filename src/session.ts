@@ -397,7 +397,7 @@ export class Session {
 		if (targetId === this.tree.getLeafId()) return { leafId: targetId };
 		let leafId: string | null = targetId;
 		let editorText: string | undefined;
-		if (target.type === "message" && (target as MessageEntry).message.role === "user") {
+		if (target.type === "message" && (target as MessageEntry).message?.role === "user") {
 			leafId = this.tree.getParentId(targetId) ?? null;
 			editorText = textOf((target as MessageEntry).message.content);
 		} else if (target.type === "custom_message") {

@@ -25,6 +25,10 @@ export interface ContextEntry {
 	message: ContextMessage;
 }
 
+function isObject(value: unknown): value is Record<string, unknown> {
+	return value !== null && typeof value === "object";
+}
+
 /** pi turns ISO timestamps into epoch milliseconds with `new Date(..).getTime()`. */
 function epochMs(timestamp: string): number {
 	return new Date(timestamp).getTime();
@@ -60,8 +64,11 @@ export function customMessage(entry: CustomMessageEntry): CustomMessage {
 /** The context message an entry contributes on its own, if any. */
 export function entryMessage(entry: SessionEntry): ContextMessage | undefined {
 	switch (entry.type) {
-		case "message":
-			return (entry as MessageEntry).message;
+		case "message": {
+			// A damaged message entry (leniently loaded) contributes nothing rather than `undefined`.
+			const message = (entry as MessageEntry).message;
+			return isObject(message) ? message : undefined;
+		}
 		case "custom_message":
 			return customMessage(entry as CustomMessageEntry);
 		case "branch_summary": {
@@ -93,7 +100,11 @@ export function pathState(path: readonly SessionEntry[]): PathState {
 		} else if (entry.type === "model_change") {
 			const change = entry as ModelChangeEntry;
 			model = { provider: change.provider, modelId: change.modelId };
-		} else if (entry.type === "message" && (entry as MessageEntry).message.role === "assistant") {
+		} else if (
+			entry.type === "message" &&
+			isObject((entry as MessageEntry).message) &&
+			(entry as MessageEntry).message.role === "assistant"
+		) {
 			const message = (entry as MessageEntry).message as { provider: string; model: string };
 			model = { provider: message.provider, modelId: message.model };
 		} else if (entry.type === "compaction") {

@@ -128,6 +128,9 @@ export function loadTree(lines: readonly ParsedLine[], options: LoadOptions = {}
 			report({ code: "INVALID_RECORD", message: shapeError, line });
 			continue;
 		}
+		const contentError = entryContentError(record);
+		if (contentError)
+			report({ code: "INVALID_RECORD", message: contentError, line }, "kept in the tree, left out of the context");
 		const entry = record as unknown as SessionEntry;
 		if (entry.type === "leaf") {
 			const target = (record.targetId ?? null) as string | null;
@@ -255,6 +258,31 @@ function entryShapeError(record: RawRecord): string | undefined {
 		return `leaf record ${record.id} has a targetId that is neither a string nor null`;
 	}
 	return undefined;
+}
+
+/**
+ * Why an entry's type-specific fields are unusable, or undefined. Such an entry stays in the
+ * tree (its children need it) but contributes nothing to the context.
+ */
+function entryContentError(record: RawRecord): string | undefined {
+	const isObject = (value: unknown) => value !== null && typeof value === "object" && !Array.isArray(value);
+	switch (record.type) {
+		case "message": {
+			const message = record.message as RawRecord | undefined;
+			if (!isObject(message) || typeof message?.role !== "string")
+				return `message entry ${record.id} holds no message with a string role`;
+			return undefined;
+		}
+		case "compaction":
+			if (typeof record.summary !== "string" || typeof record.firstKeptEntryId !== "string") {
+				return `compaction ${record.id} lacks a string summary or firstKeptEntryId`;
+			}
+			return undefined;
+		case "label":
+			return typeof record.targetId === "string" ? undefined : `label entry ${record.id} has no string targetId`;
+		default:
+			return undefined;
+	}
 }
 
 /** A child whose parentId names a persisted-leaf record belongs under that record's target. */
