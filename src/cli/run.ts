@@ -16,6 +16,7 @@ import {
 	UsageError,
 } from "./args.js";
 import { demoCommand } from "./commands/demo.js";
+import { labelCommand, nameCommand, navCommand } from "./commands/edit.js";
 import { repairCommand, validateCommand } from "./commands/integrity.js";
 import { lsCommand } from "./commands/ls.js";
 import { ctxCommand, infoCommand, leavesCommand, pathCommand, treeCommand } from "./commands/read.js";
@@ -44,6 +45,9 @@ export const COMMANDS: readonly Command[] = [
 	branchCommand,
 	forkCommand,
 	cloneCommand,
+	labelCommand,
+	nameCommand,
+	navCommand,
 	migrateCommand,
 	validateCommand,
 	repairCommand,

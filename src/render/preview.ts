@@ -41,6 +41,8 @@ export function sanitize(text: string): string {
 
 let segmenter: Intl.Segmenter | undefined;
 
+const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
+
 /**
  * One line of at most `max` user-perceived characters (grapheme clusters): whitespace runs
  * collapse to one space, the ends are trimmed and a cut is marked with `…`.
@@ -50,6 +52,11 @@ export function oneLine(text: string, max: number = DEFAULT_PREVIEW_LENGTH): str
 	const budget = Math.max(16, max * 16);
 	const head = text.length > budget ? text.slice(0, budget) : text;
 	const clean = sanitize(head).replace(/\s+/g, " ").trim();
+	if (PRINTABLE_ASCII.test(clean)) {
+		// One grapheme per character: no need for the (slow) segmenter.
+		if (clean.length > max) return `${clean.slice(0, max).trimEnd()}…`;
+		return text.length > budget ? `${clean.trimEnd()}…` : clean;
+	}
 	segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
 	let out = "";
 	let count = 0;
@@ -187,4 +194,79 @@ export function describeEntry(entry: SessionEntry): Description {
 export function formatDescription(description: Description, max: number = DEFAULT_PREVIEW_LENGTH): string {
 	const text = oneLine(description.text, max);
 	return text ? `${sanitize(description.kind)}: ${text}` : sanitize(description.kind);
+}
+
+/** Display ranges that take two terminal columns (East Asian Wide and Fullwidth, roughly). */
+const WIDE =
+	/^[\u1100-\u115f\u231a\u231b\u2329\u232a\u23e9-\u23ec\u23f0\u23f3\u25fd\u25fe\u2614\u2615\u2648-\u2653\u267f\u2693\u26a1\u26aa\u26ab\u26bd\u26be\u26c4\u26c5\u26ce\u26d4\u26ea\u26f2\u26f3\u26f5\u26fa\u26fd\u2705\u270a\u270b\u2728\u274c\u274e\u2753-\u2755\u2757\u2795-\u2797\u27b0\u27bf\u2b1b\u2b1c\u2b50\u2b55\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\ua960-\ua97f\uac00-\ud7a3\uf900-\ufaff\ufe10-\ufe19\ufe30-\ufe6f\uff00-\uff60\uffe0-\uffe6]|^[\u{1f004}\u{1f0cf}\u{1f18e}\u{1f191}-\u{1f19a}\u{1f200}-\u{1f2ff}\u{1f300}-\u{1f64f}\u{1f680}-\u{1f6ff}\u{1f7e0}-\u{1f7eb}\u{1f90c}-\u{1f9ff}\u{1fa70}-\u{1faff}\u{20000}-\u{3fffd}]/u;
+/** Text made only of characters one column wide (ASCII, Latin, punctuation, arrows, box drawing). */
+const NARROW_ONLY =
+	/^[\u0020-\u007e\u00a0-\u02ff\u0370-\u03ff\u0400-\u04ff\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u259f]*$/;
+
+/** Terminal columns of one grapheme cluster: 2 for wide characters and emoji, else 1. */
+function clusterWidth(cluster: string): number {
+	if (WIDE.test(cluster)) return 2;
+	// A text-style character followed by the emoji variation selector shows as an emoji.
+	if (cluster.length > 1 && cluster.includes("\ufe0f")) return 2;
+	return 1;
+}
+
+/**
+ * How many terminal columns text takes (wide East Asian characters and emoji count two).
+ * The text must be sanitized (no controls); ANSI sequences are not understood.
+ */
+export function displayWidth(text: string): number {
+	if (NARROW_ONLY.test(text)) return text.length;
+	segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
+	let width = 0;
+	for (const { segment } of segmenter.segment(text)) width += clusterWidth(segment);
+	return width;
+}
+
+/**
+ * Cuts sanitized text to at most `columns` terminal columns, ending a cut with `…` (which
+ * counts in the budget). Never cuts inside a grapheme cluster.
+ */
+export function truncateToWidth(text: string, columns: number): string {
+	if (columns <= 0) return "";
+	if (NARROW_ONLY.test(text)) {
+		return text.length <= columns ? text : `${text.slice(0, columns - 1).trimEnd()}…`;
+	}
+	segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
+	const clusters: Array<[string, number]> = [];
+	let total = 0;
+	for (const { segment } of segmenter.segment(text)) {
+		const width = clusterWidth(segment);
+		clusters.push([segment, width]);
+		total += width;
+		if (total > columns) break;
+	}
+	if (total <= columns) return text;
+	let out = "";
+	let used = 0;
+	for (const [segment, width] of clusters) {
+		if (used + width > columns - 1) break;
+		out += segment;
+		used += width;
+	}
+	return `${out.trimEnd()}…`;
+}
+
+/**
+ * Like {@link oneLine}, but cut to a number of terminal columns (the `…` included) instead of
+ * a number of characters.
+ */
+export function oneLineToWidth(text: string, columns: number): string {
+	if (columns <= 0) return "";
+	// Columns ≥ characters, so oneLine with `columns` characters holds everything needed.
+	const line = oneLine(text, columns);
+	return truncateToWidth(line, columns);
+}
+
+/**
+ * Makes multi-line text safe for a terminal: every line is {@link sanitize}d (tabs become
+ * spaces) and loses its trailing spaces; line breaks of every kind become `\n`.
+ */
+export function sanitizeLines(text: string): string[] {
+	return text.split(/\r\n|[\n\r\u2028\u2029\u0085]/).map((line) => sanitize(line).trimEnd());
 }

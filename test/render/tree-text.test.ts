@@ -63,8 +63,8 @@ test("a chain is printed flat; a fork indents its branches only", () => {
 		"00000002 assistant: a1",
 		"├── 00000003 user: q2",
 		"│   00000004 assistant: a2",
-		"└── 00000006 user: q2 again",
-		"    00000007 assistant: a2 again [good]  ← leaf",
+		"└── • 00000006 user: q2 again",
+		"    • 00000007 assistant: a2 again [good]  ← leaf",
 		'    00000008 label: 00000007 "good"',
 	]);
 });
@@ -93,8 +93,8 @@ test("nested forks, the session name, several roots", () => {
 		"│   │       ├── 00000006 assistant: y1",
 		"│   │       └── 00000008 assistant: y2",
 		"│   └── 0000000a assistant: b",
-		"└── 0000000c user: second root",
-		"    0000000d session_info: my session  ← leaf",
+		"└── • 0000000c user: second root",
+		"    • 0000000d session_info: my session  ← leaf",
 	]);
 });
 

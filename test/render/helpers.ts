@@ -1,0 +1,53 @@
+/** Sessions with readable ids for the renderer tests. */
+
+import { Session } from "../../src/session.js";
+
+/** An in-memory session whose ids are 00000001, 00000002, ... and whose clock ticks a second per call. */
+export function memorySession(): Session {
+	let t = Date.parse("2026-01-01T00:00:00.000Z");
+	let n = 0;
+	return Session.inMemory({
+		cwd: "/x",
+		now: () => {
+			t += 1000;
+			return new Date(t);
+		},
+		random: (length) => {
+			const bytes = new Uint8Array(length);
+			if (length !== 4) return globalThis.crypto.getRandomValues(bytes);
+			n++;
+			new DataView(bytes.buffer).setUint32(0, n);
+			return bytes;
+		},
+	});
+}
+
+/** Appends a user or assistant message with text. */
+export function say(s: Session, role: "user" | "assistant", text: string): string {
+	return s.appendMessage(
+		role === "user"
+			? { role, content: text, timestamp: 1 }
+			: { role, content: [{ type: "text", text }], provider: "anthropic", model: "m", timestamp: 1 },
+	);
+}
+
+/** Appends an assistant message that only calls a tool, and its result. */
+export function toolRound(s: Session, tool: string, args: Record<string, unknown>, output: string): [string, string] {
+	const call = s.appendMessage({
+		role: "assistant",
+		content: [{ type: "toolCall", id: `call-${tool}`, name: tool, arguments: args }],
+		provider: "anthropic",
+		model: "m",
+		stopReason: "toolUse",
+		timestamp: 1,
+	});
+	const result = s.appendMessage({
+		role: "toolResult",
+		toolCallId: `call-${tool}`,
+		toolName: tool,
+		content: [{ type: "text", text: output }],
+		isError: false,
+		timestamp: 1,
+	});
+	return [call, result];
+}
