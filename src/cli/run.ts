@@ -20,6 +20,7 @@ import { labelCommand, nameCommand, navCommand } from "./commands/edit.js";
 import { repairCommand, validateCommand } from "./commands/integrity.js";
 import { lsCommand } from "./commands/ls.js";
 import { ctxCommand, infoCommand, leavesCommand, pathCommand, treeCommand } from "./commands/read.js";
+import { replCommand } from "./commands/repl.js";
 import { searchCommand } from "./commands/search.js";
 import {
 	appendCommand,
@@ -29,6 +30,7 @@ import {
 	migrateCommand,
 	newCommand,
 } from "./commands/write.js";
+import { onTerminal } from "./repl/repl.js";
 import { packageVersion } from "./version.js";
 
 /** Every command, in the order of the help listing. */
@@ -51,6 +53,7 @@ export const COMMANDS: readonly Command[] = [
 	migrateCommand,
 	validateCommand,
 	repairCommand,
+	replCommand,
 	demoCommand,
 ];
 
@@ -93,6 +96,8 @@ export async function run(argv: readonly string[], io: CliIO): Promise<number> {
 
 async function dispatch(argv: string[], io: CliIO): Promise<void> {
 	const [first, ...rest] = argv;
+	// A bare `session-tree` on a terminal starts the REPL; elsewhere it prints the help.
+	if (first === undefined && onTerminal(io)) return dispatch(["repl"], io);
 	if (first === undefined || first === "-h" || first === "--help") {
 		io.out(mainHelp());
 		return;

@@ -1,0 +1,151 @@
+/**
+ * Tab completion for the REPL, as a pure function of the line before the cursor: command
+ * names, entry ids of the current session (the prefix under the cursor), roles, option names,
+ * and file paths for `load`. The result is what node:readline's `completer` returns:
+ * `[candidates, text they replace]`.
+ */
+
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { type ArgKind, commandWords, findReplCommand, type ReplCommand, SEND_ROLES } from "./commands.js";
+import { quoteWord, type Token, tokenize } from "./tokenize.js";
+
+/** One directory entry offered by {@link CompletionSource.listDir}. */
+export interface DirEntry {
+	name: string;
+	isDirectory: boolean;
+}
+
+/** What completion may look at. */
+export interface CompletionSource {
+	/** Ids of the current session's entries. */
+	ids(): readonly string[];
+	/** The entries of a directory (may throw; an unreadable directory offers nothing). */
+	listDir(dir: string): readonly DirEntry[];
+	/** The home directory, for `~/`. */
+	home?: string;
+	/** The directory relative paths start from. */
+	cwd?: string;
+}
+
+/** Beyond this many matches, completion offers only their common prefix (no listing). */
+export const MAX_CANDIDATES = 200;
+
+/** Completions of the word under the cursor: `[candidates, the text they replace]`. */
+export function completeLine(line: string, source: CompletionSource): [string[], string] {
+	const { tokens, endsInSpace } = tokenize(line);
+	const inWord = !endsInSpace && tokens.length > 0;
+	const current: Token = inWord
+		? (tokens[tokens.length - 1] as Token)
+		: { value: "", start: line.length, end: line.length, quoted: false };
+	const index = inWord ? tokens.length - 1 : tokens.length;
+	const raw = line.slice(current.start);
+	// Leading spaces before the command are fine; the command is the first word.
+	if (index === 0) return [finish(matching(commandWords(), current.value)), raw];
+	const command = findReplCommand((tokens[0] as Token).value);
+	if (!command) return [[], raw];
+	const kind = kindAt(
+		command,
+		tokens.slice(1, index).map((token) => token.value),
+		current.value,
+	);
+	switch (kind) {
+		case "command":
+			return [finish(matching(commandWords(), current.value)), raw];
+		case "role":
+			return [finish(matching(SEND_ROLES, current.value)), raw];
+		case "id":
+		case "id-or-root": {
+			const ids = [...source.ids()];
+			if (kind === "id-or-root") ids.push("root");
+			return [finish(matching(ids, current.value)), raw];
+		}
+		case "option":
+			return [finish(matching(Object.keys(command.options ?? {}), current.value)), raw];
+		case "file":
+		case "dir":
+			return [completePath(current.value, kind === "dir", source), raw];
+		default:
+			return [[], raw];
+	}
+}
+
+/** What the word at the cursor is, given the arguments before it. */
+function kindAt(command: ReplCommand, before: readonly string[], word: string): ArgKind | "option" {
+	const options = command.options ?? {};
+	const previous = before[before.length - 1];
+	if (previous !== undefined && options[previous] !== undefined && options[previous] !== "none") {
+		return options[previous] as ArgKind;
+	}
+	if (word.startsWith("-") && Object.keys(options).length > 0) return "option";
+	let position = 0;
+	for (let i = 0; i < before.length; i++) {
+		const arg = before[i] as string;
+		const optionKind = options[arg];
+		if (optionKind !== undefined) {
+			if (optionKind !== "none") i++; // skip the option's value
+			continue;
+		}
+		position++;
+	}
+	const kinds = command.args;
+	return kinds[Math.min(position, kinds.length - 1)] ?? "none";
+}
+
+/** The words that start with `prefix`, sorted and without repeats. */
+function matching(words: readonly string[], prefix: string): string[] {
+	return [...new Set(words.filter((word) => word.startsWith(prefix)))].sort();
+}
+
+/** A single candidate gets a space after it; too many are cut to their common prefix. */
+function finish(candidates: string[]): string[] {
+	if (candidates.length === 1) return [`${candidates[0]} `];
+	if (candidates.length > MAX_CANDIDATES) return [commonPrefix(candidates)];
+	return candidates;
+}
+
+/** The longest prefix all strings share. */
+export function commonPrefix(words: readonly string[]): string {
+	if (words.length === 0) return "";
+	let prefix = words[0] as string;
+	for (const word of words) {
+		while (!word.startsWith(prefix)) prefix = prefix.slice(0, -1);
+	}
+	return prefix;
+}
+
+/**
+ * Paths that continue `partial`: directories (with a `/`), and for files `.jsonl` files (any
+ * file when no `.jsonl` file matches). Dot files only when the partial name starts with a dot.
+ */
+function completePath(partial: string, directoriesOnly: boolean, source: CompletionSource): string[] {
+	const slash = partial.lastIndexOf("/");
+	const dirPart = slash === -1 ? "" : partial.slice(0, slash + 1);
+	const base = slash === -1 ? partial : partial.slice(slash + 1);
+	const home = source.home ?? homedir();
+	const expanded = dirPart.startsWith("~/") ? home + dirPart.slice(1) : dirPart;
+	let entries: readonly DirEntry[];
+	try {
+		entries = source.listDir(resolve(source.cwd ?? process.cwd(), expanded === "" ? "." : expanded));
+	} catch {
+		return [];
+	}
+	const visible = entries.filter(
+		(entry) => entry.name.startsWith(base) && (base.startsWith(".") || !entry.name.startsWith(".")),
+	);
+	const dirs = visible.filter((entry) => entry.isDirectory);
+	const files = directoriesOnly ? [] : visible.filter((entry) => !entry.isDirectory);
+	const sessions = files.filter((entry) => entry.name.endsWith(".jsonl"));
+	const chosen = [...dirs, ...(sessions.length > 0 ? sessions : files)].sort((a, b) => (a.name < b.name ? -1 : 1));
+	if (chosen.length > MAX_CANDIDATES) {
+		return [quoteWord(commonPrefix(chosen.map((entry) => dirPart + entry.name)), { close: false })];
+	}
+	const values = chosen.map((entry) => ({ value: dirPart + entry.name, isDirectory: entry.isDirectory }));
+	const anyNeedsQuotes = values.some(({ value }) => quoteWord(value) !== value);
+	const single = values.length === 1;
+	return values.map(({ value, isDirectory }) => {
+		if (isDirectory) return quoteWord(`${value}/`, { close: false, force: anyNeedsQuotes });
+		const quoted = quoteWord(value, { force: anyNeedsQuotes });
+		return single ? `${quoted} ` : quoted;
+	});
+}

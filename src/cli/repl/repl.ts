@@ -1,0 +1,190 @@
+/**
+ * The REPL's two ways of running: interactive on a terminal (prompt, line editing, tab
+ * completion, history across runs, colours) and scripted when stdin is not a terminal (one
+ * command per line, plain output, errors as `session-tree: line N: message`).
+ */
+
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import { CliError, type CliIO } from "../args.js";
+import { errorMessage, executeLine, loadedLine, openSessionFile, ReplState } from "./commands.js";
+import { completeLine, type DirEntry } from "./completion.js";
+import { HISTORY_SIZE, History, historyFile } from "./history.js";
+import { colorWanted, makeStyle, type Style } from "./style.js";
+
+/** What the `repl` command was given. */
+export interface ReplOptions {
+	/** A session file to open first. */
+	file?: string;
+	/** Directory for `new`. */
+	dir?: string;
+	/** Scripted: stop at the first failing command. */
+	strict?: boolean;
+	/** Open `file` leniently. */
+	lenient?: boolean;
+}
+
+/** Whether stdin is a terminal (then the REPL is interactive). */
+export function stdinIsTerminal(io: CliIO): boolean {
+	return (io.stdin as { isTTY?: boolean }).isTTY === true;
+}
+
+/** Whether a bare `session-tree` should start the REPL: stdin and stdout are both terminals. */
+export function onTerminal(io: CliIO): boolean {
+	return stdinIsTerminal(io) && process.stdout.isTTY === true;
+}
+
+/** Opens the initial file, if any; a failure stops the REPL before it starts. */
+function openInitial(state: ReplState, options: ReplOptions): boolean {
+	if (options.file === undefined) return false;
+	try {
+		state.switchTo(openSessionFile(state, options.file, options.lenient === true));
+		return true;
+	} catch (error) {
+		throw new CliError(errorMessage(state, error).message);
+	}
+}
+
+/**
+ * Runs the commands read from `io.stdin`, one per line. Output is plain; each failing line is
+ * reported on stderr as `session-tree: line N: message`.
+ * @throws CliError when a command failed (after the last line, or at the first with `strict`)
+ */
+export async function runScript(io: CliIO, options: ReplOptions): Promise<void> {
+	const state = new ReplState({ out: io.out, err: io.err, style: makeStyle(false), dir: options.dir });
+	openInitial(state, options);
+	const lines = createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY });
+	let lineNumber = 0;
+	let commands = 0;
+	let failed = 0;
+	let stoppedAt: number | undefined;
+	try {
+		for await (const line of lines) {
+			lineNumber++;
+			const outcome = executeLine(state, line);
+			if (outcome.kind === "empty") continue;
+			commands++;
+			if (outcome.kind === "exit") break;
+			if (outcome.kind === "error") {
+				failed++;
+				io.err(`session-tree: line ${lineNumber}: ${outcome.message}\n`);
+				if (options.strict) {
+					stoppedAt = lineNumber;
+					break;
+				}
+			}
+		}
+	} finally {
+		lines.close();
+		state.close();
+	}
+	if (stoppedAt !== undefined) throw new CliError(`stopped at line ${stoppedAt} (--strict)`);
+	if (failed > 0) throw new CliError(`${failed} of ${commands} commands failed`);
+}
+
+/** The prompt: `session-tree [name-or-file leaf]> `, or `session-tree> ` without a session. */
+export function promptText(state: ReplState, style: Style): string {
+	const session = state.session;
+	if (!session) return `${style.bold("session-tree")}> `;
+	const label = state.promptLabel() as string;
+	const space = label.lastIndexOf(" ");
+	const title = label.slice(0, space);
+	const leaf = label.slice(space + 1);
+	return `${style.bold("session-tree")} [${style.cyan(title)} ${style.yellow(leaf)}]> `;
+}
+
+function listDir(dir: string): DirEntry[] {
+	return readdirSync(dir, { withFileTypes: true }).map((entry) => {
+		let isDirectory = entry.isDirectory();
+		if (entry.isSymbolicLink()) {
+			try {
+				isDirectory = statSync(join(dir, entry.name)).isDirectory();
+			} catch {
+				// A dangling link: offered as a file.
+			}
+		}
+		return { name: entry.name, isDirectory };
+	});
+}
+
+/**
+ * The interactive REPL on a terminal: line editing, Tab completion, Up/Down through the
+ * history (kept across runs), Ctrl-C to drop the line, Ctrl-D or `exit` to leave.
+ */
+export async function runInteractive(io: CliIO, options: ReplOptions): Promise<void> {
+	const stdout = process.stdout;
+	// The prompt goes where the person sees it: stdout, or stderr when stdout is piped.
+	const terminal = stdout.isTTY ? stdout : process.stderr;
+	const style = makeStyle(colorWanted(stdout));
+	const state = new ReplState({
+		out: io.out,
+		err: io.err,
+		style,
+		width: () => (stdout.isTTY ? stdout.columns : undefined),
+		dir: options.dir,
+	});
+	openInitial(state, options);
+	const history = new History(historyFile(), {
+		warn: (message) => io.err(`session-tree: warning: ${message}\n`),
+	});
+	const saved = history.load();
+	const rl = createInterface({
+		input: io.stdin,
+		output: terminal,
+		terminal: true,
+		history: [...saved].reverse(),
+		historySize: HISTORY_SIZE,
+		removeHistoryDuplicates: false,
+		tabSize: 4,
+		completer: (line: string): [string[], string] => {
+			try {
+				return completeLine(line, { ids: () => state.ids(), listDir });
+			} catch {
+				return [[], ""];
+			}
+		},
+	});
+	if (state.session) state.line(loadedLine(state, state.session));
+	else terminal.write(style.dim("session-tree REPL: `help` lists the commands, Tab completes, Ctrl-D leaves.\n"));
+	const prompt = () => {
+		rl.setPrompt(promptText(state, style));
+		rl.prompt();
+	};
+	let exited = false;
+	await new Promise<void>((done) => {
+		rl.on("line", (line) => {
+			if (exited) return;
+			history.add(line);
+			const outcome = executeLine(state, line);
+			if (outcome.kind === "exit") {
+				exited = true;
+				rl.close();
+				return;
+			}
+			if (outcome.kind === "error") io.err(`${style.red("error:")} ${outcome.message}\n`);
+			prompt();
+		});
+		rl.on("SIGINT", () => {
+			// As in a shell: drop the line being typed and start afresh.
+			rl.write(null, { ctrl: true, name: "e" });
+			terminal.write("^C\n");
+			rl.write(null, { ctrl: true, name: "u" });
+			prompt();
+		});
+		rl.on("close", () => {
+			done();
+		});
+		prompt();
+	});
+	// Ctrl-D leaves the cursor after the prompt.
+	if (!exited) terminal.write("\n");
+	history.trim();
+	state.close();
+}
+
+/** Runs the REPL: interactive when stdin is a terminal, scripted otherwise. */
+export async function runRepl(io: CliIO, options: ReplOptions): Promise<void> {
+	if (stdinIsTerminal(io)) await runInteractive(io, options);
+	else await runScript(io, options);
+}

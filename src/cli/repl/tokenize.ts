@@ -1,0 +1,130 @@
+/**
+ * Splitting a REPL line into words, shell-like but small:
+ *
+ * - words are separated by spaces and tabs;
+ * - `"a b"` is one word; inside double quotes `\"`, `\\`, `\n` and `\t` are escapes;
+ * - `'a b'` is one word taken literally;
+ * - outside quotes a backslash makes the next character literal (`a\ b` is one word);
+ * - quotes may sit inside a word (`--cwd="/my dir"`), and `""` is an empty word.
+ *
+ * The tokenizer keeps each word's position in the line, so that completion can replace the
+ * word under the cursor, and it tolerates an unterminated quote (a line being typed).
+ */
+
+/** One word of a line. */
+export interface Token {
+	/** The word with quotes and escapes resolved. */
+	value: string;
+	/** Index of its first character in the line (a quote, if it starts with one). */
+	start: number;
+	/** Index just after its last character. */
+	end: number;
+	/** Whether any part of it was quoted. */
+	quoted: boolean;
+}
+
+/** The words of a line and how the line ends. */
+export interface Tokenized {
+	tokens: Token[];
+	/** The quote left open at the end of the line, if any. */
+	openQuote: '"' | "'" | undefined;
+	/** Whether the line ends in a separator (so the next word has not started yet). */
+	endsInSpace: boolean;
+}
+
+const DOUBLE_QUOTE_ESCAPES: Record<string, string> = { '"': '"', "\\": "\\", n: "\n", t: "\t" };
+
+function isSpace(char: string): boolean {
+	return char === " " || char === "\t";
+}
+
+/** Splits a line into words; never throws (see {@link splitWords} for the strict form). */
+export function tokenize(line: string): Tokenized {
+	const tokens: Token[] = [];
+	let current: Token | undefined;
+	let quote: '"' | "'" | undefined;
+	let i = 0;
+	const word = (at: number): Token => {
+		current ??= { value: "", start: at, end: at, quoted: false };
+		return current;
+	};
+	while (i < line.length) {
+		const char = line[i] as string;
+		if (quote === "'") {
+			if (char === "'") quote = undefined;
+			else word(i).value += char;
+			i++;
+		} else if (quote === '"') {
+			if (char === '"') {
+				quote = undefined;
+				i++;
+			} else if (char === "\\" && i + 1 < line.length) {
+				const next = line[i + 1] as string;
+				const escaped = DOUBLE_QUOTE_ESCAPES[next];
+				word(i).value += escaped ?? `\\${next}`;
+				i += 2;
+			} else {
+				word(i).value += char;
+				i++;
+			}
+		} else if (isSpace(char)) {
+			if (current) {
+				current.end = i;
+				tokens.push(current);
+				current = undefined;
+			}
+			i++;
+		} else if (char === '"' || char === "'") {
+			const token = word(i);
+			token.quoted = true;
+			quote = char;
+			i++;
+		} else if (char === "\\" && i + 1 < line.length) {
+			word(i).value += line[i + 1];
+			i += 2;
+		} else {
+			word(i).value += char;
+			i++;
+		}
+	}
+	const inWord = current !== undefined;
+	if (current) {
+		(current as Token).end = line.length;
+		tokens.push(current);
+	}
+	return { tokens, openQuote: quote, endsInSpace: !inWord && line.length > 0 };
+}
+
+/** A line that cannot be split: an unterminated quote. */
+export class TokenizeError extends Error {
+	constructor(message: string) {
+		super(message);
+		this.name = "TokenizeError";
+	}
+}
+
+/**
+ * The words of a complete line.
+ * @throws TokenizeError when a quote is not closed
+ */
+export function splitWords(line: string): string[] {
+	const { tokens, openQuote } = tokenize(line);
+	if (openQuote !== undefined) throw new TokenizeError(`unterminated ${openQuote === '"' ? "double" : "single"} quote`);
+	return tokens.map((token) => token.value);
+}
+
+/**
+ * Quotes a word so that {@link tokenize} gives it back unchanged: as is when it needs no
+ * quotes (unless `force`), else in double quotes, left open when `close` is false.
+ */
+export function quoteWord(
+	word: string,
+	{ close = true, force = false }: { close?: boolean; force?: boolean } = {},
+): string {
+	if (!force && word !== "" && !/[\s"'\\]/.test(word)) return word;
+	const escaped = word
+		.replace(/["\\]/g, (char) => `\\${char}`)
+		.replace(/\n/g, "\\n")
+		.replace(/\t/g, "\\t");
+	return `"${escaped}${close ? '"' : ""}`;
+}
