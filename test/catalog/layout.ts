@@ -5,7 +5,7 @@
  *   <agentDir>/sessions/--home-me-other--/  one session and a fork of it
  */
 
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AssistantMessage, UserMessage } from "../../src/core/types.js";
 import { Session } from "../../src/session.js";
@@ -122,6 +122,14 @@ export function buildLayout(root: string): Layout {
 
 	for (const s of [named, branched, empty, other, fork]) s.close();
 	mkdirSync(projectDir, { recursive: true });
+	// File times as an agent would have left them (search goes newest file first).
+	const touch = (file: string, iso: string) => utimesSync(file, new Date(iso), new Date(iso));
+	touch(named.file as string, "2025-03-01T10:05:00.000Z");
+	touch(branched.file as string, "2025-03-02T09:30:00.000Z");
+	touch(empty.file as string, "2025-03-03T08:00:00.000Z");
+	touch(damaged, "2025-02-10T08:01:00.000Z");
+	touch(other.file as string, "2025-02-20T12:00:00.000Z");
+	touch(fork.file as string, "2025-02-20T12:30:00.000Z");
 	return {
 		agentDir,
 		projectDir,
