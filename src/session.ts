@@ -111,6 +111,8 @@ export class Session {
 	/** How far this session has read the store; what lies beyond was written by others. */
 	private cursor: StoreCursor;
 	private readonly lenient: boolean;
+	/** Releases the write lock this session holds until the current task ends. */
+	private lease: (() => void) | undefined;
 
 	private constructor(
 		store: SessionStore,
@@ -196,8 +198,12 @@ export class Session {
 		this.store.flush();
 	}
 
-	/** Flushes and releases the file handle. The session can still be read, and written (it reopens). */
+	/**
+	 * Flushes, releases the write lock and the file handle. The session can still be read, and
+	 * written (it reopens).
+	 */
 	close(): void {
+		this.endLease();
 		this.store.close();
 	}
 
@@ -537,17 +543,31 @@ export class Session {
 	}
 
 	/**
-	 * Runs a write under the store's lock, after reading what other writers appended since this
-	 * session last read (so ids stay unique and parents present). The leaf stays this session's.
+	 * Runs a write under the store's lock. Taking the lock reads first what other writers
+	 * appended since this session last read (so ids stay unique and parents present; the leaf
+	 * stays this session's). The lock is then kept as a lease until the current task ends (or
+	 * {@link close}), so a burst of appends pays for one lock, and other processes wait at most
+	 * for the end of the burst.
 	 */
 	private transact<T>(write: () => T): T {
-		const release = this.store.lock();
-		try {
-			this.catchUp();
-			return write();
-		} finally {
-			release();
+		if (!this.lease) {
+			const release = this.store.lock();
+			try {
+				this.catchUp();
+			} catch (error) {
+				release();
+				throw error;
+			}
+			this.lease = release;
+			setTimeout(() => this.endLease(), 0).unref();
 		}
+		return write();
+	}
+
+	private endLease(): void {
+		const release = this.lease;
+		this.lease = undefined;
+		release?.();
 	}
 
 	private catchUp(): void {

@@ -183,8 +183,16 @@ export class FileSessionStore implements SessionStore {
 	private readonly groupDelayMs: number;
 	private readonly lockOptions: LockOptions | undefined;
 	private fd: number | undefined;
+	private fdIdentity: string | undefined;
 	/** Physical lines up to the end of what this store last read or wrote. */
 	private lineCount = 0;
+	/**
+	 * Where the file ended, with a complete last line, after this store's last append, and the
+	 * size its last `readSince` saw: when the two agree, nobody wrote since and the tail needs
+	 * no check.
+	 */
+	private endAfterOwnAppend = -1;
+	private sizeSeen = -2;
 	/** Group commit: appends written but not yet fsynced, and when the first of them was. */
 	private unsynced = 0;
 	private unsyncedSince = 0;
@@ -253,6 +261,7 @@ export class FileSessionStore implements SessionStore {
 			return undefined;
 		}
 		if (identityOf(stats) !== cursor.identity || stats.size < cursor.offset) return undefined;
+		this.sizeSeen = stats.size;
 		if (stats.size === cursor.offset) return { lines: [], cursor };
 		const fd = openFile(this.file, "r");
 		try {
@@ -280,12 +289,20 @@ export class FileSessionStore implements SessionStore {
 	append(records: readonly object[]): StoreCursor {
 		const fd = this.appendFd();
 		try {
-			const prefix = this.repairTail(fd);
-			const text = prefix + records.map(encodeRecord).join("");
-			writeAll(fd, Buffer.from(text));
+			const untouched = this.sizeSeen === this.endAfterOwnAppend;
+			const start = untouched ? this.endAfterOwnAppend : fstatSync(fd).size;
+			const prefix = untouched ? "" : this.repairTail(fd, start);
+			const data = Buffer.from(prefix + records.map(encodeRecord).join(""));
+			this.endAfterOwnAppend = -1;
+			writeAll(fd, data);
 			this.lineCount += records.length + (prefix ? 1 : 0);
 			this.sync(fd);
-			return this.cursorAt(fstatSync(fd));
+			// Under the lock nobody else writes, so the file ends where our bytes end (after a
+			// tail repair, which may have cut the file, ask the file system).
+			const end = untouched ? start + data.length : fstatSync(fd).size;
+			this.endAfterOwnAppend = end;
+			this.sizeSeen = end;
+			return { lines: this.lineCount, offset: end, identity: this.identity(fd) };
 		} catch (cause) {
 			throw cause instanceof SessionTreeError ? cause : ioError(cause, this.file, "append");
 		}
@@ -317,6 +334,14 @@ export class FileSessionStore implements SessionStore {
 			closeSync(this.fd);
 			this.fd = undefined;
 		}
+		this.fdIdentity = undefined;
+		this.endAfterOwnAppend = -1;
+	}
+
+	/** The file's identity, looked up once per open handle. */
+	private identity(fd: number): string {
+		if (this.fdIdentity === undefined) this.fdIdentity = identityOf(fstatSync(fd));
+		return this.fdIdentity;
 	}
 
 	private cursorAt(stats: { size: number; dev: number; ino: number }): StoreCursor {
@@ -357,8 +382,7 @@ export class FileSessionStore implements SessionStore {
 	 * next to the session and cut off, so the new record is never glued onto it.
 	 * @returns the text to write before the records
 	 */
-	private repairTail(fd: number): string {
-		const size = fstatSync(fd).size;
+	private repairTail(fd: number, size: number): string {
 		if (size === 0) return "";
 		const last = Buffer.alloc(1);
 		readSync(fd, last, 0, 1, size - 1);

@@ -32,6 +32,14 @@ interface LockOwner {
 export type ReleaseLock = () => void;
 
 const HOST = hostname();
+/** Tokens tell locks apart: random per process, then a counter (cheaper than fresh randomness per lock). */
+const PROCESS_TOKEN = randomBytes(6).toString("hex");
+let lockCounter = 0;
+/** Locks this process holds, released if it exits while holding them. */
+const held = new Set<string>();
+process.once("exit", () => {
+	for (const path of held) release(path);
+});
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 function sleep(ms: number): void {
@@ -107,7 +115,7 @@ export function acquireLock(file: string, options: LockOptions = {}): ReleaseLoc
 	const path = `${file}.lock`;
 	const timeoutMs = options.timeoutMs ?? 10_000;
 	const staleMs = options.staleMs ?? 30_000;
-	const mine: LockOwner = { pid: process.pid, host: HOST, token: randomBytes(8).toString("hex") };
+	const mine: LockOwner = { pid: process.pid, host: HOST, token: `${PROCESS_TOKEN}${(++lockCounter).toString(16)}` };
 	const deadline = Date.now() + timeoutMs;
 	for (let attempt = 0; ; attempt++) {
 		let fd: number | undefined;
@@ -124,7 +132,10 @@ export function acquireLock(file: string, options: LockOptions = {}): ReleaseLoc
 			} finally {
 				closeSync(fd);
 			}
-			return () => release(path, mine.token);
+			held.add(path);
+			return () => {
+				if (held.delete(path)) release(path);
+			};
 		}
 		const owner = readOwner(path);
 		if (isStale(path, owner, staleMs)) {
@@ -140,9 +151,12 @@ export function acquireLock(file: string, options: LockOptions = {}): ReleaseLoc
 	}
 }
 
-function release(path: string, token: string): void {
-	const owner = readOwner(path);
-	if (owner?.token !== token) return; // broken by someone who judged us dead: not ours anymore
+/**
+ * Removes the lock. It is not read back first: while this process lives, no process on this
+ * host judges it stale, and a holder on another host is judged stale only after `staleMs`,
+ * far longer than an append holds the lock.
+ */
+function release(path: string): void {
 	try {
 		unlinkSync(path);
 	} catch {
