@@ -125,6 +125,11 @@ describe("completion", () => {
 		assert.deepEqual(complete("new --c"), [["--cwd "], "--c"]);
 		assert.deepEqual(complete("new --cwd s"), [["sessions/"], "s"]);
 		assert.deepEqual(complete("load --l"), [["--lenient "], "--l"]);
+		assert.deepEqual(complete("tree --f"), [["--filter", "--fold", "--from"], "--f"]);
+		assert.deepEqual(complete("tree --filter u"), [["user-only "], "u"]);
+		assert.deepEqual(complete("tree --from 7"), [["7e8f9a0b "], "7"]);
+		assert.deepEqual(complete("tree --depth 1"), [[], "1"]);
+		assert.deepEqual(complete("tree --fold --from 1a2"), [["1a2b3c4d "], "1a2"]);
 	});
 
 	test("file paths for load", () => {

@@ -5,6 +5,7 @@
  */
 
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import { copyFileSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -17,7 +18,7 @@ import {
 	type UserMessage,
 } from "../../src/index.js";
 import { asJson } from "../support/fixtures.js";
-import { type CliResult, cli, lines, removeTempDirs, tempDir } from "./helpers.js";
+import { BIN, type CliResult, cli, lines, removeTempDirs, tempDir } from "./helpers.js";
 
 after(removeTempDirs);
 
@@ -222,6 +223,54 @@ describe("repl (scripted)", () => {
 		assert.ok(Array.isArray(compaction.retainedTail) && compaction.retainedTail.length === 3);
 		assert.equal(compacted.getLabel(q1), undefined);
 		assertPiAgrees(file);
+	});
+
+	test("tree and ctx take the views' options", async () => {
+		const dir = tempDir();
+		const { file, q1, a1, q2, a2 } = await fourTurns(dir);
+		const userOnly = await ok([file], "tree --filter user-only\n");
+		assert.equal(userOnly.length, 2);
+		assert.ok(userOnly[0]?.includes(q1) && userOnly[1]?.includes(q2));
+		const sub = await ok([file], `tree --from ${q2.slice(0, 6)} --depth 0\n`);
+		assert.ok(sub[0]?.includes(q2));
+		assert.ok(!sub.join("\n").includes(q1) && !sub.join("\n").includes(`${a2} assistant`));
+		const full = await ok([file], "ctx --full\n");
+		assert.ok(full.some((line) => line.includes(a1)));
+		assert.ok(
+			full.some((line) => line.trim() === "A balanced  search tree."),
+			full.join("\n"),
+		);
+		const bad = await repl([file], "tree --filter nope\ntree --depth x\nctx --bogus\n");
+		assert.equal(bad.code, 1);
+		assert.deepEqual(lines(bad.stderr), [
+			'session-tree: line 1: unknown filter "nope" (use default, no-tools, user-only, labeled-only, all) (usage: tree [--filter MODE] [--from ID] [--depth N] [--fold])',
+			'session-tree: line 2: --depth takes a whole number of at least 0, not "x" (usage: tree [--filter MODE] [--from ID] [--depth N] [--fold])',
+			"session-tree: line 3: unknown option --bogus (usage: ctx [--full])",
+			"session-tree: 3 of 3 commands failed",
+		]);
+	});
+
+	test("exit with stdin still open: the REPL ends at once", async () => {
+		const dir = tempDir();
+		const started = Date.now();
+		const result = await new Promise<{ code: number | null; stdout: string }>((done, fail) => {
+			const child = spawn(process.execPath, [BIN, "repl", "--dir", dir], {
+				env: { ...process.env, ...HISTORY },
+				stdio: ["pipe", "pipe", "inherit"],
+			});
+			let stdout = "";
+			child.stdout.on("data", (chunk: Buffer) => {
+				stdout += chunk.toString("utf8");
+			});
+			child.on("error", fail);
+			child.on("close", (code) => done({ code, stdout }));
+			// Never closed: the REPL must not wait for the end of its input after `exit`.
+			child.stdin.write("new\nexit\n");
+			setTimeout(() => child.kill(), 20_000).unref();
+		});
+		assert.equal(result.code, 0);
+		assert.equal(lines(result.stdout).length, 1);
+		assert.ok(Date.now() - started < 10_000);
 	});
 
 	test("fork and clone switch to the new file", async () => {

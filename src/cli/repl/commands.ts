@@ -17,7 +17,7 @@ import type {
 } from "../../core/types.js";
 import { type ContextTextOptions, renderContextLines } from "../../render/context-text.js";
 import { describeEntry, formatDescription, sanitize } from "../../render/preview.js";
-import { renderTreeLines, type TreeTextOptions } from "../../render/tree-text.js";
+import { renderTreeLines, TREE_FILTERS, type TreeFilter, type TreeTextOptions } from "../../render/tree-text.js";
 import { Session } from "../../session.js";
 import { fitWidth, makeStyle, type Style } from "./style.js";
 import { splitWords, TokenizeError } from "./tokenize.js";
@@ -31,7 +31,19 @@ export class ReplError extends Error {
 }
 
 /** What completion offers at an argument position. */
-export type ArgKind = "id" | "id-or-root" | "file" | "dir" | "role" | "command" | "text" | "none";
+export type ArgKind =
+	| "id"
+	| "id-or-root"
+	| "file"
+	| "dir"
+	| "role"
+	| "command"
+	| "filter"
+	| "text"
+	/** Nothing to offer (for an option: it takes no value). */
+	| "none"
+	/** An option value with nothing to offer. */
+	| "none-value";
 
 /** Where a REPL writes, and the settings that shape its output. */
 export interface ReplEnv {
@@ -413,18 +425,45 @@ const compactCmd: ReplCommand = {
 	},
 };
 
+/** A whole number option's value, at least `min`. */
+function integerOption(command: ReplCommand, value: string | boolean | undefined, name: string, min: number) {
+	if (typeof value !== "string") return undefined;
+	if (!/^\d+$/.test(value) || Number(value) < min) {
+		throw usageError(command, `--${name} takes a whole number of at least ${min}, not ${JSON.stringify(value)}`);
+	}
+	return Number(value);
+}
+
 const treeCmd: ReplCommand = {
 	name: "tree",
-	usage: "tree",
-	summary: "show the entry tree, the leaf marked",
+	usage: "tree [--filter MODE] [--from ID] [--depth N] [--fold]",
+	summary: "show the entry tree, the leaf marked (filters as pi's /tree)",
 	args: ["none"],
+	options: { "--filter": "filter", "--from": "id", "--depth": "none-value", "--fold": "none" },
 	needsSession: true,
 	run(state, args) {
-		noMoreArgs(this, args, 0);
+		const { values, positionals } = parseOptions(this, args, {
+			filter: { type: "string" },
+			from: { type: "string" },
+			depth: { type: "string" },
+			fold: { type: "boolean" },
+		});
+		noMoreArgs(this, positionals, 0);
 		const session = state.requireSession();
 		const options: TreeTextOptions = { leafId: session.getLeafId(), color: state.env.style.enabled };
 		const name = session.getSessionName();
 		if (name !== undefined) options.sessionName = name;
+		const filter = values.filter;
+		if (typeof filter === "string") {
+			if (!TREE_FILTERS.includes(filter as TreeFilter)) {
+				throw usageError(this, `unknown filter ${JSON.stringify(filter)} (use ${TREE_FILTERS.join(", ")})`);
+			}
+			options.filter = filter as TreeFilter;
+		}
+		if (typeof values.from === "string") options.from = session.resolveId(values.from);
+		const depth = integerOption(this, values.depth, "depth", 0);
+		if (depth !== undefined) options.depth = depth;
+		if (values.fold === true) options.fold = true;
 		const width = state.env.width?.();
 		if (width !== undefined) options.width = width;
 		state.listing(renderTreeLines(session.getTree(), options));
@@ -433,15 +472,18 @@ const treeCmd: ReplCommand = {
 
 const ctxCmd: ReplCommand = {
 	name: "ctx",
-	usage: "ctx",
-	summary: "show what the model sees at the leaf",
+	usage: "ctx [--full]",
+	summary: "show what the model sees at the leaf (--full: whole messages)",
 	args: ["none"],
+	options: { "--full": "none" },
 	needsSession: true,
 	run(state, args) {
-		noMoreArgs(this, args, 0);
+		const { values, positionals } = parseOptions(this, args, { full: { type: "boolean" } });
+		noMoreArgs(this, positionals, 0);
 		const session = state.requireSession();
 		const context = session.buildSessionContext();
 		const options: ContextTextOptions = { entries: session.buildContextEntries(), color: state.env.style.enabled };
+		if (values.full === true) options.full = true;
 		const width = state.env.width?.();
 		if (width !== undefined) options.width = width;
 		state.listing(renderContextLines(context, options));

@@ -7,6 +7,7 @@
 
 import { homedir } from "node:os";
 import { resolve } from "node:path";
+import { TREE_FILTERS } from "../../render/tree-text.js";
 import { type ArgKind, commandWords, findReplCommand, type ReplCommand, SEND_ROLES } from "./commands.js";
 import { quoteWord, type Token, tokenize } from "./tokenize.js";
 
@@ -60,6 +61,8 @@ export function completeLine(line: string, source: CompletionSource): [string[],
 			if (kind === "id-or-root") ids.push("root");
 			return [finish(matching(ids, current.value)), raw];
 		}
+		case "filter":
+			return [finish(matching(TREE_FILTERS, current.value)), raw];
 		case "option":
 			return [finish(matching(Object.keys(command.options ?? {}), current.value)), raw];
 		case "file":

@@ -59,18 +59,23 @@ export async function runScript(io: CliIO, options: ReplOptions): Promise<void> 
 	let commands = 0;
 	let failed = 0;
 	let stoppedAt: number | undefined;
+	let stoppedEarly = false;
 	try {
 		for await (const line of lines) {
 			lineNumber++;
 			const outcome = executeLine(state, line);
 			if (outcome.kind === "empty") continue;
 			commands++;
-			if (outcome.kind === "exit") break;
+			if (outcome.kind === "exit") {
+				stoppedEarly = true;
+				break;
+			}
 			if (outcome.kind === "error") {
 				failed++;
 				io.err(`session-tree: line ${lineNumber}: ${outcome.message}\n`);
 				if (options.strict) {
 					stoppedAt = lineNumber;
+					stoppedEarly = true;
 					break;
 				}
 			}
@@ -79,6 +84,8 @@ export async function runScript(io: CliIO, options: ReplOptions): Promise<void> 
 		lines.close();
 		state.close();
 	}
+	// Stopped before the end (exit, --strict): let go of stdin, or an open pipe keeps us waiting.
+	if (stoppedEarly) (io.stdin as { destroy?: () => void }).destroy?.();
 	if (stoppedAt !== undefined) throw new CliError(`stopped at line ${stoppedAt} (--strict)`);
 	if (failed > 0) throw new CliError(`${failed} of ${commands} commands failed`);
 }
