@@ -1,22 +1,26 @@
 /**
- * The cheap pass over one session file that `ls` and `search` share: every line is read once
- * with the streaming line reader, and only the envelope of an entry (`type`, `id`, `parentId`,
- * `timestamp`, at the start of the line in pi's key order) is taken from its text. The rest of
- * a line is parsed with `JSON.parse` only when a visitor asks for it.
+ * The cheap pass over one session file that `ls` and `search` share. Every line is read once,
+ * as a byte range (lines.ts), and only the envelope of an entry (`type`, `id`, `parentId`,
+ * `timestamp`, at the start of the line in pi's key order) is taken from its first bytes. The
+ * rest of a line is decoded and parsed with `JSON.parse` only when a visitor asks for it; for
+ * a message in pi's shape the role and the message's timestamp can be read without either.
  *
  * The pass checks what a strict open would reject in the structure (header, entry shape,
  * duplicate ids, missing parents, the leaf pointer). Whenever the file is anything but plain
- * and well-formed (an old format version, a damaged line, a parent that comes later in the
- * file, …) it gives up and the same visitor is replayed over a real `Session.open`, whose
- * error, if it throws, names the file, the line and the problem. So the fast path is only ever
- * taken for files on which it gives the same answer as the full load.
+ * and well-formed (an old format version, an unparsable line, a parent that comes later in the
+ * file, …) it gives up and the same visitor is replayed over a real `Session.open`; a file a
+ * strict open rejects for damage is read as a lenient open reads it (with a warning naming
+ * the problem), and one not even a lenient open can read is skipped with the error as reason.
+ * So the fast path is only taken for files on which it gives the same entries, counts and
+ * leaf as a full load. What it does not notice: damage after the envelope of a line that no
+ * visitor parses (the line is never parsed; its envelope and closing brace are fine).
  */
 
 import { closeSync, fstatSync, openSync } from "node:fs";
 import { SessionTreeError } from "../core/errors.js";
 import type { SessionEntry } from "../core/types.js";
 import { Session } from "../session.js";
-import { scanLines } from "../storage/file-store.js";
+import { type ByteLine, lineText, scanByteLines } from "./lines.js";
 
 /** A parsed JSON record. */
 export type JsonRecord = Record<string, unknown>;
@@ -28,8 +32,8 @@ export interface EntryView {
 	parentId: string | null;
 	/** The entry's own ISO timestamp. */
 	timestamp: string;
-	/** The raw line, on the fast path (for cheap pre-filters); undefined on a full load. */
-	text: string | undefined;
+	/** The raw line, on the fast path (for cheap pre-filters; decoded on first use); undefined on a full load. */
+	readonly text: string | undefined;
 	/** For a `message` entry, the message's role (read from the text when it can be); else undefined. */
 	role(): string | undefined;
 	/**
@@ -38,6 +42,11 @@ export interface EntryView {
 	 * read without parsing the line. Undefined when the line is not in that shape.
 	 */
 	peekMessage(): MessagePeek | undefined;
+	/**
+	 * Whether the raw line holds these bytes, on the fast path (without decoding the line);
+	 * undefined on a full load.
+	 */
+	includes(bytes: Buffer): boolean | undefined;
 	/** The whole entry, parsed on first use. */
 	record(): JsonRecord;
 }
@@ -166,8 +175,15 @@ function withoutFile(error: SessionTreeError): string {
 	return message.trimStart();
 }
 
-function isBlank(text: string): boolean {
-	return text.trim() === "";
+/** True for a line of white space only (skipped, as pi and the loader skip it). */
+function isBlankLine(line: ByteLine): boolean {
+	// Every record starts with `{`: only other lines need a closer look.
+	if (line.end > line.start && line.buffer[line.start] === 0x7b) return false;
+	return lineText(line).trim() === "";
+}
+
+function stripBom(text: string): string {
+	return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 function parseObject(text: string): JsonRecord | undefined {
@@ -196,56 +212,92 @@ function headerProblem(header: JsonRecord | undefined): string | undefined {
 	return undefined;
 }
 
-function endsWithBrace(text: string): boolean {
-	for (let i = text.length - 1; i >= 0; i--) {
-		const c = text.charCodeAt(i);
+/** True when the last byte before trailing white space is `}`. */
+function endsWithBrace(line: ByteLine): boolean {
+	const bytes = line.buffer;
+	for (let i = line.end - 1; i >= line.start; i--) {
+		const c = bytes[i];
 		if (c === 0x7d) return true;
-		if (c !== 0x20 && c !== 0x09 && c !== 0x0d && c !== 0x0a) return false;
+		if (c !== 0x20 && c !== 0x09 && c !== 0x0d) return false;
 	}
 	return false;
 }
 
-/** The line-based view of one entry on the fast path. */
+/** Bytes at which an envelope is looked for: pi's envelopes take about 100. */
+const HEAD_BYTES = 256;
+/** Bytes at the end of a line in which a message's timestamp is looked for. */
+const TAIL_BYTES = 48;
+/** A character outside ASCII in a string decoded as Latin-1. */
+const NON_ASCII = /[\u0080-\uffff]/;
+
+function isAscii(text: string): boolean {
+	return !NON_ASCII.test(text);
+}
+
+/** The line-based view of one entry on the fast path; decodes its line only when asked. */
 class LineEntry implements EntryView {
 	type = "";
 	id = "";
 	parentId: string | null = null;
 	timestamp = "";
-	text: string | undefined = undefined;
-	/** Where the text after the envelope starts, or -1 when the line was parsed whole. */
+	private line: ByteLine | undefined;
+	/** The first bytes of the line as Latin-1 (ASCII-safe), or the whole decoded line. */
+	private head = "";
+	/** Where the text after the envelope starts (in `head` and in the text), or -1 when the line was parsed whole. */
 	private after = -1;
+	private decoded: string | undefined;
 	private parsed: JsonRecord | undefined;
 
-	reset(text: string, after: number, parsed: JsonRecord | undefined): void {
-		this.text = text;
+	reset(
+		line: ByteLine,
+		head: string,
+		after: number,
+		decoded: string | undefined,
+		parsed: JsonRecord | undefined,
+	): void {
+		this.line = line;
+		this.head = head;
 		this.after = after;
+		this.decoded = decoded;
 		this.parsed = parsed;
+	}
+
+	get text(): string {
+		this.decoded ??= this.line ? lineText(this.line) : "";
+		return this.decoded;
 	}
 
 	role(): string | undefined {
 		if (this.type !== "message") return undefined;
-		if (this.after >= 0 && this.text !== undefined) {
+		if (this.after >= 0) {
 			MESSAGE_ROLE.lastIndex = this.after;
-			const match = MESSAGE_ROLE.exec(this.text);
-			if (match) return match[1];
+			const match = MESSAGE_ROLE.exec(this.head);
+			if (match && isAscii(match[0])) return match[1];
 		}
 		return roleOf(this.record());
 	}
 
+	includes(bytes: Buffer): boolean {
+		const line = this.line;
+		return line !== undefined && line.buffer.subarray(line.start, line.end).indexOf(bytes) !== -1;
+	}
+
 	peekMessage(): MessagePeek | undefined {
-		const text = this.text;
-		if (this.type !== "message" || this.after < 0 || text === undefined) return undefined;
+		const line = this.line;
+		if (this.type !== "message" || this.after < 0 || !line) return undefined;
 		MESSAGE_ROLE.lastIndex = this.after;
-		const head = MESSAGE_ROLE.exec(text);
-		if (!head || head[2] === undefined) return undefined;
-		const tail = MESSAGE_TAIL.exec(text.length > 48 ? text.slice(-48) : text);
+		const head = MESSAGE_ROLE.exec(this.head);
+		if (!head || head[2] === undefined || !isAscii(head[0])) return undefined;
+		const tail = MESSAGE_TAIL.exec(
+			line.buffer.toString("latin1", Math.max(line.start, line.end - TAIL_BYTES), line.end),
+		);
 		if (!tail) return undefined;
 		return { role: head[1] as string, timestamp: Number(tail[1]) };
 	}
 
 	record(): JsonRecord {
 		if (!this.parsed) {
-			const parsed = parseObject(this.text ?? "");
+			const parsed = parseObject(this.text);
 			// The envelope was fine, the rest of the line is not: a damaged line.
 			if (!parsed) throw new NeedsFullLoad();
 			this.parsed = parsed;
@@ -287,11 +339,10 @@ function fastScan(
 	let lastLeaf: { target: string | null } | undefined;
 	const view = new LineEntry();
 
-	for (const raw of scanLines(fd)) {
-		const text = raw.text;
-		if (isBlank(text)) continue;
+	for (const raw of scanByteLines(fd)) {
+		if (isBlankLine(raw)) continue;
 		if (!header) {
-			const parsed = parseObject(text);
+			const parsed = parseObject(stripBom(lineText(raw)));
 			const problem = headerProblem(parsed);
 			if (problem) throw new SkippedFile(file, problem);
 			header = parsed as JsonRecord;
@@ -304,16 +355,26 @@ function fastScan(
 		let parentId: string | null;
 		let timestamp: string;
 		let parsed: JsonRecord | undefined;
+		let decoded: string | undefined;
 		let after = -1;
-		const match = ENVELOPE.exec(text);
-		if (match && endsWithBrace(text)) {
+		// The envelope is ASCII in pi's files: read it from the first bytes as Latin-1, which
+		// maps bytes to characters one to one; anything else is decoded properly.
+		let head = raw.buffer.toString("latin1", raw.start, Math.min(raw.end, raw.start + HEAD_BYTES));
+		let match = ENVELOPE.exec(head);
+		if (!match || !isAscii(match[0])) {
+			decoded = lineText(raw);
+			head = decoded;
+			match = ENVELOPE.exec(decoded);
+		}
+		if (match && endsWithBrace(raw)) {
 			type = match[1] as string;
 			id = match[2] as string;
 			parentId = match[3] ?? null;
 			timestamp = match[4] as string;
 			after = match[0].length;
 		} else {
-			parsed = parseObject(text);
+			decoded ??= lineText(raw);
+			parsed = parseObject(decoded);
 			if (!parsed) {
 				if (!raw.terminated) {
 					// An append that never completed: left out, as a strict open leaves it out.
@@ -339,7 +400,7 @@ function fastScan(
 		}
 		if (type === "session") throw new NeedsFullLoad();
 		if (type === "leaf") {
-			const record = parsed ?? parseObject(text);
+			const record = parsed ?? parseObject(decoded ?? lineText(raw));
 			const target = record?.targetId;
 			if (target !== null && typeof target !== "string") throw new NeedsFullLoad();
 			if (ids.has(id)) throw new NeedsFullLoad();
@@ -363,7 +424,7 @@ function fastScan(
 		view.id = id;
 		view.parentId = parentId;
 		view.timestamp = timestamp;
-		view.reset(text, after, parsed);
+		view.reset(raw, head, after, decoded, parsed);
 		visitor.visit(view);
 	}
 	if (!header) throw new SkippedFile(file, "an empty file, not a session");
@@ -405,6 +466,9 @@ class LoadedEntry implements EntryView {
 		return this.type === "message" ? roleOf(this.record()) : undefined;
 	}
 	peekMessage(): undefined {
+		return undefined;
+	}
+	includes(): undefined {
 		return undefined;
 	}
 	record(): JsonRecord {

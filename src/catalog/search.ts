@@ -52,7 +52,15 @@ export interface Matcher {
 	find(text: string): { start: number; end: number } | undefined;
 	/** False only when the raw line of an entry cannot hold a match (the entry is then not parsed). */
 	mayMatch(line: string): boolean;
+	/**
+	 * For plain case-sensitive text that JSON writes as it is: its UTF-8 bytes, which a raw line
+	 * holding a match contains (unless it spells characters as `\u` escapes).
+	 */
+	needle?: Buffer;
 }
+
+/** `\u`: a raw line with it may spell characters as escapes. */
+const ESCAPE_U = Buffer.from("\\u");
 
 /** The query is not a valid regular expression. */
 export class InvalidPattern extends Error {
@@ -96,6 +104,7 @@ export function compileQuery(query: SearchQuery): Matcher {
 	const plain = !query.regex && !JSON_ESCAPED.test(query.pattern);
 	const lineTest = plain ? new RegExp(regex.source, query.ignoreCase ? "iu" : "u") : undefined;
 	return {
+		...(plain && !query.ignoreCase ? { needle: Buffer.from(query.pattern, "utf8") } : {}),
 		find(text) {
 			regex.lastIndex = 0;
 			const match = regex.exec(text);
@@ -224,7 +233,11 @@ class SearchVisitor implements EntryVisitor {
 			return;
 		}
 		if (!SEARCHED_TYPES.has(entry.type) || this.hits.length >= this.budget) return;
-		if (entry.text !== undefined && !this.matcher.mayMatch(entry.text)) return;
+		const needle = this.matcher.needle;
+		const hasNeedle = needle ? entry.includes(needle) : undefined;
+		if (hasNeedle === false) {
+			if (entry.includes(ESCAPE_U) === false) return;
+		} else if (hasNeedle === undefined && entry.text !== undefined && !this.matcher.mayMatch(entry.text)) return;
 		const searchable = searchableTexts(entry.record());
 		if (!searchable) return;
 		for (const text of searchable.texts) {
