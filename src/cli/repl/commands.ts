@@ -67,6 +67,8 @@ export interface ReplCommand {
 	usage: string;
 	/** One line for `help`. */
 	summary: string;
+	/** More lines for `help COMMAND`. */
+	details?: readonly string[];
 	/** What each argument position holds (for completion); the last kind repeats. */
 	args: readonly ArgKind[];
 	/** Options the command takes (for completion and parsing), with what their value is. */
@@ -291,7 +293,12 @@ export function openSessionFile(state: ReplState, file: string, lenient: boolean
 const newCmd: ReplCommand = {
 	name: "new",
 	usage: "new [--cwd CWD] [--dir DIR]",
-	summary: "start a session file (in --dir or pi's directory); switch to it",
+	summary: "start a session file and switch to it",
+	details: [
+		"The file goes into --dir (default: the REPL's --dir, else pi's directory",
+		"for CWD). CWD (default: the current directory) is stored in the header.",
+		"Prints the path.",
+	],
 	args: ["none"],
 	options: { "--cwd": "dir", "--dir": "dir" },
 	needsSession: false,
@@ -311,6 +318,10 @@ const loadCmd: ReplCommand = {
 	aliases: ["open"],
 	usage: "load <file> [--lenient]",
 	summary: "open a session file and switch to it",
+	details: [
+		"Prints FILE: N entries, leaf ID.",
+		"--lenient opens a damaged file (the problems are printed as warnings).",
+	],
 	args: ["file"],
 	options: { "--lenient": "none" },
 	needsSession: false,
@@ -333,7 +344,13 @@ export function loadedLine(state: ReplState, session: Session): string {
 const sendCmd: ReplCommand = {
 	name: "send",
 	usage: "send <role> <text…>",
-	summary: "append a message (role: user, assistant, toolResult, custom)",
+	summary: "append a message; prints its id",
+	details: [
+		"role: user, assistant, toolResult (answers the open tool call, if any) or",
+		"custom (a custom_message entry). The words of the text are joined by single",
+		"spaces;",
+		'quote it to keep it exactly: send user "a  b\\nc".',
+	],
 	args: ["role", "text"],
 	needsSession: true,
 	run(state, args) {
@@ -364,7 +381,8 @@ const sendCmd: ReplCommand = {
 const branchCmd: ReplCommand = {
 	name: "branch",
 	usage: "branch <id>",
-	summary: "move the leaf to an entry; the next message branches off there",
+	summary: "move the leaf; the next message forks off",
+	details: ["The move is persisted (a leaf record): it survives a restart.", "Prints leaf: ID."],
 	args: ["id"],
 	needsSession: true,
 	run(state, args) {
@@ -380,7 +398,8 @@ const branchCmd: ReplCommand = {
 const forkCmd: ReplCommand = {
 	name: "fork",
 	usage: "fork [id]",
-	summary: "copy root→id (default: the leaf) into a new file; switch to it",
+	summary: "copy root→id to a new file, switch to it",
+	details: ["The new file sits next to this one and names it as parentSession.", "Prints its path."],
 	args: ["id"],
 	needsSession: true,
 	run(state, args) {
@@ -396,7 +415,7 @@ const forkCmd: ReplCommand = {
 const cloneCmd: ReplCommand = {
 	name: "clone",
 	usage: "clone",
-	summary: "copy the active path into a new file; switch to it",
+	summary: "fork at the leaf (new file, switch to it)",
 	args: ["none"],
 	needsSession: true,
 	run(state, args) {
@@ -410,7 +429,12 @@ const cloneCmd: ReplCommand = {
 const compactCmd: ReplCommand = {
 	name: "compact",
 	usage: "compact <firstKeptId> <summary…>",
-	summary: "compact: the model sees the summary, then firstKeptId onwards",
+	summary: "compact the context before firstKeptId",
+	details: [
+		"From now on the model sees the summary, then the path from firstKeptId on.",
+		"The kept messages are stored in the entry (retainedTail); tokensBefore is 0.",
+		"Prints the id.",
+	],
 	args: ["id", "text"],
 	needsSession: true,
 	run(state, args) {
@@ -437,7 +461,11 @@ function integerOption(command: ReplCommand, value: string | boolean | undefined
 const treeCmd: ReplCommand = {
 	name: "tree",
 	usage: "tree [--filter MODE] [--from ID] [--depth N] [--fold]",
-	summary: "show the entry tree, the leaf marked (filters as pi's /tree)",
+	summary: "the entry tree (filters as pi's /tree)",
+	details: [
+		`MODE: ${TREE_FILTERS.join(", ")}.`,
+		"--from ID shows a subtree, --depth N limits it, --fold folds long runs.",
+	],
 	args: ["none"],
 	options: { "--filter": "filter", "--from": "id", "--depth": "none-value", "--fold": "none" },
 	needsSession: true,
@@ -473,7 +501,7 @@ const treeCmd: ReplCommand = {
 const ctxCmd: ReplCommand = {
 	name: "ctx",
 	usage: "ctx [--full]",
-	summary: "show what the model sees at the leaf (--full: whole messages)",
+	summary: "what the model sees (--full: all text)",
 	args: ["none"],
 	options: { "--full": "none" },
 	needsSession: true,
@@ -493,7 +521,8 @@ const ctxCmd: ReplCommand = {
 const leavesCmd: ReplCommand = {
 	name: "leaves",
 	usage: "leaves",
-	summary: "list the branch tips with their last message (* = the leaf)",
+	summary: "branch tips with their last message",
+	details: ["One line per entry without children, sorted; * marks the leaf."],
 	args: ["none"],
 	needsSession: true,
 	run(state, args) {
@@ -518,7 +547,8 @@ const leavesCmd: ReplCommand = {
 const summaryCmd: ReplCommand = {
 	name: "summary",
 	usage: "summary <id|root> <text…>",
-	summary: "move the leaf to id (root: before all) with a branch summary",
+	summary: "move the leaf, leaving a branch summary",
+	details: ["root: before the first entry. The summary tells the model what was left.", "Prints its id."],
 	args: ["id-or-root", "text"],
 	needsSession: true,
 	run(state, args) {
@@ -534,7 +564,11 @@ const summaryCmd: ReplCommand = {
 const navCmd: ReplCommand = {
 	name: "nav",
 	usage: "nav <id>",
-	summary: "go to an entry as pi's /tree does; shows the text to edit",
+	summary: "go to an entry as pi's /tree does",
+	details: [
+		"A user or custom message: the leaf moves to its parent and its text is shown",
+		"to edit (edit: TEXT). Any other entry becomes the leaf. Prints leaf: ID.",
+	],
 	args: ["id"],
 	needsSession: true,
 	run(state, args) {
@@ -555,7 +589,7 @@ const navCmd: ReplCommand = {
 const labelCmd: ReplCommand = {
 	name: "label",
 	usage: "label <id> [text…]",
-	summary: "set the label of an entry; without text, clear it",
+	summary: "set or (without text) clear a label",
 	args: ["id", "text"],
 	needsSession: true,
 	run(state, args) {
@@ -573,7 +607,8 @@ const labelCmd: ReplCommand = {
 const nameCmd: ReplCommand = {
 	name: "name",
 	usage: "name [text…]",
-	summary: 'name the session (name "" clears it); without text, show it',
+	summary: "name the session, or show its name",
+	details: ['name "" clears the name.'],
 	args: ["text"],
 	needsSession: true,
 	run(state, args) {
@@ -591,7 +626,7 @@ const nameCmd: ReplCommand = {
 const infoCmd: ReplCommand = {
 	name: "info",
 	usage: "info",
-	summary: "show the file, header, name, entry count and leaf",
+	summary: "file, header, name, entries, leaf",
 	args: ["none"],
 	needsSession: true,
 	run(state, args) {
@@ -613,11 +648,14 @@ const infoCmd: ReplCommand = {
 	},
 };
 
+/** Width of the usage column of `help`. */
+const HELP_COLUMN = 34;
+
 const helpCmd: ReplCommand = {
 	name: "help",
 	aliases: ["?"],
 	usage: "help [command]",
-	summary: "list the commands, or show one command's usage",
+	summary: "this list, or one command's usage",
 	args: ["command"],
 	needsSession: false,
 	run(state, args) {
@@ -628,16 +666,27 @@ const helpCmd: ReplCommand = {
 			if (!command) throw new ReplError(`unknown command ${JSON.stringify(args[0])} (try \`help\`)`);
 			state.line(`usage: ${command.usage}`);
 			state.line(`  ${command.summary}`);
+			for (const line of command.details ?? []) state.line(`  ${line}`);
 			if (command.aliases?.length) state.line(`  also: ${command.aliases.join(", ")}`);
 			return;
 		}
-		const width = Math.max(...REPL_COMMANDS.map((command) => command.usage.length));
+		// A usage wider than the column gets a line of its own, the summary below it.
+		const width = Math.min(HELP_COLUMN, Math.max(...REPL_COMMANDS.map((command) => command.usage.length)));
+		const lines: string[] = [];
 		for (const command of REPL_COMMANDS) {
-			state.line(`  ${style.bold(command.usage)}${" ".repeat(width - command.usage.length)}  ${command.summary}`);
+			const usage = style.bold(command.usage);
+			if (command.usage.length > width) {
+				lines.push(`  ${usage}`, `  ${" ".repeat(width)}  ${command.summary}`);
+			} else {
+				lines.push(`  ${usage}${" ".repeat(width - command.usage.length)}  ${command.summary}`);
+			}
 		}
-		state.line("");
-		state.line('Ids may be abbreviated to any unique prefix. Quote text with spaces kept as is: "a  b".');
-		state.line("Tab completes commands, ids and file names; Up/Down walk the history; Ctrl-D exits.");
+		lines.push(
+			"",
+			'Ids may be abbreviated to any unique prefix. Quote text to keep spaces: "a  b".',
+			"Tab completes commands, ids and files; Up/Down: history; help COMMAND: more.",
+		);
+		state.listing(lines);
 	},
 };
 
@@ -645,7 +694,7 @@ const exitCmd: ReplCommand = {
 	name: "exit",
 	aliases: ["quit"],
 	usage: "exit",
-	summary: "leave the REPL (also quit, or Ctrl-D)",
+	summary: "leave (also quit, or Ctrl-D)",
 	args: ["none"],
 	needsSession: false,
 	run(state) {
