@@ -121,8 +121,8 @@ export function fitSegments(segments: readonly Segment[], width: number): Segmen
 			continue;
 		}
 		// The text fits exactly, but what follows does not: make room for the `…`.
-		const cut = truncateToWidth(segment.text, w === room ? room - 1 : room);
-		out.push({ ...segment, text: cut.endsWith("…") ? cut : `${cut}…` });
+		const cut = truncateToWidth(w === room ? `${segment.text}…` : segment.text, room);
+		out.push({ ...segment, text: cut });
 		break;
 	}
 	return out;

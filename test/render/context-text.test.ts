@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
+import { stripAnsi } from "../../src/render/color.js";
 import { renderContext, renderContextLines } from "../../src/render/context-text.js";
+import { displayWidth } from "../../src/render/preview.js";
 import { Session } from "../../src/session.js";
 import { FIXTURES } from "../cli/helpers.js";
 
@@ -79,4 +81,74 @@ test("tool calls, tool results, bash executions and custom messages get one line
 
 	const c = open("custom-and-custom-message");
 	assert.match(renderContext(c.buildSessionContext()), /custom: [^\n]+: /);
+});
+
+test("full: each message whole, indented below its numbered line", () => {
+	const s = Session.inMemory({ cwd: "/x" });
+	s.appendMessage({ role: "user", content: "line one\nline two\n\n", timestamp: 1 });
+	s.appendMessage({
+		role: "assistant",
+		content: [
+			{ type: "thinking", thinking: "hmm\nwell" },
+			{ type: "text", text: "I will read it." },
+			{ type: "toolCall", id: "c1", name: "read", arguments: { path: "a.ts" } },
+		],
+		provider: "anthropic",
+		model: "m",
+		stopReason: "toolUse",
+		timestamp: 1,
+	});
+	s.appendMessage({
+		role: "toolResult",
+		toolCallId: "c1",
+		toolName: "read",
+		content: [{ type: "text", text: "x = 1\n\ty = 2" }],
+		isError: true,
+		timestamp: 1,
+	});
+	s.appendCustomMessageEntry("note", "remember\nthis", true);
+	const lines = renderContextLines(s.buildSessionContext(), { full: true, messagesOnly: true });
+	assert.deepEqual(lines, [
+		"1. user:",
+		"     line one",
+		"     line two",
+		"2. assistant:",
+		"     [thinking] hmm",
+		"       well",
+		"     I will read it.",
+		'     → read({"path":"a.ts"})',
+		"3. toolResult: read (error)",
+		"     x = 1",
+		"      y = 2",
+		"4. custom: note",
+		"     remember",
+		"     this",
+	]);
+});
+
+test("full: summaries keep their mark and suffix, their text below", () => {
+	const s = open("compaction");
+	const lines = renderContextLines(s.buildSessionContext(), { entries: s.buildContextEntries(), full: true });
+	assert.match(lines[0] as string, /^ 1\. [0-9a-f]{8} compaction summary: \(48,213 tokens before\)$/);
+	assert.equal(lines[1], "      ## Goal");
+});
+
+test("width: the numbered lines fit, the model lines too", () => {
+	const s = open("tool-calls");
+	for (const width of [24, 50, 100]) {
+		const lines = renderContextLines(s.buildSessionContext(), { entries: s.buildContextEntries(), width });
+		for (const line of lines) assert.ok(displayWidth(line) <= width, `${width}: ${line}`);
+	}
+	const [first] = renderContextLines(s.buildSessionContext(), { entries: s.buildContextEntries(), width: 50 });
+	assert.equal(first, " 1. fd40dd00 user: Here is a screenshot of the fa…");
+});
+
+test("colour only when asked; the same text without it", () => {
+	const s = open("compaction");
+	const options = { entries: s.buildContextEntries() };
+	const plain = renderContextLines(s.buildSessionContext(), options);
+	const colored = renderContextLines(s.buildSessionContext(), { ...options, color: true });
+	assert.ok(plain.every((line) => !line.includes("\u001b")));
+	assert.ok(colored[0]?.includes("\u001b[35m"), "summaries in magenta");
+	assert.deepEqual(colored.map(stripAnsi), plain);
 });
