@@ -114,12 +114,17 @@ export class ReplState {
 		return this.session ? this.session.getEntries().map((entry) => entry.id) : [];
 	}
 
-	/** `name 1a2b3c4d`: the session name (or file name) and the leaf, for the prompt. */
-	promptLabel(): string | undefined {
+	/** The session name (or file name) and the leaf, for the prompt. */
+	promptParts(): { title: string; leaf: string } | undefined {
 		const session = this.session;
 		if (!session) return undefined;
-		const leaf = session.getLeafId();
-		return `${sessionTitle(session)} ${leaf === null ? "(root)" : leaf}`;
+		return { title: sessionTitle(session), leaf: session.getLeafId() ?? "(root)" };
+	}
+
+	/** `name 1a2b3c4d`: {@link promptParts} as one string. */
+	promptLabel(): string | undefined {
+		const parts = this.promptParts();
+		return parts && `${parts.title} ${parts.leaf}`;
 	}
 
 	line(text: string): void {
@@ -265,7 +270,9 @@ function textOf(args: string[], from: number): string {
 
 /** The last message (or summary) on the path to `id`, described in one line. */
 function lastMessagePreview(session: Session, id: string, length: number): string {
-	for (let entry = session.getEntry(id); entry; entry = entry.parentId ? session.getEntry(entry.parentId) : undefined) {
+	const tree = session.getTreeIndex();
+	// The tree's parents, not the entries' own: a lenient open may have bridged a gap.
+	for (let entry = session.getEntry(id); entry; ) {
 		if (
 			entry.type === "message" ||
 			entry.type === "custom_message" ||
@@ -274,6 +281,8 @@ function lastMessagePreview(session: Session, id: string, length: number): strin
 		) {
 			return formatDescription(describeEntry(entry), length);
 		}
+		const parentId = tree.getParentId(entry.id);
+		entry = parentId ? session.getEntry(parentId) : undefined;
 	}
 	return "(no messages)";
 }
@@ -347,9 +356,8 @@ const sendCmd: ReplCommand = {
 	summary: "append a message; prints its id",
 	details: [
 		"role: user, assistant, toolResult (answers the open tool call, if any) or",
-		"custom (a custom_message entry). The words of the text are joined by single",
-		"spaces;",
-		'quote it to keep it exactly: send user "a  b\\nc".',
+		"custom (a custom_message entry). The text's words are joined by single",
+		'spaces; quote it to keep it exactly: send user "a  b\\nc".',
 	],
 	args: ["role", "text"],
 	needsSession: true,

@@ -92,13 +92,9 @@ export async function runScript(io: CliIO, options: ReplOptions): Promise<void> 
 
 /** The prompt: `session-tree [name-or-file leaf]> `, or `session-tree> ` without a session. */
 export function promptText(state: ReplState, style: Style): string {
-	const session = state.session;
-	if (!session) return `${style.bold("session-tree")}> `;
-	const label = state.promptLabel() as string;
-	const space = label.lastIndexOf(" ");
-	const title = label.slice(0, space);
-	const leaf = label.slice(space + 1);
-	return `${style.bold("session-tree")} [${style.cyan(title)} ${style.yellow(leaf)}]> `;
+	const parts = state.promptParts();
+	if (!parts) return `${style.bold("session-tree")}> `;
+	return `${style.bold("session-tree")} [${style.cyan(parts.title)} ${style.yellow(parts.leaf)}]> `;
 }
 
 function listDir(dir: string): DirEntry[] {
