@@ -1,17 +1,8 @@
-/** Relative times, sizes, widths, colour rules and the progress bar. */
+/** Relative times, sizes, one-line text and the progress bar. */
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import {
-	displayWidth,
-	fitWidth,
-	fitWidthFromEnd,
-	flatten,
-	formatBytes,
-	relativeTime,
-	whenText,
-} from "../../src/catalog/format.js";
-import { colorEnabled, outputWidth, paint } from "../../src/catalog/style.js";
+import { flatten, formatBytes, relativeTime, whenText } from "../../src/catalog/format.js";
 import { createProgress, progressLine } from "../../src/render/progress.js";
 
 describe("format", () => {
@@ -40,34 +31,9 @@ describe("format", () => {
 		assert.equal(formatBytes(5 * 1024 ** 3), "5.0 GiB");
 	});
 
-	test("one line, fitted to a width in terminal columns", () => {
+	test("one line", () => {
 		assert.equal(flatten("  a\n\tb\u0007c  "), "a b c");
 		assert.equal(flatten("x".repeat(10_000)).length, 4096);
-		assert.equal(displayWidth("abc"), 3);
-		assert.equal(displayWidth("日本語"), 6);
-		assert.equal(displayWidth("e\u0301"), 1);
-		assert.equal(displayWidth("👍🏽 ok"), 5);
-		assert.equal(fitWidth("hello world", 8), "hello w…");
-		assert.equal(fitWidth("日本語のテキスト", 7), "日本語…");
-		assert.equal(fitWidth("short", 10), "short");
-		assert.equal(fitWidthFromEnd("hello world", 6), "…world");
-	});
-
-	test("colour: FORCE_COLOR decides, else NO_COLOR, TERM=dumb and the terminal", () => {
-		const tty = { isTTY: true };
-		assert.equal(colorEnabled(tty, {}), true);
-		assert.equal(colorEnabled({ isTTY: false }, {}), false);
-		assert.equal(colorEnabled(tty, { NO_COLOR: "1" }), false);
-		assert.equal(colorEnabled(tty, { NO_COLOR: "" }), true);
-		assert.equal(colorEnabled(tty, { TERM: "dumb" }), false);
-		assert.equal(colorEnabled({ isTTY: false }, { FORCE_COLOR: "1" }), true);
-		assert.equal(colorEnabled(tty, { FORCE_COLOR: "0" }), false);
-		assert.equal(colorEnabled(tty, { FORCE_COLOR: "1", NO_COLOR: "1" }), true);
-		assert.equal(paint(false)("x", "bold"), "x");
-		assert.equal(paint(true)("x", "bold", "red"), "\u001b[31m\u001b[1mx\u001b[22m\u001b[39m");
-		assert.equal(outputWidth({ isTTY: true, columns: 90 }, {}), 90);
-		assert.equal(outputWidth({ isTTY: false }, { COLUMNS: "70" }), 70);
-		assert.equal(outputWidth({ isTTY: false }, {}), undefined);
 	});
 });
 

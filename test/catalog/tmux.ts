@@ -55,7 +55,7 @@ export async function runInTerminal(
 	const done = join(options.logDir, `${name}.done`);
 	// Wait a moment so that pipe-pane is set up before the command writes anything.
 	const command =
-		`sleep 0.3; env -u FORCE_COLOR -u NO_COLOR -u COLUMNS TERM=xterm-256color ${vars.map(quote).join(" ")} ` +
+		`sleep 0.3; env -u FORCE_COLOR -u NO_COLOR TERM=xterm-256color ${vars.map(quote).join(" ")} ` +
 		`${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(" ")}; touch ${quote(done)}; sleep 60`;
 	tmux("new-session", "-d", "-s", name, "-x", String(options.width), "-y", String(options.height), command);
 	tmux("pipe-pane", "-o", "-t", name, `cat >> ${quote(log)}`);

@@ -31,7 +31,6 @@ before(() => {
 	// The test runner sets FORCE_COLOR for its children when it runs on a terminal.
 	delete process.env.FORCE_COLOR;
 	delete process.env.NO_COLOR;
-	delete process.env.COLUMNS;
 	layout = buildLayout(tempDir());
 	env = { PI_CODING_AGENT_DIR: layout.agentDir };
 });
@@ -198,12 +197,12 @@ describe("ls", () => {
 		assert.ok(out.some((line) => line.includes(`${OTHER}  `) && line.endsWith("Forked work")));
 	});
 
-	test("a long first message is cut to COLUMNS", async () => {
+	test("a long first message is cut to --width", async () => {
 		const root = tempDir();
 		const session = Session.create({ dir: root, cwd: PROJECT });
 		session.appendMessage({ role: "user", content: `${"word ".repeat(100)}end`, timestamp: Date.now() });
 		session.close();
-		const result = await cli(["ls", root], { env: { ...env, COLUMNS: "80" } });
+		const result = await cli(["ls", root, "--width", "80"], { env });
 		const row = lines(result.stdout)[1] as string;
 		assert.equal(row.length, 80);
 		assert.ok(row.endsWith('…"'));
@@ -223,6 +222,7 @@ describe("ls", () => {
 			["ls", "--cwd", PROJECT, layout.projectDir],
 			["ls", "--bogus"],
 			["ls", "a", "b"],
+			["ls", "--width", "5"],
 		]) {
 			const result = await cli(args, { env });
 			assert.equal(result.code, 2, args.join(" "));

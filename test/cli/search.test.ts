@@ -27,7 +27,6 @@ before(() => {
 	// The test runner sets FORCE_COLOR for its children when it runs on a terminal.
 	delete process.env.FORCE_COLOR;
 	delete process.env.NO_COLOR;
-	delete process.env.COLUMNS;
 	layout = buildLayout(tempDir());
 	env = { PI_CODING_AGENT_DIR: layout.agentDir };
 });

@@ -1,9 +1,10 @@
 /** `session-tree ls`: the sessions of a project (or of all projects, or of a directory), newest first. */
 
 import { type Selection, selectSessionFiles } from "../../catalog/discover.js";
-import { displayWidth, fitWidth, flatten, formatBytes, whenText } from "../../catalog/format.js";
-import { colorEnabled, outputWidth, type Paint, paint } from "../../catalog/style.js";
+import { flatten, formatBytes, whenText } from "../../catalog/format.js";
 import { type SessionSummary, type SkippedSession, summarizeSessions } from "../../catalog/summary.js";
+import { type Painter, painter, shouldColor, terminalWidth } from "../../render/color.js";
+import { displayWidth, truncateToWidth } from "../../render/preview.js";
 import { createProgress } from "../../render/progress.js";
 import { type CliIO, type Command, type CommandInput, JSON_OPTION, stringValue, UsageError } from "../args.js";
 
@@ -26,12 +27,24 @@ export interface LsRow {
 export const SELECTION_OPTIONS = {
 	cwd: { type: "string" },
 	all: { type: "boolean", short: "a" },
+	width: { type: "string" },
 } as const;
 
 export const SELECTION_DOCS = [
 	{ flags: "--cwd PATH", description: "the sessions of the project at PATH (default: the current directory)" },
 	{ flags: "-a, --all", description: "the sessions of every project under <agent dir>/sessions/" },
+	{ flags: "--width N", description: "fit lines into N columns (default: the terminal's width; no cut when piped)" },
 ];
+
+/** `--width N`, else the terminal's width, else undefined (piped: no cut). */
+export function outputWidth(values: CommandInput["values"], command: string): number | undefined {
+	const text = stringValue(values, "width");
+	if (text === undefined) return terminalWidth(process.stdout);
+	if (!/^\d+$/.test(text) || Number(text) < 20) {
+		throw new UsageError(`option --width needs a whole number of at least 20, not ${JSON.stringify(text)}`, command);
+	}
+	return Number(text);
+}
 
 /** The files a collection command looks at, from DIR, --all and --cwd. */
 export function selectFromArgs(values: CommandInput["values"], dir: string | undefined, command: string): Selection {
@@ -76,7 +89,7 @@ const PIPED_TEXT_WIDTH = 200;
 /** The human table: one line per session, then its file, indented. */
 export function renderLs(
 	sessions: readonly SessionSummary[],
-	options: { now: Date; width?: number; paint: Paint },
+	options: { now: Date; width?: number; paint: Painter },
 ): string {
 	const { now, width, paint: p } = options;
 	const showCwd = new Set(sessions.map((session) => session.cwd)).size > 1;
@@ -103,8 +116,8 @@ export function renderLs(
 	sessions.forEach((session, i) => {
 		const cell = cells[i] as (typeof cells)[number];
 		let text: string;
-		if (session.name !== null) text = p(fitWidth(flatten(session.name), room), "bold");
-		else if (session.firstMessage !== null) text = `"${fitWidth(flatten(session.firstMessage), room - 2)}"`;
+		if (session.name !== null) text = p(truncateToWidth(flatten(session.name), room), "bold");
+		else if (session.firstMessage !== null) text = `"${truncateToWidth(flatten(session.firstMessage), room - 2)}"`;
 		else text = p("(no messages)", "dim");
 		lines.push(`${prefix(cell)}${text}`);
 		lines.push(p(`    ${session.file}`, "dim"));
@@ -115,7 +128,7 @@ export function renderLs(
 export const lsCommand: Command = {
 	name: "ls",
 	summary: "list the sessions of a project (or all projects, or a directory), newest first",
-	synopsis: "ls [DIR] [--cwd PATH] [--all] [--json]",
+	synopsis: "ls [DIR] [--cwd PATH] [--all] [--width N] [--json]",
 	description:
 		"Lists session files, newest first, the way pi's session picker sees them: the time of the\n" +
 		"last user or assistant message (else the header's time, else the file's), the session name\n" +
@@ -148,6 +161,7 @@ export const lsCommand: Command = {
 	],
 	positionals: ["DIR?"],
 	run({ values, positionals, io }) {
+		const width = outputWidth(values, "ls");
 		const selection = selectFromArgs(values, positionals[0], "ls");
 		const progress = createProgress(process.stderr, { label: "reading sessions" });
 		const { sessions, skipped } = summarizeSessions(selection.files, {
@@ -167,11 +181,10 @@ export const lsCommand: Command = {
 			io.err(`session-tree: no sessions in ${selection.root}\n`);
 			return;
 		}
-		const width = outputWidth(process.stdout);
 		io.out(
 			renderLs(sessions, {
 				now: new Date(),
-				paint: paint(colorEnabled(process.stdout)),
+				paint: painter(shouldColor(process.stdout)),
 				...(width === undefined ? {} : { width }),
 			}),
 		);

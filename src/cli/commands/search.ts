@@ -1,6 +1,5 @@
 /** `session-tree search`: message text across sessions, with the match in context. */
 
-import { displayWidth } from "../../catalog/format.js";
 import {
 	compileQuery,
 	InvalidPattern,
@@ -9,10 +8,11 @@ import {
 	type SearchHit,
 	searchSessions,
 } from "../../catalog/search.js";
-import { colorEnabled, outputWidth, type Paint, paint } from "../../catalog/style.js";
+import { type Painter, painter, shouldColor } from "../../render/color.js";
+import { displayWidth } from "../../render/preview.js";
 import { createProgress } from "../../render/progress.js";
 import { CliError, type Command, JSON_OPTION, stringValue, UsageError } from "../args.js";
-import { reportProblems, SELECTION_DOCS, SELECTION_OPTIONS, selectFromArgs } from "./ls.js";
+import { outputWidth, reportProblems, SELECTION_DOCS, SELECTION_OPTIONS, selectFromArgs } from "./ls.js";
 
 /** A row of `search --json`. */
 export interface SearchRow {
@@ -36,7 +36,7 @@ const SIDE = "side";
 const MARK_WIDTH = Math.max(ACTIVE.length, SIDE.length);
 
 /** The human output: hits grouped by file, a heading per file, one line per hit. */
-export function renderHits(hits: readonly SearchHit[], p: Paint): string {
+export function renderHits(hits: readonly SearchHit[], p: Painter): string {
 	const idWidth = Math.max(...hits.map((hit) => hit.entryId.length));
 	const roleWidth = Math.max(...hits.map((hit) => displayWidth(hit.role)));
 	const lines: string[] = [];
@@ -70,7 +70,7 @@ function positiveInteger(text: string | undefined, option: string): number | und
 export const searchCommand: Command = {
 	name: "search",
 	summary: "search message text across sessions",
-	synopsis: "search TEXT [DIR] [--cwd PATH] [--all] [--regex] [-i] [--limit N] [--json]",
+	synopsis: "search TEXT [DIR] [--cwd PATH] [--all] [--regex] [-i] [--limit N] [--width N] [--json]",
 	description:
 		"Searches the text of messages in the same sessions `ls` lists: user and assistant text,\n" +
 		"thinking, tool results, bash commands and output, custom messages, compaction and branch\n" +
@@ -122,7 +122,7 @@ export const searchCommand: Command = {
 		}
 		const selection = selectFromArgs(values, positionals[1], "search");
 		const json = values.json === true;
-		const width = json ? undefined : outputWidth(process.stdout);
+		const width = json ? undefined : outputWidth(values, "search");
 		const idBudget = 8;
 		const snippetWidth =
 			width === undefined
@@ -150,7 +150,7 @@ export const searchCommand: Command = {
 			}));
 			io.out(`${JSON.stringify(rows)}\n`);
 		} else if (result.hits.length > 0) {
-			io.out(renderHits(result.hits, paint(colorEnabled(process.stdout))));
+			io.out(renderHits(result.hits, painter(shouldColor(process.stdout))));
 		}
 		if (result.hits.length === 0) {
 			const where = selection.files.length === 0 ? ` (no sessions in ${selection.root})` : "";
