@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { displayWidth } from "../../src/catalog/format.js";
+import { displayWidth } from "../../src/render/preview.js";
 import { Session } from "../../src/session.js";
 import { buildLayout, type Layout, PROJECT } from "../catalog/layout.js";
 import { runInTerminal, skipWithoutTmux, stopTmux, stripAnsi } from "../catalog/tmux.js";

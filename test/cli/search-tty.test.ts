@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { displayWidth } from "../../src/catalog/format.js";
+import { displayWidth } from "../../src/render/preview.js";
 import { Session } from "../../src/session.js";
 import { buildLayout, type Layout, PROJECT } from "../catalog/layout.js";
 import { runInTerminal, skipWithoutTmux, stopTmux, stripAnsi } from "../catalog/tmux.js";
