@@ -385,7 +385,12 @@ export function renderTreeLines(roots: readonly SessionTreeNode[], options: Tree
 		if (maxDepth !== undefined && depth >= maxDepth) {
 			const more = countBelow(last);
 			const branches = last.children.length > 1 ? ` in ${last.children.length} branches` : "";
-			lines.push(noteLine(childPrefix, `… ${more.toLocaleString("en-US")} more${branches}`));
+			// The leaf among them: say so, as a filter's hidden leaf is pointed at.
+			const leafBelow =
+				leafShownAt !== null && active.has(last.entry.id) && last.entry.id !== leafShownAt
+					? `  ${leafMarker} below (${leafId})`
+					: "";
+			lines.push(noteLine(childPrefix, `… ${more.toLocaleString("en-US")} more${branches}${leafBelow}`));
 			continue;
 		}
 		pushChildren(last.children, childPrefix, depth + 1);

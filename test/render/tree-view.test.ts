@@ -136,7 +136,7 @@ test("depth: levels below the start, the rest counted", () => {
 		"00000001 user: q1 [start]",
 		'00000002 assistant: → read({"path":"a.ts"})',
 		"00000003 toolResult: read: file text",
-		"… 7 more",
+		"… 7 more  ← leaf below (0000000b)",
 	]);
 	assert.deepEqual(render(sample(), { depth: 4 }), [
 		"00000001 user: q1 [start]",
@@ -146,10 +146,11 @@ test("depth: levels below the start, the rest counted", () => {
 		"├── 00000005 model_change: openai/gpt-5",
 		"│   … 2 more",
 		"└── • 00000009 user: q2 alt",
-		"    … 2 more",
+		"    … 2 more  ← leaf below (0000000b)",
 	]);
-	assert.deepEqual(render(sample(), { depth: 3 }).at(-1), "… 6 more in 2 branches");
-	assert.deepEqual(render(chain(3), { depth: 0 }), ["00000001 user: m1", "… 2 more"]);
+	assert.deepEqual(render(sample(), { depth: 3 }).at(-1), "… 6 more in 2 branches  ← leaf below (0000000b)");
+	assert.deepEqual(render(chain(3), { depth: 0 }), ["00000001 user: m1", "… 2 more  ← leaf below (00000003)"]);
+	assert.deepEqual(render(chain(3), { depth: 0, leafId: "00000001" }), ["00000001 user: m1  ← leaf", "… 2 more"]);
 	assert.deepEqual(render(sample(), { from: "00000005", depth: 0 }), [
 		"00000005 model_change: openai/gpt-5",
 		"… 2 more",
