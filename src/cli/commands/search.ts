@@ -77,7 +77,9 @@ export const searchCommand: Command = {
 		"summaries. Each entry that matches is one hit: the session file (and its name), the entry\n" +
 		"id, the role (or the entry type for summaries and custom messages), whether the entry is on\n" +
 		"the session's active branch (`active`) or on another branch (`side`), and the text around\n" +
-		"the first match, highlighted on a terminal. Sessions are searched newest first.\n" +
+		"the first match, highlighted on a terminal. Sessions are searched newest first (by file\n" +
+		"modification time). With --json, matchStart and matchEnd are offsets into the snippet\n" +
+		"(UTF-16 code units, as in JavaScript strings).\n" +
 		"\n" +
 		"TEXT is plain text; with --regex a JavaScript regular expression. Matching is case-sensitive\n" +
 		"unless -i is given.\n" +
