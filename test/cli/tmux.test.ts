@@ -11,7 +11,7 @@
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync, statSync } from "node:fs";
+import { readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { Session } from "../../src/index.js";
@@ -138,6 +138,9 @@ const ESCAPE = "\u001b[";
 describe("repl in a terminal (tmux)", { skip }, () => {
 	after(() => {
 		spawnSync("tmux", ["-L", socket, "kill-server"], { env: tmuxEnv });
+		// tmux leaves its socket file behind.
+		const uid = process.getuid?.() ?? 0;
+		rmSync(join(process.env.TMUX_TMPDIR ?? "/tmp", `tmux-${uid}`, socket), { force: true });
 		removeTempDirs();
 	});
 
@@ -175,6 +178,9 @@ describe("repl in a terminal (tmux)", { skip }, () => {
 	let pane: Pane;
 
 	test("the prompt shows the session and the leaf, in colour", async () => {
+		// The server outlives each REPL: a new session started while the last one's server is
+		// shutting down would fail with "server exited unexpectedly".
+		tmux("start-server", ";", "set-option", "-g", "exit-empty", "off");
 		pane = new Pane(["repl", file], env);
 		const screen = await pane.waitFor("the prompt", (text) => PROMPT.test(text));
 		assert.match(pane.lastLine(screen), new RegExp(`^session-tree \\[…[0-9a-f]{8} ${a1}\\]>\\s*$`));
