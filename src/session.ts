@@ -113,6 +113,8 @@ export class Session {
 	private readonly lenient: boolean;
 	/** Releases the write lock this session holds until the current task ends. */
 	private lease: (() => void) | undefined;
+	/** The store's write generation after this session's last write or catch-up. */
+	private seenWrites = -1;
 
 	private constructor(
 		store: SessionStore,
@@ -560,8 +562,15 @@ export class Session {
 			}
 			this.lease = release;
 			setTimeout(() => this.endLease(), 0).unref();
+		} else if (this.store.writeGeneration() !== this.seenWrites) {
+			// Another session of this process wrote while we held the lease.
+			this.catchUp();
 		}
-		return write();
+		try {
+			return write();
+		} finally {
+			this.seenWrites = this.store.writeGeneration();
+		}
 	}
 
 	private endLease(): void {

@@ -6,8 +6,22 @@
 /** Source of random bytes; replaceable for deterministic tests. */
 export type RandomBytes = (length: number) => Uint8Array;
 
-/** Cryptographically random bytes from the platform. */
-export const cryptoRandomBytes: RandomBytes = (length) => globalThis.crypto.getRandomValues(new Uint8Array(length));
+/** Bytes fetched from the platform at a time: each call into it costs far more than 4 bytes. */
+const POOL_SIZE = 4096;
+let pool = new Uint8Array(0);
+let poolOffset = 0;
+
+/** Cryptographically random bytes from the platform, drawn from a pool refilled 4 KiB at a time. */
+export const cryptoRandomBytes: RandomBytes = (length) => {
+	if (length > POOL_SIZE) return globalThis.crypto.getRandomValues(new Uint8Array(length));
+	if (poolOffset + length > pool.length) {
+		pool = globalThis.crypto.getRandomValues(new Uint8Array(POOL_SIZE));
+		poolOffset = 0;
+	}
+	const bytes = pool.slice(poolOffset, poolOffset + length);
+	poolOffset += length;
+	return bytes;
+};
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 

@@ -215,28 +215,29 @@ export class SessionTree {
 	 * the instant of `timestamp`, as pi's), labels attached. Built without recursion.
 	 */
 	getTree(): SessionTreeNode[] {
-		const built = new Map<TreeNode, SessionTreeNode>();
-		const make = (node: TreeNode): SessionTreeNode => {
-			const out: SessionTreeNode = { entry: node.entry, children: [] };
-			const label = this.labels.get(node.entry.id);
-			if (label) {
-				out.label = label.label;
-				out.labelTimestamp = label.timestamp;
+		// Two linear passes over the file order: one output node per entry, then children in
+		// their display order. No map, no recursion.
+		const out: SessionTreeNode[] = new Array(this.ordered.length);
+		const labelled = this.labels.size > 0;
+		for (let i = 0; i < this.ordered.length; i++) {
+			const node = this.ordered[i] as TreeNode;
+			const made: SessionTreeNode = { entry: node.entry, children: [] };
+			if (labelled) {
+				const label = this.labels.get(node.entry.id);
+				if (label) {
+					made.label = label.label;
+					made.labelTimestamp = label.timestamp;
+				}
 			}
-			built.set(node, out);
-			return out;
-		};
-		const roots = this.rootNodes.map(make);
-		const stack = [...this.rootNodes];
-		for (let node = stack.pop(); node; node = stack.pop()) {
-			if (!node.children) continue;
-			const parentOut = built.get(node) as SessionTreeNode;
-			for (const child of sortedChildren(node.children)) {
-				parentOut.children.push(make(child));
-				stack.push(child);
-			}
+			out[i] = made;
 		}
-		return roots;
+		for (let i = 0; i < this.ordered.length; i++) {
+			const children = (this.ordered[i] as TreeNode).children;
+			if (!children) continue;
+			const target = (out[i] as SessionTreeNode).children;
+			for (const child of sortedChildren(children)) target.push(out[child.order] as SessionTreeNode);
+		}
+		return this.rootNodes.map((root) => out[root.order] as SessionTreeNode);
 	}
 
 	/**

@@ -171,6 +171,13 @@ export function writeFileAtomic(file: string, text: string): void {
 	}
 }
 
+/** Writes by this process per session file, across all store objects for it. */
+const writesByFile = new Map<string, number>();
+
+function noteWrite(file: string): void {
+	writesByFile.set(file, (writesByFile.get(file) ?? 0) + 1);
+}
+
 function identityOf(stats: { dev: number; ino: number }): string {
 	return `${stats.dev}:${stats.ino}`;
 }
@@ -295,6 +302,7 @@ export class FileSessionStore implements SessionStore {
 			const data = Buffer.from(prefix + records.map(encodeRecord).join(""));
 			this.endAfterOwnAppend = -1;
 			writeAll(fd, data);
+			noteWrite(this.file);
 			this.lineCount += records.length + (prefix ? 1 : 0);
 			this.sync(fd);
 			// Under the lock nobody else writes, so the file ends where our bytes end (after a
@@ -317,8 +325,13 @@ export class FileSessionStore implements SessionStore {
 			throw ioError(cause, this.file, "back up");
 		}
 		writeFileAtomic(this.file, records.map(encodeRecord).join(""));
+		noteWrite(this.file);
 		this.lineCount = records.length;
 		return { backup, cursor: this.cursorAt(statSync(this.file)) };
+	}
+
+	writeGeneration(): number {
+		return writesByFile.get(this.file) ?? 0;
 	}
 
 	flush(): void {

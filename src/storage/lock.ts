@@ -35,11 +35,30 @@ const HOST = hostname();
 /** Tokens tell locks apart: random per process, then a counter (cheaper than fresh randomness per lock). */
 const PROCESS_TOKEN = randomBytes(6).toString("hex");
 let lockCounter = 0;
-/** Locks this process holds, released if it exits while holding them. */
-const held = new Set<string>();
+/**
+ * Locks this process holds, with how many holders in this process share each: the lock is
+ * between processes, and within one (single-threaded) process writers take turns anyway.
+ * Released if the process exits while holding them.
+ */
+const held = new Map<string, number>();
 process.once("exit", () => {
-	for (const path of held) release(path);
+	for (const path of held.keys()) release(path);
 });
+
+function holdOnce(path: string): ReleaseLock {
+	let done = false;
+	return () => {
+		if (done) return;
+		done = true;
+		const count = (held.get(path) ?? 1) - 1;
+		if (count > 0) {
+			held.set(path, count);
+		} else {
+			held.delete(path);
+			release(path);
+		}
+	};
+}
 const sleeper = new Int32Array(new SharedArrayBuffer(4));
 
 function sleep(ms: number): void {
@@ -108,7 +127,8 @@ function breakLock(path: string, seen: LockOwner | undefined): void {
 }
 
 /**
- * Takes the lock of `file`, waiting (with backoff) while a live process holds it.
+ * Takes the lock of `file`, waiting (with backoff) while another live process holds it. If this
+ * process holds it already, the lock is shared (counted) and returned at once.
  * @throws SessionTreeError LOCKED after `timeoutMs`
  */
 export function acquireLock(file: string, options: LockOptions = {}): ReleaseLock {
@@ -116,6 +136,11 @@ export function acquireLock(file: string, options: LockOptions = {}): ReleaseLoc
 	const timeoutMs = options.timeoutMs ?? 10_000;
 	const staleMs = options.staleMs ?? 30_000;
 	const mine: LockOwner = { pid: process.pid, host: HOST, token: `${PROCESS_TOKEN}${(++lockCounter).toString(16)}` };
+	const already = held.get(path);
+	if (already !== undefined) {
+		held.set(path, already + 1);
+		return holdOnce(path);
+	}
 	const deadline = Date.now() + timeoutMs;
 	for (let attempt = 0; ; attempt++) {
 		let fd: number | undefined;
@@ -132,10 +157,8 @@ export function acquireLock(file: string, options: LockOptions = {}): ReleaseLoc
 			} finally {
 				closeSync(fd);
 			}
-			held.add(path);
-			return () => {
-				if (held.delete(path)) release(path);
-			};
+			held.set(path, 1);
+			return holdOnce(path);
 		}
 		const owner = readOwner(path);
 		if (isStale(path, owner, staleMs)) {

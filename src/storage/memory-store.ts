@@ -16,6 +16,7 @@ export class MemorySessionStore implements SessionStore {
 	readonly file = undefined;
 	private lines: string[] | undefined;
 	private generation = 0;
+	private writes = 0;
 	private readonly backups: string[][] = [];
 
 	constructor(name = `session-${++counter}`) {
@@ -48,6 +49,7 @@ export class MemorySessionStore implements SessionStore {
 	append(records: readonly object[]): StoreCursor {
 		const lines = this.required();
 		for (const record of records) lines.push(encodeRecord(record));
+		this.writes++;
 		return this.cursor();
 	}
 
@@ -55,12 +57,17 @@ export class MemorySessionStore implements SessionStore {
 		this.backups.push(this.lines ?? []);
 		this.lines = records.map(encodeRecord);
 		this.generation++;
+		this.writes++;
 		return { backup: `${this.location}#backup-${this.backups.length}`, cursor: this.cursor() };
 	}
 
 	/** The stored text, as a file would hold it. */
 	text(): string {
 		return (this.lines ?? []).join("");
+	}
+
+	writeGeneration(): number {
+		return this.writes;
 	}
 
 	flush(): void {}

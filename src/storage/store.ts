@@ -67,6 +67,12 @@ export interface SessionStore {
 	 * @returns where the backup is, and the position after the new content
 	 */
 	replace(records: readonly object[]): { backup: string; cursor: StoreCursor };
+	/**
+	 * A number that changes whenever any writer in this process writes to this session (through
+	 * any store object for it). A session holding the lock compares it before writing, to catch
+	 * up on what another session of the same process wrote meanwhile.
+	 */
+	writeGeneration(): number;
 	/** Makes every acknowledged append durable now (group commit). */
 	flush(): void;
 	/** Flushes and releases open handles. The store may be used again afterwards. */
