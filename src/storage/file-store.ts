@@ -239,25 +239,31 @@ export class FileSessionStore implements SessionStore {
 	readAll(): StoreRead {
 		const fd = openFile(this.file, "r");
 		try {
-			const stats = fstatSync(fd);
-			const lines: ParsedLine[] = [];
-			let end = 0;
-			let count = 0;
-			for (const raw of scanLines(fd)) {
-				const parsed = raw.terminated ? this.parseRaw(raw) : this.parseLast(raw);
-				if (parsed?.torn) {
-					lines.push(parsed);
-					break;
-				}
-				if (parsed) lines.push(parsed);
-				end = raw.end;
-				count = raw.line;
-			}
-			this.lineCount = count;
-			return { lines, cursor: { lines: count, offset: end, identity: identityOf(stats) } };
+			return this.readAllFrom(fd);
+		} catch (cause) {
+			throw cause instanceof SessionTreeError ? cause : ioError(cause, this.file, "read");
 		} finally {
 			closeSync(fd);
 		}
+	}
+
+	private readAllFrom(fd: number): StoreRead {
+		const stats = fstatSync(fd);
+		const lines: ParsedLine[] = [];
+		let end = 0;
+		let count = 0;
+		for (const raw of scanLines(fd)) {
+			const parsed = raw.terminated ? this.parseRaw(raw) : this.parseLast(raw);
+			if (parsed?.torn) {
+				lines.push(parsed);
+				break;
+			}
+			if (parsed) lines.push(parsed);
+			end = raw.end;
+			count = raw.line;
+		}
+		this.lineCount = count;
+		return { lines, cursor: { lines: count, offset: end, identity: identityOf(stats) } };
 	}
 
 	readSince(cursor: StoreCursor): StoreRead | undefined {

@@ -27,12 +27,22 @@ export interface CliOptions {
 	cwd?: string;
 }
 
+/**
+ * The environment for the binary, without the colour switches: `node --test` on a terminal sets
+ * FORCE_COLOR for its children, which would colour the output the tests compare. A test that
+ * wants colour passes them in `options.env`.
+ */
+function inheritedEnv(): NodeJS.ProcessEnv {
+	const { FORCE_COLOR: _force, NO_COLOR: _no, ...rest } = process.env;
+	return rest;
+}
+
 /** Runs `node dist/cli/main.js ...args`. */
 export function cli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
 	return new Promise((done, fail) => {
 		const child = spawn(process.execPath, [BIN, ...args], {
 			cwd: options.cwd ?? REPO,
-			env: { ...process.env, ...options.env },
+			env: { ...inheritedEnv(), ...options.env },
 			stdio: ["pipe", "pipe", "pipe"],
 		});
 		const out: Buffer[] = [];
