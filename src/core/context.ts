@@ -115,43 +115,53 @@ export function pathState(path: readonly SessionEntry[]): PathState {
 }
 
 /**
- * The context messages of a root-to-leaf path, each with its source entry.
- *
- * Without a compaction: every message, custom message and non-empty branch summary. With
- * compactions, the last one wins: its summary, then either its `retainedTail` or the path
- * entries from `firstKeptEntryId` up to the compaction, then everything after it.
+ * Calls `visit` for each context message of a root-to-leaf path, in order, with the entry it
+ * comes from. Without a compaction: every message, custom message and non-empty branch
+ * summary. With compactions, the last one wins: its summary, then either its `retainedTail`
+ * or the path entries from `firstKeptEntryId` up to the compaction, then everything after it.
  */
-export function buildContextEntries(path: readonly SessionEntry[], state: PathState = pathState(path)): ContextEntry[] {
-	const out: ContextEntry[] = [];
-	const push = (entry: SessionEntry) => {
-		const message = entryMessage(entry);
-		if (message) out.push({ entry, message });
+function visitContext(
+	path: readonly SessionEntry[],
+	compactionIndex: number,
+	visit: (entry: SessionEntry, message: ContextMessage) => void,
+): void {
+	const each = (from: number, to: number) => {
+		for (let i = from; i < to; i++) {
+			const entry = path[i] as SessionEntry;
+			const message = entryMessage(entry);
+			if (message) visit(entry, message);
+		}
 	};
-	const { compactionIndex } = state;
 	if (compactionIndex < 0) {
-		for (const entry of path) push(entry);
-		return out;
+		each(0, path.length);
+		return;
 	}
 	const compaction = path[compactionIndex] as CompactionEntry;
-	out.push({ entry: compaction, message: compactionSummaryMessage(compaction) });
+	visit(compaction, compactionSummaryMessage(compaction));
 	if (Array.isArray(compaction.retainedTail)) {
-		for (const message of compaction.retainedTail) out.push({ entry: compaction, message });
+		for (const message of compaction.retainedTail) visit(compaction, message);
 	} else {
-		let kept = false;
-		for (let i = 0; i < compactionIndex; i++) {
-			const entry = path[i] as SessionEntry;
-			if (entry.id === compaction.firstKeptEntryId) kept = true;
-			if (kept) push(entry);
+		let first = -1;
+		for (let i = 0; i < compactionIndex && first < 0; i++) {
+			if ((path[i] as SessionEntry).id === compaction.firstKeptEntryId) first = i;
 		}
+		if (first >= 0) each(first, compactionIndex);
 	}
-	for (let i = compactionIndex + 1; i < path.length; i++) push(path[i] as SessionEntry);
+	each(compactionIndex + 1, path.length);
+}
+
+/** The context messages of a root-to-leaf path, each with its source entry (see {@link buildSessionContext}). */
+export function buildContextEntries(path: readonly SessionEntry[], state: PathState = pathState(path)): ContextEntry[] {
+	const out: ContextEntry[] = [];
+	visitContext(path, state.compactionIndex, (entry, message) => out.push({ entry, message }));
 	return out;
 }
 
 /** What pi's `buildSessionContext` returns for a root-to-leaf path. */
 export function buildSessionContext(path: readonly SessionEntry[]): SessionContext {
 	const state = pathState(path);
-	const messages = buildContextEntries(path, state).map((item) => item.message);
+	const messages: ContextMessage[] = [];
+	visitContext(path, state.compactionIndex, (_entry, message) => messages.push(message));
 	return { messages, thinkingLevel: state.thinkingLevel, model: state.model };
 }
 
