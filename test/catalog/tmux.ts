@@ -24,6 +24,17 @@ function tmux(...args: string[]): string {
 	return result.stdout;
 }
 
+/**
+ * Starts the private server once, kept alive between sessions: otherwise a session started while
+ * the previous one's server shuts down fails with "server exited unexpectedly".
+ */
+let serverStarted = false;
+function ensureServer(): void {
+	if (serverStarted) return;
+	tmux("start-server", ";", "set-option", "-g", "exit-empty", "off");
+	serverStarted = true;
+}
+
 const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 let panes = 0;
 
@@ -57,6 +68,7 @@ export async function runInTerminal(
 	const command =
 		`sleep 0.3; env -u FORCE_COLOR -u NO_COLOR TERM=xterm-256color ${vars.map(quote).join(" ")} ` +
 		`${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(" ")}; touch ${quote(done)}; sleep 60`;
+	ensureServer();
 	tmux("new-session", "-d", "-s", name, "-x", String(options.width), "-y", String(options.height), command);
 	tmux("pipe-pane", "-o", "-t", name, `cat >> ${quote(log)}`);
 	const started = Date.now();

@@ -28,6 +28,17 @@ function tmux(...args: string[]): string {
 	return result.stdout;
 }
 
+/**
+ * Starts the private server once, kept alive between sessions: otherwise a session started while
+ * the previous one's server shuts down fails with "server exited unexpectedly".
+ */
+let serverStarted = false;
+function ensureServer(): void {
+	if (serverStarted) return;
+	tmux("start-server", ";", "set-option", "-g", "exit-empty", "off");
+	serverStarted = true;
+}
+
 const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 let panes = 0;
 
@@ -35,6 +46,7 @@ let panes = 0;
 async function screen(args: string[], vars: string, done: RegExp): Promise<string> {
 	const name = `v${panes++}`;
 	const command = `env -u FORCE_COLOR -u NO_COLOR TERM=xterm-256color ${vars} ${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(" ")}; sleep 60`;
+	ensureServer();
 	tmux("new-session", "-d", "-s", name, "-x", String(WIDTH), "-y", String(HEIGHT), command);
 	const started = Date.now();
 	try {
