@@ -27,24 +27,29 @@ export interface EntryStamp {
 	timestamp: string;
 }
 
+/** A version-3 session header (line 1 of a file). */
 export function sessionHeader(id: string, timestamp: string, cwd: string, parentSession?: string): SessionHeader {
 	const header: SessionHeader = { type: "session", version: CURRENT_SESSION_VERSION, id, timestamp, cwd };
 	if (parentSession !== undefined) header.parentSession = parentSession;
 	return header;
 }
 
+/** A `message` entry holding an agent message. */
 export function messageEntry(stamp: EntryStamp, message: AgentMessage): MessageEntry {
 	return { type: "message", ...stamp, message };
 }
 
+/** A `model_change` entry. */
 export function modelChangeEntry(stamp: EntryStamp, provider: string, modelId: string): ModelChangeEntry {
 	return { type: "model_change", ...stamp, provider, modelId };
 }
 
+/** A `thinking_level_change` entry. */
 export function thinkingLevelChangeEntry(stamp: EntryStamp, thinkingLevel: string): ThinkingLevelChangeEntry {
 	return { type: "thinking_level_change", ...stamp, thinkingLevel };
 }
 
+/** A `compaction` entry; `retainedTail` is written only when given. */
 export function compactionEntry(
 	stamp: EntryStamp,
 	summary: string,
@@ -67,6 +72,7 @@ export function compactionEntry(
 	return entry;
 }
 
+/** A `branch_summary` entry; `fromId` is the branch point or `"root"`. */
 export function branchSummaryEntry(
 	stamp: EntryStamp,
 	fromId: string,
@@ -77,10 +83,12 @@ export function branchSummaryEntry(
 	return { type: "branch_summary", ...stamp, fromId, summary, details, fromHook };
 }
 
+/** A `custom` entry (extension state, never in the context). */
 export function customEntry(stamp: EntryStamp, customType: string, data?: unknown): CustomEntry {
 	return { type: "custom", customType, data, ...stamp };
 }
 
+/** A `custom_message` entry (sent to the model as a `custom` message). */
 export function customMessageEntry(
 	stamp: EntryStamp,
 	customType: string,
@@ -91,10 +99,12 @@ export function customMessageEntry(
 	return { type: "custom_message", customType, content, display, details, ...stamp };
 }
 
+/** A `label` entry; an absent or empty label clears the target's label. */
 export function labelEntry(stamp: EntryStamp, targetId: string, label: string | undefined): LabelEntry {
 	return { type: "label", ...stamp, targetId, label };
 }
 
+/** A `session_info` entry naming the session. */
 export function sessionInfoEntry(stamp: EntryStamp, name: string): SessionInfoEntry {
 	return { type: "session_info", ...stamp, name };
 }
