@@ -88,30 +88,33 @@ export interface PathState {
 	compactionIndex: number;
 }
 
-/** Scans a path for the settings that hold at its end. */
+/**
+ * The settings that hold at the end of a path: the last thinking level change, the last model
+ * (from a model change or an assistant message) and the last compaction. Scans backwards and
+ * stops once all three are found, so a long path with recent settings costs little.
+ */
 export function pathState(path: readonly SessionEntry[]): PathState {
-	let thinkingLevel = "off";
-	let model: ContextModel | null = null;
+	let thinkingLevel: string | undefined;
+	let model: ContextModel | null | undefined;
 	let compactionIndex = -1;
-	for (let i = 0; i < path.length; i++) {
+	for (let i = path.length - 1; i >= 0; i--) {
 		const entry = path[i] as SessionEntry;
 		if (entry.type === "thinking_level_change") {
-			thinkingLevel = (entry as ThinkingLevelChangeEntry).thinkingLevel;
+			if (thinkingLevel === undefined) thinkingLevel = (entry as ThinkingLevelChangeEntry).thinkingLevel;
 		} else if (entry.type === "model_change") {
 			const change = entry as ModelChangeEntry;
-			model = { provider: change.provider, modelId: change.modelId };
-		} else if (
-			entry.type === "message" &&
-			isObject((entry as MessageEntry).message) &&
-			(entry as MessageEntry).message.role === "assistant"
-		) {
-			const message = (entry as MessageEntry).message as { provider: string; model: string };
-			model = { provider: message.provider, modelId: message.model };
+			if (model === undefined) model = { provider: change.provider, modelId: change.modelId };
+		} else if (entry.type === "message") {
+			const message = (entry as MessageEntry).message;
+			if (model === undefined && isObject(message) && message.role === "assistant") {
+				model = { provider: message.provider as string, modelId: message.model as string };
+			}
 		} else if (entry.type === "compaction") {
-			compactionIndex = i;
+			if (compactionIndex < 0) compactionIndex = i;
 		}
+		if (thinkingLevel !== undefined && model !== undefined && compactionIndex >= 0) break;
 	}
-	return { thinkingLevel, model, compactionIndex };
+	return { thinkingLevel: thinkingLevel ?? "off", model: model ?? null, compactionIndex };
 }
 
 /**
