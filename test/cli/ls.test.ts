@@ -4,23 +4,12 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import type { LsRow } from "../../src/cli/commands/ls.js";
 import { Session } from "../../src/session.js";
 import { buildLayout, type Layout, OTHER, PROJECT } from "../catalog/layout.js";
 import { cli, lines, removeTempDirs, tempDir } from "./helpers.js";
 
-interface Row {
-	file: string;
-	id: string;
-	cwd: string;
-	name: string | null;
-	firstMessage: string | null;
-	modified: string;
-	created: string | null;
-	entries: number;
-	branches: number;
-	bytes: number;
-	parentSession: string | null;
-}
+type Row = LsRow;
 
 const ESC = "\u001b";
 

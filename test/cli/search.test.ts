@@ -2,21 +2,12 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import type { SearchRow } from "../../src/cli/commands/search.js";
 import { Session } from "../../src/session.js";
 import { assistant, buildLayout, clock, type Layout, PROJECT, user } from "../catalog/layout.js";
 import { cli, lines, removeTempDirs, tempDir } from "./helpers.js";
 
-interface Hit {
-	file: string;
-	sessionId: string;
-	name: string | null;
-	entryId: string;
-	role: string;
-	onActiveBranch: boolean;
-	snippet: string;
-	matchStart: number;
-	matchEnd: number;
-}
+type Hit = SearchRow;
 
 const ESC = "\u001b";
 

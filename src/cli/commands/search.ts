@@ -14,18 +14,8 @@ import { createProgress } from "../../render/progress.js";
 import { CliError, type Command, JSON_OPTION, stringValue, UsageError } from "../args.js";
 import { outputWidth, reportProblems, SELECTION_DOCS, SELECTION_OPTIONS, selectFromArgs } from "./ls.js";
 
-/** A row of `search --json`. */
-export interface SearchRow {
-	file: string;
-	sessionId: string;
-	name: string | null;
-	entryId: string;
-	role: string;
-	onActiveBranch: boolean;
-	snippet: string;
-	matchStart: number;
-	matchEnd: number;
-}
+/** A row of `search --json`: a hit as the catalog reports it. */
+export type SearchRow = SearchHit;
 
 /** Snippet columns when the output is not a terminal (and for --json). */
 const PIPED_SNIPPET_WIDTH = 100;
