@@ -5,27 +5,7 @@ import { test } from "node:test";
 import { renderTree, renderTreeLines } from "../../src/render/tree-text.js";
 import { Session } from "../../src/session.js";
 import { FIXTURES } from "../cli/helpers.js";
-
-/** A session whose clock ticks one second per call, so child order is file order. */
-function memorySession(): Session {
-	let t = Date.parse("2026-01-01T00:00:00.000Z");
-	let n = 0;
-	return Session.inMemory({
-		cwd: "/x",
-		now: () => {
-			t += 1000;
-			return new Date(t);
-		},
-		// Ids 00000001, 00000002, ... for readable expectations.
-		random: (length) => {
-			const bytes = new Uint8Array(length);
-			if (length !== 4) return globalThis.crypto.getRandomValues(bytes);
-			n++;
-			new DataView(bytes.buffer).setUint32(0, n);
-			return bytes;
-		},
-	});
-}
+import { memorySession } from "./helpers.js";
 
 const say = (s: Session, role: "user" | "assistant", text: string) =>
 	s.appendMessage(
