@@ -18,7 +18,8 @@ const env = { ...process.env };
 delete env.TMUX;
 delete env.TMUX_PANE;
 
-function tmux(...args: string[]): string {
+/** Runs a tmux command on this process's private server; throws with its stderr on failure. */
+export function tmux(...args: string[]): string {
 	const result = spawnSync("tmux", ["-L", socket, ...args], { encoding: "utf8", env });
 	if (result.status !== 0) throw new Error(`tmux ${args.join(" ")}: ${result.stderr}`);
 	return result.stdout;
@@ -29,13 +30,14 @@ function tmux(...args: string[]): string {
  * the previous one's server shuts down fails with "server exited unexpectedly".
  */
 let serverStarted = false;
-function ensureServer(): void {
+export function ensureServer(): void {
 	if (serverStarted) return;
 	tmux("start-server", ";", "set-option", "-g", "exit-empty", "off");
 	serverStarted = true;
 }
 
-const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+/** Quotes a word for the shell command a pane runs. */
+export const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 let panes = 0;
 
 /** Removes ANSI SGR sequences. */

@@ -6,7 +6,19 @@ import { copyFileSync, existsSync, readdirSync, readFileSync, rmSync, writeFileS
 import { tmpdir } from "node:os";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import { after, describe, test } from "node:test";
-import { BIN, cli, cliJson, expected, fixture, lines, REPO, removeTempDirs, tempDir } from "./helpers.js";
+import {
+	assistantLine,
+	BIN,
+	cli,
+	cliJson,
+	expected,
+	fixture,
+	lines,
+	REPO,
+	removeTempDirs,
+	tempDir,
+	userLine,
+} from "./helpers.js";
 
 after(removeTempDirs);
 
@@ -40,20 +52,6 @@ interface Context {
 	thinkingLevel: string;
 	model: { provider: string; modelId: string } | null;
 }
-
-const userLine = (text: string, timestamp = 1748768400000) =>
-	JSON.stringify({ role: "user", content: text, timestamp });
-const assistantLine = (text: string, timestamp = 1748768401000) =>
-	JSON.stringify({
-		role: "assistant",
-		content: [{ type: "text", text }],
-		api: "anthropic-messages",
-		provider: "anthropic",
-		model: "claude-sonnet-4-5",
-		usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { total: 0 } },
-		stopReason: "stop",
-		timestamp,
-	});
 
 /** A new session file in a temp dir. */
 async function newSession(): Promise<string> {

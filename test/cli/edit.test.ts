@@ -7,23 +7,23 @@ import { after, describe, test } from "node:test";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { COMMANDS } from "../../src/cli/run.js";
 import { Session } from "../../src/session.js";
-import { type CliResult, cli, cliJson, fixture, lines, removeTempDirs, tempDir } from "./helpers.js";
+import {
+	assistantLine,
+	type CliResult,
+	cli,
+	cliJson,
+	fixture,
+	lines,
+	removeTempDirs,
+	tempDir,
+	userLine,
+} from "./helpers.js";
 
 delete process.env.FORCE_COLOR;
 after(removeTempDirs);
 
-const user = (text: string) => JSON.stringify({ role: "user", content: text, timestamp: 1748768400000 });
-const assistant = (text: string) =>
-	JSON.stringify({
-		role: "assistant",
-		content: [{ type: "text", text }],
-		api: "anthropic-messages",
-		provider: "anthropic",
-		model: "claude-sonnet-4-5",
-		usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { total: 0 } },
-		stopReason: "stop",
-		timestamp: 1748768401000,
-	});
+const user = (text: string) => userLine(text);
+const assistant = (text: string) => assistantLine(text);
 
 /** A session q1 a1 q2 a2 made through the CLI; returns the file and the ids. */
 async function conversation(): Promise<{ file: string; ids: string[] }> {

@@ -99,3 +99,20 @@ export function lines(text: string): string[] {
 	if (all[all.length - 1] === "") all.pop();
 	return all;
 }
+
+/** A user message as one stdin line for `session-tree append`. */
+export const userLine = (text: string, timestamp = 1748768400000) =>
+	JSON.stringify({ role: "user", content: text, timestamp });
+
+/** An assistant message, shaped as pi writes them, as one stdin line for `session-tree append`. */
+export const assistantLine = (text: string, timestamp = 1748768401000) =>
+	JSON.stringify({
+		role: "assistant",
+		content: [{ type: "text", text }],
+		api: "anthropic-messages",
+		provider: "anthropic",
+		model: "claude-sonnet-4-5",
+		usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { total: 0 } },
+		stopReason: "stop",
+		timestamp,
+	});

@@ -6,40 +6,15 @@
  */
 
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
 import { after, describe, test } from "node:test";
 import { stripAnsi } from "../../src/render/color.js";
 import { displayWidth } from "../../src/render/preview.js";
+import { ensureServer, quote, skipWithoutTmux, stopTmux, tmux } from "../catalog/tmux.js";
 import { BIN, fixture } from "./helpers.js";
 
 const ESC = "\u001b[";
 const WIDTH = 72;
 const HEIGHT = 60;
-const haveTmux = spawnSync("tmux", ["-V"]).status === 0;
-const skip = !haveTmux && !process.env.CI ? "tmux is not installed (apt-get install tmux)" : false;
-const socket = `st-views-${process.pid}`;
-const env = { ...process.env };
-delete env.TMUX;
-delete env.TMUX_PANE;
-
-function tmux(...args: string[]): string {
-	const result = spawnSync("tmux", ["-L", socket, ...args], { encoding: "utf8", env });
-	if (result.status !== 0) throw new Error(`tmux ${args.join(" ")}: ${result.stderr}`);
-	return result.stdout;
-}
-
-/**
- * Starts the private server once, kept alive between sessions: otherwise a session started while
- * the previous one's server shuts down fails with "server exited unexpectedly".
- */
-let serverStarted = false;
-function ensureServer(): void {
-	if (serverStarted) return;
-	tmux("start-server", ";", "set-option", "-g", "exit-empty", "off");
-	serverStarted = true;
-}
-
-const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 let panes = 0;
 
 /** Runs a command line in a fresh pane and returns the screen (with escapes) once `done` shows. */
@@ -61,11 +36,9 @@ async function screen(args: string[], vars: string, done: RegExp): Promise<strin
 	}
 }
 
-after(() => {
-	if (haveTmux) spawnSync("tmux", ["-L", socket, "kill-server"], { env });
-});
+after(stopTmux);
 
-describe("on a terminal", { skip }, () => {
+describe("on a terminal", { skip: skipWithoutTmux }, () => {
 	test("tree: fitted to the terminal's width, coloured", async () => {
 		const text = await screen(["tree", fixture("labels")], "", /← leaf/);
 		assert.ok(text.includes(ESC), "colours");
