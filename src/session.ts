@@ -4,13 +4,20 @@
  */
 
 import { resolve } from "node:path";
-import { buildContextEntries, buildSessionContext, type ContextEntry, keptMessages } from "./core/context.js";
+import {
+	type ContextEntry,
+	contextEntriesOf,
+	keptMessages,
+	type LoadSteps,
+	type PathStep,
+	sessionContextOf,
+} from "./core/context.js";
 import * as make from "./core/entries.js";
 import { SessionTreeError } from "./core/errors.js";
 import { resolveIdPrefix } from "./core/id-prefix.js";
 import { cryptoRandomBytes, newEntryId, newSessionId, type RandomBytes } from "./core/ids.js";
 import { applyAppended, type LoadProblem, loadTree } from "./core/load.js";
-import { SessionTree } from "./core/tree.js";
+import { SessionTree, TreeNode } from "./core/tree.js";
 import {
 	type AgentMessage,
 	type CompactionEntry,
@@ -63,6 +70,13 @@ export interface OpenSessionOptions extends SessionEnvironment {
 	lenient?: boolean;
 	/** How durable an acknowledged append is; default "none" (pi's behaviour). See docs/durability.md. */
 	durability?: Durability;
+	/**
+	 * Parse every line now. By default, the bulk of a large file (messages and branch summaries
+	 * in pi's layout) is indexed by envelope at open and each body is parsed, and checked, on
+	 * first use; the active context is read at open. With `verify`, a bad body is found at open
+	 * (strict: thrown; lenient: in {@link Session.problems}) instead of when first read.
+	 */
+	verify?: boolean;
 }
 
 /** Options of {@link Session.fork}. */
@@ -168,10 +182,16 @@ export class Session {
 	static openStore(store: SessionStore, options: OpenSessionOptions = {}): Session {
 		if (!store.exists()) throw new SessionTreeError("FILE_NOT_FOUND", "no such session", { file: store.location });
 		const read = store.readAll();
-		const result = loadTree(read.lines, { lenient: options.lenient, file: store.location });
+		const result = loadTree(read.lines, { lenient: options.lenient, file: store.location, source: read.source });
 		const session = new Session(store, result.tree, options, result.fromVersion, read.cursor);
 		session.loadProblems = result.problems;
 		session.leafRecords = result.leafRecords;
+		if (options.verify) {
+			result.tree.getEntries();
+		} else {
+			// What a resume needs, read now in one pass: the bodies of the leaf's context.
+			session.buildContextEntries();
+		}
 		return session;
 	}
 
@@ -295,12 +315,15 @@ export class Session {
 
 	/** The context messages with the entries they come from, for the leaf (or `leafId`). */
 	buildContextEntries(leafId?: string | null): ContextEntry[] {
-		return buildContextEntries(this.tree.getBranch(leafId));
+		return contextEntriesOf(this.tree.getPath(leafId), loadSteps);
 	}
 
-	/** What the model sees at the leaf (or at `leafId`), exactly as pi computes it. */
+	/**
+	 * What the model sees at the leaf (or at `leafId`), exactly as pi computes it. Parses only
+	 * the entries that give the context.
+	 */
 	buildSessionContext(leafId?: string | null): SessionContext {
-		return buildSessionContext(this.tree.getBranch(leafId));
+		return sessionContextOf(this.tree.getPath(leafId), loadSteps);
 	}
 
 	/** The underlying tree (read it; write through the session). */
@@ -337,7 +360,7 @@ export class Session {
 		fromHook?: boolean,
 		retainedTail?: ContextMessage[] | true,
 	): string {
-		const tail = retainedTail === true ? keptMessages(this.tree.getBranch(), firstKeptEntryId) : retainedTail;
+		const tail = retainedTail === true ? keptMessages(this.tree.getPath(), firstKeptEntryId, loadSteps) : retainedTail;
 		return this.append((stamp) =>
 			make.compactionEntry(stamp, summary, firstKeptEntryId, tokensBefore, details, fromHook, tail),
 		);
@@ -523,7 +546,7 @@ export class Session {
 			if (this.loadProblems.length === 0 && this.diskVersion >= CURRENT_SESSION_VERSION) return undefined;
 			const { backup } = this.rewriteLocked();
 			this.diskVersion = CURRENT_SESSION_VERSION;
-			this.loadProblems = [];
+			this.loadProblems.length = 0;
 			return backup;
 		});
 	}
@@ -595,7 +618,7 @@ export class Session {
 	private reload(): void {
 		const leafId = this.tree.getLeafId();
 		const read = this.store.readAll();
-		const result = loadTree(read.lines, { lenient: this.lenient, file: this.store.location });
+		const result = loadTree(read.lines, { lenient: this.lenient, file: this.store.location, source: read.source });
 		this.tree = result.tree;
 		this.leafRecords = result.leafRecords;
 		this.loadProblems = result.problems;
@@ -636,6 +659,9 @@ export class Session {
 		});
 	}
 }
+
+/** Tree nodes are path steps: parse their bodies in one pass over the store. */
+const loadSteps: LoadSteps = (steps: readonly PathStep[]) => TreeNode.load(steps as readonly TreeNode[]);
 
 function copyPathWithoutLabels(path: readonly SessionEntry[]): SessionEntry[] {
 	const copies: SessionEntry[] = [];

@@ -493,7 +493,7 @@ function fullScan<V extends EntryVisitor>(
 			throw new SkippedFile(file, systemMessage(strictError));
 		}
 		try {
-			session = Session.open(file, { lenient: true });
+			session = Session.open(file, { lenient: true, verify: true });
 		} catch {
 			throw new SkippedFile(file, systemMessage(strictError));
 		}

@@ -8,7 +8,8 @@ import type { CliIO } from "./args.js";
  * as warnings (`session-tree: warning: FILE:LINE: message`).
  */
 export function openSession(file: string, io: CliIO, lenient = false): Session {
-	const session = Session.open(file, { lenient });
+	// A lenient open is for a damaged file: check every body now, so all problems show up front.
+	const session = Session.open(file, { lenient, verify: lenient });
 	const where = session.file ?? file;
 	for (const problem of session.problems) {
 		const location = problem.line === undefined ? where : `${where}:${problem.line}`;

@@ -80,6 +80,30 @@ export function entryMessage(entry: SessionEntry): ContextMessage | undefined {
 	}
 }
 
+/**
+ * One step of a root-to-leaf path, as the context rules read it. A tree node is one (its
+ * `entry` is parsed only when these rules need it); {@link stepsOf} makes steps of entries.
+ */
+export interface PathStep {
+	readonly id: string;
+	readonly type: string;
+	/** The message role, when known without reading `entry` (it is read when this is undefined). */
+	readonly role: string | undefined;
+	readonly entry: SessionEntry;
+}
+
+/** Parses the entries of many steps at once (one pass over the store instead of one read each). */
+export type LoadSteps = (steps: readonly PathStep[]) => void;
+
+/** Steps for a path of parsed entries. */
+export function stepsOf(path: readonly SessionEntry[]): PathStep[] {
+	return path.map((entry) => {
+		const message = entry.type === "message" ? (entry as MessageEntry).message : undefined;
+		const role = isObject(message) && typeof message.role === "string" ? message.role : undefined;
+		return { id: entry.id, type: entry.type, role, entry };
+	});
+}
+
 /** Settings a path sets: the thinking level, the model and the last compaction. */
 export interface PathState {
 	thinkingLevel: string;
@@ -91,30 +115,59 @@ export interface PathState {
 /**
  * The settings that hold at the end of a path: the last thinking level change, the last model
  * (from a model change or an assistant message) and the last compaction. Scans backwards and
- * stops once all three are found, so a long path with recent settings costs little.
+ * stops once all three are found, so a long path with recent settings costs little; only the
+ * one assistant message that gives the model is parsed.
  */
-export function pathState(path: readonly SessionEntry[]): PathState {
+export function pathState(path: readonly PathStep[]): PathState {
 	let thinkingLevel: string | undefined;
 	let model: ContextModel | null | undefined;
 	let compactionIndex = -1;
 	for (let i = path.length - 1; i >= 0; i--) {
-		const entry = path[i] as SessionEntry;
-		if (entry.type === "thinking_level_change") {
-			if (thinkingLevel === undefined) thinkingLevel = (entry as ThinkingLevelChangeEntry).thinkingLevel;
-		} else if (entry.type === "model_change") {
-			const change = entry as ModelChangeEntry;
-			if (model === undefined) model = { provider: change.provider, modelId: change.modelId };
-		} else if (entry.type === "message") {
-			const message = (entry as MessageEntry).message;
-			if (model === undefined && isObject(message) && message.role === "assistant") {
-				model = { provider: message.provider as string, modelId: message.model as string };
+		const step = path[i] as PathStep;
+		const type = step.type;
+		if (type === "message") {
+			if (model === undefined && (step.role === undefined || step.role === "assistant")) {
+				const message = (step.entry as MessageEntry).message;
+				if (isObject(message) && message.role === "assistant") {
+					model = { provider: message.provider as string, modelId: message.model as string };
+				}
 			}
-		} else if (entry.type === "compaction") {
+		} else if (type === "thinking_level_change") {
+			if (thinkingLevel === undefined) thinkingLevel = (step.entry as ThinkingLevelChangeEntry).thinkingLevel;
+		} else if (type === "model_change") {
+			const change = step.entry as ModelChangeEntry;
+			if (model === undefined) model = { provider: change.provider, modelId: change.modelId };
+		} else if (type === "compaction") {
 			if (compactionIndex < 0) compactionIndex = i;
 		}
 		if (thinkingLevel !== undefined && model !== undefined && compactionIndex >= 0) break;
 	}
 	return { thinkingLevel: thinkingLevel ?? "off", model: model ?? null, compactionIndex };
+}
+
+/** Entry types that can give a context message on their own. */
+function givesMessage(type: string): boolean {
+	return type === "message" || type === "custom_message" || type === "branch_summary";
+}
+
+/**
+ * The index ranges of the path whose entries give the context messages: everything without a
+ * compaction; with one, the kept range before it (unless it carries `retainedTail`) and what
+ * follows it.
+ */
+function contextRanges(path: readonly PathStep[], compactionIndex: number): Array<[number, number]> {
+	if (compactionIndex < 0) return [[0, path.length]];
+	const compaction = (path[compactionIndex] as PathStep).entry as CompactionEntry;
+	const ranges: Array<[number, number]> = [];
+	if (!Array.isArray(compaction.retainedTail)) {
+		let first = -1;
+		for (let i = 0; i < compactionIndex && first < 0; i++) {
+			if ((path[i] as PathStep).id === compaction.firstKeptEntryId) first = i;
+		}
+		if (first >= 0) ranges.push([first, compactionIndex]);
+	}
+	ranges.push([compactionIndex + 1, path.length]);
+	return ranges;
 }
 
 /**
@@ -124,47 +177,61 @@ export function pathState(path: readonly SessionEntry[]): PathState {
  * or the path entries from `firstKeptEntryId` up to the compaction, then everything after it.
  */
 function visitContext(
-	path: readonly SessionEntry[],
+	path: readonly PathStep[],
 	compactionIndex: number,
 	visit: (entry: SessionEntry, message: ContextMessage) => void,
+	load?: LoadSteps,
 ): void {
-	const each = (from: number, to: number) => {
+	const ranges = contextRanges(path, compactionIndex);
+	if (load) {
+		const needed: PathStep[] = [];
+		for (const [from, to] of ranges) {
+			for (let i = from; i < to; i++) if (givesMessage((path[i] as PathStep).type)) needed.push(path[i] as PathStep);
+		}
+		load(needed);
+	}
+	if (compactionIndex >= 0) {
+		const compaction = (path[compactionIndex] as PathStep).entry as CompactionEntry;
+		visit(compaction, compactionSummaryMessage(compaction));
+		if (Array.isArray(compaction.retainedTail)) {
+			for (const message of compaction.retainedTail) visit(compaction, message);
+		}
+	}
+	for (const [from, to] of ranges) {
 		for (let i = from; i < to; i++) {
-			const entry = path[i] as SessionEntry;
-			const message = entryMessage(entry);
-			if (message) visit(entry, message);
+			const step = path[i] as PathStep;
+			if (!givesMessage(step.type)) continue;
+			const message = entryMessage(step.entry);
+			if (message) visit(step.entry, message);
 		}
-	};
-	if (compactionIndex < 0) {
-		each(0, path.length);
-		return;
 	}
-	const compaction = path[compactionIndex] as CompactionEntry;
-	visit(compaction, compactionSummaryMessage(compaction));
-	if (Array.isArray(compaction.retainedTail)) {
-		for (const message of compaction.retainedTail) visit(compaction, message);
-	} else {
-		let first = -1;
-		for (let i = 0; i < compactionIndex && first < 0; i++) {
-			if ((path[i] as SessionEntry).id === compaction.firstKeptEntryId) first = i;
-		}
-		if (first >= 0) each(first, compactionIndex);
-	}
-	each(compactionIndex + 1, path.length);
 }
 
-/** The context messages of a root-to-leaf path, each with its source entry (see {@link buildSessionContext}). */
-export function buildContextEntries(path: readonly SessionEntry[], state: PathState = pathState(path)): ContextEntry[] {
+/**
+ * The context messages of a root-to-leaf path, each with its source entry (see
+ * {@link buildSessionContext}).
+ */
+export function buildContextEntries(path: readonly SessionEntry[]): ContextEntry[] {
+	return contextEntriesOf(stepsOf(path));
+}
+
+/** {@link buildContextEntries} for path steps; `load` batches the parsing of their entries. */
+export function contextEntriesOf(path: readonly PathStep[], load?: LoadSteps): ContextEntry[] {
 	const out: ContextEntry[] = [];
-	visitContext(path, state.compactionIndex, (entry, message) => out.push({ entry, message }));
+	visitContext(path, pathState(path).compactionIndex, (entry, message) => out.push({ entry, message }), load);
 	return out;
 }
 
 /** What pi's `buildSessionContext` returns for a root-to-leaf path. */
 export function buildSessionContext(path: readonly SessionEntry[]): SessionContext {
+	return sessionContextOf(stepsOf(path));
+}
+
+/** {@link buildSessionContext} for path steps; `load` batches the parsing of their entries. */
+export function sessionContextOf(path: readonly PathStep[], load?: LoadSteps): SessionContext {
 	const state = pathState(path);
 	const messages: ContextMessage[] = [];
-	visitContext(path, state.compactionIndex, (_entry, message) => messages.push(message));
+	visitContext(path, state.compactionIndex, (_entry, message) => messages.push(message), load);
 	return { messages, thinkingLevel: state.thinkingLevel, model: state.model };
 }
 
@@ -172,13 +239,15 @@ export function buildSessionContext(path: readonly SessionEntry[]): SessionConte
  * The messages a compaction at the end of `path` would keep from `firstKeptEntryId` on: the
  * value to store as its `retainedTail` so that session-tree and pi build the same context.
  */
-export function keptMessages(path: readonly SessionEntry[], firstKeptEntryId: string): ContextMessage[] {
-	const start = path.findIndex((entry) => entry.id === firstKeptEntryId);
+export function keptMessages(path: readonly PathStep[], firstKeptEntryId: string, load?: LoadSteps): ContextMessage[] {
+	const start = path.findIndex((step) => step.id === firstKeptEntryId);
 	if (start < 0) return [];
+	const steps = path.slice(start).filter((step) => givesMessage(step.type));
+	load?.(steps);
 	const kept: ContextMessage[] = [];
 	// Earlier compactions in this range are not messages; pi skips them too.
-	for (let i = start; i < path.length; i++) {
-		const message = entryMessage(path[i] as SessionEntry);
+	for (const step of steps) {
+		const message = entryMessage(step.entry);
 		if (message) kept.push(message);
 	}
 	return kept;

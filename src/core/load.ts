@@ -10,9 +10,11 @@
 
 import { SessionTreeError, type SessionTreeErrorCode } from "./errors.js";
 import { derivedEntryId } from "./ids.js";
+import { type Envelope, LazyBodies, type LineSource } from "./lazy.js";
 import { headerVersion, migrateRecords, type RawRecord } from "./migrate.js";
 import { SessionTree, type TreeNode } from "./tree.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.js";
+import { entryContentError, entryShapeError } from "./validate.js";
 
 /** One line of a file: the parsed record, or why it could not be parsed. */
 export interface ParsedLine {
@@ -25,6 +27,11 @@ export interface ParsedLine {
 	salvaged?: RawRecord[];
 	/** The line is an incomplete last line: reported, never fatal, left out of the tree. */
 	torn?: boolean;
+	/**
+	 * Instead of `record`: the envelope of an entry whose body was not parsed (see `lazy.ts`);
+	 * the loader's `source` reads it when needed.
+	 */
+	envelope?: Envelope;
 }
 
 /** A problem found while loading, with where it was. */
@@ -41,6 +48,8 @@ export interface LoadOptions {
 	lenient?: boolean;
 	/** The file name, for messages. */
 	file?: string;
+	/** Where the bodies of lines given as envelopes are read from. */
+	source?: LineSource;
 }
 
 /** What {@link loadTree} returns. */
@@ -54,11 +63,6 @@ export interface LoadResult {
 	leafRecordId: string | undefined;
 	/** Every persisted-leaf record, id → target: new entries must not reuse these ids. */
 	leafRecords: Map<string, string | null>;
-}
-
-interface Candidate {
-	entry: SessionEntry;
-	line: number;
 }
 
 /** Builds the tree of a session from its parsed lines (header first). */
@@ -88,14 +92,16 @@ export function loadTree(lines: readonly ParsedLine[], options: LoadOptions = {}
 		);
 	}
 
-	// Records that parsed; lines that did not are reported (or, strict, fatal).
-	const records: RawRecord[] = [];
-	const recordLines: number[] = [];
+	// Lines that hold records (parsed, or indexed by envelope); lines that did not parse are
+	// reported (or, strict, fatal).
+	const items: ParsedLine[] = [];
 	const body = headerIsEntry ? lines.slice(firstIndex) : lines.slice(firstIndex + 1);
+	const bodies = options.source
+		? new LazyBodies(options.source, { lenient: options.lenient ?? false, file: options.file, problems })
+		: undefined;
 	for (const parsed of body) {
-		if (parsed.record) {
-			records.push(parsed.record);
-			recordLines.push(parsed.line);
+		if (parsed.record || (parsed.envelope && bodies)) {
+			items.push(parsed);
 			continue;
 		}
 		const error = parsed.error ?? new SessionTreeError("INVALID_JSON", "unreadable line");
@@ -105,24 +111,41 @@ export function loadTree(lines: readonly ParsedLine[], options: LoadOptions = {}
 			problems.push({ ...problem, message: `${problem.message}; left out (an append that never completed)` });
 		} else if (parsed.salvaged) {
 			report(problem, parsed.salvaged.length > 0 ? `kept ${parsed.salvaged.length} whole record(s)` : "skipped");
-			for (const record of parsed.salvaged) {
-				records.push(record);
-				recordLines.push(parsed.line);
-			}
+			for (const record of parsed.salvaged) items.push({ line: parsed.line, record });
 		} else {
 			report(problem, "skipped");
 		}
 	}
-	migrateRecords(header, records);
+	// Envelopes come only from current-version files, so migration never needs their bodies.
+	if (fromVersion < CURRENT_SESSION_VERSION) {
+		migrateRecords(
+			header,
+			items.map((item) => item.record as RawRecord),
+		);
+	}
 
-	// Entry shape, duplicates and persisted-leaf records.
-	const candidates: Candidate[] = [];
-	const seen = new Map<string, number>();
+	// Entries in file order (shape checked, duplicates resolved) and persisted-leaf records.
+	// Per entry, by its order in the tree: the parent id it names and its line.
+	const tree = SessionTree.empty(header as SessionHeader);
+	const parentIds: Array<string | null> = [];
+	const entryLines: number[] = [];
 	const leafAliases = new Map<string, string | null>();
 	let lastRecord: { kind: "entry"; id: string } | { kind: "leaf"; id: string; target: string | null } | undefined;
-	for (let i = 0; i < records.length; i++) {
-		const record = records[i] as RawRecord;
-		const line = recordLines[i] as number;
+	for (const item of items) {
+		const line = item.line;
+		const envelope = item.envelope;
+		if (envelope && !tree.has(envelope.id)) {
+			// Envelopes are only read from well-formed entries: the shape checks hold.
+			tree.addLazyNode(envelope, bodies as LazyBodies);
+			parentIds.push(envelope.parentId);
+			entryLines.push(line);
+			lastRecord = { kind: "entry", id: envelope.id };
+			continue;
+		}
+		// A repeated id needs the whole record to tell a copy from a clash.
+		const record = envelope
+			? ((bodies as LazyBodies).load([envelope])[0] as unknown as RawRecord)
+			: (item.record as RawRecord);
 		const shapeError = entryShapeError(record);
 		if (shapeError) {
 			report({ code: "INVALID_RECORD", message: shapeError, line });
@@ -138,21 +161,21 @@ export function loadTree(lines: readonly ParsedLine[], options: LoadOptions = {}
 			lastRecord = { kind: "leaf", id: entry.id, target };
 			continue;
 		}
-		const firstIndex = seen.get(entry.id);
-		if (firstIndex !== undefined) {
-			const original = candidates[firstIndex] as Candidate;
+		const original = tree.getNode(entry.id);
+		if (original) {
+			const originalLine = entryLines[original.order] as number;
 			if (JSON.stringify(original.entry) === JSON.stringify(entry)) {
 				report(
-					{ code: "DUPLICATE_ID", message: `entry ${entry.id} repeats line ${original.line}`, line, entryId: entry.id },
+					{ code: "DUPLICATE_ID", message: `entry ${entry.id} repeats line ${originalLine}`, line, entryId: entry.id },
 					"the copy is skipped",
 				);
 				continue;
 			}
-			const fresh = derivedEntryId(`${header.id}:dup:${line}`, (id) => seen.has(id));
+			const fresh = derivedEntryId(`${header.id}:dup:${line}`, (id) => tree.has(id));
 			report(
 				{
 					code: "DUPLICATE_ID",
-					message: `entry id ${entry.id} is already used on line ${original.line}`,
+					message: `entry id ${entry.id} is already used on line ${originalLine}`,
 					line,
 					entryId: entry.id,
 				},
@@ -160,17 +183,18 @@ export function loadTree(lines: readonly ParsedLine[], options: LoadOptions = {}
 			);
 			entry.id = fresh;
 		}
-		seen.set(entry.id, candidates.length);
-		candidates.push({ entry, line });
+		tree.addNode(entry);
+		parentIds.push(entry.parentId);
+		entryLines.push(line);
 		lastRecord = { kind: "entry", id: entry.id };
 	}
 
-	const tree = SessionTree.empty(header as SessionHeader);
-	const nodes = candidates.map((candidate) => tree.addNode(candidate.entry));
-	const parents = resolveParents(tree, candidates, leafAliases, report);
-	breakCycles(nodes, parents, candidates, report);
+	const nodes = tree.nodesInOrder();
+	const parents = resolveParents(tree, nodes, parentIds, entryLines, leafAliases, report);
+	breakCycles(nodes, parents, entryLines, report);
 	for (let i = 0; i < nodes.length; i++) tree.link(nodes[i] as TreeNode, parents[i]);
 
+	const lastEntryId = nodes.length > 0 ? (nodes[nodes.length - 1] as TreeNode).id : null;
 	let leafRecordId: string | undefined;
 	if (lastRecord?.kind === "leaf") {
 		const target = lastRecord.target === null ? null : resolveAlias(lastRecord.target, leafAliases);
@@ -185,16 +209,12 @@ export function loadTree(lines: readonly ParsedLine[], options: LoadOptions = {}
 				},
 				"the last entry is the leaf instead",
 			);
-			tree.setLeaf(lastEntryId(candidates));
+			tree.setLeaf(lastEntryId);
 		}
 	} else {
-		tree.setLeaf(lastEntryId(candidates));
+		tree.setLeaf(lastEntryId);
 	}
 	return { tree, problems, fromVersion, leafRecordId, leafRecords: leafAliases };
-}
-
-function lastEntryId(candidates: readonly Candidate[]): string | null {
-	return candidates.length > 0 ? (candidates[candidates.length - 1] as Candidate).entry.id : null;
 }
 
 function stripLocation(error: SessionTreeError): string {
@@ -245,46 +265,6 @@ function headerProblem(first: ParsedLine): string | undefined {
 	return undefined;
 }
 
-/** Why a record is not a usable entry, or undefined when it is. */
-function entryShapeError(record: RawRecord): string | undefined {
-	if (typeof record.type !== "string") return "the record has no string type";
-	if (record.type === "session") return "a second session header inside the file";
-	if (typeof record.id !== "string" || record.id === "") return `the ${record.type} entry has no string id`;
-	if (record.parentId !== null && typeof record.parentId !== "string") {
-		return `entry ${record.id} has a parentId that is neither a string nor null`;
-	}
-	if (typeof record.timestamp !== "string") return `entry ${record.id} has no string timestamp`;
-	if (record.type === "leaf" && record.targetId !== null && typeof record.targetId !== "string") {
-		return `leaf record ${record.id} has a targetId that is neither a string nor null`;
-	}
-	return undefined;
-}
-
-/**
- * Why an entry's type-specific fields are unusable, or undefined. Such an entry stays in the
- * tree (its children need it) but contributes nothing to the context.
- */
-function entryContentError(record: RawRecord): string | undefined {
-	const isObject = (value: unknown) => value !== null && typeof value === "object" && !Array.isArray(value);
-	switch (record.type) {
-		case "message": {
-			const message = record.message as RawRecord | undefined;
-			if (!isObject(message) || typeof message?.role !== "string")
-				return `message entry ${record.id} holds no message with a string role`;
-			return undefined;
-		}
-		case "compaction":
-			if (typeof record.summary !== "string" || typeof record.firstKeptEntryId !== "string") {
-				return `compaction ${record.id} lacks a string summary or firstKeptEntryId`;
-			}
-			return undefined;
-		case "label":
-			return typeof record.targetId === "string" ? undefined : `label entry ${record.id} has no string targetId`;
-		default:
-			return undefined;
-	}
-}
-
 /** A child whose parentId names a persisted-leaf record belongs under that record's target. */
 function resolveAlias(id: string, aliases: ReadonlyMap<string, string | null>): string | null {
 	let current: string | null = id;
@@ -294,37 +274,48 @@ function resolveAlias(id: string, aliases: ReadonlyMap<string, string | null>): 
 	return current;
 }
 
-/** Resolved parent node of every candidate; a missing parent is bridged to the previous entry. */
+/**
+ * Resolved parent node of every entry (by order); a missing parent is bridged to the previous
+ * entry. Most entries follow their parent directly, which is checked before the index.
+ */
 function resolveParents(
 	tree: SessionTree,
-	candidates: readonly Candidate[],
+	nodes: readonly TreeNode[],
+	parentIds: ReadonlyArray<string | null>,
+	entryLines: readonly number[],
 	aliases: ReadonlyMap<string, string | null>,
 	report: (problem: LoadProblem, action?: string) => void,
 ): Array<TreeNode | undefined> {
-	const parents: Array<TreeNode | undefined> = [];
-	for (let i = 0; i < candidates.length; i++) {
-		const { entry, line } = candidates[i] as Candidate;
-		if (entry.parentId === null) {
-			parents.push(undefined);
+	const parents: Array<TreeNode | undefined> = new Array(nodes.length);
+	const hasAliases = aliases.size > 0;
+	for (let i = 0; i < nodes.length; i++) {
+		const named = parentIds[i] as string | null;
+		if (named === null) {
+			parents[i] = undefined;
 			continue;
 		}
-		const parentId = resolveAlias(entry.parentId, aliases);
+		const previous = i > 0 ? (nodes[i - 1] as TreeNode) : undefined;
+		if (previous !== undefined && previous.id === named) {
+			parents[i] = previous;
+			continue;
+		}
+		const parentId = hasAliases ? resolveAlias(named, aliases) : named;
 		const parent = parentId === null ? undefined : tree.getNode(parentId);
 		if (parentId === null || parent) {
-			parents.push(parent);
+			parents[i] = parent;
 			continue;
 		}
-		const previous = i > 0 ? tree.getNode((candidates[i - 1] as Candidate).entry.id) : undefined;
+		const node = nodes[i] as TreeNode;
 		report(
 			{
 				code: "MISSING_PARENT",
-				message: `entry ${entry.id} names parent ${entry.parentId}, which is not in the file`,
-				line,
-				entryId: entry.id,
+				message: `entry ${node.id} names parent ${named}, which is not in the file`,
+				line: entryLines[i] as number,
+				entryId: node.id,
 			},
-			previous ? `bridged to the previous entry ${previous.entry.id}` : "kept as a root",
+			previous ? `bridged to the previous entry ${previous.id}` : "kept as a root",
 		);
-		parents.push(previous);
+		parents[i] = previous;
 	}
 	return parents;
 }
@@ -336,7 +327,7 @@ function resolveParents(
 function breakCycles(
 	nodes: readonly TreeNode[],
 	parents: Array<TreeNode | undefined>,
-	candidates: readonly Candidate[],
+	entryLines: readonly number[],
 	report: (problem: LoadProblem, action?: string) => void,
 ): void {
 	if (!parents.some((parent, i) => parent !== undefined && parent.order >= i)) return;
@@ -353,7 +344,8 @@ function breakCycles(
 		if (at !== undefined && state[at] === 1) {
 			const cycle = walk.slice(walk.indexOf(at));
 			const cut = cycle.find((i) => (parents[i] as TreeNode).order >= i) ?? at;
-			const { entry, line } = candidates[cut] as Candidate;
+			const entry = nodes[cut] as TreeNode;
+			const line = entryLines[cut] as number;
 			report(
 				{
 					code: "PARENT_CYCLE",

@@ -5,16 +5,84 @@
  */
 
 import { SessionTreeError } from "./errors.js";
-import type { LabelEntry, SessionEntry, SessionHeader, SessionInfoEntry, SessionTreeNode } from "./types.js";
+import type { Envelope, LazyBodies } from "./lazy.js";
+import type {
+	LabelEntry,
+	MessageEntry,
+	SessionEntry,
+	SessionHeader,
+	SessionInfoEntry,
+	SessionTreeNode,
+} from "./types.js";
 
-/** An indexed entry. `parent` is the resolved parent (after lenient bridging, if any). */
-export interface TreeNode {
-	readonly entry: SessionEntry;
-	parent: TreeNode | undefined;
+/**
+ * An indexed entry. `parent` is the resolved parent (after lenient bridging, if any). The
+ * entry itself may not be parsed yet (see `lazy.ts`): `id`, `type`, `timestamp` and `role`
+ * are always at hand, `entry` parses the body on first use.
+ */
+export class TreeNode {
+	parent: TreeNode | undefined = undefined;
 	/** Children in file order; created on first child. */
-	children: TreeNode[] | undefined;
-	/** Position in file order among the tree's entries. */
-	readonly order: number;
+	children: TreeNode[] | undefined = undefined;
+	private value: SessionEntry | undefined;
+
+	private constructor(
+		readonly id: string,
+		readonly type: string,
+		readonly timestamp: string,
+		/** The message role, when known without parsing (always, once parsed). */
+		readonly role: string | undefined,
+		/** Position in file order among the tree's entries. */
+		readonly order: number,
+		value: SessionEntry | undefined,
+		/** Where the unparsed body is, for a lazily loaded entry. */
+		readonly envelope: Envelope | undefined,
+		private readonly bodies: LazyBodies | undefined,
+	) {
+		this.value = value;
+	}
+
+	/** A node for a parsed entry. */
+	static of(entry: SessionEntry, order: number): TreeNode {
+		const message = entry.type === "message" ? (entry as MessageEntry).message : undefined;
+		const role = typeof message?.role === "string" ? message.role : undefined;
+		return new TreeNode(entry.id, entry.type, entry.timestamp, role, order, entry, undefined, undefined);
+	}
+
+	/** A node whose body is parsed on first use. */
+	static lazy(envelope: Envelope, bodies: LazyBodies, order: number): TreeNode {
+		const { id, type, timestamp, role } = envelope;
+		return new TreeNode(id, type, timestamp, role, order, undefined, envelope, bodies);
+	}
+
+	/** The entry; parses its line the first time for a lazily loaded node. */
+	get entry(): SessionEntry {
+		if (this.value === undefined) this.value = (this.bodies as LazyBodies).load([this.envelope as Envelope])[0];
+		return this.value as SessionEntry;
+	}
+
+	/** True once the entry is parsed. */
+	get loaded(): boolean {
+		return this.value !== undefined;
+	}
+
+	/**
+	 * Parses the bodies of many nodes in one pass over the store (instead of one read each).
+	 * @internal
+	 */
+	static load(nodes: readonly TreeNode[]): void {
+		const pending = new Map<LazyBodies, TreeNode[]>();
+		for (const node of nodes) {
+			if (node.value !== undefined || !node.bodies) continue;
+			const list = pending.get(node.bodies);
+			if (list) list.push(node);
+			else pending.set(node.bodies, [node]);
+		}
+		for (const [bodies, list] of pending) {
+			const entries = bodies.load(list.map((node) => node.envelope as Envelope));
+			for (let i = 0; i < list.length; i++) (list[i] as TreeNode).value = entries[i];
+		}
+	}
 }
 
 /** A label and when it was set. */
@@ -64,7 +132,7 @@ export class SessionTree {
 		return this.nodes.has(id);
 	}
 
-	/** The entry with this id. */
+	/** The entry with this id (parsed on first use). */
 	getEntry(id: string): SessionEntry | undefined {
 		return this.nodes.get(id)?.entry;
 	}
@@ -78,17 +146,31 @@ export class SessionTree {
 	getParentId(id: string): string | null | undefined {
 		const node = this.nodes.get(id);
 		if (!node) return undefined;
-		return node.parent ? node.parent.entry.id : null;
+		return node.parent ? node.parent.id : null;
+	}
+
+	/**
+	 * The nodes in file order (the tree's own array: do not change it).
+	 * @internal
+	 */
+	nodesInOrder(): readonly TreeNode[] {
+		return this.ordered;
 	}
 
 	/** All entries in file order. */
 	getEntries(): SessionEntry[] {
+		TreeNode.load(this.ordered);
 		return this.ordered.map((node) => node.entry);
 	}
 
 	/** The leaf id, or `null` when the leaf is before the first entry. */
 	getLeafId(): string | null {
-		return this.leaf ? this.leaf.entry.id : null;
+		return this.leaf ? this.leaf.id : null;
+	}
+
+	/** The leaf node, if the leaf is set. */
+	getLeafNode(): TreeNode | undefined {
+		return this.leaf;
 	}
 
 	/** The leaf entry, if the leaf is set. */
@@ -108,7 +190,9 @@ export class SessionTree {
 	/** Direct children of an entry (or the roots for `null`), in file order. O(children). */
 	getChildren(id: string | null): SessionEntry[] {
 		const list = id === null ? this.rootNodes : this.nodes.get(id)?.children;
-		return list ? list.map((node) => node.entry) : [];
+		if (!list) return [];
+		TreeNode.load(list);
+		return list.map((node) => node.entry);
 	}
 
 	/** The label in effect for an entry. */
@@ -157,10 +241,22 @@ export class SessionTree {
 	 * @internal
 	 */
 	addNode(entry: SessionEntry): TreeNode {
-		const node: TreeNode = { entry, parent: undefined, children: undefined, order: this.ordered.length };
+		const node = TreeNode.of(entry, this.ordered.length);
 		this.nodes.set(entry.id, node);
 		this.ordered.push(node);
 		this.applyState(entry);
+		return node;
+	}
+
+	/**
+	 * Adds an entry known by its envelope, parsed on first use (only `message` and
+	 * `branch_summary` entries, which never carry labels or names), without linking it.
+	 * @internal
+	 */
+	addLazyNode(envelope: Envelope, bodies: LazyBodies): TreeNode {
+		const node = TreeNode.lazy(envelope, bodies, this.ordered.length);
+		this.nodes.set(envelope.id, node);
+		this.ordered.push(node);
 		return node;
 	}
 
@@ -197,22 +293,34 @@ export class SessionTree {
 	 * Throws ENTRY_NOT_FOUND for an unknown id.
 	 */
 	getBranch(fromId?: string | null): SessionEntry[] {
+		const path = this.getPath(fromId);
+		TreeNode.load(path);
+		return path.map((node) => node.entry);
+	}
+
+	/**
+	 * The nodes from the root down to `fromId` (default: the leaf), without parsing any body.
+	 * Throws ENTRY_NOT_FOUND for an unknown id.
+	 */
+	getPath(fromId?: string | null): TreeNode[] {
 		const start = fromId === undefined ? this.leaf : fromId === null ? undefined : this.requireNode(fromId);
-		const path: SessionEntry[] = [];
-		for (let node = start; node; node = node.parent) path.push(node.entry);
+		const path: TreeNode[] = [];
+		for (let node = start; node; node = node.parent) path.push(node);
 		return path.reverse();
 	}
 
 	/** Ids of all entries that have no children, sorted by code unit. */
 	listBranches(): string[] {
 		const ids: string[] = [];
-		for (const node of this.ordered) if (!node.children) ids.push(node.entry.id);
+		for (const node of this.ordered) if (!node.children) ids.push(node.id);
 		return ids.sort(compareCodeUnits);
 	}
 
 	/**
 	 * The tree as nested nodes: roots in file order, children oldest first (a stable sort by
-	 * the instant of `timestamp`, as pi's), labels attached. Built without recursion.
+	 * the instant of `timestamp`, as pi's), labels attached. Built without recursion. Each
+	 * node's `entry` is parsed when it is first read (a getter), so walking the shape of a
+	 * large tree parses nothing.
 	 */
 	getTree(): SessionTreeNode[] {
 		// Two linear passes over the file order: one output node per entry, then children in
@@ -221,9 +329,9 @@ export class SessionTree {
 		const labelled = this.labels.size > 0;
 		for (let i = 0; i < this.ordered.length; i++) {
 			const node = this.ordered[i] as TreeNode;
-			const made: SessionTreeNode = { entry: node.entry, children: [] };
+			const made: SessionTreeNode = new TreeViewNode(node);
 			if (labelled) {
-				const label = this.labels.get(node.entry.id);
+				const label = this.labels.get(node.id);
 				if (label) {
 					made.label = label.label;
 					made.labelTimestamp = label.timestamp;
@@ -251,8 +359,8 @@ export class SessionTree {
 		for (let i = starts.length - 1; i >= 0; i--) stack.push({ node: starts[i] as TreeNode, depth: 0 });
 		for (let item = stack.pop(); item; item = stack.pop()) {
 			const { node, depth } = item;
-			const row: FlatTreeRow = { entry: node.entry, depth };
-			const label = this.labels.get(node.entry.id)?.label;
+			const row: FlatTreeRow = new FlatRow(node, depth);
+			const label = this.labels.get(node.id)?.label;
 			if (label !== undefined) row.label = label;
 			rows.push(row);
 			if (!node.children) continue;
@@ -274,10 +382,60 @@ export function compareCodeUnits(a: string, b: string): number {
 	return a < b ? -1 : a > b ? 1 : 0;
 }
 
+/**
+ * `entry` as an own, enumerable property that parses the entry on first read: spreading,
+ * `Object.keys`, `JSON.stringify` and deep comparisons see it as the data property it stands
+ * for. Assigning to it replaces it with a plain value.
+ */
+function lazyEntryProperty(read: (target: object) => SessionEntry): PropertyDescriptor {
+	return {
+		get(this: object) {
+			return read(this);
+		},
+		set(this: object, value: SessionEntry) {
+			Object.defineProperty(this, "entry", { value, writable: true, enumerable: true, configurable: true });
+		},
+		enumerable: true,
+		configurable: true,
+	};
+}
+
+/** A node of {@link SessionTree.getTree}: `entry` is parsed on first read. */
+class TreeViewNode implements SessionTreeNode {
+	declare entry: SessionEntry;
+	declare children: SessionTreeNode[];
+	declare label?: string;
+	declare labelTimestamp?: string;
+	readonly #node: TreeNode;
+	static readonly #entry = lazyEntryProperty((target) => (target as TreeViewNode).#node.entry);
+
+	constructor(node: TreeNode) {
+		this.#node = node;
+		// Defined first, so that keys come in pi's order: entry, children, label, labelTimestamp.
+		Object.defineProperty(this, "entry", TreeViewNode.#entry);
+		this.children = [];
+	}
+}
+
+/** A row of {@link SessionTree.flatten}: `entry` is parsed on first read. */
+class FlatRow implements FlatTreeRow {
+	declare entry: SessionEntry;
+	declare depth: number;
+	declare label?: string;
+	readonly #node: TreeNode;
+	static readonly #entry = lazyEntryProperty((target) => (target as FlatRow).#node.entry);
+
+	constructor(node: TreeNode, depth: number) {
+		this.#node = node;
+		Object.defineProperty(this, "entry", FlatRow.#entry);
+		this.depth = depth;
+	}
+}
+
 /** Children oldest first; `Array.prototype.sort` is stable, so equal instants keep file order. */
 function sortedChildren(children: TreeNode[]): TreeNode[] {
 	if (children.length < 2) return children;
-	const keyed = children.map((node) => ({ node, time: Date.parse(node.entry.timestamp) }));
+	const keyed = children.map((node) => ({ node, time: Date.parse(node.timestamp) }));
 	keyed.sort((a, b) => a.time - b.time);
 	return keyed.map((k) => k.node);
 }

@@ -24,6 +24,8 @@ import { basename, dirname, join } from "node:path";
 import { SessionTreeError } from "../core/errors.js";
 import type { ParsedLine } from "../core/load.js";
 import { encodeRecord, isBlankLine, isNulPadding, parseLine } from "./codec.js";
+import { PARENT_MARKER, readEnvelope } from "./envelope.js";
+import { FileLineSource } from "./line-source.js";
 import { acquireLock, type LockOptions } from "./lock.js";
 import type { Durability, SessionStore, StoreCursor, StoreRead } from "./store.js";
 
@@ -204,6 +206,8 @@ export class FileSessionStore implements SessionStore {
 	private unsynced = 0;
 	private unsyncedSince = 0;
 	private groupTimer: NodeJS.Timeout | undefined;
+	/** Sources handed out by `readAll`, whose descriptors `close` releases. */
+	private sources: Array<WeakRef<FileLineSource>> = [];
 
 	constructor(file: string, options: FileStoreOptions = {}) {
 		this.file = file;
@@ -236,34 +240,65 @@ export class FileSessionStore implements SessionStore {
 		return this.cursorAt(statSync(this.file));
 	}
 
+	/**
+	 * Reads the file in 1 MiB chunks. In a current-version file, entries in pi's exact layout
+	 * come back as envelopes (read from the bytes in place, see `envelope.ts`) and the rest is
+	 * parsed; the returned `source` keeps the file open to read those bodies later.
+	 */
 	readAll(): StoreRead {
 		const fd = openFile(this.file, "r");
+		let kept = false;
 		try {
-			return this.readAllFrom(fd);
+			const read = this.readAllFrom(fd);
+			kept = read.source !== undefined;
+			return read;
 		} catch (cause) {
 			throw cause instanceof SessionTreeError ? cause : ioError(cause, this.file, "read");
 		} finally {
-			closeSync(fd);
+			if (!kept) closeSync(fd);
 		}
 	}
 
 	private readAllFrom(fd: number): StoreRead {
 		const stats = fstatSync(fd);
 		const lines: ParsedLine[] = [];
-		let end = 0;
-		let count = 0;
-		for (const raw of scanLines(fd)) {
-			const parsed = raw.terminated ? this.parseRaw(raw) : this.parseLast(raw);
-			if (parsed?.torn) {
-				lines.push(parsed);
-				break;
+		let lazy = false;
+		let headerSeen = false;
+		let envelopes = 0;
+		let previousId: string | undefined;
+		const scan = scanIndexed(fd, (buf, start, endAt, offset, line, terminated, clean) => {
+			if (lazy && terminated && clean) {
+				const envelope = readEnvelope(buf, start, endAt, offset, line, previousId);
+				if (envelope) {
+					lines.push(envelope);
+					envelopes++;
+					previousId = envelope.id;
+					return true;
+				}
 			}
-			if (parsed) lines.push(parsed);
-			end = raw.end;
-			count = raw.line;
-		}
-		this.lineCount = count;
-		return { lines, cursor: { lines: count, offset: end, identity: identityOf(stats) } };
+			previousId = undefined;
+			const text = offset === 0 ? stripBom(buf.toString("utf8", start, endAt)) : buf.toString("utf8", start, endAt);
+			const raw: RawLine = { line, text, terminated, end: offset + endAt - start + (terminated ? 1 : 0) };
+			const parsed = terminated ? this.parseRaw(raw) : this.parseLast(raw);
+			if (!parsed) return true;
+			lines.push(parsed);
+			if (!headerSeen) {
+				headerSeen = true;
+				// Envelopes only for the current format: older files are migrated from parsed records.
+				lazy = parsed.record?.type === "session" && parsed.record.version === 3;
+			}
+			return !parsed.torn;
+		});
+		this.lineCount = scan.lines;
+		const identity = identityOf(stats);
+		const read: StoreRead = { lines, cursor: { lines: scan.lines, offset: scan.end, identity } };
+		if (envelopes > 0) read.source = this.track(new FileLineSource(this.file, fd, identity));
+		return read;
+	}
+
+	private track(source: FileLineSource): FileLineSource {
+		this.sources.push(new WeakRef(source));
+		return source;
 	}
 
 	readSince(cursor: StoreCursor): StoreRead | undefined {
@@ -353,6 +388,8 @@ export class FileSessionStore implements SessionStore {
 			closeSync(this.fd);
 			this.fd = undefined;
 		}
+		for (const ref of this.sources) ref.deref()?.close();
+		this.sources = [];
 		this.fdIdentity = undefined;
 		this.endAfterOwnAppend = -1;
 	}
@@ -437,6 +474,82 @@ export class FileSessionStore implements SessionStore {
 			}
 		}
 	}
+}
+
+/**
+ * Calls `onLine` for each line of the file with its bytes `buf[start, end)` (no `\n`), its
+ * offset in the file, its number, whether a `\n` ends it, and whether it is *clean*: no NUL
+ * byte and exactly one `"parentId":` key (so not two records glued together), the conditions
+ * for reading its envelope in place. Stops when `onLine` returns false.
+ * @returns the position after the last complete line read, and its number
+ */
+function scanIndexed(
+	fd: number,
+	onLine: (
+		buf: Buffer,
+		start: number,
+		end: number,
+		offset: number,
+		line: number,
+		terminated: boolean,
+		clean: boolean,
+	) => boolean,
+): { end: number; lines: number } {
+	const chunk = Buffer.allocUnsafe(CHUNK_SIZE);
+	let carry: Buffer | undefined;
+	let carryOffset = 0;
+	let position = 0;
+	let line = 0;
+	let end = 0;
+	for (;;) {
+		const read = readSync(fd, chunk, 0, CHUNK_SIZE, position);
+		if (read === 0) break;
+		const view = chunk.subarray(0, read);
+		// Next NUL byte and next `"parentId":` at or after the current line, searched once each.
+		let nul = view.indexOf(0);
+		let marker = -2;
+		let from = 0;
+		for (let nl = view.indexOf(NEWLINE); nl !== -1; nl = view.indexOf(NEWLINE, from)) {
+			line++;
+			let keepGoing: boolean;
+			if (carry) {
+				const joined = Buffer.concat([carry, view.subarray(0, nl)]);
+				carry = undefined;
+				keepGoing = onLine(joined, 0, joined.length, carryOffset, line, true, isClean(joined, 0, joined.length));
+			} else {
+				if (nul !== -1 && nul < from) nul = view.indexOf(0, from);
+				if (marker !== -1 && marker < from) marker = view.indexOf(PARENT_MARKER, from);
+				let clean = (nul === -1 || nul >= nl) && marker !== -1 && marker < nl;
+				if (clean) {
+					marker = view.indexOf(PARENT_MARKER, marker + 1);
+					clean = marker === -1 || marker >= nl;
+				}
+				keepGoing = onLine(view, from, nl, position + from, line, true, clean);
+			}
+			if (!keepGoing) return { end, lines: line - 1 };
+			end = position + nl + 1;
+			from = nl + 1;
+		}
+		if (from < read) {
+			const rest = Buffer.from(view.subarray(from));
+			if (!carry) carryOffset = position + from;
+			carry = carry ? Buffer.concat([carry, rest]) : rest;
+		}
+		position += read;
+	}
+	if (carry && carry.length > 0) {
+		line++;
+		if (onLine(carry, 0, carry.length, carryOffset, line, false, false)) return { end: position, lines: line };
+		return { end, lines: line - 1 };
+	}
+	return { end, lines: line };
+}
+
+/** A line with no NUL byte and exactly one `"parentId":` key. */
+function isClean(buf: Buffer, start: number, end: number): boolean {
+	if (buf.indexOf(0, start) !== -1) return false;
+	const first = buf.indexOf(PARENT_MARKER, start);
+	return first !== -1 && first < end && buf.indexOf(PARENT_MARKER, first + 1) === -1;
 }
 
 /** Byte offset where the last line of the file starts (just after the previous `\n`). */

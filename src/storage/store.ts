@@ -7,6 +7,7 @@
  * the lock, reads what the others appended since its cursor, appends, and releases.
  */
 
+import type { LineSource } from "../core/lazy.js";
 import type { ParsedLine } from "../core/load.js";
 
 /** A position in a store: everything before it has been read by the holder. Opaque to callers. */
@@ -23,6 +24,8 @@ export interface StoreCursor {
 export interface StoreRead {
 	lines: ParsedLine[];
 	cursor: StoreCursor;
+	/** Reads back the lines returned as envelopes only (see `core/lazy.ts`). */
+	source?: LineSource;
 }
 
 /** How durable an acknowledged append is. See docs/durability.md. */
@@ -46,7 +49,8 @@ export interface SessionStore {
 	create(header: object): StoreCursor;
 	/**
 	 * Every non-blank line, in order, parsed (or with its parse error). An incomplete last line
-	 * comes back marked `torn`.
+	 * comes back marked `torn`. A store may return the bulk of the entries as envelopes, with a
+	 * `source` to read their lines from later.
 	 */
 	readAll(): StoreRead;
 	/** The complete lines after `cursor`, or undefined when the store was replaced since. */

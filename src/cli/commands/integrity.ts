@@ -26,7 +26,7 @@ export const validateCommand: Command = {
 	positionals: ["FILE"],
 	run({ positionals, values, io }) {
 		const file = positionals[0] as string;
-		const session = Session.open(file, { lenient: true });
+		const session = Session.open(file, { lenient: true, verify: true });
 		const problems = session.problems;
 		const where = session.file ?? file;
 		if (values.json) {
@@ -56,7 +56,7 @@ export const repairCommand: Command = {
 	positionals: ["FILE"],
 	run({ positionals, io }) {
 		const file = positionals[0] as string;
-		const session = Session.open(file, { lenient: true });
+		const session = Session.open(file, { lenient: true, verify: true });
 		const where = session.file ?? file;
 		for (const problem of session.problems) io.err(`session-tree: repairing ${problemLine(where, problem)}\n`);
 		const backup = session.repair();

@@ -289,7 +289,7 @@ function lastMessagePreview(session: Session, id: string, length: number): strin
 
 /** Opens a session file, printing what a lenient open worked around as warnings. */
 export function openSessionFile(state: ReplState, file: string, lenient: boolean): Session {
-	const session = Session.open(resolve(file), { lenient });
+	const session = Session.open(resolve(file), { lenient, verify: lenient });
 	for (const problem of session.problems) {
 		const where = problem.line === undefined ? session.file : `${session.file}:${problem.line}`;
 		state.env.err(`session-tree: warning: ${where}: ${problem.message}\n`);

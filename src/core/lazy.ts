@@ -1,0 +1,126 @@
+/**
+ * Entries whose body is parsed only when asked for.
+ *
+ * Opening a large session used to mean parsing every line, although resuming it needs only
+ * the messages of the active context. A store may instead hand the loader the *envelope* of a
+ * line (type, id, parent, timestamp, role, and where the line is); the tree is built from
+ * envelopes, and a body is read back from the store and parsed the first time someone asks
+ * for the entry. Pure: reading is the store's job, behind {@link LineSource}.
+ */
+
+import { SessionTreeError } from "./errors.js";
+import type { RawRecord } from "./migrate.js";
+import type { SessionEntry } from "./types.js";
+import { entryContentError, entryShapeError } from "./validate.js";
+
+/**
+ * What is known of a line without parsing it, and where it is. It is also the loader's
+ * `ParsedLine` for that line (its `envelope` is itself), so a million lines cost one object each.
+ */
+export class Envelope {
+	constructor(
+		readonly type: string,
+		readonly id: string,
+		readonly parentId: string | null,
+		readonly timestamp: string,
+		/** The message role, for `message` entries whose role could be read in place. */
+		readonly role: string | undefined,
+		/** Byte offset of the line in its store. */
+		readonly offset: number,
+		/** Byte length of the line, without its newline. */
+		readonly length: number,
+		/** 1-based line number, for messages. */
+		readonly line: number,
+	) {}
+
+	/** The line as a `ParsedLine`: this envelope. */
+	get envelope(): Envelope {
+		return this;
+	}
+}
+
+/** A store that can give back the text of lines it indexed. */
+export interface LineSource {
+	/**
+	 * The text of each span (a line without its newline), in the order given.
+	 * @throws SessionTreeError when the store cannot be read any more
+	 */
+	readLines(spans: readonly Envelope[]): string[];
+}
+
+/** A problem found in a body when it was parsed (the loader's `LoadProblem` shape). */
+export interface BodyProblem {
+	code: "INVALID_JSON" | "INVALID_RECORD";
+	message: string;
+	line: number;
+	entryId: string;
+}
+
+/** How bodies of one loaded session are read and checked. */
+export interface LazyBodiesOptions {
+	/** Report a bad body and keep its envelope, instead of throwing. */
+	lenient: boolean;
+	/** The file, for messages. */
+	file: string | undefined;
+	/** Where lenient problems go (the session's problem list). */
+	problems: { push(problem: BodyProblem): unknown };
+}
+
+/**
+ * The bodies of one loaded session: reads lines from the source and turns them into entries,
+ * with the checks a full parse at open would have made.
+ */
+export class LazyBodies {
+	constructor(
+		private readonly source: LineSource,
+		private readonly options: LazyBodiesOptions,
+	) {}
+
+	/** The entries of these envelopes, read in one pass over the store. */
+	load(envelopes: readonly Envelope[]): SessionEntry[] {
+		const texts = this.source.readLines(envelopes);
+		return envelopes.map((envelope, i) => this.parse(envelope, texts[i] as string));
+	}
+
+	private parse(envelope: Envelope, text: string): SessionEntry {
+		let record: RawRecord | undefined;
+		let problem: string | undefined;
+		try {
+			const value: unknown = JSON.parse(text);
+			if (value !== null && typeof value === "object" && !Array.isArray(value)) record = value as RawRecord;
+			else problem = "expected a JSON object";
+		} catch (cause) {
+			problem = `not valid JSON (${cause instanceof Error ? cause.message : String(cause)})`;
+		}
+		if (record) {
+			const shape = entryShapeError(record);
+			if (shape) problem = shape;
+			else if (record.type !== envelope.type || record.id !== envelope.id || record.parentId !== envelope.parentId) {
+				problem = `the line no longer holds ${envelope.type} entry ${envelope.id} (the file was changed in place)`;
+			}
+		}
+		if (problem || !record) {
+			this.report("INVALID_JSON", problem ?? "unreadable", envelope, "its body is left out of the context");
+			return stub(envelope);
+		}
+		const content = entryContentError(record);
+		if (content) this.report("INVALID_RECORD", content, envelope, "kept in the tree, left out of the context");
+		return record as unknown as SessionEntry;
+	}
+
+	private report(code: BodyProblem["code"], message: string, envelope: Envelope, action: string): void {
+		const line = envelope.line;
+		if (!this.options.lenient) throw new SessionTreeError(code, message, { file: this.options.file, line });
+		this.options.problems.push({ code, message: `${message}; ${action}`, line, entryId: envelope.id });
+	}
+}
+
+/** The entry as far as its envelope tells: what a lenient read keeps of an unreadable body. */
+function stub(envelope: Envelope): SessionEntry {
+	return {
+		type: envelope.type,
+		id: envelope.id,
+		parentId: envelope.parentId,
+		timestamp: envelope.timestamp,
+	} as SessionEntry;
+}

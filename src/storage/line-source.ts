@@ -1,0 +1,124 @@
+/**
+ * Reading indexed lines back from a session file, for entries whose body the loader left
+ * unparsed. The source keeps the descriptor it indexed the file with: it keeps reading the
+ * same file even if someone renames another over its path (an atomic rewrite), and appends
+ * never move what it indexed.
+ */
+
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { SessionTreeError } from "../core/errors.js";
+import type { Envelope, LineSource } from "../core/lazy.js";
+
+/** Lines closer than this are read together. */
+const GAP = 64 * 1024;
+/** At most this much is read at once. */
+const MAX_READ = 8 * 1024 * 1024;
+
+/** Closes descriptors of sources nobody can reach any more (sessions dropped without `close`). */
+const orphans = new FinalizationRegistry<{ fd: number | undefined }>((handle) => {
+	if (handle.fd !== undefined) {
+		try {
+			closeSync(handle.fd);
+		} catch {
+			// Already closed.
+		}
+	}
+});
+
+/** Reads lines of one file by offset. */
+export class FileLineSource implements LineSource {
+	private readonly handle: { fd: number | undefined };
+
+	/**
+	 * @param fd an open descriptor of the file, now owned by the source
+	 * @param identity `dev:ino` of that file, to check a reopened path against
+	 */
+	constructor(
+		private readonly file: string,
+		fd: number,
+		private readonly identity: string,
+	) {
+		this.handle = { fd };
+		orphans.register(this, this.handle, this);
+	}
+
+	readLines(spans: readonly Envelope[]): string[] {
+		const texts: string[] = new Array(spans.length);
+		if (spans.length === 0) return texts;
+		const fd = this.descriptor();
+		const order = spans.map((_, i) => i);
+		order.sort((a, b) => (spans[a] as Envelope).offset - (spans[b] as Envelope).offset);
+		let buffer = Buffer.allocUnsafe(0);
+		for (let k = 0; k < order.length; ) {
+			// One read covers the next spans that lie close together.
+			const first = spans[order[k] as number] as Envelope;
+			let last = k;
+			let end = first.offset + first.length;
+			while (last + 1 < order.length) {
+				const next = spans[order[last + 1] as number] as Envelope;
+				const nextEnd = Math.max(end, next.offset + next.length);
+				if (next.offset - end > GAP || nextEnd - first.offset > MAX_READ) break;
+				end = nextEnd;
+				last++;
+			}
+			const size = end - first.offset;
+			if (buffer.length < size) buffer = Buffer.allocUnsafe(Math.max(size, 64 * 1024));
+			this.readFully(fd, buffer, size, first.offset);
+			for (; k <= last; k++) {
+				const index = order[k] as number;
+				const span = spans[index] as Envelope;
+				const from = span.offset - first.offset;
+				texts[index] = buffer.toString("utf8", from, from + span.length);
+			}
+		}
+		return texts;
+	}
+
+	/** Closes the descriptor; a later read reopens the path if it is still the same file. */
+	close(): void {
+		const fd = this.handle.fd;
+		this.handle.fd = undefined;
+		if (fd !== undefined) closeSync(fd);
+		orphans.unregister(this);
+	}
+
+	private descriptor(): number {
+		if (this.handle.fd !== undefined) return this.handle.fd;
+		let fd: number;
+		try {
+			fd = openSync(this.file, "r");
+		} catch (cause) {
+			throw this.gone(cause);
+		}
+		const stats = fstatSync(fd);
+		if (`${stats.dev}:${stats.ino}` !== this.identity) {
+			closeSync(fd);
+			throw this.gone();
+		}
+		this.handle.fd = fd;
+		orphans.register(this, this.handle, this);
+		return fd;
+	}
+
+	private readFully(fd: number, buffer: Buffer, size: number, position: number): void {
+		let done = 0;
+		while (done < size) {
+			const read = readSync(fd, buffer, done, size - done, position + done);
+			if (read === 0) {
+				throw new SessionTreeError("IO_ERROR", "the file is shorter than when it was opened (was it truncated?)", {
+					file: this.file,
+				});
+			}
+			done += read;
+		}
+	}
+
+	private gone(cause?: unknown): SessionTreeError {
+		return new SessionTreeError(
+			"IO_ERROR",
+			"the file was replaced or removed since it was opened; open it again",
+			{ file: this.file },
+			cause === undefined ? undefined : { cause },
+		);
+	}
+}
