@@ -10,13 +10,17 @@ import {
 	keptMessages,
 	type LoadSteps,
 	type PathStep,
+	pathState,
 	sessionContextOf,
+	stepsOf,
 } from "./core/context.js";
 import * as make from "./core/entries.js";
 import { SessionTreeError } from "./core/errors.js";
 import { resolveIdPrefix } from "./core/id-prefix.js";
 import { cryptoRandomBytes, newEntryId, newSessionId, type RandomBytes } from "./core/ids.js";
+import { isUnreadable } from "./core/lazy.js";
 import { applyAppended, type LoadProblem, loadTree } from "./core/load.js";
+import { resumeFromTail } from "./core/tail.js";
 import { SessionTree, TreeNode } from "./core/tree.js";
 import {
 	type AgentMessage,
@@ -25,6 +29,7 @@ import {
 	CURRENT_SESSION_VERSION,
 	type CustomMessageEntry,
 	type MessageEntry,
+	type RetainedState,
 	type SessionContext,
 	type SessionEntry,
 	type SessionHeader,
@@ -113,7 +118,13 @@ export interface NavigateOptions {
  * record (see docs/format.md), so a reopened session resumes where it was left.
  */
 export class Session {
-	private tree: SessionTree;
+	private loadedTree: SessionTree | undefined;
+	/**
+	 * Set while the session was resumed from the end of its file (see `core/tail.ts`) and the
+	 * rest is not read yet: the leaf, and the path from a compaction with `retainedTail` and
+	 * `retainedState` to it. Anything beyond the leaf's context loads the whole file first.
+	 */
+	private tail: { header: SessionHeader; leafId: string; path: SessionEntry[] } | undefined;
 	private readonly store: SessionStore;
 	private readonly now: () => Date;
 	private readonly random: RandomBytes;
@@ -132,18 +143,42 @@ export class Session {
 
 	private constructor(
 		store: SessionStore,
-		tree: SessionTree,
+		tree: SessionTree | undefined,
 		env: SessionEnvironment & { lenient?: boolean },
 		diskVersion: number,
 		cursor: StoreCursor,
 	) {
 		this.store = store;
-		this.tree = tree;
+		this.loadedTree = tree;
 		this.now = env.now ?? (() => new Date());
 		this.random = env.random ?? cryptoRandomBytes;
 		this.diskVersion = diskVersion;
 		this.cursor = cursor;
 		this.lenient = env.lenient ?? false;
+	}
+
+	/** The tree; a session resumed from the end of its file reads the whole file now. */
+	private get tree(): SessionTree {
+		return this.loadedTree ?? this.loadWhole();
+	}
+
+	private set tree(tree: SessionTree) {
+		this.loadedTree = tree;
+	}
+
+	private loadWhole(): SessionTree {
+		const leafId = this.tail?.leafId;
+		const read = this.store.readAll();
+		const result = loadTree(read.lines, { lenient: this.lenient, file: this.store.location, source: read.source });
+		this.loadedTree = result.tree;
+		this.leafRecords = result.leafRecords;
+		this.loadProblems = result.problems;
+		this.diskVersion = result.fromVersion;
+		this.cursor = read.cursor;
+		this.tail = undefined;
+		// Another writer may have appended meanwhile: the leaf stays the one this session resumed.
+		if (leafId !== undefined && result.tree.has(leafId)) result.tree.setLeaf(leafId);
+		return result.tree;
 	}
 
 	/** Creates a new session file (and its directory) holding just the header. */
@@ -181,6 +216,12 @@ export class Session {
 	/** Opens a session from any store. */
 	static openStore(store: SessionStore, options: OpenSessionOptions = {}): Session {
 		if (!store.exists()) throw new SessionTreeError("FILE_NOT_FOUND", "no such session", { file: store.location });
+		const tail = options.lenient || options.verify ? undefined : readTailResume(store);
+		if (tail) {
+			const session = new Session(store, undefined, options, CURRENT_SESSION_VERSION, UNREAD);
+			session.tail = tail;
+			return session;
+		}
 		const read = store.readAll();
 		const result = loadTree(read.lines, { lenient: options.lenient, file: store.location, source: read.source });
 		const session = new Session(store, result.tree, options, result.fromVersion, read.cursor);
@@ -232,19 +273,19 @@ export class Session {
 	// ---- reading --------------------------------------------------------------------------
 
 	getHeader(): SessionHeader {
-		return this.tree.header;
+		return this.tail ? this.tail.header : this.tree.header;
 	}
 
 	getSessionId(): string {
-		return this.tree.header.id;
+		return this.getHeader().id;
 	}
 
 	getCwd(): string {
-		return this.tree.header.cwd;
+		return this.getHeader().cwd;
 	}
 
 	getLeafId(): string | null {
-		return this.tree.getLeafId();
+		return this.tail ? this.tail.leafId : this.tree.getLeafId();
 	}
 
 	getLeafEntry(): SessionEntry | undefined {
@@ -315,6 +356,9 @@ export class Session {
 
 	/** The context messages with the entries they come from, for the leaf (or `leafId`). */
 	buildContextEntries(leafId?: string | null): ContextEntry[] {
+		if (this.tail && (leafId === undefined || leafId === this.tail.leafId)) {
+			return contextEntriesOf(stepsOf(this.tail.path));
+		}
 		return contextEntriesOf(this.tree.getPath(leafId), loadSteps);
 	}
 
@@ -323,6 +367,9 @@ export class Session {
 	 * the entries that give the context.
 	 */
 	buildSessionContext(leafId?: string | null): SessionContext {
+		if (this.tail && (leafId === undefined || leafId === this.tail.leafId)) {
+			return sessionContextOf(stepsOf(this.tail.path));
+		}
 		return sessionContextOf(this.tree.getPath(leafId), loadSteps);
 	}
 
@@ -350,7 +397,9 @@ export class Session {
 	 * Appends a compaction: from now on the model sees `summary`, then the path from
 	 * `firstKeptEntryId`, then what follows.
 	 * @param retainedTail the kept messages to store in the entry, or `true` to compute them
-	 *   from the path (then pi, which ignores the field, builds the same context)
+	 *   from the path (then pi, which ignores the field, builds the same context). With either,
+	 *   the path's thinking level and model are stored too (`retainedState`), so that a later
+	 *   resume reads only what follows the compaction.
 	 */
 	appendCompaction(
 		summary: string,
@@ -360,9 +409,16 @@ export class Session {
 		fromHook?: boolean,
 		retainedTail?: ContextMessage[] | true,
 	): string {
-		const tail = retainedTail === true ? keptMessages(this.tree.getPath(), firstKeptEntryId, loadSteps) : retainedTail;
+		const path = this.tree.getPath();
+		const tail = retainedTail === true ? keptMessages(path, firstKeptEntryId, loadSteps) : retainedTail;
+		// With the settings of the path stored too, a resume reads nothing before the compaction.
+		let state: RetainedState | undefined;
+		if (tail !== undefined) {
+			const { thinkingLevel, model } = pathState(path);
+			state = { thinkingLevel, model };
+		}
 		return this.append((stamp) =>
-			make.compactionEntry(stamp, summary, firstKeptEntryId, tokensBefore, details, fromHook, tail),
+			make.compactionEntry(stamp, summary, firstKeptEntryId, tokensBefore, details, fromHook, tail, state),
 		);
 	}
 
@@ -517,11 +573,21 @@ export class Session {
 	 * kept), atomically, keeping the original as a backup. Used by migrate and repair.
 	 */
 	private rewriteLocked(): { backup: string } {
-		const leafId = this.tree.getLeafId();
-		const entries = this.tree.getEntries().map((entry) => {
-			const parentId = this.tree.getParentId(entry.id) ?? null;
-			return entry.parentId === parentId ? entry : { ...entry, parentId };
-		});
+		const all = this.tree.getEntries();
+		// Entries whose body could not be read (lenient) are left out; their children move up.
+		const kept = (id: string | null): string | null => {
+			let at = id;
+			while (at !== null && isUnreadable(this.tree.getEntry(at) as SessionEntry))
+				at = this.tree.getParentId(at) ?? null;
+			return at;
+		};
+		const leafId = kept(this.tree.getLeafId());
+		const entries = all
+			.filter((entry) => !isUnreadable(entry))
+			.map((entry) => {
+				const parentId = kept(this.tree.getParentId(entry.id) ?? null);
+				return entry.parentId === parentId ? entry : { ...entry, parentId };
+			});
 		const records: object[] = [this.tree.header, ...entries];
 		const lastId = entries.length > 0 ? (entries[entries.length - 1] as SessionEntry).id : null;
 		this.leafRecords = new Map();
@@ -543,6 +609,8 @@ export class Session {
 	 */
 	repair(): string | undefined {
 		return this.transact(() => {
+			// Read every body first: a lenient session learns of damaged ones only when it reads them.
+			this.tree.getEntries();
 			if (this.loadProblems.length === 0 && this.diskVersion >= CURRENT_SESSION_VERSION) return undefined;
 			const { backup } = this.rewriteLocked();
 			this.diskVersion = CURRENT_SESSION_VERSION;
@@ -575,6 +643,7 @@ export class Session {
 	 * for the end of the burst.
 	 */
 	private transact<T>(write: () => T): T {
+		if (!this.loadedTree) this.loadWhole();
 		if (!this.lease) {
 			const release = this.store.lock();
 			try {
@@ -658,6 +727,30 @@ export class Session {
 			this.tree.setLeaf(targetId);
 		});
 	}
+}
+
+/** The cursor of a session resumed from its tail: never used, the whole file is read before any write. */
+const UNREAD: StoreCursor = { lines: 0, offset: 0, identity: "" };
+
+/**
+ * Tries to resume from the end of the store: windows of 1, 4 and 16 MiB from the end (the store
+ * declines windows over an eighth of the file: a small file is simply read whole), until the active path meets a compaction with `retainedTail` and
+ * `retainedState`.
+ */
+function readTailResume(
+	store: SessionStore,
+): { header: SessionHeader; leafId: string; path: SessionEntry[] } | undefined {
+	if (!store.readTail) return undefined;
+	for (const window of [1, 4, 16].map((mib) => mib * 1024 * 1024)) {
+		const read = store.readTail(window);
+		if (!read || read.whole) return undefined;
+		const found = resumeFromTail(read.records);
+		if (found.kind === "found") {
+			return { header: read.header as unknown as SessionHeader, leafId: found.leafId, path: found.path };
+		}
+		if (found.kind === "no") return undefined;
+	}
+	return undefined;
 }
 
 /** Tree nodes are path steps: parse their bodies in one pass over the store. */

@@ -14,6 +14,7 @@ import type {
 	CustomMessageEntry,
 	MessageEntry,
 	ModelChangeEntry,
+	RetainedState,
 	SessionContext,
 	SessionEntry,
 	ThinkingLevelChangeEntry,
@@ -116,7 +117,8 @@ export interface PathState {
  * The settings that hold at the end of a path: the last thinking level change, the last model
  * (from a model change or an assistant message) and the last compaction. Scans backwards and
  * stops once all three are found, so a long path with recent settings costs little; only the
- * one assistant message that gives the model is parsed.
+ * one assistant message that gives the model is parsed. A compaction with `retainedState`
+ * gives what is still missing at that point (the values pi finds further back).
  */
 export function pathState(path: readonly PathStep[]): PathState {
 	let thinkingLevel: string | undefined;
@@ -139,10 +141,22 @@ export function pathState(path: readonly PathStep[]): PathState {
 			if (model === undefined) model = { provider: change.provider, modelId: change.modelId };
 		} else if (type === "compaction") {
 			if (compactionIndex < 0) compactionIndex = i;
+			const retained = (step.entry as CompactionEntry).retainedState;
+			if (isRetainedState(retained)) {
+				if (thinkingLevel === undefined) thinkingLevel = retained.thinkingLevel;
+				if (model === undefined) model = retained.model;
+			}
 		}
 		if (thinkingLevel !== undefined && model !== undefined && compactionIndex >= 0) break;
 	}
 	return { thinkingLevel: thinkingLevel ?? "off", model: model ?? null, compactionIndex };
+}
+
+/** A usable `retainedState`: a string thinking level and a model object or null. */
+export function isRetainedState(value: unknown): value is RetainedState {
+	if (!isObject(value) || typeof value.thinkingLevel !== "string") return false;
+	const model = value.model;
+	return model === null || (isObject(model) && typeof model.provider === "string" && typeof model.modelId === "string");
 }
 
 /** Entry types that can give a context message on their own. */

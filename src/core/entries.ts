@@ -14,6 +14,7 @@ import type {
 	LeafEntry,
 	MessageEntry,
 	ModelChangeEntry,
+	RetainedState,
 	SessionHeader,
 	SessionInfoEntry,
 	ThinkingLevelChangeEntry,
@@ -49,7 +50,7 @@ export function thinkingLevelChangeEntry(stamp: EntryStamp, thinkingLevel: strin
 	return { type: "thinking_level_change", ...stamp, thinkingLevel };
 }
 
-/** A `compaction` entry; `retainedTail` is written only when given. */
+/** A `compaction` entry; `retainedTail` and `retainedState` are written only when given. */
 export function compactionEntry(
 	stamp: EntryStamp,
 	summary: string,
@@ -58,6 +59,7 @@ export function compactionEntry(
 	details?: unknown,
 	fromHook?: boolean,
 	retainedTail?: ContextMessage[],
+	retainedState?: RetainedState,
 ): CompactionEntry {
 	const entry: CompactionEntry = {
 		type: "compaction",
@@ -69,6 +71,7 @@ export function compactionEntry(
 		fromHook,
 	};
 	if (retainedTail !== undefined) entry.retainedTail = retainedTail;
+	if (retainedState !== undefined) entry.retainedState = retainedState;
 	return entry;
 }
 

@@ -115,12 +115,25 @@ export class LazyBodies {
 	}
 }
 
+/** Stubs standing for unreadable bodies (see {@link isUnreadable}). */
+const stubs = new WeakSet<object>();
+
+/**
+ * True for an entry a lenient read could not parse: only its envelope is known. A repair
+ * leaves it out of the rewritten file (its children move up to its parent).
+ */
+export function isUnreadable(entry: object): boolean {
+	return stubs.has(entry);
+}
+
 /** The entry as far as its envelope tells: what a lenient read keeps of an unreadable body. */
 function stub(envelope: Envelope): SessionEntry {
-	return {
+	const entry = {
 		type: envelope.type,
 		id: envelope.id,
 		parentId: envelope.parentId,
 		timestamp: envelope.timestamp,
 	} as SessionEntry;
+	stubs.add(entry);
+	return entry;
 }

@@ -177,6 +177,18 @@ export interface CompactionEntry<T = unknown> extends EntryBase {
 	 * they follow the summary and nothing before the compaction has to be read.
 	 */
 	retainedTail?: ContextMessage[];
+	/**
+	 * The thinking level and model in effect on the path at the compaction (session-tree,
+	 * written with `retainedTail`). With both fields, a resume needs nothing before the
+	 * compaction at all: pi computes the same values from the whole path.
+	 */
+	retainedState?: RetainedState;
+}
+
+/** The settings a compaction with `retainedTail` records (see {@link CompactionEntry.retainedState}). */
+export interface RetainedState {
+	thinkingLevel: string;
+	model: ContextModel | null;
 }
 
 /** The leaf moved to another branch; the summary tells the model what was left behind. */

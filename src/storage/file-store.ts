@@ -27,7 +27,7 @@ import { encodeRecord, isBlankLine, isNulPadding, parseLine } from "./codec.js";
 import { PARENT_MARKER, readEnvelope } from "./envelope.js";
 import { FileLineSource } from "./line-source.js";
 import { acquireLock, type LockOptions } from "./lock.js";
-import type { Durability, SessionStore, StoreCursor, StoreRead } from "./store.js";
+import type { Durability, SessionStore, StoreCursor, StoreRead, TailRead } from "./store.js";
 
 const CHUNK_SIZE = 1 << 20;
 const NEWLINE = 0x0a;
@@ -297,8 +297,53 @@ export class FileSessionStore implements SessionStore {
 	}
 
 	private track(source: FileLineSource): FileLineSource {
+		this.sources = this.sources.filter((ref) => ref.deref() !== undefined);
 		this.sources.push(new WeakRef(source));
 		return source;
+	}
+
+	readTail(bytes: number): TailRead | undefined {
+		let fd: number;
+		try {
+			fd = openSync(this.file, "r");
+		} catch {
+			return undefined;
+		}
+		try {
+			const size = fstatSync(fd).size;
+			// Reading an eighth of a file from its end is not worth it: read it whole.
+			if (bytes * 8 > size) return undefined;
+			const head = Buffer.allocUnsafe(Math.min(size, 64 * 1024));
+			const headRead = readSync(fd, head, 0, head.length, 0);
+			const headerEnd = head.subarray(0, headRead).indexOf(NEWLINE);
+			if (headerEnd < 0) return undefined;
+			const header = parseLine(stripBom(head.toString("utf8", 0, headerEnd)), 1).record;
+			if (header?.type !== "session" || header.version !== 3) return undefined;
+			const start = Math.max(headerEnd + 1, size - bytes);
+			const window = Buffer.allocUnsafe(size - start);
+			let done = 0;
+			while (done < window.length) {
+				const read = readSync(fd, window, done, window.length - done, start + done);
+				if (read === 0) return undefined;
+				done += read;
+			}
+			if (window.length === 0 || window[window.length - 1] !== NEWLINE) return undefined;
+			// The window's first line is cut unless the window starts right after the header.
+			let from = start === headerEnd + 1 ? 0 : window.indexOf(NEWLINE) + 1;
+			const records = [];
+			while (from < window.length) {
+				const nl = window.indexOf(NEWLINE, from);
+				const text = window.toString("utf8", from, nl);
+				from = nl + 1;
+				if (isBlankLine(text)) continue;
+				const parsed = parseLine(text, 0);
+				if (!parsed.record) return undefined;
+				records.push(parsed.record);
+			}
+			return { header, records, whole: start === headerEnd + 1 };
+		} finally {
+			closeSync(fd);
+		}
 	}
 
 	readSince(cursor: StoreCursor): StoreRead | undefined {
@@ -388,8 +433,8 @@ export class FileSessionStore implements SessionStore {
 			closeSync(this.fd);
 			this.fd = undefined;
 		}
+		// Kept: a source read after this reopens its file, and the next close closes it again.
 		for (const ref of this.sources) ref.deref()?.close();
-		this.sources = [];
 		this.fdIdentity = undefined;
 		this.endAfterOwnAppend = -1;
 	}

@@ -9,6 +9,7 @@
 
 import type { LineSource } from "../core/lazy.js";
 import type { ParsedLine } from "../core/load.js";
+import type { RawRecord } from "../core/migrate.js";
 
 /** A position in a store: everything before it has been read by the holder. Opaque to callers. */
 export interface StoreCursor {
@@ -26,6 +27,15 @@ export interface StoreRead {
 	cursor: StoreCursor;
 	/** Reads back the lines returned as envelopes only (see `core/lazy.ts`). */
 	source?: LineSource;
+}
+
+/** The header and the last complete lines of a store (see {@link SessionStore.readTail}). */
+export interface TailRead {
+	header: RawRecord;
+	/** Records of the complete lines in the window, in order. */
+	records: RawRecord[];
+	/** True when the window reached back to the header: the records are the whole session. */
+	whole: boolean;
 }
 
 /** How durable an acknowledged append is. See docs/durability.md. */
@@ -53,6 +63,12 @@ export interface SessionStore {
 	 * `source` to read their lines from later.
 	 */
 	readAll(): StoreRead;
+	/**
+	 * The header and the records of the last `bytes` of a current-version session, for a resume
+	 * from the end (optional). Undefined when that is not possible: an older version, a line
+	 * that does not parse, an incomplete last line, or a store too small to bother.
+	 */
+	readTail?(bytes: number): TailRead | undefined;
 	/** The complete lines after `cursor`, or undefined when the store was replaced since. */
 	readSince(cursor: StoreCursor): StoreRead | undefined;
 	/**

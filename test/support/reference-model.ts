@@ -218,6 +218,9 @@ export class ReferenceModel {
 			const path = this.path();
 			const start = path.findIndex((e) => e.id === firstKeptEntryId);
 			fields.retainedTail = start === -1 ? [] : ReferenceModel.messagesOf(path.slice(start));
+			// The settings of the whole path, which the compaction records (spec: pi's rule).
+			const { thinkingLevel, model } = this.context();
+			fields.retainedState = { thinkingLevel, model };
 		}
 		this.add("compaction", id, timestamp, fields);
 	}
