@@ -91,6 +91,8 @@ export interface PathStep {
 	/** The message role, when known without reading `entry` (it is read when this is undefined). */
 	readonly role: string | undefined;
 	readonly entry: SessionEntry;
+	/** False while `entry` is not parsed yet (tree nodes); absent means parsed. */
+	readonly loaded?: boolean;
 }
 
 /** Parses the entries of many steps at once (one pass over the store instead of one read each). */
@@ -197,13 +199,6 @@ function visitContext(
 	load?: LoadSteps,
 ): void {
 	const ranges = contextRanges(path, compactionIndex);
-	if (load) {
-		const needed: PathStep[] = [];
-		for (const [from, to] of ranges) {
-			for (let i = from; i < to; i++) if (givesMessage((path[i] as PathStep).type)) needed.push(path[i] as PathStep);
-		}
-		load(needed);
-	}
 	if (compactionIndex >= 0) {
 		const compaction = (path[compactionIndex] as PathStep).entry as CompactionEntry;
 		visit(compaction, compactionSummaryMessage(compaction));
@@ -211,14 +206,39 @@ function visitContext(
 			for (const message of compaction.retainedTail) visit(compaction, message);
 		}
 	}
-	for (const [from, to] of ranges) {
+	// One pass; at the first step not parsed yet, every unparsed step still to come is parsed at once.
+	let pending = load !== undefined;
+	for (let r = 0; r < ranges.length; r++) {
+		const [from, to] = ranges[r] as [number, number];
 		for (let i = from; i < to; i++) {
 			const step = path[i] as PathStep;
 			if (!givesMessage(step.type)) continue;
+			if (pending && step.loaded === false) {
+				(load as LoadSteps)(unparsedFrom(path, ranges, r, i));
+				pending = false;
+			}
 			const message = entryMessage(step.entry);
 			if (message) visit(step.entry, message);
 		}
 	}
+}
+
+/** The steps giving messages, not parsed yet, from range `r` at index `at` on. */
+function unparsedFrom(
+	path: readonly PathStep[],
+	ranges: ReadonlyArray<[number, number]>,
+	r: number,
+	at: number,
+): PathStep[] {
+	const out: PathStep[] = [];
+	for (let k = r; k < ranges.length; k++) {
+		const [from, to] = ranges[k] as [number, number];
+		for (let i = k === r ? at : from; i < to; i++) {
+			const step = path[i] as PathStep;
+			if (step.loaded === false && givesMessage(step.type)) out.push(step);
+		}
+	}
+	return out;
 }
 
 /**

@@ -66,6 +66,11 @@ export class TreeNode {
 		return this.value !== undefined;
 	}
 
+	/** The entry if it is parsed, without parsing it. */
+	get loadedEntry(): SessionEntry | undefined {
+		return this.value;
+	}
+
 	/**
 	 * Parses the bodies of many nodes in one pass over the store (instead of one read each).
 	 * @internal
@@ -293,9 +298,19 @@ export class SessionTree {
 	 * Throws ENTRY_NOT_FOUND for an unknown id.
 	 */
 	getBranch(fromId?: string | null): SessionEntry[] {
-		const path = this.getPath(fromId);
-		TreeNode.load(path);
-		return path.map((node) => node.entry);
+		const start = fromId === undefined ? this.leaf : fromId === null ? undefined : this.requireNode(fromId);
+		// One walk when every entry on the path is parsed (the usual case after a resume).
+		const entries: SessionEntry[] = [];
+		for (let node = start; node; node = node.parent) {
+			const entry = node.loadedEntry;
+			if (entry === undefined) {
+				const path = this.getPath(fromId);
+				TreeNode.load(path);
+				return path.map((step) => step.entry);
+			}
+			entries.push(entry);
+		}
+		return entries.reverse();
 	}
 
 	/**
