@@ -10,7 +10,10 @@ import {
 	closeSync,
 	mkdtempSync,
 	openSync,
+	readdirSync,
 	readFileSync,
+	readlinkSync,
+	realpathSync,
 	renameSync,
 	rmSync,
 	statSync,
@@ -570,5 +573,113 @@ describe("appending to a lazily opened session", () => {
 			);
 			reopened.close();
 		}
+	});
+});
+
+describe("regressions", () => {
+	const T = "2026-04-02T00:00:00.000Z";
+	const header = JSON.stringify({ type: "session", version: 3, id: "repair-session", timestamp: T, cwd: "/p" });
+	const userLine = (id: string, parentId: string | null, text: string) =>
+		JSON.stringify({
+			type: "message",
+			id,
+			parentId,
+			timestamp: T,
+			message: { role: "user", content: text, timestamp: 1 },
+		});
+	/** An assistant message whose text holds a raw `"`: not JSON, yet it ends in `}` and has one `"parentId":`. */
+	const damagedLine = (id: string, parentId: string) =>
+		`{"type":"message","id":"${id}","parentId":"${parentId}","timestamp":"${T}","message":{"role":"assistant","content":[{"type":"text","text":"a "quoted" word"}],"provider":"p","model":"m","timestamp":2}}`;
+
+	test("repair of a v3 file whose only damage is an unread body off the active path rewrites it", () => {
+		const file = fresh();
+		const bad = damagedLine("aaaaaaa2", "aaaaaaa1");
+		assert.ok(bad.endsWith("}"));
+		assert.throws(() => JSON.parse(bad));
+		const original = `${[
+			header,
+			userLine("aaaaaaa1", null, "root"),
+			bad,
+			userLine("aaaaaaa4", "aaaaaaa2", "child of the damaged entry"),
+			userLine("aaaaaaa3", "aaaaaaa1", "the leaf"),
+		].join("\n")}\n`;
+		writeFileSync(file, original);
+		const context = (() => {
+			const s = Session.open(file, { lenient: true });
+			const built = s.buildSessionContext();
+			s.close();
+			return built;
+		})();
+		const session = Session.open(file, { lenient: true });
+		assert.deepEqual(session.problems, [], "the damaged body is not read at open");
+		const backup = session.repair();
+		assert.equal(typeof backup, "string", "repair rewrote the file");
+		assert.equal(readFileSync(backup as string, "utf8"), original, "the backup is the original");
+		session.close();
+		assert.notEqual(readFileSync(file, "utf8"), original);
+		// The repaired file opens strictly, every line read.
+		const repaired = Session.open(file, { verify: true });
+		assert.deepEqual(repaired.problems, []);
+		assert.equal(repaired.getEntry("aaaaaaa2"), undefined, "the unreadable entry is left out");
+		assert.deepEqual(
+			repaired.getEntries().map((entry) => [entry.id, entry.parentId]),
+			[
+				["aaaaaaa1", null],
+				["aaaaaaa4", "aaaaaaa1"],
+				["aaaaaaa3", "aaaaaaa1"],
+			],
+			"the child of the dropped entry moves up to its parent",
+		);
+		assert.equal(repaired.getLeafId(), "aaaaaaa3");
+		assert.deepEqual(repaired.buildSessionContext(), context);
+		assert.equal(repaired.getEntry("aaaaaaa4")?.type, "message");
+		repaired.close();
+		// Nothing left to repair.
+		const again = Session.open(file, { lenient: true });
+		assert.equal(again.repair(), undefined);
+		again.close();
+	});
+
+	test("writes after repair() stay consistent with the repaired file (in-memory tree keeps dropped entries)", {
+		todo: "src bug: repair() rewrites the file without the unreadable entries but leaves them in memory",
+	}, () => {
+		// The damaged entry is the leaf: a lenient open reports it, repair drops it and points the
+		// file's leaf at its parent, but the session's leaf stays on the dropped id.
+		const file = fresh();
+		writeFileSync(
+			file,
+			`${[header, userLine("aaaaaaa1", null, "root"), damagedLine("aaaaaaa2", "aaaaaaa1")].join("\n")}\n`,
+		);
+		const session = Session.open(file, { lenient: true });
+		assert.equal(session.problems.length, 1);
+		assert.equal(typeof session.repair(), "string");
+		const id = session.appendMessage({ role: "user", content: "after the repair", timestamp: 3 });
+		session.close();
+		const reopened = Session.open(file, { verify: true });
+		assert.equal(reopened.getEntry(id)?.parentId, "aaaaaaa1");
+		reopened.close();
+	});
+
+	test("close() after a read that reopened the file closes it again: no descriptor is left", () => {
+		const built = build();
+		const { a2 } = built.ids;
+		const target = realpathSync(built.file);
+		const openOnFile = () =>
+			readdirSync("/proc/self/fd").filter((fd) => {
+				try {
+					return readlinkSync(`/proc/self/fd/${fd}`) === target;
+				} catch {
+					return false; // closed meanwhile (the descriptor of readdirSync itself)
+				}
+			}).length;
+		assert.equal(openOnFile(), 0);
+		const session = Session.open(built.file);
+		session.close();
+		assert.equal(openOnFile(), 0, "closed");
+		// a2 is off the active path: not parsed at open, read now from the file (reopened).
+		assert.equal(session.getEntry(a2)?.id, a2);
+		assert.ok(openOnFile() > 0, "the read reopened the file");
+		session.close();
+		assert.equal(openOnFile(), 0, "the second close closed it");
 	});
 });
