@@ -613,8 +613,8 @@ export class Session {
 			this.tree.getEntries();
 			if (this.loadProblems.length === 0 && this.diskVersion >= CURRENT_SESSION_VERSION) return undefined;
 			const { backup } = this.rewriteLocked();
-			this.diskVersion = CURRENT_SESSION_VERSION;
-			this.loadProblems.length = 0;
+			// The file no longer holds what could not be read: take the tree from it again.
+			this.reload();
 			return backup;
 		});
 	}

@@ -41,14 +41,23 @@ export function resumeFromTail(records: readonly RawRecord[]): TailResume {
 	leafId = throughLeafRecords(leafId, leafTargets);
 	if (leafId === null) return { kind: "no" };
 	const path: RawRecord[] = [];
+	const walked = new Set<string>();
+	// The compaction nearest the leaf decides the messages: if it keeps entries from the path
+	// (pi's kind, no retainedTail), they must lie within what the walk covers.
+	let firstKept: string | undefined;
+	let nearestSeen = false;
 	let at: string | null = leafId;
 	while (at !== null) {
 		const record = byId.get(at);
 		if (!record) return { kind: "more" };
 		path.push(record);
+		walked.add(at);
 		if (record.type === "compaction") {
 			const compaction = record as unknown as CompactionEntry;
+			if (!nearestSeen && !Array.isArray(compaction.retainedTail)) firstKept = compaction.firstKeptEntryId;
+			nearestSeen = true;
 			if (Array.isArray(compaction.retainedTail) && isRetainedState(compaction.retainedState)) {
+				if (firstKept !== undefined && !walked.has(firstKept)) return { kind: "no" };
 				return { kind: "found", leafId, path: path.reverse() as unknown as SessionEntry[] };
 			}
 		}

@@ -640,9 +640,7 @@ describe("regressions", () => {
 		again.close();
 	});
 
-	test("writes after repair() stay consistent with the repaired file (in-memory tree keeps dropped entries)", {
-		todo: "src bug: repair() rewrites the file without the unreadable entries but leaves them in memory",
-	}, () => {
+	test("writes after repair() stay consistent with the repaired file (in-memory tree keeps dropped entries)", () => {
 		// The damaged entry is the leaf: a lenient open reports it, repair drops it and points the
 		// file's leaf at its parent, but the session's leaf stays on the dropped id.
 		const file = fresh();
