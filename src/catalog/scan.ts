@@ -20,7 +20,7 @@ import { closeSync, fstatSync, openSync } from "node:fs";
 import { SessionTreeError } from "../core/errors.js";
 import type { SessionEntry } from "../core/types.js";
 import { Session } from "../session.js";
-import { type ByteLine, lineText, scanByteLines } from "./lines.js";
+import { type ByteLine, lineText, scanByteLines } from "../storage/lines.js";
 
 /** A parsed JSON record. */
 export type JsonRecord = Record<string, unknown>;

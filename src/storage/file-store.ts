@@ -26,10 +26,10 @@ import type { ParsedLine } from "../core/load.js";
 import { encodeRecord, isBlankLine, isNulPadding, parseLine } from "./codec.js";
 import { PARENT_MARKER, readEnvelope } from "./envelope.js";
 import { FileLineSource } from "./line-source.js";
+import { lineText, scanByteLines } from "./lines.js";
 import { acquireLock, type LockOptions } from "./lock.js";
 import type { Durability, SessionStore, StoreCursor, StoreRead, TailRead } from "./store.js";
 
-const CHUNK_SIZE = 1 << 20;
 const NEWLINE = 0x0a;
 
 /** Options of {@link FileSessionStore}. */
@@ -56,40 +56,17 @@ export interface RawLine {
 }
 
 /**
- * Reads lines from `start` in 1 MiB chunks, never holding the whole file as one string. A
- * UTF-8 byte-order mark at the start of the file is dropped. Only `\n` (byte 0x0A, which
- * never occurs inside a multi-byte UTF-8 sequence) separates lines.
+ * Decoded lines from byte `start` (see {@link scanByteLines}): never the whole file as one
+ * string.
  */
 export function* scanLines(fd: number, start = 0, firstLine = 1): Generator<RawLine> {
-	const chunk = Buffer.allocUnsafe(CHUNK_SIZE);
-	let carry: Buffer | undefined;
-	let line = firstLine - 1;
-	let position = start;
-	let lineStart = start;
-	for (;;) {
-		const read = readSync(fd, chunk, 0, CHUNK_SIZE, position);
-		if (read === 0) break;
-		let from = 0;
-		for (let nl = chunk.indexOf(NEWLINE, 0); nl !== -1 && nl < read; nl = chunk.indexOf(NEWLINE, from)) {
-			line++;
-			const text = carry
-				? Buffer.concat([carry, chunk.subarray(from, nl)]).toString("utf8")
-				: chunk.toString("utf8", from, nl);
-			carry = undefined;
-			const end = position + nl + 1;
-			yield { line, text: lineStart === 0 ? stripBom(text) : text, terminated: true, end };
-			lineStart = end;
-			from = nl + 1;
-		}
-		if (from < read) {
-			const rest = Buffer.from(chunk.subarray(from, read));
-			carry = carry ? Buffer.concat([carry, rest]) : rest;
-		}
-		position += read;
-	}
-	if (carry && carry.length > 0) {
-		const text = carry.toString("utf8");
-		yield { line: line + 1, text: lineStart === 0 ? stripBom(text) : text, terminated: false, end: position };
+	for (const bytes of scanByteLines(fd, start, firstLine)) {
+		yield {
+			line: bytes.line,
+			text: lineText(bytes),
+			terminated: bytes.terminated,
+			end: bytes.offset + bytes.end - bytes.start + (bytes.terminated ? 1 : 0),
+		};
 	}
 }
 
@@ -262,36 +239,51 @@ export class FileSessionStore implements SessionStore {
 	private readAllFrom(fd: number): StoreRead {
 		const stats = fstatSync(fd);
 		const lines: ParsedLine[] = [];
+		const checks = new EnvelopeChecks();
 		let lazy = false;
 		let headerSeen = false;
 		let envelopes = 0;
 		let previousId: string | undefined;
-		const scan = scanIndexed(fd, (buf, start, endAt, offset, line, terminated, clean) => {
-			if (lazy && terminated && clean) {
-				const envelope = readEnvelope(buf, start, endAt, offset, line, previousId);
+		let end = 0;
+		let count = 0;
+		for (const bytes of scanByteLines(fd)) {
+			const { buffer, start, line, terminated, offset } = bytes;
+			if (lazy && terminated && checks.clean(buffer, start, bytes.end)) {
+				const envelope = readEnvelope(buffer, start, bytes.end, offset, line, previousId);
 				if (envelope) {
 					lines.push(envelope);
 					envelopes++;
 					previousId = envelope.id;
-					return true;
+					end = offset + bytes.end - start + 1;
+					count = line;
+					continue;
 				}
 			}
 			previousId = undefined;
-			const text = offset === 0 ? stripBom(buf.toString("utf8", start, endAt)) : buf.toString("utf8", start, endAt);
-			const raw: RawLine = { line, text, terminated, end: offset + endAt - start + (terminated ? 1 : 0) };
+			const raw: RawLine = {
+				line,
+				text: lineText(bytes),
+				terminated,
+				end: offset + bytes.end - start + (terminated ? 1 : 0),
+			};
 			const parsed = terminated ? this.parseRaw(raw) : this.parseLast(raw);
-			if (!parsed) return true;
+			if (parsed?.torn) {
+				lines.push(parsed);
+				break;
+			}
+			end = raw.end;
+			count = line;
+			if (!parsed) continue;
 			lines.push(parsed);
 			if (!headerSeen) {
 				headerSeen = true;
 				// Envelopes only for the current format: older files are migrated from parsed records.
 				lazy = parsed.record?.type === "session" && parsed.record.version === 3;
 			}
-			return !parsed.torn;
-		});
-		this.lineCount = scan.lines;
+		}
+		this.lineCount = count;
 		const identity = identityOf(stats);
-		const read: StoreRead = { lines, cursor: { lines: scan.lines, offset: scan.end, identity } };
+		const read: StoreRead = { lines, cursor: { lines: count, offset: end, identity } };
 		if (envelopes > 0) read.source = this.track(new FileLineSource(this.file, fd, identity));
 		return read;
 	}
@@ -522,79 +514,28 @@ export class FileSessionStore implements SessionStore {
 }
 
 /**
- * Calls `onLine` for each line of the file with its bytes `buf[start, end)` (no `\n`), its
- * offset in the file, its number, whether a `\n` ends it, and whether it is *clean*: no NUL
- * byte and exactly one `"parentId":` key (so not two records glued together), the conditions
- * for reading its envelope in place. Stops when `onLine` returns false.
- * @returns the position after the last complete line read, and its number
+ * Whether a line may have its envelope read in place: no NUL byte, and exactly one
+ * `"parentId":` key (two records glued on one line have two). The next NUL and the next key
+ * are searched once per chunk position and remembered, so a chunk is searched about once.
  */
-function scanIndexed(
-	fd: number,
-	onLine: (
-		buf: Buffer,
-		start: number,
-		end: number,
-		offset: number,
-		line: number,
-		terminated: boolean,
-		clean: boolean,
-	) => boolean,
-): { end: number; lines: number } {
-	const chunk = Buffer.allocUnsafe(CHUNK_SIZE);
-	let carry: Buffer | undefined;
-	let carryOffset = 0;
-	let position = 0;
-	let line = 0;
-	let end = 0;
-	for (;;) {
-		const read = readSync(fd, chunk, 0, CHUNK_SIZE, position);
-		if (read === 0) break;
-		const view = chunk.subarray(0, read);
-		// Next NUL byte and next `"parentId":` at or after the current line, searched once each.
-		let nul = view.indexOf(0);
-		let marker = -2;
-		let from = 0;
-		for (let nl = view.indexOf(NEWLINE); nl !== -1; nl = view.indexOf(NEWLINE, from)) {
-			line++;
-			let keepGoing: boolean;
-			if (carry) {
-				const joined = Buffer.concat([carry, view.subarray(0, nl)]);
-				carry = undefined;
-				keepGoing = onLine(joined, 0, joined.length, carryOffset, line, true, isClean(joined, 0, joined.length));
-			} else {
-				if (nul !== -1 && nul < from) nul = view.indexOf(0, from);
-				if (marker !== -1 && marker < from) marker = view.indexOf(PARENT_MARKER, from);
-				let clean = (nul === -1 || nul >= nl) && marker !== -1 && marker < nl;
-				if (clean) {
-					marker = view.indexOf(PARENT_MARKER, marker + 1);
-					clean = marker === -1 || marker >= nl;
-				}
-				keepGoing = onLine(view, from, nl, position + from, line, true, clean);
-			}
-			if (!keepGoing) return { end, lines: line - 1 };
-			end = position + nl + 1;
-			from = nl + 1;
-		}
-		if (from < read) {
-			const rest = Buffer.from(view.subarray(from));
-			if (!carry) carryOffset = position + from;
-			carry = carry ? Buffer.concat([carry, rest]) : rest;
-		}
-		position += read;
-	}
-	if (carry && carry.length > 0) {
-		line++;
-		if (onLine(carry, 0, carry.length, carryOffset, line, false, false)) return { end: position, lines: line };
-		return { end, lines: line - 1 };
-	}
-	return { end, lines: line };
-}
+class EnvelopeChecks {
+	private buffer: Buffer | undefined;
+	private nul = -1;
+	private marker = -1;
 
-/** A line with no NUL byte and exactly one `"parentId":` key. */
-function isClean(buf: Buffer, start: number, end: number): boolean {
-	if (buf.indexOf(0, start) !== -1) return false;
-	const first = buf.indexOf(PARENT_MARKER, start);
-	return first !== -1 && first < end && buf.indexOf(PARENT_MARKER, first + 1) === -1;
+	clean(buffer: Buffer, start: number, end: number): boolean {
+		if (buffer !== this.buffer) {
+			this.buffer = buffer;
+			this.nul = buffer.indexOf(0);
+			this.marker = -2;
+		}
+		if (this.nul !== -1 && this.nul < start) this.nul = buffer.indexOf(0, start);
+		if (this.nul !== -1 && this.nul < end) return false;
+		if (this.marker !== -1 && this.marker < start) this.marker = buffer.indexOf(PARENT_MARKER, start);
+		if (this.marker === -1 || this.marker >= end) return false;
+		this.marker = buffer.indexOf(PARENT_MARKER, this.marker + 1);
+		return this.marker === -1 || this.marker >= end;
+	}
 }
 
 /** Byte offset where the last line of the file starts (just after the previous `\n`). */

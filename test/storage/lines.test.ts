@@ -6,8 +6,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import fc from "fast-check";
-import { lineText, scanByteLines } from "../../src/catalog/lines.js";
 import { scanLines } from "../../src/storage/file-store.js";
+import { lineText, scanByteLines } from "../../src/storage/lines.js";
 
 const dir = mkdtempSync(join(tmpdir(), "session-tree-lines-test-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
