@@ -9,6 +9,7 @@ import {
 	contextEntriesOf,
 	keptMessages,
 	type LoadSteps,
+	loadContext,
 	type PathStep,
 	pathState,
 	sessionContextOf,
@@ -231,7 +232,7 @@ export class Session {
 			result.tree.getEntries();
 		} else {
 			// What a resume needs, read now in one pass: the bodies of the leaf's context.
-			session.buildContextEntries();
+			loadContext(result.tree.getPath(), loadSteps);
 		}
 		return session;
 	}
@@ -356,10 +357,7 @@ export class Session {
 
 	/** The context messages with the entries they come from, for the leaf (or `leafId`). */
 	buildContextEntries(leafId?: string | null): ContextEntry[] {
-		if (this.tail && (leafId === undefined || leafId === this.tail.leafId)) {
-			return contextEntriesOf(stepsOf(this.tail.path));
-		}
-		return contextEntriesOf(this.tree.getPath(leafId), loadSteps);
+		return contextEntriesOf(this.contextPath(leafId), loadSteps);
 	}
 
 	/**
@@ -367,10 +365,13 @@ export class Session {
 	 * the entries that give the context.
 	 */
 	buildSessionContext(leafId?: string | null): SessionContext {
-		if (this.tail && (leafId === undefined || leafId === this.tail.leafId)) {
-			return sessionContextOf(stepsOf(this.tail.path));
-		}
-		return sessionContextOf(this.tree.getPath(leafId), loadSteps);
+		return sessionContextOf(this.contextPath(leafId), loadSteps);
+	}
+
+	/** The path whose context is asked for: from the resumed tail when it covers it. */
+	private contextPath(leafId: string | null | undefined): readonly PathStep[] {
+		if (this.tail && (leafId === undefined || leafId === this.tail.leafId)) return stepsOf(this.tail.path);
+		return this.tree.getPath(leafId);
 	}
 
 	/** The underlying tree (read it; write through the session). */

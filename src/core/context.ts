@@ -241,6 +241,12 @@ function unparsedFrom(
 	return out;
 }
 
+/** Parses, in one `load`, every entry the context of `path` will read (and nothing else). */
+export function loadContext(path: readonly PathStep[], load: LoadSteps): void {
+	const ranges = contextRanges(path, pathState(path).compactionIndex);
+	load(unparsedFrom(path, ranges, 0, (ranges[0] as [number, number])[0]));
+}
+
 /**
  * The context messages of a root-to-leaf path, each with its source entry (see
  * {@link buildSessionContext}).
