@@ -163,12 +163,8 @@ export class Session {
 		return this.loadedTree ?? this.loadWhole();
 	}
 
-	private set tree(tree: SessionTree) {
-		this.loadedTree = tree;
-	}
-
-	private loadWhole(): SessionTree {
-		const leafId = this.tail?.leafId;
+	/** Reads the whole store into a new tree: the session's view of the file starts over. */
+	private readStore(): SessionTree {
 		const read = this.store.readAll();
 		const result = loadTree(read.lines, { lenient: this.lenient, file: this.store.location, source: read.source });
 		this.loadedTree = result.tree;
@@ -176,10 +172,17 @@ export class Session {
 		this.loadProblems = result.problems;
 		this.diskVersion = result.fromVersion;
 		this.cursor = read.cursor;
+		return result.tree;
+	}
+
+	/** Ends a resume from the tail: the whole file, with the leaf this session resumed. */
+	private loadWhole(): SessionTree {
+		const leafId = this.tail?.leafId;
+		const tree = this.readStore();
 		this.tail = undefined;
 		// Another writer may have appended meanwhile: the leaf stays the one this session resumed.
-		if (leafId !== undefined && result.tree.has(leafId)) result.tree.setLeaf(leafId);
-		return result.tree;
+		if (leafId !== undefined && tree.has(leafId)) tree.setLeaf(leafId);
+		return tree;
 	}
 
 	/** Creates a new session file (and its directory) holding just the header. */
@@ -217,22 +220,18 @@ export class Session {
 	/** Opens a session from any store. */
 	static openStore(store: SessionStore, options: OpenSessionOptions = {}): Session {
 		if (!store.exists()) throw new SessionTreeError("FILE_NOT_FOUND", "no such session", { file: store.location });
+		const session = new Session(store, undefined, options, CURRENT_SESSION_VERSION, UNREAD);
 		const tail = options.lenient || options.verify ? undefined : readTailResume(store);
 		if (tail) {
-			const session = new Session(store, undefined, options, CURRENT_SESSION_VERSION, UNREAD);
 			session.tail = tail;
 			return session;
 		}
-		const read = store.readAll();
-		const result = loadTree(read.lines, { lenient: options.lenient, file: store.location, source: read.source });
-		const session = new Session(store, result.tree, options, result.fromVersion, read.cursor);
-		session.loadProblems = result.problems;
-		session.leafRecords = result.leafRecords;
+		const tree = session.readStore();
 		if (options.verify) {
-			result.tree.getEntries();
+			tree.getEntries();
 		} else {
 			// What a resume needs, read now in one pass: the bodies of the leaf's context.
-			loadContext(result.tree.getPath(), loadSteps);
+			loadContext(tree.getPath(), loadSteps);
 		}
 		return session;
 	}
@@ -687,14 +686,8 @@ export class Session {
 	/** The store was replaced (migrated or repaired elsewhere): load it again, keeping our leaf if it still exists. */
 	private reload(): void {
 		const leafId = this.tree.getLeafId();
-		const read = this.store.readAll();
-		const result = loadTree(read.lines, { lenient: this.lenient, file: this.store.location, source: read.source });
-		this.tree = result.tree;
-		this.leafRecords = result.leafRecords;
-		this.loadProblems = result.problems;
-		this.diskVersion = result.fromVersion;
-		this.cursor = read.cursor;
-		if (leafId === null || this.tree.has(leafId)) this.tree.setLeaf(leafId);
+		const tree = this.readStore();
+		if (leafId === null || tree.has(leafId)) tree.setLeaf(leafId);
 	}
 
 	/** Builds an entry as a child of the leaf, writes its line, then indexes it. */
@@ -730,7 +723,7 @@ export class Session {
 	}
 }
 
-/** The cursor of a session resumed from its tail: never used, the whole file is read before any write. */
+/** The cursor of a session whose store is not read yet: replaced by the read, which comes before any write. */
 const UNREAD: StoreCursor = { lines: 0, offset: 0, identity: "" };
 
 /**
