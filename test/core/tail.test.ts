@@ -38,6 +38,7 @@ import {
 	type SessionTreeNode,
 } from "../../src/index.js";
 import { asJson } from "../support/fixtures.js";
+import { assistantMessage, userMessage } from "../support/messages.js";
 
 const WRITER = join(dirname(fileURLToPath(import.meta.url)), "..", "support", "writer-process.js");
 const dir = mkdtempSync(join(tmpdir(), "st-tail-"));
@@ -239,17 +240,8 @@ const now = () => {
 	return new Date(clock);
 };
 
-const user = (text: string): AgentMessage => ({ role: "user", content: text, timestamp: clock });
-const assistant = (text: string, model: string): AgentMessage => ({
-	role: "assistant",
-	content: [{ type: "text", text }],
-	api: "anthropic-messages",
-	provider: "anthropic",
-	model,
-	usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { total: 0 } },
-	stopReason: "stop",
-	timestamp: clock,
-});
+const user = (text: string): AgentMessage => userMessage(text, clock);
+const assistant = (text: string, model: string): AgentMessage => assistantMessage(text, clock, model);
 
 /** One JSONL line, keys in pi's order (type, id, parentId, timestamp, then the fields). */
 function jsonLine(type: string, id: string, parentId: string | null, fields: Record<string, unknown>): string {

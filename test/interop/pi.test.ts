@@ -11,6 +11,7 @@ import { after, describe, test } from "node:test";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { type AgentMessage, Session } from "../../src/index.js";
 import { asJson } from "../support/fixtures.js";
+import { assistantMessage, userMessage } from "../support/messages.js";
 
 const dir = mkdtempSync(join(tmpdir(), "st-interop-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -21,17 +22,8 @@ const now = () => {
 	return new Date(clock);
 };
 
-const user = (text: string): AgentMessage => ({ role: "user", content: text, timestamp: clock });
-const assistant = (text: string, model = "claude-sonnet-4-5"): AgentMessage => ({
-	role: "assistant",
-	content: [{ type: "text", text }],
-	api: "anthropic-messages",
-	provider: "anthropic",
-	model,
-	usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { total: 0 } },
-	stopReason: "stop",
-	timestamp: clock,
-});
+const user = (text: string): AgentMessage => userMessage(text, clock);
+const assistant = (text: string, model?: string): AgentMessage => assistantMessage(text, clock, model);
 
 /** pi's view of a file: opened from a copy, since pi may rewrite what it opens. */
 function piContext(file: string): unknown {
