@@ -324,6 +324,16 @@ export function generateSession(options: GenerateOptions): GenerateStats {
 		parentId: path.length > 0 ? (path[path.length - 1] as string) : null,
 		timestamp: new Date(tick()).toISOString(),
 	});
+	/** A compaction keeping from path position `kept` (pi's fields, in pi's order). */
+	const compaction = (kept: number): Json => ({
+		type: "compaction",
+		...stamp(),
+		summary: `## Goal\n${text(100, 400)}\n\n## Progress\n${text(200, 900)}\n\n## Next steps\n${text(80, 300)}`,
+		firstKeptEntryId: path[kept],
+		tokensBefore: rng.int(80_000, 190_000),
+		details: fileLists(),
+		fromHook: false,
+	});
 	const truncatePath = (length: number): void => {
 		path.length = length;
 		while (userPositions.length > 0 && (userPositions[userPositions.length - 1] as number) >= length)
@@ -497,17 +507,7 @@ export function generateSession(options: GenerateOptions): GenerateStats {
 			}
 		} else if (untilCompaction <= 0 && firstKeptPosition() !== undefined) {
 			untilCompaction = rng.int(200, 500);
-			const kept = firstKeptPosition() as number;
-			const entry: Json = {
-				type: "compaction",
-				...stamp(),
-				summary: `## Goal\n${text(100, 400)}\n\n## Progress\n${text(200, 900)}\n\n## Next steps\n${text(80, 300)}`,
-				firstKeptEntryId: path[kept],
-				tokensBefore: rng.int(80_000, 190_000),
-				details: fileLists(),
-				fromHook: false,
-			};
-			emit(entry);
+			emit(compaction(firstKeptPosition() as number));
 			stats.compactions++;
 		} else if (untilLabel <= 0) {
 			untilLabel = rng.int(60, 140);
@@ -573,13 +573,7 @@ export function generateSession(options: GenerateOptions): GenerateStats {
 			if (message !== null) retained.push(message);
 		}
 		emit({
-			type: "compaction",
-			...stamp(),
-			summary: `## Goal\n${text(100, 400)}\n\n## Progress\n${text(200, 900)}\n\n## Next steps\n${text(80, 300)}`,
-			firstKeptEntryId: path[kept],
-			tokensBefore: rng.int(80_000, 190_000),
-			details: fileLists(),
-			fromHook: false,
+			...compaction(kept),
 			retainedTail: retained,
 			retainedState: { thinkingLevel: thinkingLevel ?? "off", model: pathModel ?? null },
 		});

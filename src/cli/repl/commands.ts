@@ -414,9 +414,7 @@ const forkCmd: ReplCommand = {
 		noMoreArgs(this, args, 1);
 		const session = state.requireSession();
 		const id = args[0] === undefined ? undefined : session.resolveId(args[0]);
-		const forked = session.fork(id);
-		state.switchTo(forked);
-		state.line(forked.file as string);
+		switchToCopy(state, session.fork(id));
 	},
 };
 
@@ -428,11 +426,15 @@ const cloneCmd: ReplCommand = {
 	needsSession: true,
 	run(state, args) {
 		noMoreArgs(this, args, 0);
-		const cloned = state.requireSession().clone();
-		state.switchTo(cloned);
-		state.line(cloned.file as string);
+		switchToCopy(state, state.requireSession().clone());
 	},
 };
+
+/** Makes a forked or cloned session the current one and prints its file. */
+function switchToCopy(state: ReplState, copy: Session): void {
+	state.switchTo(copy);
+	state.line(copy.file as string);
+}
 
 const compactCmd: ReplCommand = {
 	name: "compact",
