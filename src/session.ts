@@ -77,8 +77,8 @@ export interface OpenSessionOptions extends SessionEnvironment {
 	/** How durable an acknowledged append is; default "none" (pi's behaviour). See docs/durability.md. */
 	durability?: Durability;
 	/**
-	 * Parse every line now. By default, the bulk of a large file (messages and branch summaries
-	 * in pi's layout) is indexed by envelope at open and each body is parsed, and checked, on
+	 * Parse every line now. By default, the bulk of a large file (messages, summaries, compactions
+	 * and settings changes in pi's layout; not labels, names or custom entries) is indexed by envelope at open and each body is parsed, and checked, on
 	 * first use; the active context is read at open. With `verify`, a bad body is found at open
 	 * (strict: thrown; lenient: in {@link Session.problems}) instead of when first read.
 	 */

@@ -254,8 +254,8 @@ export class SessionTree {
 	}
 
 	/**
-	 * Adds an entry known by its envelope, parsed on first use (only `message` and
-	 * `branch_summary` entries, which never carry labels or names), without linking it.
+	 * Adds an entry known by its envelope, parsed on first use (never a label or a session
+	 * name, which the tree's state needs now), without linking it.
 	 * @internal
 	 */
 	addLazyNode(envelope: Envelope, bodies: LazyBodies): TreeNode {

@@ -1,7 +1,8 @@
 /**
  * Reading the envelope of a line without parsing the line: `type`, `id`, `parentId`,
- * `timestamp` and, for messages, the role. pi (and session-tree) write every `message` and
- * `branch_summary` entry with these keys first, in this order and without white space:
+ * `timestamp` and, for messages, the role. pi (and session-tree) write `message`,
+ * `branch_summary`, `compaction`, `model_change` and `thinking_level_change` entries with these
+ * keys first, in this order and without white space:
  *
  *     {"type":"message","id":"…","parentId":"…"|null,"timestamp":"…","message":{"role":"…",…
  *
@@ -22,8 +23,16 @@ const NULL = Buffer.from("null");
 const TIMESTAMP_KEY = Buffer.from(',"timestamp":"');
 const ROLE_KEY = Buffer.from('","message":{"role":"');
 
-/** Entry types whose body may be left unparsed until asked for: the bulk of a file. */
-const LAZY_TYPES = ["message", "branch_summary"].map((type) => ({ type, bytes: Buffer.from(type) }));
+/**
+ * Entry types whose body may be left unparsed until asked for: messages (the bulk of a file)
+ * and the other types pi writes with the envelope first. Labels, session names and `leaf`
+ * records are parsed at open, because the tree's state depends on them; custom entries put
+ * `customType` first, so they are parsed too.
+ */
+const LAZY_TYPES = ["message", "branch_summary", "compaction", "model_change", "thinking_level_change"].map((type) => ({
+	type,
+	bytes: Buffer.from(type),
+}));
 
 function lazyType(buf: Buffer, start: number, end: number): string | undefined {
 	for (const candidate of LAZY_TYPES) {

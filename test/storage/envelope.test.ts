@@ -135,6 +135,22 @@ describe("readEnvelope", () => {
 		assert.equal(envelopeOf(messageLine("abcdef01", null), { previousId: "abcdef00" })?.parentId, null);
 	});
 
+	test("compaction, model_change and thinking_level_change lines give envelopes (no role)", () => {
+		const stamp = { id: "abcdef02", parentId: "abcdef01", timestamp: T0 };
+		for (const line of [
+			JSON.stringify({ type: "compaction", ...stamp, summary: "s", firstKeptEntryId: "abcdef01", tokensBefore: 10 }),
+			JSON.stringify({ type: "model_change", ...stamp, provider: "anthropic", modelId: "claude-sonnet-4-5" }),
+			JSON.stringify({ type: "thinking_level_change", ...stamp, thinkingLevel: "high", padding: "x".repeat(20) }),
+		]) {
+			const env = envelopeOf(line);
+			assert.ok(env, line);
+			assert.equal(env.type, JSON.parse(line).type);
+			assert.equal(env.id, "abcdef02");
+			assert.equal(env.parentId, "abcdef01");
+			assert.equal(env.role, undefined);
+		}
+	});
+
 	describe("lines that give no envelope (parsed whole instead)", () => {
 		const base = messageLine("abcdef01", "abcdef00", "some message text long enough");
 		const cases: Array<[string, string]> = [
@@ -147,18 +163,6 @@ describe("readEnvelope", () => {
 					timestamp: T0,
 					targetId: "abcdef01",
 					label: "important",
-				}),
-			],
-			[
-				"a compaction",
-				JSON.stringify({
-					type: "compaction",
-					id: "abcdef02",
-					parentId: "abcdef01",
-					timestamp: T0,
-					summary: "s",
-					firstKeptEntryId: "abcdef01",
-					tokensBefore: 10,
 				}),
 			],
 			[
@@ -303,7 +307,7 @@ describe("FileSessionStore.readAll", () => {
 		messageLine("aaaa0008", "aaaa0007", "last"),
 	];
 
-	test("a v3 file: envelopes for message and branch_summary lines, records for the rest", () => {
+	test("a v3 file: envelopes for message, branch_summary and compaction lines, records for the rest", () => {
 		const file = fresh();
 		writeFileSync(file, `${mixed.join("\n")}\n`);
 		const read = readAll(file);
@@ -313,7 +317,7 @@ describe("FileSessionStore.readAll", () => {
 			"record",
 			"envelope",
 			"envelope",
-			"record",
+			"envelope",
 			"record",
 			"envelope",
 			"envelope",
@@ -337,6 +341,7 @@ describe("FileSessionStore.readAll", () => {
 				[2, "user"],
 				[4, "assistant"],
 				[5, undefined],
+				[6, undefined],
 				[8, "user"],
 				[9, "user"],
 			],
@@ -359,7 +364,7 @@ describe("FileSessionStore.readAll", () => {
 		const file = fresh();
 		writeFileSync(file, `\ufeff${mixed.join("\n")}\n`);
 		const read = readAll(file);
-		assert.equal(read.envelopes.length, 5);
+		assert.equal(read.envelopes.length, 6);
 		const starts = offsets(mixed, "\n", 3);
 		for (const env of read.envelopes) assert.equal(env.offset, starts[env.line - 1]);
 		assert.deepEqual(
@@ -393,7 +398,7 @@ describe("FileSessionStore.readAll", () => {
 		const last = read.lines[read.lines.length - 1] as ParsedLine;
 		assert.ok(!(last instanceof Envelope));
 		assert.equal(last.record?.id, "aaaa0008");
-		assert.equal(read.envelopes.length, 4);
+		assert.equal(read.envelopes.length, 5);
 	});
 
 	test("two records glued on one line are parsed whole: GLUED_RECORDS as before", () => {
