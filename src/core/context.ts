@@ -66,9 +66,10 @@ export function customMessage(entry: CustomMessageEntry): CustomMessage {
 export function entryMessage(entry: SessionEntry): ContextMessage | undefined {
 	switch (entry.type) {
 		case "message": {
-			// A damaged message entry (leniently loaded) contributes nothing rather than `undefined`.
+			// A damaged message entry (leniently loaded: no message, or no string role) contributes
+			// nothing, as docs/durability.md promises.
 			const message = (entry as MessageEntry).message;
-			return isObject(message) ? message : undefined;
+			return isObject(message) && typeof message.role === "string" ? message : undefined;
 		}
 		case "custom_message":
 			return customMessage(entry as CustomMessageEntry);

@@ -315,6 +315,11 @@ describe("a damaged body", () => {
 		assert.deepEqual(plain(verified.problems), plain(lenient.problems));
 		assert.deepEqual(lenient.buildSessionContext(a2), verified.buildSessionContext(a2));
 		assert.deepEqual(lenient.getBranch(a2), verified.getBranch(a2));
+		// "Left out of the context": the message without a role is not among the messages.
+		const atA2 = lenient.buildSessionContext(a2).messages;
+		const clean = Session.open(built.file, { verify: true });
+		assert.deepEqual(atA2, clean.buildSessionContext(a2).messages.slice(0, -1));
+		clean.close();
 		verified.close();
 		lenient.close();
 	});
