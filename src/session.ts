@@ -77,10 +77,11 @@ export interface OpenSessionOptions extends SessionEnvironment {
 	/** How durable an acknowledged append is; default "none" (pi's behaviour). See docs/durability.md. */
 	durability?: Durability;
 	/**
-	 * Parse every line now. By default, the bulk of a large file (messages, summaries, compactions
-	 * and settings changes in pi's layout; not labels, names or custom entries) is indexed by envelope at open and each body is parsed, and checked, on
-	 * first use; the active context is read at open. With `verify`, a bad body is found at open
-	 * (strict: thrown; lenient: in {@link Session.problems}) instead of when first read.
+	 * Parse every line now. By default, the bulk of a large file (messages, summaries,
+	 * compactions and settings changes in pi's layout; not labels, names or custom entries) is
+	 * indexed by envelope at open, and each body is parsed, and checked, on first use; the
+	 * active context is read at open. With `verify`, a bad body is found at open (strict:
+	 * thrown; lenient: in {@link Session.problems}) instead of when first read.
 	 */
 	verify?: boolean;
 }
@@ -409,11 +410,12 @@ export class Session {
 		fromHook?: boolean,
 		retainedTail?: ContextMessage[] | true,
 	): string {
-		const path = this.tree.getPath();
-		const tail = retainedTail === true ? keptMessages(path, firstKeptEntryId, loadSteps) : retainedTail;
-		// With the settings of the path stored too, a resume reads nothing before the compaction.
+		let tail: ContextMessage[] | undefined;
 		let state: RetainedState | undefined;
-		if (tail !== undefined) {
+		if (retainedTail !== undefined) {
+			const path = this.tree.getPath();
+			tail = retainedTail === true ? keptMessages(path, firstKeptEntryId, loadSteps) : retainedTail;
+			// With the settings of the path stored too, a resume reads nothing before the compaction.
 			const { thinkingLevel, model } = pathState(path);
 			state = { thinkingLevel, model };
 		}

@@ -22,6 +22,7 @@ const orphans = new FinalizationRegistry<{ fd: number | undefined }>((handle) =>
 		} catch {
 			// Already closed.
 		}
+		handle.fd = undefined;
 	}
 });
 
