@@ -11,7 +11,7 @@ export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../../..")
 /** The built executable that `npm test` builds before the tests (SESSION_TREE_BIN overrides it, for private builds). */
 export const BIN = process.env.SESSION_TREE_BIN ?? join(REPO, "dist", "cli", "main.js");
 /** pi's golden fixtures. */
-export const FIXTURES = process.env.SESSION_TREE_FIXTURES ?? resolve(REPO, "../shared/fixtures/pi-v3");
+export const FIXTURES = process.env.SESSION_TREE_FIXTURES ?? resolve(REPO, "test/fixtures/pi-v3");
 
 export interface CliResult {
 	code: number | null;

@@ -1,4 +1,4 @@
-/** Access to the golden pi fixtures in ../shared/fixtures/pi-v3 and helpers to compare with them. */
+/** Access to the golden pi fixtures in test/fixtures/pi-v3 and helpers to compare with them. */
 
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -8,8 +8,8 @@ import type { Session } from "../../src/index.js";
 const here = dirname(fileURLToPath(import.meta.url));
 /** The repository root (tests run from dist-test/test/...). */
 export const repoRoot = resolve(here, "..", "..", "..");
-/** The pi-v3 fixture folder, beside the repository. */
-export const fixtureDir = resolve(repoRoot, "..", "shared", "fixtures", "pi-v3");
+/** The pi-v3 fixture folder (copied into the repository with its README and provenance). */
+export const fixtureDir = resolve(repoRoot, "test", "fixtures", "pi-v3");
 
 export interface TreeRow {
 	id: string;
