@@ -25,7 +25,27 @@ export {
 } from "./session.js";
 export { parseLine } from "./storage/codec.js";
 export { FileSessionStore, type FileStoreOptions, type RawLine, readFileLines } from "./storage/file-store.js";
+export {
+	registerStoreScheme,
+	type StoreFactory,
+	type StoreOptions,
+	schemeOf,
+	storeAt,
+} from "./storage/locations.js";
 export { acquireLock, type LockOptions, type ReleaseLock } from "./storage/lock.js";
-export { MemorySessionStore } from "./storage/memory-store.js";
+export { MemoryCollection, MemorySessionStore } from "./storage/memory-store.js";
 export { defaultAgentDir, defaultSessionDir, sessionFileName, sessionsRoot } from "./storage/paths.js";
-export type { Durability, SessionStore, StoreCursor, StoreRead } from "./storage/store.js";
+export type {
+	AppendOutcome,
+	CollectionCapabilities,
+	Durability,
+	ReplaceOutcome,
+	SessionCollection,
+	SessionListing,
+	SessionStore,
+	StoreCapabilities,
+	StorePosition,
+	StoreRead,
+	TailRead,
+	WriteOutcome,
+} from "./storage/store.js";

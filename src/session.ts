@@ -1,6 +1,13 @@
 /**
  * The public facade: a session tree backed by a store. Method names follow pi's
  * `SessionManager` where both have them, so pi users feel at home.
+ *
+ * Which calls do I/O: opening and creating (`Session.open`, `create`, `openStore`,
+ * `createIn`, `inMemory`), every write (`append*`, `branch`, `resetLeaf`, `branchWithSummary`,
+ * `navigate`, `fork`, `clone`, `migrate`, `repair`), `load`, `refresh`, `flush` and `close`:
+ * they return promises. Every other call reads state already in memory and is synchronous;
+ * with a store that has lazy bodies (the JSONL file store), reading an entry whose body was
+ * not parsed yet reads its line synchronously through the descriptor the open used.
  */
 
 import { resolve } from "node:path";
@@ -15,20 +22,21 @@ import {
 	sessionContextOf,
 	stepsOf,
 } from "./core/context.js";
+import { forkRecords, rewriteRecords } from "./core/copy.js";
 import * as make from "./core/entries.js";
 import { SessionTreeError } from "./core/errors.js";
 import { resolveIdPrefix } from "./core/id-prefix.js";
 import { cryptoRandomBytes, newEntryId, newSessionId, type RandomBytes } from "./core/ids.js";
-import { isUnreadable } from "./core/lazy.js";
-import { applyAppended, type LoadProblem, loadTree } from "./core/load.js";
+import { loadTree } from "./core/load.js";
+import { type LoadProblem, SessionReducer } from "./core/reducer.js";
 import { resumeFromTail } from "./core/tail.js";
-import { SessionTree, TreeNode } from "./core/tree.js";
+import { type FlatTreeRow, type SessionTree, TreeNode } from "./core/tree.js";
 import {
 	type AgentMessage,
-	type CompactionEntry,
 	type ContextMessage,
 	CURRENT_SESSION_VERSION,
 	type CustomMessageEntry,
+	type LeafEntry,
 	type MessageEntry,
 	type RetainedState,
 	type SessionContext,
@@ -37,9 +45,10 @@ import {
 	type SessionTreeNode,
 } from "./core/types.js";
 import { FileSessionStore } from "./storage/file-store.js";
+import { storeAt } from "./storage/locations.js";
 import { MemorySessionStore } from "./storage/memory-store.js";
 import { defaultAgentDir, defaultSessionDir, sessionFileName } from "./storage/paths.js";
-import type { Durability, SessionStore, StoreCursor } from "./storage/store.js";
+import type { Durability, SessionStore, StorePosition, StoreRead, WriteOutcome } from "./storage/store.js";
 
 /** Clock and randomness, replaceable for reproducible sessions (the demo, tests). */
 export interface SessionEnvironment {
@@ -51,6 +60,11 @@ export interface SessionEnvironment {
 
 /** Options of {@link Session.create}. */
 export interface CreateSessionOptions extends SessionEnvironment {
+	/**
+	 * Where to create it: a path, a `file:` URL, `memory:NAME`, or a location of a registered
+	 * store scheme (see `registerStoreScheme`). Takes precedence over `file` and `dir`.
+	 */
+	location?: string;
 	/** The agent's working directory, stored in the header. Default `process.cwd()`. */
 	cwd?: string;
 	/** The exact file to create. Default: `<dir>/<timestamp>_<id>.jsonl`. */
@@ -61,7 +75,7 @@ export interface CreateSessionOptions extends SessionEnvironment {
 	agentDir?: string;
 	/** Session id. Default: a fresh UUID v7. */
 	id?: string;
-	/** Path of the session this one derives from. */
+	/** Location of the session this one derives from. */
 	parentSession?: string;
 	/** How durable an acknowledged append is; default "none" (pi's behaviour). See docs/durability.md. */
 	durability?: Durability;
@@ -84,13 +98,23 @@ export interface OpenSessionOptions extends SessionEnvironment {
 	 * thrown; lenient: in {@link Session.problems}) instead of when first read.
 	 */
 	verify?: boolean;
+	/**
+	 * `"all"` (the default) reads the whole tree. `"context"` reads only what the leaf's context
+	 * needs when the store can (a file whose active path meets a compaction with `retainedTail`
+	 * near its end, read from the end alone): what an agent resuming a session needs. Then the
+	 * header, the leaf and its context are at hand, any write reads the rest first, and other
+	 * reads throw NOT_LOADED until `await session.load()`. Ignored with `lenient` or `verify`.
+	 */
+	load?: "all" | "context";
 }
 
 /** Options of {@link Session.fork}. */
 export interface ForkOptions {
-	/** The exact file to create. */
+	/** Where to create the copy (any location). Default: beside this session, in the same kind of store. */
+	location?: string;
+	/** The exact file to create (file sessions). */
 	file?: string;
-	/** Directory for the new file. Default: the source file's directory. */
+	/** Directory for the new file (file sessions). Default: the source file's directory. */
 	dir?: string;
 }
 
@@ -112,122 +136,109 @@ export interface NavigateOptions {
 	fromHook?: boolean;
 }
 
+/** A resume from the end of the store: the leaf and the path from a self-contained compaction to it. */
+interface PartialResume {
+	header: SessionHeader;
+	leafId: string;
+	path: SessionEntry[];
+}
+
+/** How many times a write catches up with other writers before it gives up (WRITE_CONFLICT). */
+const MAX_WRITE_ATTEMPTS = 1000;
+
 /**
- * A conversation tree in one append-only session file (or in memory).
+ * A conversation tree in one session store (a JSONL file, memory, or a registered backend).
  *
- * Every `append*` writes exactly one line at the end of the file and returns the new entry's
- * id; the new entry becomes the leaf. `branch` moves the leaf and persists it with a `leaf`
- * record (see docs/format.md), so a reopened session resumes where it was left.
+ * Every `append*` writes one record at the end of the session and resolves to the new entry's
+ * id once it is stored; the new entry becomes the leaf. `branch` moves the leaf and persists
+ * it with a `leaf` record (see docs/format.md), so a reopened session resumes where it was
+ * left. Writes of one session run one after another in the order they were called, so
+ * `session.appendMessage(a); session.appendMessage(b)` chains b under a even unawaited.
  */
 export class Session {
-	private loadedTree: SessionTree | undefined;
-	/**
-	 * Set while the session was resumed from the end of its file (see `core/tail.ts`) and the
-	 * rest is not read yet: the leaf, and the path from a compaction with `retainedTail` and
-	 * `retainedState` to it. Anything beyond the leaf's context loads the whole file first.
-	 */
-	private tail: { header: SessionHeader; leafId: string; path: SessionEntry[] } | undefined;
 	private readonly store: SessionStore;
 	private readonly now: () => Date;
 	private readonly random: RandomBytes;
-	/** Persisted-leaf records (id → target): not entries, but their ids are not to be reused. */
-	private leafRecords = new Map<string, string | null>();
-	/** The version the file has on disk; below 3 until the first write migrates it. */
-	private diskVersion: number;
-	private loadProblems: LoadProblem[] = [];
-	/** How far this session has read the store; what lies beyond was written by others. */
-	private cursor: StoreCursor;
 	private readonly lenient: boolean;
-	/** Releases the write lock this session holds until the current task ends. */
-	private lease: (() => void) | undefined;
-	/** The store's write generation after this session's last write or catch-up. */
-	private seenWrites = -1;
+	/** The session state: tree, persisted-leaf records and problems, kept by the core reducer. */
+	private reducer: SessionReducer | undefined;
+	/** Set while the session was opened with `load: "context"` and the rest is not read yet. */
+	private partial: PartialResume | undefined;
+	/** The version the store holds; below 3 until the first write migrates it. */
+	private diskVersion = CURRENT_SESSION_VERSION;
+	/** How far this session has read the store; what lies beyond was written by others. */
+	private position: StorePosition = "";
+	/** The writes of this session, one after another. */
+	private queue: Promise<unknown> = Promise.resolve();
 
-	private constructor(
-		store: SessionStore,
-		tree: SessionTree | undefined,
-		env: SessionEnvironment & { lenient?: boolean },
-		diskVersion: number,
-		cursor: StoreCursor,
-	) {
+	private constructor(store: SessionStore, env: SessionEnvironment & { lenient?: boolean }) {
 		this.store = store;
-		this.loadedTree = tree;
 		this.now = env.now ?? (() => new Date());
 		this.random = env.random ?? cryptoRandomBytes;
-		this.diskVersion = diskVersion;
-		this.cursor = cursor;
 		this.lenient = env.lenient ?? false;
 	}
 
-	/** The tree; a session resumed from the end of its file reads the whole file now. */
-	private get tree(): SessionTree {
-		return this.loadedTree ?? this.loadWhole();
-	}
+	// ---- opening --------------------------------------------------------------------------
 
-	/** Reads the whole store into a new tree: the session's view of the file starts over. */
-	private readStore(): SessionTree {
-		const read = this.store.readAll();
-		const result = loadTree(read.lines, { lenient: this.lenient, file: this.store.location, source: read.source });
-		this.loadedTree = result.tree;
-		this.leafRecords = result.leafRecords;
-		this.loadProblems = result.problems;
-		this.diskVersion = result.fromVersion;
-		this.cursor = read.cursor;
-		return result.tree;
-	}
-
-	/** Ends a resume from the tail: the whole file, with the leaf this session resumed. */
-	private loadWhole(): SessionTree {
-		const leafId = this.tail?.leafId;
-		const tree = this.readStore();
-		this.tail = undefined;
-		// Another writer may have appended meanwhile: the leaf stays the one this session resumed.
-		if (leafId !== undefined && tree.has(leafId)) tree.setLeaf(leafId);
-		return tree;
-	}
-
-	/** Creates a new session file (and its directory) holding just the header. */
-	static create(options: CreateSessionOptions = {}): Session {
+	/**
+	 * Creates a new session holding just the header: by default a file under pi's layout
+	 * (`~/.pi/agent/sessions/--<cwd>--/`), or in `dir`, at `file`, or at any `location`.
+	 */
+	static async create(options: CreateSessionOptions = {}): Promise<Session> {
 		const header = newHeader(options);
-		const dir = options.dir ?? defaultSessionDir(header.cwd, options.agentDir ?? defaultAgentDir());
-		const file = resolve(options.file ?? resolve(dir, sessionFileName(header.timestamp, header.id)));
-		return Session.start(new FileSessionStore(file, { durability: options.durability }), header, options);
+		let store: SessionStore;
+		if (options.location !== undefined) {
+			store = storeAt(options.location, { durability: options.durability });
+		} else {
+			const dir = options.dir ?? defaultSessionDir(header.cwd, options.agentDir ?? defaultAgentDir());
+			const file = resolve(options.file ?? resolve(dir, sessionFileName(header.timestamp, header.id)));
+			store = new FileSessionStore(file, { durability: options.durability });
+		}
+		return Session.start(store, header, options);
 	}
 
-	/** Creates a session that lives in memory only (same behaviour, no file). */
-	static inMemory(options: Omit<CreateSessionOptions, "file" | "dir" | "agentDir" | "durability"> = {}): Session {
+	/** Creates a session that lives in this process's memory only (same behaviour, no file). */
+	static async inMemory(
+		options: Omit<CreateSessionOptions, "location" | "file" | "dir" | "agentDir" | "durability"> = {},
+	): Promise<Session> {
 		return Session.createIn(new MemorySessionStore(), options);
 	}
 
 	/** Creates a new session in any store. */
-	static createIn(store: SessionStore, options: Omit<CreateSessionOptions, "file" | "dir" | "agentDir"> = {}): Session {
+	static async createIn(
+		store: SessionStore,
+		options: Omit<CreateSessionOptions, "location" | "file" | "dir" | "agentDir"> = {},
+	): Promise<Session> {
 		return Session.start(store, newHeader(options), options);
 	}
 
-	private static start(store: SessionStore, header: SessionHeader, env: SessionEnvironment): Session {
-		const cursor = store.create(header);
-		return new Session(store, SessionTree.empty(header), env, CURRENT_SESSION_VERSION, cursor);
+	private static async start(store: SessionStore, header: SessionHeader, env: SessionEnvironment): Promise<Session> {
+		const position = await store.create(header);
+		const session = new Session(store, env);
+		session.reducer = SessionReducer.fresh(header, { file: store.location });
+		session.position = position;
+		return session;
 	}
 
 	/**
-	 * Opens a session file. Reading never writes: v1/v2 files are migrated in memory and
+	 * Opens a session by location: a path, a `file:` URL, `memory:NAME`, or a location of a
+	 * registered store scheme. Reading never writes: v1/v2 files are migrated in memory and
 	 * rewritten (atomically, with a backup) only on the first write or by {@link migrate}.
 	 * @throws SessionTreeError naming the file and line of the first problem (unless lenient)
 	 */
-	static open(file: string, options: OpenSessionOptions = {}): Session {
-		return Session.openStore(new FileSessionStore(resolve(file), { durability: options.durability }), options);
+	static async open(location: string, options: OpenSessionOptions = {}): Promise<Session> {
+		return Session.openStore(storeAt(location, { durability: options.durability }), options);
 	}
 
 	/** Opens a session from any store. */
-	static openStore(store: SessionStore, options: OpenSessionOptions = {}): Session {
-		if (!store.exists()) throw new SessionTreeError("FILE_NOT_FOUND", "no such session", { file: store.location });
-		const session = new Session(store, undefined, options, CURRENT_SESSION_VERSION, UNREAD);
-		const tail = options.lenient || options.verify ? undefined : readTailResume(store);
-		if (tail) {
-			session.tail = tail;
-			return session;
+	static async openStore(store: SessionStore, options: OpenSessionOptions = {}): Promise<Session> {
+		if (!(await store.exists())) throw new SessionTreeError("FILE_NOT_FOUND", "no such session", { file: store.location });
+		const session = new Session(store, options);
+		if (options.load === "context" && !options.lenient && !options.verify) {
+			session.partial = await readPartialResume(store);
+			if (session.partial) return session;
 		}
-		const tree = session.readStore();
+		const tree = await session.readStore();
 		if (options.verify) {
 			tree.getEntries();
 		} else {
@@ -237,44 +248,104 @@ export class Session {
 		return session;
 	}
 
-	// ---- where it lives -------------------------------------------------------------------
-
-	/** The session file, or undefined for an in-memory session. */
-	get file(): string | undefined {
-		return this.store.file;
+	/** Reads the whole store into a new state: the session's view of the store starts over. */
+	private async readStore(): Promise<SessionTree> {
+		const read = await this.store.read();
+		const result = loadTree(read.lines, { lenient: this.lenient, file: this.store.location, source: read.source });
+		this.reducer = result.reducer;
+		this.diskVersion = result.fromVersion;
+		this.position = read.position;
+		return result.tree;
 	}
 
 	/**
-	 * Problems found when the session was read: everything a lenient open worked around, and
-	 * for any open an incomplete last line (an append that never finished, left out).
+	 * Reads the whole session if it was opened with `load: "context"`, keeping the leaf it
+	 * resumed; afterwards every read works. Does nothing for a session already read whole.
 	 */
-	get problems(): readonly LoadProblem[] {
-		return this.loadProblems;
+	async load(): Promise<void> {
+		await this.ensureLoaded();
 	}
 
-	/** The version of the file as it is on disk (below 3 until it is migrated). */
+	private async ensureLoaded(): Promise<void> {
+		const partial = this.partial;
+		if (!partial) return;
+		const tree = await this.readStore();
+		this.partial = undefined;
+		// Another writer may have appended meanwhile: the leaf stays the one this session resumed.
+		if (tree.has(partial.leafId)) tree.setLeaf(partial.leafId);
+	}
+
+	/**
+	 * Reads what other writers appended since this session last read or wrote (their leaf
+	 * moves do not move this session's leaf). A session replaced meanwhile (migrated or
+	 * repaired elsewhere) is read again whole.
+	 */
+	async refresh(): Promise<void> {
+		await this.serialize(async () => {
+			if (this.partial) return;
+			const read = await this.store.readSince(this.position);
+			if (read) this.absorb(read);
+			else await this.reload();
+		});
+	}
+
+	// ---- where it lives -------------------------------------------------------------------
+
+	/** The session file, or undefined for a session in another kind of store. */
+	get file(): string | undefined {
+		return this.store instanceof FileSessionStore ? this.store.file : undefined;
+	}
+
+	/** Where the session is: a file path, `memory:NAME`, or a URL of a registered store. */
+	get location(): string {
+		return this.store.location;
+	}
+
+	/**
+	 * Problems found when the session was read: everything a lenient open worked around, what
+	 * other writers appended that could not be used, and for any open an incomplete last line
+	 * (an append that never finished, left out).
+	 */
+	get problems(): readonly LoadProblem[] {
+		return this.reducer?.problems ?? [];
+	}
+
+	/** The version of the session as it is stored (below 3 until it is migrated). */
 	get fileVersion(): number {
 		return this.diskVersion;
 	}
 
 	/** Makes every acknowledged append durable now (for the "group" durability mode). */
-	flush(): void {
-		this.store.flush();
+	async flush(): Promise<void> {
+		await this.queue;
+		await this.store.flush();
 	}
 
 	/**
-	 * Flushes, releases the write lock and the file handle. The session can still be read, and
-	 * written (it reopens).
+	 * Waits for pending writes, flushes and releases what the store holds open (the write lock,
+	 * the file handle). The session can still be read, and written (the store reopens).
 	 */
-	close(): void {
-		this.endLease();
-		this.store.close();
+	async close(): Promise<void> {
+		await this.queue;
+		await this.store.close();
 	}
 
 	// ---- reading --------------------------------------------------------------------------
 
+	/** The tree; throws NOT_LOADED while only the context was read (`load: "context"`). */
+	private get tree(): SessionTree {
+		if (this.partial) {
+			throw new SessionTreeError(
+				"NOT_LOADED",
+				"opened with load: 'context'; await session.load() before reading beyond the context",
+				{ file: this.store.location },
+			);
+		}
+		return (this.reducer as SessionReducer).tree;
+	}
+
 	getHeader(): SessionHeader {
-		return this.tail ? this.tail.header : this.tree.header;
+		return this.partial ? this.partial.header : this.tree.header;
 	}
 
 	getSessionId(): string {
@@ -286,10 +357,11 @@ export class Session {
 	}
 
 	getLeafId(): string | null {
-		return this.tail ? this.tail.leafId : this.tree.getLeafId();
+		return this.partial ? this.partial.leafId : this.tree.getLeafId();
 	}
 
 	getLeafEntry(): SessionEntry | undefined {
+		if (this.partial) return this.partial.path[this.partial.path.length - 1];
 		return this.tree.getLeafEntry();
 	}
 
@@ -346,7 +418,7 @@ export class Session {
 	}
 
 	/** The tree in display order as flat rows with depths (see {@link SessionTree.flatten}). */
-	flattenTree(rootId?: string): ReturnType<SessionTree["flatten"]> {
+	flattenTree(rootId?: string): FlatTreeRow[] {
 		return this.tree.flatten(rootId);
 	}
 
@@ -368,13 +440,14 @@ export class Session {
 		return sessionContextOf(this.contextPath(leafId), loadSteps);
 	}
 
-	/** The path whose context is asked for: from the resumed tail when it covers it. */
+	/** The path whose context is asked for: from the resumed end when it covers it. */
 	private contextPath(leafId: string | null | undefined): readonly PathStep[] {
-		if (this.tail && (leafId === undefined || leafId === this.tail.leafId)) return stepsOf(this.tail.path);
+		const partial = this.partial;
+		if (partial && (leafId === undefined || leafId === partial.leafId)) return stepsOf(partial.path);
 		return this.tree.getPath(leafId);
 	}
 
-	/** The underlying tree (read it; write through the session). */
+	/** The underlying tree, to read (write through the session). */
 	getTreeIndex(): SessionTree {
 		return this.tree;
 	}
@@ -382,15 +455,15 @@ export class Session {
 	// ---- writing --------------------------------------------------------------------------
 
 	/** Appends an agent message as a child of the leaf. */
-	appendMessage(message: AgentMessage): string {
+	appendMessage(message: AgentMessage): Promise<string> {
 		return this.append((stamp) => make.messageEntry(stamp, message));
 	}
 
-	appendModelChange(provider: string, modelId: string): string {
+	appendModelChange(provider: string, modelId: string): Promise<string> {
 		return this.append((stamp) => make.modelChangeEntry(stamp, provider, modelId));
 	}
 
-	appendThinkingLevelChange(thinkingLevel: string): string {
+	appendThinkingLevelChange(thinkingLevel: string): Promise<string> {
 		return this.append((stamp) => make.thinkingLevelChangeEntry(stamp, thinkingLevel));
 	}
 
@@ -409,23 +482,23 @@ export class Session {
 		details?: unknown,
 		fromHook?: boolean,
 		retainedTail?: ContextMessage[] | true,
-	): string {
-		let tail: ContextMessage[] | undefined;
-		let state: RetainedState | undefined;
-		if (retainedTail !== undefined) {
-			const path = this.tree.getPath();
-			tail = retainedTail === true ? keptMessages(path, firstKeptEntryId, loadSteps) : retainedTail;
-			// With the settings of the path stored too, a resume reads nothing before the compaction.
-			const { thinkingLevel, model } = pathState(path);
-			state = { thinkingLevel, model };
-		}
-		return this.append((stamp) =>
-			make.compactionEntry(stamp, summary, firstKeptEntryId, tokensBefore, details, fromHook, tail, state),
-		);
+	): Promise<string> {
+		return this.append((stamp) => {
+			let tail: ContextMessage[] | undefined;
+			let state: RetainedState | undefined;
+			if (retainedTail !== undefined) {
+				const path = this.tree.getPath();
+				tail = retainedTail === true ? keptMessages(path, firstKeptEntryId, loadSteps) : retainedTail;
+				// With the settings of the path stored too, a resume reads nothing before the compaction.
+				const { thinkingLevel, model } = pathState(path);
+				state = { thinkingLevel, model };
+			}
+			return make.compactionEntry(stamp, summary, firstKeptEntryId, tokensBefore, details, fromHook, tail, state);
+		});
 	}
 
 	/** Appends extension state (never in the context). */
-	appendCustomEntry(customType: string, data?: unknown): string {
+	appendCustomEntry(customType: string, data?: unknown): Promise<string> {
 		return this.append((stamp) => make.customEntry(stamp, customType, data));
 	}
 
@@ -435,43 +508,48 @@ export class Session {
 		content: CustomMessageEntry["content"],
 		display: boolean,
 		details?: unknown,
-	): string {
+	): Promise<string> {
 		return this.append((stamp) => make.customMessageEntry(stamp, customType, content, display, details));
 	}
 
 	/** Names the session (trimmed; an empty name clears it). */
-	appendSessionInfo(name: string): string {
+	appendSessionInfo(name: string): Promise<string> {
 		return this.append((stamp) => make.sessionInfoEntry(stamp, name.trim()));
 	}
 
 	/** Sets, or with `undefined`/`""` clears, the label of an entry. */
-	appendLabelChange(targetId: string, label?: string): string {
-		this.requireEntry(targetId);
-		return this.append((stamp) => make.labelEntry(stamp, targetId, label));
+	appendLabelChange(targetId: string, label?: string): Promise<string> {
+		return this.append((stamp) => {
+			this.requireEntry(targetId);
+			return make.labelEntry(stamp, targetId, label);
+		});
 	}
 
 	/**
 	 * Moves the leaf to an earlier entry; the next append starts a new branch there. Nothing is
 	 * rewritten: one `leaf` record is appended so that the move survives a restart.
 	 */
-	branch(entryId: string): void {
-		this.requireEntry(entryId);
-		this.moveLeaf(entryId);
+	branch(entryId: string): Promise<void> {
+		return this.serialize(async () => {
+			this.requireEntry(entryId);
+			await this.moveLeaf(entryId);
+		});
 	}
 
 	/** Moves the leaf before the first entry: the next append starts a new root. */
-	resetLeaf(): void {
-		this.moveLeaf(null);
+	resetLeaf(): Promise<void> {
+		return this.serialize(() => this.moveLeaf(null));
 	}
 
 	/**
 	 * Moves the leaf to `entryId` (or before the first entry, for `null`) and appends a
 	 * `branch_summary` there that tells the model what was left behind.
 	 */
-	branchWithSummary(entryId: string | null, summary: string, details?: unknown, fromHook?: boolean): string {
-		if (entryId !== null) this.requireEntry(entryId);
-		this.tree.setLeaf(entryId);
-		return this.append((stamp) => make.branchSummaryEntry(stamp, entryId ?? "root", summary, details, fromHook));
+	branchWithSummary(entryId: string | null, summary: string, details?: unknown, fromHook?: boolean): Promise<string> {
+		return this.append((stamp) => {
+			if (entryId !== null) this.requireEntry(entryId);
+			return make.branchSummaryEntry({ ...stamp, parentId: entryId }, entryId ?? "root", summary, details, fromHook);
+		});
 	}
 
 	/**
@@ -480,155 +558,156 @@ export class Session {
 	 * leaf. With `summary`, a branch summary is left at the new position instead. Navigating to
 	 * the current leaf changes nothing.
 	 */
-	navigate(targetId: string, options: NavigateOptions = {}): NavigateResult {
-		const target = this.requireEntry(targetId);
-		// As pi: navigating to the entry that already is the leaf changes nothing.
-		if (targetId === this.tree.getLeafId()) return { leafId: targetId };
-		let leafId: string | null = targetId;
-		let editorText: string | undefined;
-		if (target.type === "message" && (target as MessageEntry).message?.role === "user") {
-			leafId = this.tree.getParentId(targetId) ?? null;
-			editorText = textOf((target as MessageEntry).message.content);
-		} else if (target.type === "custom_message") {
-			leafId = this.tree.getParentId(targetId) ?? null;
-			editorText = textOf((target as CustomMessageEntry).content);
-		}
-		const result: NavigateResult = { leafId };
-		if (editorText !== undefined) result.editorText = editorText;
-		if (options.summary) {
-			result.summaryEntryId = this.branchWithSummary(leafId, options.summary, options.details, options.fromHook);
-			result.leafId = result.summaryEntryId;
-		} else if (leafId === null) {
-			this.resetLeaf();
-		} else {
-			this.branch(leafId);
-		}
-		return result;
+	navigate(targetId: string, options: NavigateOptions = {}): Promise<NavigateResult> {
+		return this.serialize(async () => {
+			const target = this.requireEntry(targetId);
+			// As pi: navigating to the entry that already is the leaf changes nothing.
+			if (targetId === this.tree.getLeafId()) return { leafId: targetId };
+			let leafId: string | null = targetId;
+			let editorText: string | undefined;
+			if (target.type === "message" && (target as MessageEntry).message?.role === "user") {
+				leafId = this.tree.getParentId(targetId) ?? null;
+				editorText = textOf((target as MessageEntry).message.content);
+			} else if (target.type === "custom_message") {
+				leafId = this.tree.getParentId(targetId) ?? null;
+				editorText = textOf((target as CustomMessageEntry).content);
+			}
+			const result: NavigateResult = { leafId };
+			if (editorText !== undefined) result.editorText = editorText;
+			if (options.summary) {
+				const summary = options.summary;
+				result.summaryEntryId = await this.appendNow((stamp) =>
+					make.branchSummaryEntry(
+						{ ...stamp, parentId: leafId },
+						leafId ?? "root",
+						summary,
+						options.details,
+						options.fromHook,
+					),
+				);
+				result.leafId = result.summaryEntryId;
+			} else {
+				await this.moveLeaf(leafId);
+			}
+			return result;
+		});
 	}
 
 	/**
-	 * Copies the path from the root to `entryId` (default: the leaf) into a new session file
-	 * whose header names this one as `parentSession`. Labels in effect on that path come along.
-	 * Label entries on the path are not copied as such: they are re-created after the path, and
-	 * the entries around them are re-chained so that no parent goes missing.
+	 * Copies the path from the root to `entryId` (default: the leaf) into a new session whose
+	 * header names this one as `parentSession`: beside this one in the same kind of store
+	 * (a file in the same directory, a memory session, …) unless `options` say where.
+	 * Labels in effect on that path come along. Label entries on the path are not copied as
+	 * such: they are re-created after the path, and the entries around them are re-chained so
+	 * that no parent goes missing.
 	 */
-	fork(entryId?: string, options: ForkOptions = {}): Session {
-		const from = entryId ?? this.tree.getLeafId();
-		if (from === null)
-			throw new SessionTreeError("INVALID_ARGUMENT", "nothing to fork: the leaf is before the first entry");
-		const path = this.tree.getBranch(from);
-		const cwd = this.getCwd();
-		const createOptions = { cwd, now: this.now, random: this.random };
-		let target: Session;
-		if (this.store.file) {
-			const dir = options.dir ?? resolve(this.store.file, "..");
-			target = Session.create({ ...createOptions, parentSession: this.store.file, file: options.file, dir });
-		} else {
-			target = Session.createIn(new MemorySessionStore(), { ...createOptions, parentSession: this.store.location });
-		}
-		const copies = copyPathWithoutLabels(path);
-		target.appendEntries(copies);
-		const onPath = new Set(copies.map((entry) => entry.id));
-		for (const [targetId, state] of this.tree.getLabels()) {
-			if (!onPath.has(targetId)) continue;
-			const stamp = { id: target.freshId(), parentId: target.getLeafId(), timestamp: state.timestamp };
-			target.appendEntries([make.labelEntry(stamp, targetId, state.label)]);
-		}
-		// Forking at a label entry forks at the nearest entry above it that was copied.
-		const leafId = copies.length > 0 ? (copies[copies.length - 1] as SessionEntry).id : null;
-		if (target.getLeafId() !== leafId) {
-			if (leafId === null) target.resetLeaf();
-			else target.branch(leafId);
-		}
-		return target;
+	fork(entryId?: string, options: ForkOptions = {}): Promise<Session> {
+		return this.serialize(async () => {
+			await this.ensureLoaded();
+			const from = entryId ?? this.tree.getLeafId();
+			if (from === null) {
+				throw new SessionTreeError("INVALID_ARGUMENT", "nothing to fork: the leaf is before the first entry");
+			}
+			this.requireEntry(from);
+			const env = { now: this.now, random: this.random };
+			const header = newHeader({ ...env, cwd: this.getCwd(), parentSession: this.store.location });
+			const target = await Session.start(this.storeForCopy(header, options), header, env);
+			const records = forkRecords(this.tree, from, (taken) => newEntryId(taken, this.random), this.stamp());
+			await target.appendRecords(records);
+			return target;
+		});
 	}
 
-	/** Forks at the leaf: a new file holding the active path. */
-	clone(options: ForkOptions = {}): Session {
+	/** Forks at the leaf: a new session holding the active path. */
+	clone(options: ForkOptions = {}): Promise<Session> {
 		return this.fork(undefined, options);
 	}
 
-	/**
-	 * Rewrites a v1/v2 file in the current format, atomically, keeping the original next to it.
-	 * @returns the backup's location, or undefined when the file was already current
-	 */
-	migrate(): string | undefined {
-		return this.transact(() => this.migrateLocked());
+	private storeForCopy(header: SessionHeader, options: ForkOptions): SessionStore {
+		const location = options.location ?? options.file;
+		if (location !== undefined) return storeAt(location);
+		if (options.dir === undefined) return this.store.derive(header);
+		if (!(this.store instanceof FileSessionStore)) {
+			throw new SessionTreeError("INVALID_ARGUMENT", "`dir` is for file sessions; give a `location` instead", {
+				file: this.store.location,
+			});
+		}
+		return new FileSessionStore(resolve(options.dir, sessionFileName(header.timestamp, header.id)));
 	}
 
-	private migrateLocked(): string | undefined {
+	/**
+	 * Rewrites a v1/v2 session in the current format, atomically, keeping the original beside it.
+	 * @returns the backup's location, or undefined when the session was already current
+	 */
+	migrate(): Promise<string | undefined> {
+		return this.serialize(() => this.migrateNow());
+	}
+
+	private async migrateNow(): Promise<string | undefined> {
+		await this.ensureLoaded();
 		if (this.diskVersion >= CURRENT_SESSION_VERSION) return undefined;
-		if (this.loadProblems.length > 0) {
+		if (this.problems.length > 0) {
 			throw new SessionTreeError(
 				"NOT_WRITABLE",
 				"the file has problems (opened leniently); repair it before it is rewritten",
 				{ file: this.store.location },
 			);
 		}
-		const { backup } = this.rewriteLocked();
-		this.diskVersion = CURRENT_SESSION_VERSION;
-		return backup;
-	}
-
-	/**
-	 * Rewrites the file from the tree as loaded (current format, every parent present, the leaf
-	 * kept), atomically, keeping the original as a backup. Used by migrate and repair.
-	 */
-	private rewriteLocked(): { backup: string } {
-		const all = this.tree.getEntries();
-		// Entries whose body could not be read (lenient) are left out; their children move up.
-		const kept = (id: string | null): string | null => {
-			let at = id;
-			while (at !== null && isUnreadable(this.tree.getEntry(at) as SessionEntry))
-				at = this.tree.getParentId(at) ?? null;
-			return at;
-		};
-		const leafId = kept(this.tree.getLeafId());
-		const entries = all
-			.filter((entry) => !isUnreadable(entry))
-			.map((entry) => {
-				const parentId = kept(this.tree.getParentId(entry.id) ?? null);
-				return entry.parentId === parentId ? entry : { ...entry, parentId };
-			});
-		const records: object[] = [this.tree.header, ...entries];
-		const lastId = entries.length > 0 ? (entries[entries.length - 1] as SessionEntry).id : null;
-		this.leafRecords = new Map();
-		if (leafId !== lastId) {
-			const id = this.freshId();
-			records.push(make.leafEntry({ id, timestamp: this.stamp() }, leafId));
-			this.leafRecords.set(id, leafId);
-		}
-		const { backup, cursor } = this.store.replace(records);
-		this.cursor = cursor;
-		return { backup };
+		return this.rewrite();
 	}
 
 	/**
 	 * Writes a clean copy of a session opened leniently: entries skipped as unreadable stay out,
 	 * gaps stay bridged (parents rewritten), duplicates keep their new ids, the header is
-	 * current. Atomic; the original is kept as a backup next to the file.
+	 * current. Atomic; the original is kept as a backup beside it.
 	 * @returns the backup's location, or undefined when there was nothing to repair
 	 */
-	repair(): string | undefined {
-		return this.transact(() => {
+	repair(): Promise<string | undefined> {
+		return this.serialize(async () => {
+			await this.ensureLoaded();
 			// Read every body first: a lenient session learns of damaged ones only when it reads them.
 			this.tree.getEntries();
-			if (this.loadProblems.length === 0 && this.diskVersion >= CURRENT_SESSION_VERSION) return undefined;
-			const { backup } = this.rewriteLocked();
-			// The file no longer holds what could not be read: take the tree from it again.
-			this.reload();
-			return backup;
+			if (this.problems.length === 0 && this.diskVersion >= CURRENT_SESSION_VERSION) return undefined;
+			return this.rewrite();
 		});
 	}
 
+	/**
+	 * Replaces the stored session with the tree as loaded (current format, every parent
+	 * present, the leaf kept), atomically, keeping the original as a backup; then reads the
+	 * session again from what was written. Used by migrate and repair.
+	 */
+	private async rewrite(): Promise<string> {
+		for (let attempt = 0; ; attempt++) {
+			const records = rewriteRecords(this.tree, (taken) => newEntryId(taken, this.random), this.stamp());
+			const outcome = await this.store.replace(records, this.position);
+			if (outcome.status === "ok") {
+				await this.reload();
+				return outcome.backup;
+			}
+			await this.catchUp(outcome, attempt);
+		}
+	}
+
 	// ---- internals ------------------------------------------------------------------------
+
+	/** Runs `op` after every write called before it (whether that one succeeded or not). */
+	private serialize<T>(op: () => Promise<T>): Promise<T> {
+		const run = this.queue.then(op, op);
+		this.queue = run.then(
+			() => undefined,
+			() => undefined,
+		);
+		return run;
+	}
 
 	private stamp(): string {
 		return this.now().toISOString();
 	}
 
 	private freshId(): string {
-		return newEntryId((id) => this.tree.has(id) || this.leafRecords.has(id), this.random);
+		const reducer = this.reducer as SessionReducer;
+		return newEntryId((id) => reducer.tree.has(id) || reducer.leafRecords.has(id), this.random);
 	}
 
 	private requireEntry(id: string): SessionEntry {
@@ -637,108 +716,102 @@ export class Session {
 		return entry;
 	}
 
+	/** Builds an entry as a child of the leaf, stores it, then applies it: one serialized write. */
+	private append(build: (stamp: make.EntryStamp) => SessionEntry): Promise<string> {
+		return this.serialize(() => this.appendNow(build));
+	}
+
 	/**
-	 * Runs a write under the store's lock. Taking the lock reads first what other writers
-	 * appended since this session last read (so ids stay unique and parents present; the leaf
-	 * stays this session's). The lock is then kept as a lease until the current task ends (or
-	 * {@link close}), so a burst of appends pays for one lock, and other processes wait at most
-	 * for the end of the burst.
+	 * Compare-and-append: builds the entry (a fresh id, the leaf as parent), appends it at this
+	 * session's position; if others appended meanwhile, applies what they wrote and tries again
+	 * with a fresh id. Then the entry is applied to the state and becomes the leaf.
 	 */
-	private transact<T>(write: () => T): T {
-		if (!this.loadedTree) this.loadWhole();
-		if (!this.lease) {
-			const release = this.store.lock();
-			try {
-				this.catchUp();
-			} catch (error) {
-				release();
-				throw error;
-			}
-			this.lease = release;
-			setTimeout(() => this.endLease(), 0).unref();
-		} else if (this.store.writeGeneration() !== this.seenWrites) {
-			// Another session of this process wrote while we held the lease.
-			this.catchUp();
-		}
-		try {
-			return write();
-		} finally {
-			this.seenWrites = this.store.writeGeneration();
-		}
-	}
-
-	private endLease(): void {
-		const release = this.lease;
-		this.lease = undefined;
-		release?.();
-	}
-
-	private catchUp(): void {
-		const read = this.store.readSince(this.cursor);
-		if (!read) {
-			this.reload();
-			return;
-		}
-		if (read.lines.length > 0) {
-			this.loadProblems.push(...applyAppended(this.tree, read.lines, this.leafRecords, this.store.location));
-		}
-		this.cursor = read.cursor;
-	}
-
-	/** The store was replaced (migrated or repaired elsewhere): load it again, keeping our leaf if it still exists. */
-	private reload(): void {
-		const leafId = this.tree.getLeafId();
-		const tree = this.readStore();
-		if (leafId === null || tree.has(leafId)) tree.setLeaf(leafId);
-	}
-
-	/** Builds an entry as a child of the leaf, writes its line, then indexes it. */
-	private append(build: (stamp: make.EntryStamp) => SessionEntry): string {
-		return this.transact(() => {
-			this.migrateLocked();
+	private async appendNow(build: (stamp: make.EntryStamp) => SessionEntry): Promise<string> {
+		await this.prepareWrite();
+		for (let attempt = 0; ; attempt++) {
 			const entry = build({ id: this.freshId(), parentId: this.tree.getLeafId(), timestamp: this.stamp() });
-			this.cursor = this.store.append([entry]);
-			this.tree.insert(entry);
-			return entry.id;
+			const outcome = await this.store.append([entry], this.position);
+			if (outcome.status === "ok") {
+				this.applyOwn([entry], outcome.position);
+				return entry.id;
+			}
+			await this.catchUp(outcome, attempt);
+		}
+	}
+
+	/** Writes records that already have ids and parents (the copies of a fork). */
+	private appendRecords(records: readonly SessionEntry[]): Promise<void> {
+		return this.serialize(async () => {
+			if (records.length === 0) return;
+			await this.prepareWrite();
+			for (let attempt = 0; ; attempt++) {
+				const outcome = await this.store.append(records, this.position);
+				if (outcome.status === "ok") {
+					this.applyOwn(records, outcome.position);
+					return;
+				}
+				await this.catchUp(outcome, attempt);
+			}
 		});
 	}
 
-	/** Writes entries that already have ids and parents (fork copies). */
-	private appendEntries(entries: readonly SessionEntry[]): void {
-		if (entries.length === 0) return;
-		this.transact(() => {
-			this.migrateLocked();
-			this.cursor = this.store.append(entries);
-			for (const entry of entries) this.tree.insert(entry);
-		});
-	}
-
-	private moveLeaf(targetId: string | null): void {
+	private async moveLeaf(targetId: string | null): Promise<void> {
 		if (this.tree.getLeafId() === targetId) return;
-		this.transact(() => {
-			this.migrateLocked();
-			const id = this.freshId();
-			this.cursor = this.store.append([make.leafEntry({ id, timestamp: this.stamp() }, targetId)]);
-			this.leafRecords.set(id, targetId);
-			this.tree.setLeaf(targetId);
-		});
+		await this.appendNow((stamp) => make.leafEntry(stamp, targetId));
+	}
+
+	/** Before a write: the whole tree is read, and an older format is rewritten first. */
+	private async prepareWrite(): Promise<void> {
+		await this.ensureLoaded();
+		await this.migrateNow();
+	}
+
+	/** Applies records this session stored: the last one decides the leaf (an entry, or a leaf record's target). */
+	private applyOwn(records: readonly SessionEntry[], position: StorePosition): void {
+		const reducer = this.reducer as SessionReducer;
+		for (const record of records) reducer.applyRecord(record as unknown as Record<string, unknown>, 0);
+		reducer.settle();
+		this.position = position;
+		const last = records[records.length - 1] as SessionEntry;
+		reducer.tree.setLeaf(last.type === "leaf" ? reducer.resolveParentId((last as LeafEntry).targetId) : last.id);
+	}
+
+	/** After a write that did not happen: takes in what others wrote (or the whole store, if replaced). */
+	private async catchUp(outcome: Exclude<WriteOutcome<object>, { status: "ok" }>, attempt: number): Promise<void> {
+		if (attempt + 1 >= MAX_WRITE_ATTEMPTS) {
+			throw new SessionTreeError(
+				"WRITE_CONFLICT",
+				`other writers kept appending: gave up after ${MAX_WRITE_ATTEMPTS} attempts`,
+				{ file: this.store.location },
+			);
+		}
+		if (outcome.status === "behind") this.absorb(outcome.read);
+		else await this.reload();
+	}
+
+	/** Applies what other writers appended; this session's leaf stays. */
+	private absorb(read: StoreRead): void {
+		(this.reducer as SessionReducer).applyOthers(read.lines);
+		this.position = read.position;
+	}
+
+	/** The store was replaced (migrated or repaired): read it again, keeping our leaf if it still exists. */
+	private async reload(): Promise<void> {
+		const leafId = this.reducer?.tree.getLeafId() ?? null;
+		const tree = await this.readStore();
+		if (leafId === null || tree.has(leafId)) tree.setLeaf(leafId);
 	}
 }
 
-/** The cursor of a session whose store is not read yet: replaced by the read, which comes before any write. */
-const UNREAD: StoreCursor = { lines: 0, offset: 0, identity: "" };
-
 /**
- * Tries to resume from the end of the store: windows of 1, 4 and 16 MiB from the end (the store
- * declines windows over an eighth of the file: a small file is simply read whole), until the active path meets a compaction with `retainedTail` and
- * `retainedState`.
+ * Tries to resume from the end of the store: the last 1,000, 4,000 and 16,000 records (the
+ * store declines when that is not worth it, e.g. a small file), until the active path meets a
+ * compaction with `retainedTail` and `retainedState`.
  */
-function readTailResume(
-	store: SessionStore,
-): { header: SessionHeader; leafId: string; path: SessionEntry[] } | undefined {
-	if (!store.readTail) return undefined;
-	for (const window of [1, 4, 16].map((mib) => mib * 1024 * 1024)) {
-		const read = store.readTail(window);
+async function readPartialResume(store: SessionStore): Promise<PartialResume | undefined> {
+	if (!store.capabilities.tailReads || !store.readTail) return undefined;
+	for (const count of [1000, 4000, 16000]) {
+		const read = await store.readTail(count);
 		if (!read || read.whole) return undefined;
 		const found = resumeFromTail(read.records);
 		if (found.kind === "found") {
@@ -751,28 +824,6 @@ function readTailResume(
 
 /** Tree nodes are path steps: parse their bodies in one pass over the store. */
 const loadSteps: LoadSteps = (steps: readonly PathStep[]) => TreeNode.load(steps as readonly TreeNode[]);
-
-function copyPathWithoutLabels(path: readonly SessionEntry[]): SessionEntry[] {
-	const copies: SessionEntry[] = [];
-	const droppedLabels: string[] = [];
-	const replacement = new Map<string, string>();
-	let parentId: string | null = null;
-	for (const entry of path) {
-		if (entry.type === "label") {
-			droppedLabels.push(entry.id);
-			continue;
-		}
-		for (const label of droppedLabels.splice(0)) replacement.set(label, entry.id);
-		let copy: SessionEntry = entry.parentId === parentId ? entry : { ...entry, parentId };
-		if (copy.type === "compaction") {
-			const firstKept = replacement.get((copy as CompactionEntry).firstKeptEntryId);
-			if (firstKept !== undefined) copy = { ...copy, firstKeptEntryId: firstKept } as CompactionEntry;
-		}
-		copies.push(copy);
-		parentId = entry.id;
-	}
-	return copies;
-}
 
 function newHeader(options: CreateSessionOptions): SessionHeader {
 	const timestamp = (options.now ?? (() => new Date()))().toISOString();

@@ -41,6 +41,10 @@ export type SessionTreeErrorCode =
 	| "NOT_WRITABLE"
 	/** Another process holds the session's write lock and did not release it in time. */
 	| "LOCKED"
+	/** Other writers kept appending: a write found the session moved on too many times in a row. */
+	| "WRITE_CONFLICT"
+	/** The session was opened with `load: "context"`: this read needs `await session.load()` first. */
+	| "NOT_LOADED"
 	/** An operating-system call failed. */
 	| "IO_ERROR";
 

@@ -23,44 +23,69 @@ export function headerVersion(header: RawRecord): number {
 }
 
 /**
+ * Migrates the records of one stream as they come: the header's version decides what happens
+ * to each later record. The same rules as pi's whole-file migration, one record at a time, so
+ * the reducer can apply a v1 file line by line.
+ */
+export class Migration {
+	/** The version the stream had before migration. */
+	readonly from: number;
+	private readonly seed: string;
+	private readonly taken = new Set<string>();
+	/** v1 ids by entry index (0-based, header excluded), for `firstKeptEntryIndex`. */
+	private readonly ids: string[] = [];
+	private previousId: string | null = null;
+
+	/** Starts a migration and brings the header itself to the current version (in place). */
+	constructor(header: RawRecord) {
+		this.from = headerVersion(header);
+		this.seed = typeof header.id === "string" ? header.id : "";
+		if (this.from < CURRENT_SESSION_VERSION) header.version = CURRENT_SESSION_VERSION;
+	}
+
+	/** True when records need changing at all. */
+	get needed(): boolean {
+		return this.from < CURRENT_SESSION_VERSION;
+	}
+
+	/** Brings the next record of the stream to the current version, in place. */
+	record(entry: RawRecord): void {
+		if (this.from < 2) this.v1ToV2(entry);
+		if (this.from < 3) v2ToV3(entry);
+	}
+
+	private v1ToV2(entry: RawRecord): void {
+		const index = this.ids.length;
+		const id = derivedEntryId(`${this.seed}:${index + 1}`, (candidate) => this.taken.has(candidate));
+		this.taken.add(id);
+		this.ids.push(id);
+		entry.id = id;
+		entry.parentId = this.previousId;
+		this.previousId = id;
+		if (entry.type === "compaction" && typeof entry.firstKeptEntryIndex === "number") {
+			// Line index with the header as line 0, so entry k has index k - 1.
+			const target = entry.firstKeptEntryIndex - 1;
+			delete entry.firstKeptEntryIndex;
+			// As pi: only entries up to the compaction itself have their ids yet.
+			const known = this.ids[target];
+			if (known !== undefined) entry.firstKeptEntryId = known;
+		}
+	}
+}
+
+/**
  * Brings a header and its entries to the current version in place.
  * @returns the version the records had before, which equals {@link CURRENT_SESSION_VERSION}
  * when nothing changed.
  */
 export function migrateRecords(header: RawRecord, entries: RawRecord[]): number {
-	const from = headerVersion(header);
-	if (from >= CURRENT_SESSION_VERSION) return from;
-	if (from < 2) migrateV1ToV2(header, entries);
-	if (from < 3) migrateV2ToV3(header, entries);
-	return from;
+	const migration = new Migration(header);
+	if (migration.needed) for (const entry of entries) migration.record(entry);
+	return migration.from;
 }
 
-function migrateV1ToV2(header: RawRecord, entries: RawRecord[]): void {
-	header.version = 2;
-	const taken = new Set<string>();
-	const seed = typeof header.id === "string" ? header.id : "";
-	let previousId: string | null = null;
-	for (let index = 0; index < entries.length; index++) {
-		const entry = entries[index] as RawRecord;
-		const id = derivedEntryId(`${seed}:${index + 1}`, (candidate) => taken.has(candidate));
-		taken.add(id);
-		entry.id = id;
-		entry.parentId = previousId;
-		previousId = id;
-		if (entry.type === "compaction" && typeof entry.firstKeptEntryIndex === "number") {
-			// Line index with the header as line 0, so entry k sits at entries[k - 1].
-			const target = entries[entry.firstKeptEntryIndex - 1];
-			if (target && typeof target.id === "string") entry.firstKeptEntryId = target.id;
-			delete entry.firstKeptEntryIndex;
-		}
-	}
-}
-
-function migrateV2ToV3(header: RawRecord, entries: RawRecord[]): void {
-	header.version = 3;
-	for (const entry of entries) {
-		if (entry.type !== "message") continue;
-		const message = entry.message as RawRecord | undefined;
-		if (message && typeof message === "object" && message.role === "hookMessage") message.role = "custom";
-	}
+function v2ToV3(entry: RawRecord): void {
+	if (entry.type !== "message") return;
+	const message = entry.message as RawRecord | undefined;
+	if (message && typeof message === "object" && message.role === "hookMessage") message.role = "custom";
 }

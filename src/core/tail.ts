@@ -7,8 +7,8 @@
 
 import { isRetainedState } from "./context.js";
 import type { RawRecord } from "./migrate.js";
-import type { CompactionEntry, SessionEntry } from "./types.js";
-import { entryContentError, entryShapeError } from "./validate.js";
+import { SessionReducer } from "./reducer.js";
+import type { CompactionEntry, SessionEntry, SessionHeader } from "./types.js";
 
 /** What {@link resumeFromTail} found. */
 export type TailResume =
@@ -19,58 +19,51 @@ export type TailResume =
 	/** The tail cannot decide (no such compaction on the path, or a line to look at closely). */
 	| { kind: "no" };
 
+/** A header for a window: the reducer needs one, and nothing in a window reads it. */
+const WINDOW_HEADER: SessionHeader = { type: "session", version: 3, id: "window", timestamp: "", cwd: "" };
+
 /**
- * Walks from the leaf (named by the last record) towards the root through `records`, the last
- * complete lines of a current-version file in file order, and stops at the first compaction
- * with `retainedTail` and `retainedState`.
+ * Applies `records`, the last complete lines of a current-version file in file order, to a
+ * strict reducer in window mode, then walks from the leaf the stream names towards the root
+ * and stops at the first compaction with `retainedTail` and `retainedState`.
  */
 export function resumeFromTail(records: readonly RawRecord[]): TailResume {
-	const byId = new Map<string, RawRecord>();
-	const leafTargets = new Map<string, string | null>();
-	for (const record of records) {
+	if (records.length === 0) return { kind: "more" };
+	const reducer = SessionReducer.fresh(WINDOW_HEADER, { window: true });
+	let leafId: string | null;
+	try {
+		for (const record of records) reducer.applyRecord(record, 0);
+		reducer.settle();
+		leafId = reducer.streamLeaf().leafId;
+	} catch {
 		// Anything unusual is left to a full open, which reports it properly.
-		if (entryShapeError(record) || entryContentError(record)) return { kind: "no" };
-		const id = record.id as string;
-		if (byId.has(id) || leafTargets.has(id)) return { kind: "no" };
-		if (record.type === "leaf") leafTargets.set(id, (record.targetId ?? null) as string | null);
-		else byId.set(id, record);
+		return { kind: "no" };
 	}
-	const last = records[records.length - 1];
-	if (!last) return { kind: "more" };
-	let leafId: string | null = last.type === "leaf" ? ((last.targetId ?? null) as string | null) : (last.id as string);
-	leafId = throughLeafRecords(leafId, leafTargets);
+	const tree = reducer.tree;
+	for (const id of reducer.leafRecords.keys()) if (tree.has(id)) return { kind: "no" };
 	if (leafId === null) return { kind: "no" };
-	const path: RawRecord[] = [];
+	const path: SessionEntry[] = [];
 	const walked = new Set<string>();
 	// The compaction nearest the leaf decides the messages: if it keeps entries from the path
 	// (pi's kind, no retainedTail), they must lie within what the walk covers.
 	let firstKept: string | undefined;
 	let nearestSeen = false;
-	let at: string | null = leafId;
-	while (at !== null) {
-		const record = byId.get(at);
-		if (!record) return { kind: "more" };
-		path.push(record);
-		walked.add(at);
-		if (record.type === "compaction") {
-			const compaction = record as unknown as CompactionEntry;
+	let node = tree.getNode(leafId);
+	if (!node) return { kind: "more" };
+	for (; node; node = node.parent) {
+		const entry = node.entry;
+		path.push(entry);
+		walked.add(entry.id);
+		if (entry.type === "compaction") {
+			const compaction = entry as CompactionEntry;
 			if (!nearestSeen && !Array.isArray(compaction.retainedTail)) firstKept = compaction.firstKeptEntryId;
 			nearestSeen = true;
 			if (Array.isArray(compaction.retainedTail) && isRetainedState(compaction.retainedState)) {
 				if (firstKept !== undefined && !walked.has(firstKept)) return { kind: "no" };
-				return { kind: "found", leafId, path: path.reverse() as unknown as SessionEntry[] };
+				return { kind: "found", leafId, path: path.reverse() };
 			}
 		}
-		at = throughLeafRecords(record.parentId as string | null, leafTargets);
-		if (path.length > byId.size) return { kind: "no" }; // a cycle
+		if (!node.parent && reducer.outside.has(node.id)) return { kind: "more" };
 	}
 	return { kind: "no" };
-}
-
-function throughLeafRecords(id: string | null, targets: ReadonlyMap<string, string | null>): string | null {
-	let current = id;
-	for (let hops = 0; current !== null && targets.has(current) && hops <= targets.size; hops++) {
-		current = targets.get(current) ?? null;
-	}
-	return current;
 }

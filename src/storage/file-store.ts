@@ -22,13 +22,25 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { SessionTreeError } from "../core/errors.js";
-import type { ParsedLine } from "../core/load.js";
+import type { RawRecord } from "../core/migrate.js";
+import type { ParsedLine } from "../core/reducer.js";
+import type { SessionHeader } from "../core/types.js";
 import { encodeRecord, isBlankLine, isNulPadding, parseLine } from "./codec.js";
 import { PARENT_MARKER, readEnvelope } from "./envelope.js";
 import { FileLineSource } from "./line-source.js";
 import { lineText, scanByteLines } from "./lines.js";
-import { acquireLock, type LockOptions } from "./lock.js";
-import type { Durability, SessionStore, StoreCursor, StoreRead, TailRead } from "./store.js";
+import { acquireLock, type LockOptions, type ReleaseLock, tryLock } from "./lock.js";
+import { sessionFileName } from "./paths.js";
+import type {
+	AppendOutcome,
+	Durability,
+	ReplaceOutcome,
+	SessionStore,
+	StoreCapabilities,
+	StorePosition,
+	StoreRead,
+	TailRead,
+} from "./store.js";
 
 const NEWLINE = 0x0a;
 
@@ -150,20 +162,50 @@ export function writeFileAtomic(file: string, text: string): void {
 	}
 }
 
-/** Writes by this process per session file, across all store objects for it. */
-const writesByFile = new Map<string, number>();
-
-function noteWrite(file: string): void {
-	writesByFile.set(file, (writesByFile.get(file) ?? 0) + 1);
-}
-
 function identityOf(stats: { dev: number; ino: number }): string {
 	return `${stats.dev}:${stats.ino}`;
 }
 
-/** A session stored in one JSONL file. */
+/** A file position: the file's identity, the byte offset, and the physical lines before it. */
+interface FilePosition {
+	identity: string;
+	offset: number;
+	lines: number;
+}
+
+function encodePosition(position: FilePosition): StorePosition {
+	return `${position.identity}/${position.offset}/${position.lines}`;
+}
+
+function decodePosition(position: StorePosition, file: string): FilePosition {
+	const [identity, offset, lines] = position.split("/");
+	const parsed = { identity: identity ?? "", offset: Number(offset), lines: Number(lines) };
+	if (!Number.isSafeInteger(parsed.offset) || !Number.isSafeInteger(parsed.lines)) {
+		throw new SessionTreeError("INVALID_ARGUMENT", `not a position of this store: ${JSON.stringify(position)}`, {
+			file,
+		});
+	}
+	return parsed;
+}
+
+/** Files under this size are read whole: the end alone is not worth a second read. */
+const TAIL_MIN_FILE = 8 * 1024 * 1024;
+
+const CAPABILITIES: StoreCapabilities = Object.freeze({
+	lazyBodies: true,
+	tailReads: true,
+	durability: Object.freeze(["none", "fsync", "group"] as const),
+});
+
+/**
+ * A session stored in one JSONL file. Appends hold the inter-process lock (`<file>.lock`)
+ * while they check the position and write; the lock is kept until the current turn of the
+ * event loop ends, so a burst of appends pays for one lock and other processes wait at most
+ * for the end of the burst.
+ */
 export class FileSessionStore implements SessionStore {
 	readonly file: string;
+	readonly capabilities = CAPABILITIES;
 	private readonly durability: Durability;
 	private readonly groupSize: number;
 	private readonly groupDelayMs: number;
@@ -172,22 +214,19 @@ export class FileSessionStore implements SessionStore {
 	private fdIdentity: string | undefined;
 	/** Physical lines up to the end of what this store last read or wrote. */
 	private lineCount = 0;
-	/**
-	 * Where the file ended, with a complete last line, after this store's last append, and the
-	 * size its last `readSince` saw: when the two agree, nobody wrote since and the tail needs
-	 * no check.
-	 */
-	private endAfterOwnAppend = -1;
-	private sizeSeen = -2;
 	/** Group commit: appends written but not yet fsynced, and when the first of them was. */
 	private unsynced = 0;
 	private unsyncedSince = 0;
 	private groupTimer: NodeJS.Timeout | undefined;
-	/** Sources handed out by `readAll`, whose descriptors `close` releases. */
+	/** Sources handed out by `read`, whose descriptors `close` releases. */
 	private sources: Array<WeakRef<FileLineSource>> = [];
+	/** The lock, while this store holds it (until the end of the current event-loop turn). */
+	private lease: ReleaseLock | undefined;
+	private readonly options: FileStoreOptions;
 
 	constructor(file: string, options: FileStoreOptions = {}) {
 		this.file = file;
+		this.options = options;
 		this.durability = options.durability ?? "none";
 		this.groupSize = options.groupSize ?? 64;
 		this.groupDelayMs = options.groupDelayMs ?? 50;
@@ -198,11 +237,15 @@ export class FileSessionStore implements SessionStore {
 		return this.file;
 	}
 
-	exists(): boolean {
+	async exists(): Promise<boolean> {
 		return existsSync(this.file);
 	}
 
-	create(header: object): StoreCursor {
+	derive(header: SessionHeader): FileSessionStore {
+		return new FileSessionStore(join(dirname(this.file), sessionFileName(header.timestamp, header.id)), this.options);
+	}
+
+	async create(header: SessionHeader): Promise<StorePosition> {
 		mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
 		// Owner-only: sessions hold conversations, tool output and sometimes secrets.
 		const fd = openFile(this.file, "wx", 0o600);
@@ -214,7 +257,7 @@ export class FileSessionStore implements SessionStore {
 		}
 		if (this.durability !== "none") fsyncDirectory(dirname(this.file));
 		this.lineCount = 1;
-		return this.cursorAt(statSync(this.file));
+		return encodePosition(this.positionAt(statSync(this.file)));
 	}
 
 	/**
@@ -222,7 +265,7 @@ export class FileSessionStore implements SessionStore {
 	 * come back as envelopes (read from the bytes in place, see `envelope.ts`) and the rest is
 	 * parsed; the returned `source` keeps the file open to read those bodies later.
 	 */
-	readAll(): StoreRead {
+	async read(): Promise<StoreRead> {
 		const fd = openFile(this.file, "r");
 		let kept = false;
 		try {
@@ -283,7 +326,7 @@ export class FileSessionStore implements SessionStore {
 		}
 		this.lineCount = count;
 		const identity = identityOf(stats);
-		const read: StoreRead = { lines, cursor: { lines: count, offset: end, identity } };
+		const read: StoreRead = { lines, position: encodePosition({ lines: count, offset: end, identity }) };
 		if (envelopes > 0) read.source = this.track(new FileLineSource(this.file, fd, identity));
 		return read;
 	}
@@ -294,7 +337,7 @@ export class FileSessionStore implements SessionStore {
 		return source;
 	}
 
-	readTail(bytes: number): TailRead | undefined {
+	async readTail(count: number): Promise<TailRead | undefined> {
 		let fd: number;
 		try {
 			fd = openSync(this.file, "r");
@@ -302,100 +345,103 @@ export class FileSessionStore implements SessionStore {
 			return undefined;
 		}
 		try {
-			const size = fstatSync(fd).size;
-			// Reading an eighth of a file from its end is not worth it: read it whole.
-			if (bytes * 8 > size) return undefined;
-			const head = Buffer.allocUnsafe(Math.min(size, 64 * 1024));
-			const headRead = readSync(fd, head, 0, head.length, 0);
-			const headerEnd = head.subarray(0, headRead).indexOf(NEWLINE);
-			if (headerEnd < 0) return undefined;
-			const header = parseLine(stripBom(head.toString("utf8", 0, headerEnd)), 1).record;
-			if (header?.type !== "session" || header.version !== 3) return undefined;
-			const start = Math.max(headerEnd + 1, size - bytes);
-			const window = Buffer.allocUnsafe(size - start);
-			let done = 0;
-			while (done < window.length) {
-				const read = readSync(fd, window, done, window.length - done, start + done);
-				if (read === 0) return undefined;
-				done += read;
-			}
-			if (window.length === 0 || window[window.length - 1] !== NEWLINE) return undefined;
-			// The window's first line is cut unless the window starts right after the header.
-			let from = start === headerEnd + 1 ? 0 : window.indexOf(NEWLINE) + 1;
-			const records = [];
-			while (from < window.length) {
-				const nl = window.indexOf(NEWLINE, from);
-				const text = window.toString("utf8", from, nl);
-				from = nl + 1;
-				if (isBlankLine(text)) continue;
-				const parsed = parseLine(text, 0);
-				if (!parsed.record) return undefined;
-				records.push(parsed.record);
-			}
-			return { header, records, whole: start === headerEnd + 1 };
+			return this.readTailFrom(fd, count);
 		} finally {
 			closeSync(fd);
 		}
 	}
 
-	readSince(cursor: StoreCursor): StoreRead | undefined {
+	private readTailFrom(fd: number, count: number): TailRead | undefined {
+		const size = fstatSync(fd).size;
+		if (size < TAIL_MIN_FILE) return undefined;
+		const head = Buffer.allocUnsafe(Math.min(size, 64 * 1024));
+		const headRead = readSync(fd, head, 0, head.length, 0);
+		const headerEnd = head.subarray(0, headRead).indexOf(NEWLINE);
+		if (headerEnd < 0) return undefined;
+		const header = parseLine(stripBom(head.toString("utf8", 0, headerEnd)), 1).record;
+		if (header?.type !== "session" || header.version !== 3) return undefined;
+		// Reading more than an eighth of the file from its end is not worth it: read it whole.
+		const start = tailStart(fd, size, headerEnd + 1, count, size - Math.floor(size / 8));
+		if (start === undefined) return undefined;
+		const window = Buffer.allocUnsafe(size - start);
+		let done = 0;
+		while (done < window.length) {
+			const read = readSync(fd, window, done, window.length - done, start + done);
+			if (read === 0) return undefined;
+			done += read;
+		}
+		if (window.length === 0 || window[window.length - 1] !== NEWLINE) return undefined;
+		const records: RawRecord[] = [];
+		for (let from = 0; from < window.length; ) {
+			const nl = window.indexOf(NEWLINE, from);
+			const text = window.toString("utf8", from, nl);
+			from = nl + 1;
+			if (isBlankLine(text)) continue;
+			const parsed = parseLine(text, 0);
+			if (!parsed.record) return undefined;
+			records.push(parsed.record);
+		}
+		return { header, records, whole: start === headerEnd + 1 };
+	}
+
+	async readSince(position: StorePosition): Promise<StoreRead | undefined> {
+		const at = decodePosition(position, this.file);
 		let stats: ReturnType<typeof statSync>;
 		try {
 			stats = statSync(this.file);
 		} catch {
 			return undefined;
 		}
-		if (identityOf(stats) !== cursor.identity || stats.size < cursor.offset) return undefined;
-		this.sizeSeen = stats.size;
-		if (stats.size === cursor.offset) return { lines: [], cursor };
+		if (identityOf(stats) !== at.identity || stats.size < at.offset) return undefined;
+		return this.readFrom(at, stats.size);
+	}
+
+	/** The complete lines from `at` on; an unterminated last line is left for its writer. */
+	private readFrom(at: FilePosition, size: number): StoreRead {
+		if (size === at.offset) return { lines: [], position: encodePosition(at) };
 		const fd = openFile(this.file, "r");
 		try {
 			const lines: ParsedLine[] = [];
-			let end = cursor.offset;
-			let count = cursor.lines;
-			for (const raw of scanLines(fd, cursor.offset, cursor.lines + 1)) {
+			let end = at.offset;
+			let count = at.lines;
+			for (const raw of scanLines(fd, at.offset, at.lines + 1)) {
 				if (!raw.terminated) break; // being written, or torn: not ours to read yet
 				const parsed = this.parseRaw(raw);
 				if (parsed) lines.push(parsed);
 				end = raw.end;
 				count = raw.line;
 			}
-			this.lineCount = count;
-			return { lines, cursor: { lines: count, offset: end, identity: cursor.identity } };
+			return { lines, position: encodePosition({ lines: count, offset: end, identity: at.identity }) };
 		} finally {
 			closeSync(fd);
 		}
 	}
 
-	lock(): () => void {
-		return acquireLock(this.file, this.lockOptions);
-	}
-
-	append(records: readonly object[]): StoreCursor {
-		const fd = this.appendFd();
+	async append(records: readonly object[], expected: StorePosition): Promise<AppendOutcome> {
+		const at = decodePosition(expected, this.file);
+		await this.holdLock();
+		// From here to the write nothing awaits: no other writer of this process runs in between.
 		try {
-			const untouched = this.sizeSeen === this.endAfterOwnAppend;
-			const start = untouched ? this.endAfterOwnAppend : fstatSync(fd).size;
-			const prefix = untouched ? "" : this.repairTail(fd, start);
-			const data = Buffer.from(prefix + records.map(encodeRecord).join(""));
-			this.endAfterOwnAppend = -1;
+			const checked = this.check(at);
+			if (checked.status !== "ok") return checked;
+			const fd = this.appendFd(at.identity);
+			const data = Buffer.from(records.map(encodeRecord).join(""));
 			writeAll(fd, data);
-			noteWrite(this.file);
-			this.lineCount += records.length + (prefix ? 1 : 0);
 			this.sync(fd);
-			// Under the lock nobody else writes, so the file ends where our bytes end (after a
-			// tail repair, which may have cut the file, ask the file system).
-			const end = untouched ? start + data.length : fstatSync(fd).size;
-			this.endAfterOwnAppend = end;
-			this.sizeSeen = end;
-			return { lines: this.lineCount, offset: end, identity: this.identity(fd) };
+			const end = at.offset + data.length;
+			this.lineCount = at.lines + records.length;
+			return { status: "ok", position: encodePosition({ identity: at.identity, offset: end, lines: this.lineCount }) };
 		} catch (cause) {
 			throw cause instanceof SessionTreeError ? cause : ioError(cause, this.file, "append");
 		}
 	}
 
-	replace(records: readonly object[]): { backup: string; cursor: StoreCursor } {
-		this.close();
+	async replace(records: readonly object[], expected: StorePosition): Promise<ReplaceOutcome> {
+		const at = decodePosition(expected, this.file);
+		await this.holdLock();
+		const checked = this.check(at);
+		if (checked.status !== "ok") return checked;
+		this.closeFd();
 		const backup = freeName(`${this.file}.bak`);
 		try {
 			copyFileSync(this.file, backup, constants.COPYFILE_EXCL);
@@ -403,41 +449,82 @@ export class FileSessionStore implements SessionStore {
 			throw ioError(cause, this.file, "back up");
 		}
 		writeFileAtomic(this.file, records.map(encodeRecord).join(""));
-		noteWrite(this.file);
 		this.lineCount = records.length;
-		return { backup, cursor: this.cursorAt(statSync(this.file)) };
+		return { status: "ok", backup, position: encodePosition(this.positionAt(statSync(this.file))) };
 	}
 
-	writeGeneration(): number {
-		return writesByFile.get(this.file) ?? 0;
+	/**
+	 * Under the lock: does the file still end at `at`? If others appended, what they appended;
+	 * if the file was replaced or cut, stale. An incomplete last line right at `at` (a crashed
+	 * writer's) is repaired first: a whole record gets its newline and is handed back as
+	 * appended by others; anything else is copied to a backup next to the file and cut off, so
+	 * no record is ever glued onto it.
+	 */
+	private check(at: FilePosition): AppendOutcome {
+		let stats: ReturnType<typeof statSync>;
+		try {
+			stats = statSync(this.file);
+		} catch (cause) {
+			throw ioError(cause, this.file, "append to");
+		}
+		if (identityOf(stats) !== at.identity || stats.size < at.offset) return { status: "stale" };
+		if (stats.size === at.offset) return { status: "ok", position: encodePosition(at) };
+		const read = this.readFrom(at, stats.size);
+		if (read.position !== encodePosition(at)) return { status: "behind", read };
+		// Only an unterminated line follows: nobody else can be writing it, we hold the lock.
+		const fd = this.appendFd(at.identity);
+		if (this.repairTail(fd, at.offset, stats.size)) {
+			return { status: "behind", read: this.readFrom(at, fstatSync(fd).size) };
+		}
+		return { status: "ok", position: encodePosition(at) };
 	}
 
-	flush(): void {
+	/** Takes the lock unless this store holds it; keeps it until the current event-loop turn ends. */
+	private async holdLock(): Promise<void> {
+		if (this.lease) return;
+		const lease = tryLock(this.file, this.lockOptions) ?? (await acquireLock(this.file, this.lockOptions));
+		if (this.lease) {
+			lease(); // another append of this store took it while we waited
+			return;
+		}
+		this.lease = lease;
+		setImmediate(() => this.endLease());
+	}
+
+	private endLease(): void {
+		const lease = this.lease;
+		this.lease = undefined;
+		lease?.();
+	}
+
+	async flush(): Promise<void> {
+		this.flushSync();
+	}
+
+	private flushSync(): void {
 		if (this.groupTimer) clearTimeout(this.groupTimer);
 		this.groupTimer = undefined;
 		if (this.unsynced > 0 && this.fd !== undefined) fsyncSync(this.fd);
 		this.unsynced = 0;
 	}
 
-	close(): void {
-		this.flush();
+	async close(): Promise<void> {
+		this.endLease();
+		this.closeFd();
+		// Kept: a source read after this reopens its file, and the next close closes it again.
+		for (const ref of this.sources) ref.deref()?.close();
+	}
+
+	private closeFd(): void {
+		this.flushSync();
 		if (this.fd !== undefined) {
 			closeSync(this.fd);
 			this.fd = undefined;
 		}
-		// Kept: a source read after this reopens its file, and the next close closes it again.
-		for (const ref of this.sources) ref.deref()?.close();
 		this.fdIdentity = undefined;
-		this.endAfterOwnAppend = -1;
 	}
 
-	/** The file's identity, looked up once per open handle. */
-	private identity(fd: number): string {
-		if (this.fdIdentity === undefined) this.fdIdentity = identityOf(fstatSync(fd));
-		return this.fdIdentity;
-	}
-
-	private cursorAt(stats: { size: number; dev: number; ino: number }): StoreCursor {
+	private positionAt(stats: { size: number; dev: number; ino: number }): FilePosition {
 		return { lines: this.lineCount, offset: stats.size, identity: identityOf(stats) };
 	}
 
@@ -459,31 +546,31 @@ export class FileSessionStore implements SessionStore {
 		return { line: raw.line, error, torn: true };
 	}
 
-	private appendFd(): number {
+	/** The append descriptor, reopened when it is not of the file with this identity (replaced since). */
+	private appendFd(identity: string): number {
+		if (this.fd !== undefined && this.fdIdentity !== identity) this.closeFd();
 		if (this.fd === undefined) {
 			if (!existsSync(this.file)) {
 				throw new SessionTreeError("FILE_NOT_FOUND", "the session file disappeared", { file: this.file });
 			}
 			this.fd = openFile(this.file, "a+");
+			this.fdIdentity = identityOf(fstatSync(this.fd));
 		}
 		return this.fd;
 	}
 
 	/**
-	 * Makes sure the next record starts a line. A last line without `\n` that is a whole record
-	 * just gets its newline; an incomplete one (a crashed writer's) is copied to a backup file
-	 * next to the session and cut off, so the new record is never glued onto it.
-	 * @returns the text to write before the records
+	 * Repairs the unterminated last line from `start` to `size`: a whole record just gets its
+	 * newline (true: there is a new line to read); an incomplete one (a crashed writer's) is
+	 * copied to a backup file next to the session and cut off (false).
 	 */
-	private repairTail(fd: number, size: number): string {
-		if (size === 0) return "";
-		const last = Buffer.alloc(1);
-		readSync(fd, last, 0, 1, size - 1);
-		if (last[0] === NEWLINE) return "";
-		const start = lastLineStart(fd, size);
+	private repairTail(fd: number, start: number, size: number): boolean {
 		const tail = Buffer.alloc(size - start);
 		readSync(fd, tail, 0, tail.length, start);
-		if (parseLine(tail.toString("utf8"), 0).record) return "\n";
+		if (parseLine(tail.toString("utf8"), 0).record) {
+			writeAll(fd, Buffer.from("\n"));
+			return true;
+		}
 		const backup = freeName(`${this.file}.torn`);
 		const backupFd = openFile(backup, "wx", 0o600);
 		try {
@@ -494,7 +581,7 @@ export class FileSessionStore implements SessionStore {
 		}
 		fsyncDirectory(dirname(this.file));
 		ftruncateSync(fd, start);
-		return "";
+		return false;
 	}
 
 	private sync(fd: number): void {
@@ -504,9 +591,9 @@ export class FileSessionStore implements SessionStore {
 			if (this.unsynced === 0) this.unsyncedSince = Date.now();
 			this.unsynced++;
 			if (this.unsynced >= this.groupSize || Date.now() - this.unsyncedSince >= this.groupDelayMs) {
-				this.flush();
+				this.flushSync();
 			} else if (!this.groupTimer) {
-				this.groupTimer = setTimeout(() => this.flush(), this.groupDelayMs);
+				this.groupTimer = setTimeout(() => this.flushSync(), this.groupDelayMs);
 				this.groupTimer.unref();
 			}
 		}
@@ -538,16 +625,28 @@ class EnvelopeChecks {
 	}
 }
 
-/** Byte offset where the last line of the file starts (just after the previous `\n`). */
-function lastLineStart(fd: number, size: number): number {
-	const chunk = Buffer.allocUnsafe(64 * 1024);
-	let end = size;
-	while (end > 0) {
-		const start = Math.max(0, end - chunk.length);
+/**
+ * Where the last `count` lines of the file start, searching backwards in 1 MiB reads: the
+ * offset after the newline that precedes them, or `bodyStart` when fewer lines follow it.
+ * Undefined when that lies before `minStart` (too much of the file to be worth it).
+ */
+function tailStart(fd: number, size: number, bodyStart: number, count: number, minStart: number): number | undefined {
+	const chunk = Buffer.allocUnsafe(1024 * 1024);
+	// The file's last byte is the newline of the last line: count the newlines before it.
+	let seen = 0;
+	let end = size - 1;
+	while (end > bodyStart) {
+		const start = Math.max(bodyStart, end - chunk.length);
+		if (start < minStart && end <= minStart) return undefined;
 		const read = readSync(fd, chunk, 0, end - start, start);
-		const nl = chunk.subarray(0, read).lastIndexOf(NEWLINE);
-		if (nl !== -1) return start + nl + 1;
+		for (let at = chunk.subarray(0, read).lastIndexOf(NEWLINE); at !== -1; ) {
+			if (++seen === count) {
+				const found = start + at + 1;
+				return found < minStart ? undefined : found;
+			}
+			at = at === 0 ? -1 : chunk.subarray(0, at).lastIndexOf(NEWLINE);
+		}
 		end = start;
 	}
-	return 0;
+	return bodyStart < minStart ? undefined : bodyStart;
 }

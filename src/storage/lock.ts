@@ -12,6 +12,7 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
 import { SessionTreeError } from "../core/errors.js";
 
 /** Options of {@link acquireLock}. */
@@ -58,11 +59,6 @@ function holdOnce(path: string): ReleaseLock {
 			release(path);
 		}
 	};
-}
-const sleeper = new Int32Array(new SharedArrayBuffer(4));
-
-function sleep(ms: number): void {
-	Atomics.wait(sleeper, 0, 0, ms);
 }
 
 function readOwner(path: string): LockOwner | undefined {
@@ -127,22 +123,49 @@ function breakLock(path: string, seen: LockOwner | undefined): void {
 }
 
 /**
- * Takes the lock of `file`, waiting (with backoff) while another live process holds it. If this
- * process holds it already, the lock is shared (counted) and returned at once.
+ * Takes the lock of `file`, waiting (with backoff, without blocking the event loop) while another
+ * live process holds it. If this process holds it already, the lock is shared (counted) and
+ * returned at once: within one process, writers check their position under it instead.
  * @throws SessionTreeError LOCKED after `timeoutMs`
  */
-export function acquireLock(file: string, options: LockOptions = {}): ReleaseLock {
-	const path = `${file}.lock`;
+export async function acquireLock(file: string, options: LockOptions = {}): Promise<ReleaseLock> {
+	return tryLock(file, options) ?? waitForLock(file, options);
+}
+
+/** Takes the lock if it is free (or held by this process) at once; undefined if another process holds it. */
+export function tryLock(file: string, options: LockOptions = {}): ReleaseLock | undefined {
+	return takeLock(file, options.staleMs ?? 30_000, 1);
+}
+
+async function waitForLock(file: string, options: LockOptions): Promise<ReleaseLock> {
 	const timeoutMs = options.timeoutMs ?? 10_000;
 	const staleMs = options.staleMs ?? 30_000;
-	const mine: LockOwner = { pid: process.pid, host: HOST, token: `${PROCESS_TOKEN}${(++lockCounter).toString(16)}` };
+	const deadline = Date.now() + timeoutMs;
+	for (let attempt = 0; ; attempt++) {
+		// Exponential backoff with jitter, 1 ms (timers have no finer grain) to ~20 ms.
+		await sleep(Math.min(20, 2 ** Math.min(attempt, 4)) * (0.5 + Math.random()));
+		const release = takeLock(file, staleMs, 3);
+		if (release) return release;
+		if (Date.now() >= deadline) {
+			const owner = readOwner(`${file}.lock`);
+			const who = owner ? `process ${owner.pid} on ${owner.host}` : "another process";
+			throw new SessionTreeError("LOCKED", `the session is locked by ${who} (${file}.lock)`, { file });
+		}
+	}
+}
+
+/**
+ * One try (breaking a stale lock and trying again, `tries` times at most): the release
+ * function, or undefined while a live process holds the lock.
+ */
+function takeLock(file: string, staleMs: number, tries: number): ReleaseLock | undefined {
+	const path = `${file}.lock`;
 	const already = held.get(path);
 	if (already !== undefined) {
 		held.set(path, already + 1);
 		return holdOnce(path);
 	}
-	const deadline = Date.now() + timeoutMs;
-	for (let attempt = 0; ; attempt++) {
+	for (let attempt = 0; attempt < tries; attempt++) {
 		let fd: number | undefined;
 		try {
 			fd = openSync(path, "wx", 0o600);
@@ -152,6 +175,7 @@ export function acquireLock(file: string, options: LockOptions = {}): ReleaseLoc
 			}
 		}
 		if (fd !== undefined) {
+			const mine: LockOwner = { pid: process.pid, host: HOST, token: `${PROCESS_TOKEN}${(++lockCounter).toString(16)}` };
 			try {
 				writeSync(fd, JSON.stringify(mine));
 			} finally {
@@ -161,17 +185,10 @@ export function acquireLock(file: string, options: LockOptions = {}): ReleaseLoc
 			return holdOnce(path);
 		}
 		const owner = readOwner(path);
-		if (isStale(path, owner, staleMs)) {
-			breakLock(path, owner);
-			continue;
-		}
-		if (Date.now() >= deadline) {
-			const who = owner ? `process ${owner.pid} on ${owner.host}` : "another process";
-			throw new SessionTreeError("LOCKED", `the session is locked by ${who} (${path})`, { file });
-		}
-		// Exponential backoff with jitter, 0.1 ms to ~20 ms.
-		sleep(Math.min(20, 0.1 * 2 ** Math.min(attempt, 8)) * (0.5 + Math.random()));
+		if (!isStale(path, owner, staleMs)) return undefined;
+		breakLock(path, owner);
 	}
+	return undefined;
 }
 
 /**

@@ -1,96 +1,181 @@
-/** A store that keeps the lines in memory: same codec, same behaviour, no file. */
+/**
+ * A store that keeps the lines in memory: same codec, same behaviour, no file. Sessions are
+ * held in named spaces: every store object for `memory:NAME` in this process sees the same
+ * lines, as every store object for one path sees the same file, so several writers can share
+ * a memory session through separate stores.
+ */
 
 import { SessionTreeError } from "../core/errors.js";
-import type { ParsedLine } from "../core/load.js";
+import type { ParsedLine } from "../core/reducer.js";
+import type { SessionHeader } from "../core/types.js";
 import { encodeRecord, isBlankLine, parseLine } from "./codec.js";
-import type { SessionStore, StoreCursor, StoreRead } from "./store.js";
+import type {
+	AppendOutcome,
+	CollectionCapabilities,
+	ReplaceOutcome,
+	SessionCollection,
+	SessionListing,
+	SessionStore,
+	StoreCapabilities,
+	StorePosition,
+	StoreRead,
+} from "./store.js";
 
+/** The lines of one memory session and how often it was replaced. */
+interface MemoryRecords {
+	lines: string[];
+	generation: number;
+	backups: string[][];
+	modified: Date;
+}
+
+/** Every memory session of this process, by name. */
+const spaces = new Map<string, MemoryRecords>();
 let counter = 0;
+
+const CAPABILITIES: StoreCapabilities = Object.freeze({
+	lazyBodies: false,
+	tailReads: false,
+	durability: Object.freeze(["none"] as const),
+});
+
+/** The name part of a `memory:NAME` location (names are free text but never empty). */
+function nameOf(location: string): string {
+	const name = location.startsWith("memory:") ? location.slice("memory:".length) : location;
+	if (name === "") throw new SessionTreeError("INVALID_ARGUMENT", "a memory location needs a name: memory:NAME");
+	return name;
+}
 
 /**
  * An in-memory {@link SessionStore}. Lines are encoded and parsed exactly as in a file, so a
- * session reopened from it behaves as one reopened from disk. Several sessions may share it.
+ * session reopened from it behaves as one reopened from disk.
  */
 export class MemorySessionStore implements SessionStore {
 	readonly location: string;
-	readonly file = undefined;
-	private lines: string[] | undefined;
-	private generation = 0;
-	private writes = 0;
-	private readonly backups: string[][] = [];
+	readonly capabilities = CAPABILITIES;
+	private readonly name: string;
 
+	/** @param name the session's name in this process; default: a fresh one */
 	constructor(name = `session-${++counter}`) {
-		this.location = `memory:${name}`;
+		this.name = nameOf(name);
+		this.location = `memory:${this.name}`;
 	}
 
-	exists(): boolean {
-		return this.lines !== undefined;
+	async exists(): Promise<boolean> {
+		return spaces.has(this.name);
 	}
 
-	create(header: object): StoreCursor {
-		if (this.lines) throw new SessionTreeError("FILE_EXISTS", `${this.location} already exists`);
-		this.lines = [encodeRecord(header)];
-		return this.cursor();
+	async create(header: SessionHeader): Promise<StorePosition> {
+		if (spaces.has(this.name)) throw new SessionTreeError("FILE_EXISTS", "the session already exists", this.where());
+		const records: MemoryRecords = { lines: [encodeRecord(header)], generation: 0, backups: [], modified: new Date() };
+		spaces.set(this.name, records);
+		return positionOf(records);
 	}
 
-	readAll(): StoreRead {
-		return { lines: this.parse(0), cursor: this.cursor() };
+	async read(): Promise<StoreRead> {
+		const records = this.required();
+		return { lines: this.parse(records, 0), position: positionOf(records) };
 	}
 
-	readSince(cursor: StoreCursor): StoreRead | undefined {
-		if (cursor.identity !== String(this.generation)) return undefined;
-		return { lines: this.parse(cursor.lines), cursor: this.cursor() };
+	async readSince(position: StorePosition): Promise<StoreRead | undefined> {
+		const records = spaces.get(this.name);
+		const at = records && this.decode(position);
+		if (!records || !at || at.generation !== records.generation || at.count > records.lines.length) return undefined;
+		return { lines: this.parse(records, at.count), position: positionOf(records) };
 	}
 
-	lock(): () => void {
-		return () => {};
+	async append(records: readonly object[], expected: StorePosition): Promise<AppendOutcome> {
+		const stored = this.required();
+		const behind = this.behind(stored, expected);
+		if (behind) return behind;
+		for (const record of records) stored.lines.push(encodeRecord(record));
+		stored.modified = new Date();
+		return { status: "ok", position: positionOf(stored) };
 	}
 
-	append(records: readonly object[]): StoreCursor {
-		const lines = this.required();
-		for (const record of records) lines.push(encodeRecord(record));
-		this.writes++;
-		return this.cursor();
+	async replace(records: readonly object[], expected: StorePosition): Promise<ReplaceOutcome> {
+		const stored = this.required();
+		const behind = this.behind(stored, expected);
+		if (behind) return behind;
+		stored.backups.push(stored.lines);
+		stored.lines = records.map(encodeRecord);
+		stored.generation++;
+		stored.modified = new Date();
+		return { status: "ok", backup: `${this.location}#backup-${stored.backups.length}`, position: positionOf(stored) };
 	}
 
-	replace(records: readonly object[]): { backup: string; cursor: StoreCursor } {
-		this.backups.push(this.lines ?? []);
-		this.lines = records.map(encodeRecord);
-		this.generation++;
-		this.writes++;
-		return { backup: `${this.location}#backup-${this.backups.length}`, cursor: this.cursor() };
+	derive(header: SessionHeader): MemorySessionStore {
+		return new MemorySessionStore(header.id);
 	}
 
 	/** The stored text, as a file would hold it. */
 	text(): string {
-		return (this.lines ?? []).join("");
+		return (spaces.get(this.name)?.lines ?? []).join("");
 	}
 
-	writeGeneration(): number {
-		return this.writes;
+	async flush(): Promise<void> {}
+
+	async close(): Promise<void> {}
+
+	/** Forgets the session (for tests and long-running processes that create many). */
+	delete(): void {
+		spaces.delete(this.name);
 	}
 
-	flush(): void {}
-
-	close(): void {}
-
-	private required(): string[] {
-		if (!this.lines) throw new SessionTreeError("FILE_NOT_FOUND", `${this.location} does not exist`);
-		return this.lines;
+	/** Synchronous on purpose: the check and the write happen in one turn, with no other writer between. */
+	private behind(stored: MemoryRecords, expected: StorePosition): Exclude<AppendOutcome, { status: "ok" }> | undefined {
+		const at = this.decode(expected);
+		if (at.generation !== stored.generation || at.count > stored.lines.length) return { status: "stale" };
+		if (at.count === stored.lines.length) return undefined;
+		return { status: "behind", read: { lines: this.parse(stored, at.count), position: positionOf(stored) } };
 	}
 
-	private parse(from: number): ParsedLine[] {
+	private where(): { file: string } {
+		return { file: this.location };
+	}
+
+	private required(): MemoryRecords {
+		const records = spaces.get(this.name);
+		if (!records) throw new SessionTreeError("FILE_NOT_FOUND", "no such session", this.where());
+		return records;
+	}
+
+	private decode(position: StorePosition): { generation: number; count: number } {
+		const [generation, count] = position.split("/").map(Number);
+		if (!Number.isSafeInteger(generation) || !Number.isSafeInteger(count)) {
+			throw new SessionTreeError("INVALID_ARGUMENT", `not a position of this store: ${JSON.stringify(position)}`);
+		}
+		return { generation: generation as number, count: count as number };
+	}
+
+	private parse(records: MemoryRecords, from: number): ParsedLine[] {
 		const out: ParsedLine[] = [];
-		const lines = this.required();
-		for (let index = from; index < lines.length; index++) {
-			const text = (lines[index] as string).slice(0, -1);
+		for (let index = from; index < records.lines.length; index++) {
+			const text = (records.lines[index] as string).slice(0, -1);
 			if (!isBlankLine(text)) out.push(parseLine(text, index + 1, this.location));
 		}
 		return out;
 	}
+}
 
-	private cursor(): StoreCursor {
-		const lines = this.lines?.length ?? 0;
-		return { lines, offset: lines, identity: String(this.generation) };
+function positionOf(records: MemoryRecords): StorePosition {
+	return `${records.generation}/${records.lines.length}`;
+}
+
+const COLLECTION_CAPABILITIES: CollectionCapabilities = Object.freeze({ listing: true, search: false });
+
+/** Every memory session of this process, as one collection (`memory:`). */
+export class MemoryCollection implements SessionCollection {
+	readonly location = "memory:";
+	readonly capabilities = COLLECTION_CAPABILITIES;
+
+	async *list(): AsyncIterable<SessionListing> {
+		for (const [name, records] of [...spaces]) {
+			yield { location: `memory:${name}`, modified: records.modified, bytes: Buffer.byteLength(records.lines.join("")) };
+		}
+	}
+
+	open(location: string): MemorySessionStore {
+		return new MemorySessionStore(location);
 	}
 }

@@ -1,100 +1,158 @@
 /**
- * The storage interface. The session facade talks only to this, so a database backend can be
- * added without touching its callers. Stores deal in records and lines; they never interpret
- * the tree.
+ * The storage contract. The session facade talks only to this, so a database can sit behind
+ * it as well as a file. A store keeps one session's records in order and never interprets
+ * them (that is the core reducer's job); it only parses and encodes.
  *
- * Several writers (processes, or sessions in one process) may share a store. A writer takes
- * the lock, reads what the others appended since its cursor, appends, and releases.
+ * Every operation is asynchronous. Writes are compare-and-append: the caller says at which
+ * position it believes the stream ends; if others appended since, the store appends nothing
+ * and hands back what they appended, the caller applies it and tries again. Positions are
+ * opaque strings that only the store which issued them interprets. What a store can do beyond
+ * the required operations is declared in {@link StoreCapabilities}, never guessed.
+ *
+ * docs/architecture.md maps each operation onto files and onto SQL; `session-tree/testing`
+ * holds the conformance suite every store must pass.
  */
 
 import type { LineSource } from "../core/lazy.js";
-import type { ParsedLine } from "../core/load.js";
 import type { RawRecord } from "../core/migrate.js";
+import type { ParsedLine } from "../core/reducer.js";
+import type { SessionHeader } from "../core/types.js";
 
-/** A position in a store: everything before it has been read by the holder. Opaque to callers. */
-export interface StoreCursor {
-	/** Physical lines before the position (for line numbers). */
-	readonly lines: number;
-	/** Store-specific position (a byte offset for files). */
-	readonly offset: number;
-	/** Identity of the stored object (an inode for files): a different one means it was replaced. */
-	readonly identity: string;
-}
-
-/** Lines read from a store and the position after them. */
-export interface StoreRead {
-	lines: ParsedLine[];
-	cursor: StoreCursor;
-	/** Reads back the lines returned as envelopes only (see `core/lazy.ts`). */
-	source?: LineSource;
-}
-
-/** The header and the last complete lines of a store (see {@link SessionStore.readTail}). */
-export interface TailRead {
-	header: RawRecord;
-	/** Records of the complete lines in the window, in order. */
-	records: RawRecord[];
-	/** True when the window reached back to the header: the records are the whole session. */
-	whole: boolean;
-}
+/**
+ * A position in a session's record stream: everything before it has been read by whoever holds
+ * it. Opaque: only the store object that issued it reads it (a byte offset and inode for a
+ * file, a sequence number for a database).
+ */
+export type StorePosition = string;
 
 /** How durable an acknowledged append is. See docs/durability.md. */
 export type Durability =
 	/** Written to the operating system; survives a crash of the process, not of the machine (pi's behaviour). */
 	| "none"
-	/** fsync after every append: survives a power loss once `append` returns. */
+	/** fsync after every append: survives a power loss once `append` resolves. */
 	| "fsync"
-	/** fsync once per group of appends (by count or age) and on close/flush. */
+	/** fsync once per group of appends (by count or age) and on flush/close. */
 	| "group";
+
+/** What a store can do beyond the required operations. */
+export interface StoreCapabilities {
+	/**
+	 * `read` may return entries as envelopes (type, id, parent, timestamp, role) with a
+	 * {@link StoreRead.source} that reads their bodies synchronously on first use.
+	 */
+	readonly lazyBodies: boolean;
+	/** {@link SessionStore.readTail} is implemented: a resume may read only the end of the stream. */
+	readonly tailReads: boolean;
+	/** The durability modes the store honours; others are refused when it is opened. */
+	readonly durability: readonly Durability[];
+}
+
+/** Records read from a store and the position after them. */
+export interface StoreRead {
+	/** In stream order: parsed records, envelopes, or what was wrong with a line. */
+	lines: ParsedLine[];
+	/** Where the next read or append continues. */
+	position: StorePosition;
+	/** Reads the bodies of lines returned as envelopes (stores with `lazyBodies` only). */
+	source?: LineSource;
+}
+
+/** The header and the last records of a session (see {@link SessionStore.readTail}). */
+export interface TailRead {
+	header: RawRecord;
+	/** The last complete records, in stream order. */
+	records: RawRecord[];
+	/** True when the records reach back to the header: they are the whole session. */
+	whole: boolean;
+}
+
+/**
+ * What a compare-and-write did: `ok`, or nothing because the caller is `behind` (others
+ * appended since its position: here is what, apply it and retry), or nothing because its
+ * position is `stale` (the session was replaced since: read it whole again).
+ */
+export type WriteOutcome<Ok> = ({ status: "ok" } & Ok) | { status: "behind"; read: StoreRead } | { status: "stale" };
+
+/** What {@link SessionStore.append} did. */
+export type AppendOutcome = WriteOutcome<{ position: StorePosition }>;
+
+/** What {@link SessionStore.replace} did; `backup` names where the old content is kept. */
+export type ReplaceOutcome = WriteOutcome<{ position: StorePosition; backup: string }>;
 
 /** Where the records of one session live. */
 export interface SessionStore {
-	/** A file path, or a `memory:` name for stores without a file. */
+	/** Where the session is: a file path, `memory:NAME`, or a URL of the store's scheme. */
 	readonly location: string;
-	/** The file path, when the store is a file. */
-	readonly file: string | undefined;
+	/** What this store can do beyond the required operations. */
+	readonly capabilities: StoreCapabilities;
 	/** True when the session exists (it has at least been created). */
-	exists(): boolean;
-	/** Writes the first record (the header). Throws FILE_EXISTS when the session exists. */
-	create(header: object): StoreCursor;
+	exists(): Promise<boolean>;
 	/**
-	 * Every non-blank line, in order, parsed (or with its parse error). An incomplete last line
-	 * comes back marked `torn`. A store may return the bulk of the entries as envelopes, with a
-	 * `source` to read their lines from later.
+	 * Writes the first record (the header).
+	 * @throws SessionTreeError FILE_EXISTS when the session exists
 	 */
-	readAll(): StoreRead;
+	create(header: SessionHeader): Promise<StorePosition>;
 	/**
-	 * The header and the records of the last `bytes` of a current-version session, for a resume
-	 * from the end (optional). Undefined when that is not possible: an older version, a line
-	 * that does not parse, an incomplete last line, or a store too small to bother.
+	 * Every record, in order, parsed (or with what is wrong with its line). An incomplete last
+	 * line comes back marked `torn`. With `lazyBodies`, entries may come back as envelopes.
+	 * @throws SessionTreeError FILE_NOT_FOUND when the session does not exist
 	 */
-	readTail?(bytes: number): TailRead | undefined;
-	/** The complete lines after `cursor`, or undefined when the store was replaced since. */
-	readSince(cursor: StoreCursor): StoreRead | undefined;
+	read(): Promise<StoreRead>;
+	/** The complete records after `position`, or undefined when the position is stale (the session was replaced). */
+	readSince(position: StorePosition): Promise<StoreRead | undefined>;
 	/**
-	 * Takes the inter-process write lock. Call {@link readSince} after taking it, append, then
-	 * release. Never held across user code.
+	 * Appends records at the end if the stream still ends at `expected`; never rewrites what is
+	 * there. A file store first repairs an incomplete last line left by a crashed writer
+	 * (keeping its bytes in a backup).
 	 */
-	lock(): () => void;
+	append(records: readonly object[], expected: StorePosition): Promise<AppendOutcome>;
 	/**
-	 * Appends records, one line each, at the end; first repairs an incomplete last line left by a
-	 * crashed writer (keeping its bytes in a backup). Never rewrites what is there.
-	 * @returns the position after the new lines
+	 * Replaces the whole session atomically with `records` if the stream still ends at
+	 * `expected`, keeping the old content as a backup. Used only by explicit migrate and repair.
 	 */
-	append(records: readonly object[]): StoreCursor;
+	replace(records: readonly object[], expected: StorePosition): Promise<ReplaceOutcome>;
 	/**
-	 * Replaces the whole session atomically with `records` and keeps the old content as a backup.
-	 * @returns where the backup is, and the position after the new content
+	 * The header and the last `count` or so records of a current-version session, for a resume
+	 * from the end (stores with `tailReads`). Undefined when that is not possible or not worth
+	 * it: an older version, a line that does not parse, an incomplete last line, a small session.
 	 */
-	replace(records: readonly object[]): { backup: string; cursor: StoreCursor };
+	readTail?(count: number): Promise<TailRead | undefined>;
 	/**
-	 * A number that changes whenever any writer in this process writes to this session (through
-	 * any store object for it). A session holding the lock compares it before writing, to catch
-	 * up on what another session of the same process wrote meanwhile.
+	 * A store of the same kind and place for a new session (a fork or clone of this one), not
+	 * created yet: a file beside this one, another name in the same memory space, another
+	 * session in the same database.
 	 */
-	writeGeneration(): number;
+	derive(header: SessionHeader): SessionStore;
 	/** Makes every acknowledged append durable now (group commit). */
-	flush(): void;
-	/** Flushes and releases open handles. The store may be used again afterwards. */
-	close(): void;
+	flush(): Promise<void>;
+	/** Flushes and releases what the store holds open. The store may be used again afterwards. */
+	close(): Promise<void>;
+}
+
+/** One session of a {@link SessionCollection}. */
+export interface SessionListing {
+	/** Where to open it. */
+	location: string;
+	/** When it last changed, where the collection knows. */
+	modified?: Date;
+	/** Its size in bytes, where the collection knows. */
+	bytes?: number;
+}
+
+/** What a collection can do beyond opening its sessions. */
+export interface CollectionCapabilities {
+	/** {@link SessionCollection.list} enumerates its sessions. */
+	readonly listing: boolean;
+	/** The collection searches message text itself (a full-text index); else the catalog reads each session. */
+	readonly search: boolean;
+}
+
+/** A place holding many sessions: a directory of files, a memory space, a database. */
+export interface SessionCollection {
+	readonly location: string;
+	readonly capabilities: CollectionCapabilities;
+	/** Every session it holds, in no particular order. */
+	list(): AsyncIterable<SessionListing>;
+	/** The store of one of its sessions (a location from {@link list}). */
+	open(location: string): SessionStore;
 }
