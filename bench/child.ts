@@ -74,14 +74,18 @@ interface Context {
 	model: unknown;
 }
 
-/** What both sides offer; pi's SessionManager and our Session share these method names. */
+/**
+ * What both sides offer; pi's SessionManager and our Session share these method names. Our
+ * writes return promises, pi's do not: every call is awaited on both sides, so each append
+ * completes before the next starts.
+ */
 interface SessionLike {
 	buildSessionContext(): Context;
 	getTree(): unknown[];
 	getBranch(): unknown[];
 	getEntries(): Array<{ id: string }>;
-	appendMessage(message: unknown): string;
-	branch(id: string): void;
+	appendMessage(message: unknown): string | Promise<string>;
+	branch(id: string): void | Promise<void>;
 }
 
 function sha256(text: string): string {
@@ -122,14 +126,17 @@ function messagesToAppend(count: number): unknown[] {
 	return out;
 }
 
-async function opener(task: Task): Promise<(file: string) => SessionLike> {
+async function opener(task: Task): Promise<(file: string) => SessionLike | Promise<SessionLike>> {
 	if (task.side === "pi") {
 		if (!task.piModule) throw new Error("no pi module given");
 		const pi = (await import(task.piModule)) as { SessionManager: { open(file: string): SessionLike } };
 		return (file) => pi.SessionManager.open(file);
 	}
-	// pi's durability: appendFileSync, no fsync.
-	return (file) => Session.open(file, { durability: "none" }) as unknown as SessionLike;
+	// pi's durability: appendFileSync, no fsync. A resume reads only what the context needs
+	// (`load: "context"`, as an agent resuming a session would open it); the other operations
+	// read the whole tree.
+	const load = task.op === "resume" ? "context" : "all";
+	return (file) => Session.open(file, { durability: "none", load });
 }
 
 function scratchCopy(file: string): string {
@@ -355,16 +362,16 @@ async function measure(task: Task): Promise<Measurement> {
 	try {
 		if (task.op === "open") {
 			const t0 = performance.now();
-			open(file);
+			await open(file);
 			result.ms = performance.now() - t0;
 		} else if (task.op === "resume") {
 			const t0 = performance.now();
-			const context = open(file).buildSessionContext();
+			const context = (await open(file)).buildSessionContext();
 			result.ms = performance.now() - t0;
 			describe(result, context);
 		} else {
 			const t = performance.now();
-			const session = open(file);
+			const session = await open(file);
 			result.openMs = performance.now() - t;
 			if (task.op === "tree") {
 				const t0 = performance.now();
@@ -383,7 +390,7 @@ async function measure(task: Task): Promise<Measurement> {
 				describe(result, context);
 			} else if (task.op === "append") {
 				const t0 = performance.now();
-				for (const message of toAppend) session.appendMessage(message);
+				for (const message of toAppend) await session.appendMessage(message);
 				result.ms = performance.now() - t0;
 			} else if (task.op === "branch-append") {
 				// The same targets for both sides: entries picked by a seeded PRNG from the file order.
@@ -392,8 +399,8 @@ async function measure(task: Task): Promise<Measurement> {
 				const targets = toAppend.map(() => (entries[rng.int(0, entries.length - 1)] as { id: string }).id);
 				const t0 = performance.now();
 				for (let i = 0; i < toAppend.length; i++) {
-					session.branch(targets[i] as string);
-					session.appendMessage(toAppend[i]);
+					await session.branch(targets[i] as string);
+					await session.appendMessage(toAppend[i]);
 				}
 				result.ms = performance.now() - t0;
 			} else {

@@ -323,7 +323,9 @@ export class Session {
 
 	/**
 	 * Waits for pending writes, flushes and releases what the store holds open (the write lock,
-	 * the file handle). The session can still be read, and written (the store reopens).
+	 * file handles). The session can still be read, and written (the store reopens). A body not
+	 * parsed yet is read from the path again; if the file was replaced meanwhile (migrated or
+	 * repaired elsewhere), that read throws IO_ERROR: `await session.refresh()` reads it anew.
 	 */
 	async close(): Promise<void> {
 		await this.queue;

@@ -27,11 +27,11 @@ describe("pi-v3 fixtures", () => {
 	});
 
 	for (const name of fixtureNames().filter((n) => !SPECIAL.has(n))) {
-		test(name, () => {
+		test(name, async () => {
 			const file = fixtureFile(name);
 			const before = sha256(file);
 			const want = expected(name);
-			const session = Session.open(file);
+			const session = await Session.open(file);
 			assert.equal(session.getLeafId(), want.leafId, "leafId");
 			assert.deepEqual(
 				session.getBranch().map((entry) => entry.id),
@@ -44,15 +44,15 @@ describe("pi-v3 fixtures", () => {
 			assert.equal(session.getSessionName() ?? null, want.sessionName, "sessionName");
 			assert.equal(session.entryCount, want.entryCount, "entryCount");
 			assert.deepEqual(session.problems, []);
-			session.close();
+			await session.close();
 			assert.equal(sha256(file), before, "opening must not change the file");
 		});
 	}
 
-	test("big-line: the 1 MB tool result is read back intact", () => {
+	test("big-line: the 1 MB tool result is read back intact", async () => {
 		const want = expected("big-line").bigEntry;
 		assert.ok(want);
-		const entry = Session.open(fixtureFile("big-line")).getEntry(want.id) as MessageEntry;
+		const entry = (await Session.open(fixtureFile("big-line"))).getEntry(want.id) as MessageEntry;
 		const content = entry.message.content as Array<{ type: string; text: string }>;
 		const text = content.map((block) => block.text).join("");
 		assert.equal(text.length, want.textLength);
@@ -60,11 +60,11 @@ describe("pi-v3 fixtures", () => {
 		assert.equal(createHash("sha256").update(text, "utf8").digest("hex"), want.sha256);
 	});
 
-	test("legacy-v1: migrated in memory to the same context, tree shape and leaf as pi's", () => {
+	test("legacy-v1: migrated in memory to the same context, tree shape and leaf as pi's", async () => {
 		const file = fixtureFile("legacy-v1");
 		const before = sha256(file);
 		const want = expected("legacy-v1");
-		const session = Session.open(file);
+		const session = await Session.open(file);
 		assert.equal(session.fileVersion, 1);
 		assert.equal(session.getHeader().version, 3);
 		const context = session.buildSessionContext();
@@ -83,22 +83,20 @@ describe("pi-v3 fixtures", () => {
 		assert.equal(sha256(file), before, "opening must not change the file");
 		// Ids are derived, not random: a second open shows the same ones.
 		assert.deepEqual(
-			Session.open(file)
-				.getEntries()
-				.map((e) => e.id),
+			(await Session.open(file)).getEntries().map((e) => e.id),
 			session.getEntries().map((e) => e.id),
 		);
 	});
 
 	for (const name of ["legacy-v1", "legacy-v2"]) {
-		test(`${name}: an explicit migrate writes pi's text and keeps a backup`, () => {
+		test(`${name}: an explicit migrate writes pi's text and keeps a backup`, async () => {
 			const dir = mkdtempSync(join(tmpdir(), "st-migrate-"));
 			try {
 				const file = join(dir, "session.jsonl");
 				copyFileSync(fixtureFile(name), file);
 				const original = readFileSync(file, "utf8");
-				const session = Session.open(file);
-				const backup = session.migrate();
+				const session = await Session.open(file);
+				const backup = await session.migrate();
 				assert.ok(backup);
 				assert.equal(readFileSync(backup, "utf8"), original, "backup holds the original bytes");
 				let text = readFileSync(file, "utf8");
@@ -113,28 +111,28 @@ describe("pi-v3 fixtures", () => {
 				}
 				assert.equal(text, want);
 				assert.equal(statSync(file).mode & 0o777, 0o600);
-				assert.equal(Session.open(file).fileVersion, 3);
-				assert.equal(session.migrate(), undefined, "a second migrate does nothing");
+				assert.equal((await Session.open(file)).fileVersion, 3);
+				assert.equal(await session.migrate(), undefined, "a second migrate does nothing");
 			} finally {
 				rmSync(dir, { recursive: true, force: true });
 			}
 		});
 	}
 
-	test("legacy-v2: the first write migrates the file atomically, keeps a backup, then appends", () => {
+	test("legacy-v2: the first write migrates the file atomically, keeps a backup, then appends", async () => {
 		const dir = mkdtempSync(join(tmpdir(), "st-migrate-"));
 		try {
 			const file = join(dir, "session.jsonl");
 			copyFileSync(fixtureFile("legacy-v2"), file);
 			const original = readFileSync(file, "utf8");
-			const session = Session.open(file);
+			const session = await Session.open(file);
 			assert.equal(readFileSync(file, "utf8"), original, "opening wrote nothing");
-			const id = session.appendMessage({ role: "user", content: "after migration", timestamp: 1 });
+			const id = await session.appendMessage({ role: "user", content: "after migration", timestamp: 1 });
 			assert.equal(readFileSync(`${file}.bak`, "utf8"), original);
 			const lines = readFileSync(file, "utf8").trimEnd().split("\n");
 			assert.equal(lines.slice(0, -1).join("\n"), (expected("legacy-v2").migratedText as string).trimEnd());
 			assert.equal(JSON.parse(lines.at(-1) as string).id, id);
-			const reopened = Session.open(file);
+			const reopened = await Session.open(file);
 			assert.equal(reopened.fileVersion, 3);
 			assert.equal(reopened.getLeafId(), id);
 		} finally {
@@ -142,10 +140,10 @@ describe("pi-v3 fixtures", () => {
 		}
 	});
 
-	test("branched-session: a strict open reports the missing parent with file and line", () => {
+	test("branched-session: a strict open reports the missing parent with file and line", async () => {
 		const file = fixtureFile("branched-session");
-		assert.throws(
-			() => Session.open(file),
+		await assert.rejects(
+			Session.open(file),
 			(error: unknown) =>
 				isSessionTreeError(error, "MISSING_PARENT") &&
 				error.line === 6 &&
@@ -154,8 +152,8 @@ describe("pi-v3 fixtures", () => {
 		);
 	});
 
-	test("branched-session: a lenient open bridges the gaps and keeps all eight messages", () => {
-		const session = Session.open(fixtureFile("branched-session"), { lenient: true });
+	test("branched-session: a lenient open bridges the gaps and keeps all eight messages", async () => {
+		const session = await Session.open(fixtureFile("branched-session"), { lenient: true });
 		const want = expected("branched-session");
 		assert.deepEqual(
 			session.problems.map((p) => [p.code, p.line]),

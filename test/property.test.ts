@@ -1,7 +1,9 @@
 /**
  * Property tests: random sequences of every Session operation, checked step by step against
  * a naive reference model (test/support/reference-model.ts, written from docs/spec.md) and
- * against pi 0.73.1's own SessionManager, in memory and through the files we write.
+ * against pi 0.73.1's own SessionManager, in memory and through the files we write. Every
+ * operation of the session is awaited before the next, except in a burst, where writes are
+ * called together and must land in call order.
  */
 
 import assert from "node:assert/strict";
@@ -19,6 +21,8 @@ import { ReferenceModel, type RefMessage } from "./support/reference-model.js";
 /** Entries are named by a number taken modulo the number of candidates when the step runs. */
 type Op =
 	| { op: "message"; message: RefMessage }
+	/** Several appends called at once, awaited together: they must chain in call order. */
+	| { op: "burst"; messages: RefMessage[] }
 	| { op: "modelChange"; provider: string; modelId: string }
 	| { op: "thinkingLevelChange"; level: string }
 	| {
@@ -117,6 +121,12 @@ function opArbitrary(withReopen: boolean): fc.Arbitrary<Op> {
 					{ arbitrary: bashMessage, weight: 1 },
 				)
 				.map((message): Op => ({ op: "message", message })),
+		},
+		{
+			weight: 1,
+			arbitrary: fc
+				.array(fc.oneof(userMessage, assistantMessage), { minLength: 2, maxLength: 4 })
+				.map((messages): Op => ({ op: "burst", messages })),
 		},
 		{
 			weight: 2,
@@ -269,6 +279,7 @@ function assertSeen(t: TestContext, situations: readonly string[]): void {
 	seen.clear();
 }
 const COMMON = [
+	"burst of appends",
 	"navigate: user message, to its parent",
 	"navigate: custom message",
 	"navigate: other entry",
@@ -317,7 +328,7 @@ interface RunOptions {
 
 class Run {
 	readonly model = new ReferenceModel();
-	session: Session;
+	session!: Session;
 	/** One tick per step: every entry a step writes carries the step's time. */
 	time = START;
 	readonly now = () => new Date(this.time);
@@ -327,16 +338,21 @@ class Run {
 	private readonly random: ((length: number) => Uint8Array) | undefined;
 	private steps: string[] = [];
 
-	constructor(options: RunOptions) {
+	private constructor(options: RunOptions) {
 		this.file = options.file;
 		this.random = options.idSeed === undefined ? undefined : tinyIdSpace(options.idSeed);
-		const env = { cwd: "/work", now: this.now, random: this.random };
-		this.session = options.file ? Session.create({ ...env, file: options.file }) : Session.inMemory(env);
 		this.setPiTime = options.pi?.setTime;
 		if (options.pi) {
 			options.pi.setTime(this.time);
 			this.pi = { sm: SessionManager.inMemory("/work"), toPi: new Map(), fromPi: new Map() };
 		}
+	}
+
+	static async start(options: RunOptions): Promise<Run> {
+		const run = new Run(options);
+		const env = { cwd: "/work", now: run.now, random: run.random };
+		run.session = options.file ? await Session.create({ ...env, file: options.file }) : await Session.inMemory(env);
+		return run;
 	}
 
 	private where(): string {
@@ -369,26 +385,37 @@ class Run {
 		return ids.length === 0 ? undefined : ids[n % ids.length];
 	}
 
-	step(op: Op): void {
+	async step(op: Op): Promise<void> {
 		this.time += op.op === "clock" ? op.dt : 1000;
 		this.setPiTime?.(this.time);
 		this.steps.push(op.op);
 		const { session: s, model, pi } = this;
 		switch (op.op) {
 			case "message": {
-				const id = s.appendMessage(op.message as AgentMessage);
+				const id = await s.appendMessage(op.message as AgentMessage);
 				this.appended(id, (ts) => model.message(id, ts, op.message));
 				this.record(id, pi?.sm.appendMessage(op.message as never));
 				break;
 			}
+			case "burst": {
+				note("burst of appends");
+				// Called without waiting in between: the session serializes them in call order.
+				const ids = await Promise.all(op.messages.map((message) => s.appendMessage(message as AgentMessage)));
+				for (const [i, id] of ids.entries()) {
+					const message = op.messages[i] as RefMessage;
+					this.appended(id, (ts) => model.message(id, ts, message));
+					this.record(id, pi?.sm.appendMessage(message as never));
+				}
+				break;
+			}
 			case "modelChange": {
-				const id = s.appendModelChange(op.provider, op.modelId);
+				const id = await s.appendModelChange(op.provider, op.modelId);
 				this.appended(id, (ts) => model.modelChange(id, ts, op.provider, op.modelId));
 				this.record(id, pi?.sm.appendModelChange(op.provider, op.modelId));
 				break;
 			}
 			case "thinkingLevelChange": {
-				const id = s.appendThinkingLevelChange(op.level);
+				const id = await s.appendThinkingLevelChange(op.level);
 				this.appended(id, (ts) => model.thinkingLevelChange(id, ts, op.level));
 				this.record(id, pi?.sm.appendThinkingLevelChange(op.level));
 				break;
@@ -405,7 +432,7 @@ class Run {
 				);
 				if (op.retain) note("compaction: retainedTail");
 				const { summary, tokensBefore, details, fromHook } = op;
-				const id = s.appendCompaction(
+				const id = await s.appendCompaction(
 					summary,
 					firstKept,
 					tokensBefore,
@@ -420,21 +447,21 @@ class Run {
 				break;
 			}
 			case "custom": {
-				const id = s.appendCustomEntry(op.customType, op.data);
+				const id = await s.appendCustomEntry(op.customType, op.data);
 				this.appended(id, (ts) => model.custom(id, ts, op.customType, op.data));
 				this.record(id, pi?.sm.appendCustomEntry(op.customType, op.data));
 				break;
 			}
 			case "customMessage": {
 				const content = op.content as Parameters<Session["appendCustomMessageEntry"]>[1];
-				const id = s.appendCustomMessageEntry(op.customType, content, op.display, op.details);
+				const id = await s.appendCustomMessageEntry(op.customType, content, op.display, op.details);
 				this.appended(id, (ts) => model.customMessage(id, ts, op.customType, op.content, op.display, op.details));
 				this.record(id, pi?.sm.appendCustomMessageEntry(op.customType, content as never, op.display, op.details));
 				break;
 			}
 			case "sessionInfo": {
 				if (op.name.trim() === "") note("session name: blank");
-				const id = s.appendSessionInfo(op.name);
+				const id = await s.appendSessionInfo(op.name);
 				this.appended(id, (ts) => model.sessionInfo(id, ts, op.name));
 				this.record(id, pi?.sm.appendSessionInfo(op.name));
 				break;
@@ -443,7 +470,7 @@ class Run {
 				const target = this.pickEntry(op.pick);
 				if (target === undefined) break;
 				if (!op.label) note("label: cleared");
-				const id = s.appendLabelChange(target, op.label);
+				const id = await s.appendLabelChange(target, op.label);
 				this.appended(id, (ts) => model.label(id, ts, target, op.label));
 				this.record(id, pi?.sm.appendLabelChange(this.toPi(target), op.label));
 				break;
@@ -451,14 +478,14 @@ class Run {
 			case "branch": {
 				const target = this.pickEntry(op.pick);
 				if (target === undefined) break;
-				s.branch(target);
+				await s.branch(target);
 				model.branch(target);
 				pi?.sm.branch(this.toPi(target));
 				break;
 			}
 			case "resetLeaf": {
 				note("resetLeaf");
-				s.resetLeaf();
+				await s.resetLeaf();
 				model.resetLeaf();
 				pi?.sm.resetLeaf();
 				break;
@@ -468,7 +495,7 @@ class Run {
 				if (from === null) note("branchWithSummary: from root");
 				if (op.summary === "") note("branchWithSummary: empty summary");
 				const { summary, details, fromHook } = op;
-				const id = s.branchWithSummary(from, summary, details, fromHook);
+				const id = await s.branchWithSummary(from, summary, details, fromHook);
 				this.appended(id, (ts) => model.branchWithSummary(id, ts, from, summary, details, fromHook));
 				this.record(id, pi?.sm.branchWithSummary(from && this.toPi(from), summary, details, fromHook));
 				break;
@@ -481,7 +508,7 @@ class Run {
 				if (target === model.leaf) {
 					// As pi's AgentSession.navigateTree: navigating to the leaf itself changes nothing.
 					note("navigate: to the leaf itself");
-					assert.deepEqual(s.navigate(target, options), { leafId: target }, this.where());
+					assert.deepEqual(await s.navigate(target, options), { leafId: target }, this.where());
 					break;
 				}
 				const expected = model.navigation(target);
@@ -495,7 +522,7 @@ class Run {
 							: "navigate: user message, to its parent",
 					);
 				if (op.summary) note("navigate: with summary");
-				const result = s.navigate(target, options);
+				const result = await s.navigate(target, options);
 				assert.equal(result.editorText, expected.editorText, `editorText of navigate(${target}); ${this.where()}`);
 				if (op.summary) {
 					const summaryId = result.summaryEntryId;
@@ -525,12 +552,12 @@ class Run {
 				note("clock moved");
 				break;
 			case "close":
-				s.close();
+				await s.close();
 				break;
 			case "fork": {
 				const target = this.pickEntry(op.pick);
 				if (target === undefined) break;
-				this.checkFork(target);
+				await this.checkFork(target);
 				break;
 			}
 			case "invalid": {
@@ -542,7 +569,11 @@ class Run {
 					branchWithSummary: () => s.branchWithSummary(BOGUS_ID, "s"),
 					navigate: () => s.navigate(BOGUS_ID, { summary: "s" }),
 				};
-				assert.throws(calls[op.call], { name: "SessionTreeError", code: "ENTRY_NOT_FOUND" }, `${op.call}(bogus)`);
+				await assert.rejects(
+					calls[op.call],
+					{ name: "SessionTreeError", code: "ENTRY_NOT_FOUND" },
+					`${op.call}(bogus)`,
+				);
 				assert.equal(
 					JSON.stringify([s.getLeafId(), s.entryCount, size()]),
 					before,
@@ -554,8 +585,8 @@ class Run {
 				if (!this.file) break;
 				if (model.leaf === null) note("reopen: leaf reset");
 				else if (model.leaf !== model.entries[model.entries.length - 1]?.id) note("reopen: leaf is not the last entry");
-				s.close();
-				this.session = Session.open(this.file, { now: this.now, random: this.random });
+				await s.close();
+				this.session = await Session.open(this.file, { now: this.now, random: this.random });
 				this.checkPiReadsOurFile();
 				this.checkEveryEntry();
 				break;
@@ -698,7 +729,7 @@ class Run {
 	}
 
 	/** fork(id): a new session holding the path to `id` (labels re-created), with the same context. */
-	checkFork(target: string): void {
+	async checkFork(target: string): Promise<void> {
 		const where = `fork(${target}); ${this.where()}`;
 		const path = this.model.path(target);
 		if (path.some((e) => e.type === "label")) note("fork: a label entry on the path");
@@ -707,7 +738,7 @@ class Run {
 		const forkFile = this.file ? `${this.file}.fork-${this.steps.length}.jsonl` : undefined;
 		let fork: Session;
 		try {
-			fork = this.session.fork(target, forkFile ? { file: forkFile } : {});
+			fork = await this.session.fork(target, forkFile ? { file: forkFile } : {});
 		} catch (error) {
 			if (forkFile) rmSync(forkFile, { force: true });
 			throw error;
@@ -715,8 +746,8 @@ class Run {
 		try {
 			if (fork.file) {
 				assert.equal(fork.getHeader().parentSession, this.file, where);
-				fork.close();
-				fork = Session.open(fork.file);
+				await fork.close();
+				fork = await Session.open(fork.file);
 			}
 			const copied = path.filter((e) => e.type !== "label");
 			const branch = fork.getBranch();
@@ -753,7 +784,7 @@ class Run {
 				}
 			}
 		} finally {
-			fork.close();
+			await fork.close();
 			if (forkFile) rmSync(forkFile, { force: true });
 		}
 	}
@@ -762,7 +793,7 @@ class Run {
 	 * pi opens (a copy of) our file and appends to it, after our persisted-leaf records: we read
 	 * back what pi reads.
 	 */
-	checkWeReadPiAppends(): void {
+	async checkWeReadPiAppends(): Promise<void> {
 		// pi 0.73.1 appends to a file only once it holds an assistant message; before that, its first
 		// write re-appends every entry of the file (header included), duplicating them all.
 		const hasAssistant = this.model.entries.some(
@@ -788,7 +819,7 @@ class Run {
 				timestamp: 2,
 			} as never);
 			sm.appendThinkingLevelChange("high");
-			const ours = Session.open(copy);
+			const ours = await Session.open(copy);
 			assert.equal(ours.getLeafId(), sm.getLeafId(), where);
 			assert.deepEqual(
 				ours.getBranch().map((e) => e.id),
@@ -799,23 +830,23 @@ class Run {
 				where,
 			);
 			assert.deepEqual(norm(ours.buildSessionContext()), norm(sm.buildSessionContext()), `context; ${where}`);
-			ours.close();
+			await ours.close();
 		} finally {
 			rmSync(copy, { force: true });
 		}
 	}
 
-	finish(): void {
+	async finish(): Promise<void> {
 		this.checkEveryEntry();
 		if (this.file) {
 			// One last reopen: the file alone reproduces the state.
-			this.session.close();
-			this.session = Session.open(this.file, { now: this.now, random: this.random });
+			await this.session.close();
+			this.session = await Session.open(this.file, { now: this.now, random: this.random });
 			this.steps.push("(final reopen)");
 			this.checkModel();
 			this.checkEveryEntry();
 			this.checkPiReadsOurFile();
-			this.session.close();
+			await this.session.close();
 		}
 	}
 }
@@ -828,13 +859,13 @@ describe("found by the properties", () => {
 	// copy, where the label entry does not exist: it throws ENTRY_NOT_FOUND, and for a file-backed
 	// session leaves the half-written fork file behind. pi's createBranchedSession forks at any
 	// entry, label entries included.
-	test("fork at a label entry works like a fork at its parent", () => {
+	test("fork at a label entry works like a fork at its parent", async () => {
 		const dir = mkdtempSync(join(tmpdir(), "session-tree-fork-label-"));
 		try {
-			const s = Session.create({ dir, cwd: "/work" });
-			const user = s.appendMessage({ role: "user", content: "hi", timestamp: 1 });
-			const label = s.appendLabelChange(user, "start");
-			const fork = s.fork(label);
+			const s = await Session.create({ dir, cwd: "/work" });
+			const user = await s.appendMessage({ role: "user", content: "hi", timestamp: 1 });
+			const label = await s.appendLabelChange(user, "start");
+			const fork = await s.fork(label);
 			assert.deepEqual(
 				fork
 					.getBranch()
@@ -844,6 +875,8 @@ describe("found by the properties", () => {
 			);
 			assert.deepEqual(fork.buildSessionContext(), s.buildSessionContext(label));
 			assert.equal(fork.getLabel(user), "start");
+			await fork.close();
+			await s.close();
 		} finally {
 			rmSync(dir, { recursive: true, force: true });
 		}
@@ -854,18 +887,18 @@ describe("found by the properties", () => {
 	// the label entries of the path, so a compaction whose firstKeptEntryId names one of them
 	// keeps nothing in the fork: the fork's context loses every kept message. (pi's
 	// createBranchedSession drops label entries too, without even re-chaining their children.)
-	test("fork keeps the context when a compaction's firstKeptEntryId is a label entry", () => {
-		const s = Session.inMemory({ cwd: "/work" });
-		const question = s.appendMessage({ role: "user", content: "q", timestamp: 1 });
-		const label = s.appendLabelChange(question, "here");
-		s.appendMessage({ role: "user", content: "kept", timestamp: 2 });
-		const compaction = s.appendCompaction("summary", label, 100);
+	test("fork keeps the context when a compaction's firstKeptEntryId is a label entry", async () => {
+		const s = await Session.inMemory({ cwd: "/work" });
+		const question = await s.appendMessage({ role: "user", content: "q", timestamp: 1 });
+		const label = await s.appendLabelChange(question, "here");
+		await s.appendMessage({ role: "user", content: "kept", timestamp: 2 });
+		const compaction = await s.appendCompaction("summary", label, 100);
 		const before = s.buildSessionContext();
 		assert.deepEqual(
 			before.messages.map((m) => m.role),
 			["compactionSummary", "user"],
 		);
-		const fork = s.fork(compaction);
+		const fork = await s.fork(compaction);
 		assert.deepEqual(fork.buildSessionContext(), before);
 	});
 });
@@ -883,44 +916,49 @@ describe("property: Session against a reference model and pi", () => {
 	});
 
 	/** Runs `ops`, then the end-of-run checks; always releases the file and deletes it. */
-	function runAll(ops: readonly Op[], options: RunOptions, atEnd: (run: Run) => void = () => {}): void {
-		const run = new Run(options);
+	async function runAll(
+		ops: readonly Op[],
+		options: RunOptions,
+		atEnd: (run: Run) => Promise<void> = async () => {},
+	): Promise<void> {
+		let run: Run | undefined;
 		try {
-			for (const op of ops) run.step(op);
-			atEnd(run);
-			run.finish();
+			run = await Run.start(options);
+			for (const op of ops) await run.step(op);
+			await atEnd(run);
+			await run.finish();
 		} finally {
-			run.session.close();
+			await run?.session.close();
 			if (options.file) rmSync(options.file, { force: true });
 		}
 	}
 	const nextFile = () => join(dir, `run-${++counter}.jsonl`);
 
-	test("in memory: every step agrees with the reference model", (t: TestContext) => {
-		fc.assert(
-			fc.property(opsArbitrary(false), idSpace, (ops, idSeed) => runAll(ops, { idSeed })),
+	test("in memory: every step agrees with the reference model", async (t: TestContext) => {
+		await fc.assert(
+			fc.asyncProperty(opsArbitrary(false), idSpace, (ops, idSeed) => runAll(ops, { idSeed })),
 			{ numRuns: 200, includeErrorInReport: true },
 		);
 		assertSeen(t, COMMON);
 	});
 
-	test("file-backed, with reopens: every step agrees with the reference model", (t: TestContext) => {
-		fc.assert(
-			fc.property(opsArbitrary(true), idSpace, (ops, idSeed) => runAll(ops, { file: nextFile(), idSeed })),
+	test("file-backed, with reopens: every step agrees with the reference model", async (t: TestContext) => {
+		await fc.assert(
+			fc.asyncProperty(opsArbitrary(true), idSpace, (ops, idSeed) => runAll(ops, { file: nextFile(), idSeed })),
 			{ numRuns: 150, includeErrorInReport: true },
 		);
 		assertSeen(t, [...COMMON, ...REOPEN]);
 	});
 
-	test("pi: SessionManager.inMemory() given the same operations, and SessionManager.open(our file), agree", (t: TestContext) => {
+	test("pi: SessionManager.inMemory() given the same operations, and SessionManager.open(our file), agree", async (t: TestContext) => {
 		// pi stamps entries with `new Date()`: freeze its clock to ours, step by step.
 		t.mock.timers.enable({ apis: ["Date"], now: START });
 		const setTime = (ms: number) => t.mock.timers.setTime(ms);
-		fc.assert(
-			fc.property(opsArbitrary(true), idSpace, (ops, idSeed) =>
-				runAll(ops, { file: nextFile(), pi: { setTime }, idSeed }, (run) => {
+		await fc.assert(
+			fc.asyncProperty(opsArbitrary(true), idSpace, (ops, idSeed) =>
+				runAll(ops, { file: nextFile(), pi: { setTime }, idSeed }, async (run) => {
 					run.checkPiReadsOurFile();
-					run.checkWeReadPiAppends();
+					await run.checkWeReadPiAppends();
 				}),
 			),
 			{ numRuns: 150, includeErrorInReport: true },

@@ -1,16 +1,24 @@
 /**
- * Which session files a collection command looks at: pi's project directory for a working
- * directory (the default), every project directory (`--all`), or a directory given by the user.
+ * Which sessions a collection command looks at: pi's project directory for a working directory
+ * (the default), every project directory (`--all`), a directory given by the user, or a
+ * collection by location (`memory:` for the sessions of this process).
  */
 
-import { type Dirent, readdirSync, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { SessionTreeError } from "../core/errors.js";
-import { defaultAgentDir, defaultSessionDir, sessionsRoot } from "../storage/paths.js";
+import { DirectoryCollection } from "../storage/directory-collection.js";
+import { schemeOf } from "../storage/locations.js";
+import { MemoryCollection } from "../storage/memory-store.js";
+import { defaultAgentDir } from "../storage/paths.js";
+import type { SessionCollection } from "../storage/store.js";
 
 /** Where to look. At most one of `dir` and `all`; `cwd` only without both. */
 export interface SelectionOptions {
-	/** A project directory or a sessions root: its *.jsonl files and those of its subdirectories. */
+	/**
+	 * A project directory or a sessions root (its *.jsonl files and those of its
+	 * subdirectories), or the location of a collection such as `memory:`.
+	 */
 	dir?: string;
 	/** Every project directory under `<agentDir>/sessions/`. */
 	all?: boolean;
@@ -20,82 +28,54 @@ export interface SelectionOptions {
 	env?: NodeJS.ProcessEnv;
 }
 
-/** The files found, and the directory they were looked for in. */
+/** The sessions chosen, and where they were looked for. */
 export interface Selection {
-	/** The directory that was searched (it may not exist for the default and `--all`). */
+	/** Where the sessions were looked for (a directory may not exist for the default and `--all`). */
 	root: string;
-	/** How the directory was chosen, for messages. */
+	/** How the place was chosen, for messages. */
 	kind: "project" | "all" | "dir";
-	/** Absolute paths of the *.jsonl files, sorted. */
-	files: string[];
+	collection: SessionCollection;
 }
 
 /**
- * Finds the session files to list or search.
- * @throws SessionTreeError FILE_NOT_FOUND for a `dir` that does not exist, INVALID_ARGUMENT for one that is a file
+ * The collection a location names: `memory:` for the memory sessions of this process, else a
+ * directory of session files (a path or a `file:` URL; it must exist).
+ * @throws SessionTreeError FILE_NOT_FOUND or INVALID_ARGUMENT for a directory that is missing or
+ *   a file, INVALID_ARGUMENT for a scheme with no collection
  */
-export function selectSessionFiles(options: SelectionOptions = {}): Selection {
-	const env = options.env ?? process.env;
-	if (options.dir !== undefined) {
-		const root = resolve(options.dir);
-		let isDirectory: boolean;
-		try {
-			isDirectory = statSync(root).isDirectory();
-		} catch {
-			throw new SessionTreeError("FILE_NOT_FOUND", "no such directory", { file: options.dir });
-		}
-		if (!isDirectory) {
-			throw new SessionTreeError("INVALID_ARGUMENT", "not a directory (give a directory of session files)", {
-				file: options.dir,
+export function collectionAt(location: string): SessionCollection {
+	const scheme = schemeOf(location);
+	if (scheme === undefined) return DirectoryCollection.directory(location);
+	if (scheme === "file") return DirectoryCollection.directory(fileURLToPath(location));
+	if (scheme === "memory") {
+		if (location.length > "memory:".length) {
+			throw new SessionTreeError("INVALID_ARGUMENT", "the memory collection is memory: (all memory sessions)", {
+				file: location,
 			});
 		}
-		return { root, kind: "dir", files: sessionFilesIn(root) };
+		return new MemoryCollection();
 	}
-	const agentDir = defaultAgentDir(env);
-	if (options.all) {
-		const root = resolve(sessionsRoot(agentDir));
-		return { root, kind: "all", files: sessionFilesIn(root) };
-	}
-	const root = resolve(defaultSessionDir(resolve(options.cwd ?? process.cwd()), agentDir));
-	return { root, kind: "project", files: sessionFilesIn(root) };
+	throw new SessionTreeError(
+		"INVALID_ARGUMENT",
+		`no session collection for ${scheme}: locations (built in: a directory, memory:)`,
+		{
+			file: location,
+		},
+	);
 }
 
-/** The *.jsonl files directly in `dir` and in its direct subdirectories; none if `dir` is missing. */
-export function sessionFilesIn(dir: string): string[] {
-	const files: string[] = [];
-	for (const item of listDir(dir)) {
-		const path = join(dir, item.name);
-		const kind = kindOf(item, path);
-		if (kind === "file" && item.name.endsWith(".jsonl")) files.push(path);
-		else if (kind === "dir") {
-			for (const inner of listDir(path)) {
-				const innerPath = join(path, inner.name);
-				if (inner.name.endsWith(".jsonl") && kindOf(inner, innerPath) === "file") files.push(innerPath);
-			}
-		}
+/**
+ * Chooses the sessions to list or search.
+ * @throws SessionTreeError for a `dir` that is missing, a file, or a location of an unknown scheme
+ */
+export function selectCollection(options: SelectionOptions = {}): Selection {
+	if (options.dir !== undefined) {
+		const collection = collectionAt(options.dir);
+		return { root: collection.location, kind: "dir", collection };
 	}
-	return files.sort();
-}
-
-function listDir(dir: string): Dirent[] {
-	try {
-		return readdirSync(dir, { withFileTypes: true });
-	} catch {
-		return [];
-	}
-}
-
-/** A directory entry's kind, following symbolic links. */
-function kindOf(item: Dirent, path: string): "file" | "dir" | "other" {
-	if (item.isFile()) return "file";
-	if (item.isDirectory()) return "dir";
-	if (item.isSymbolicLink()) {
-		try {
-			const stats = statSync(path);
-			return stats.isFile() ? "file" : stats.isDirectory() ? "dir" : "other";
-		} catch {
-			return "other";
-		}
-	}
-	return "other";
+	const agentDir = defaultAgentDir(options.env ?? process.env);
+	const collection = options.all
+		? DirectoryCollection.allProjects(agentDir)
+		: DirectoryCollection.project(resolve(options.cwd ?? process.cwd()), agentDir);
+	return { root: collection.location, kind: options.all ? "all" : "project", collection };
 }

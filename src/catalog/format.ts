@@ -1,4 +1,4 @@
-/** Text formatting for the collection commands: relative times, sizes, one-line text fitted to a width. */
+/** Text formatting for the collection commands: relative times, sizes, one-line text (widths: render/terminal.ts). */
 
 import { sanitize } from "../render/preview.js";
 

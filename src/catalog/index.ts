@@ -1,13 +1,13 @@
-/** Sessions as a collection: finding, summarising and searching session files cheaply. */
+/** Sessions as a collection: choosing, summarising and searching them through their stores and the reducer. */
 
-export { type Selection, type SelectionOptions, selectSessionFiles, sessionFilesIn } from "./discover.js";
-export { type EntryView, type EntryVisitor, type ScanResult, SkippedFile, scanSession } from "./scan.js";
+export { collectionAt, type Selection, type SelectionOptions, selectCollection } from "./discover.js";
+export { CatalogSession, type JsonRecord, listSessions, readListed, readSession, SkippedFile } from "./read.js";
 export {
 	compileQuery,
 	InvalidPattern,
 	type Matcher,
 	makeSnippet,
-	newestFilesFirst,
+	newestFirst,
 	type SearchHit,
 	type SearchOptions,
 	type SearchQuery,

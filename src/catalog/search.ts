@@ -1,12 +1,22 @@
 /**
- * Searching message text across session files: user and assistant text, thinking, tool
- * results, bash executions, custom messages, compaction and branch summaries. One pass over
- * each file (see scan.ts); a line is parsed only when its raw text may hold a match.
+ * Searching message text across the sessions of a collection: user and assistant text,
+ * thinking, tool results, bash executions, custom messages, compaction and branch summaries.
+ * Each session is read through its store and the reducer (see read.ts); an entry's line is
+ * parsed only when its raw text may hold a match.
  */
 
-import { statSync } from "node:fs";
+import { TreeNode } from "../core/tree.js";
+import type { SessionCollection, SessionListing, SessionStore } from "../storage/store.js";
 import { flattenKeepEnds } from "./format.js";
-import { type EntryView, type EntryVisitor, type JsonRecord, SkippedFile, scanSession } from "./scan.js";
+import {
+	type CatalogSession,
+	compareLocations,
+	type JsonRecord,
+	listSessions,
+	readListed,
+	readSession,
+	SkippedFile,
+} from "./read.js";
 import type { SkippedSession } from "./summary.js";
 
 /** What to look for. */
@@ -42,7 +52,7 @@ export interface SearchOptions {
 	limit?: number;
 	/** Columns for a snippet (match included). Default 100. */
 	snippetWidth?: number;
-	/** Called after each file with the number done so far. */
+	/** Called after each session with the number done so far. */
 	onProgress?: (done: number, total: number) => void;
 }
 
@@ -52,15 +62,7 @@ export interface Matcher {
 	find(text: string): { start: number; end: number } | undefined;
 	/** False only when the raw line of an entry cannot hold a match (the entry is then not parsed). */
 	mayMatch(line: string): boolean;
-	/**
-	 * For plain case-sensitive text that JSON writes as it is: its UTF-8 bytes, which a raw line
-	 * holding a match contains (unless it spells characters as `\u` escapes).
-	 */
-	needle?: Buffer;
 }
-
-/** `\u`: a raw line with it may spell characters as escapes. */
-const ESCAPE_U = Buffer.from("\\u");
 
 /** The query is not a valid regular expression. */
 export class InvalidPattern extends Error {
@@ -104,7 +106,6 @@ export function compileQuery(query: SearchQuery): Matcher {
 	const plain = !query.regex && !JSON_ESCAPED.test(query.pattern);
 	const lineTest = plain ? new RegExp(regex.source, query.ignoreCase ? "iu" : "u") : undefined;
 	return {
-		...(plain && !query.ignoreCase ? { needle: Buffer.from(query.pattern, "utf8") } : {}),
 		find(text) {
 			regex.lastIndex = 0;
 			const match = regex.exec(text);
@@ -217,121 +218,117 @@ interface PendingHit {
 	matchEnd: number;
 }
 
-class SearchVisitor implements EntryVisitor {
-	name: string | undefined;
-	readonly hits: PendingHit[] = [];
-	constructor(
-		private readonly matcher: Matcher,
-		private readonly budget: number,
-		private readonly width: number,
-	) {}
+/** Entries whose raw lines are read at once, at first; the batches grow to {@link MAX_BATCH}. */
+const FIRST_BATCH = 64;
+const MAX_BATCH = 4096;
 
-	visit(entry: EntryView): void {
-		if (entry.type === "session_info") {
-			const name = entry.record().name;
-			this.name = typeof name === "string" ? name.trim() || undefined : undefined;
-			return;
-		}
-		if (!SEARCHED_TYPES.has(entry.type) || this.hits.length >= this.budget) return;
-		const needle = this.matcher.needle;
-		const hasNeedle = needle ? entry.includes(needle) : undefined;
-		if (hasNeedle === false) {
-			if (entry.includes(ESCAPE_U) === false) return;
-		} else if (hasNeedle === undefined && entry.text !== undefined && !this.matcher.mayMatch(entry.text)) return;
-		const searchable = searchableTexts(entry.record());
-		if (!searchable) return;
-		for (const text of searchable.texts) {
-			const found = this.matcher.find(text);
-			if (!found) continue;
-			this.hits.push({
-				entryId: entry.id,
-				role: searchable.role,
-				...makeSnippet(text, found.start, found.end, this.width),
-			});
-			return;
+/**
+ * The hits of one session, in stream order, at most `budget`. Candidates are taken in growing
+ * batches: the raw lines of unparsed ones are read in one pass and pre-filtered, and those that
+ * may match are parsed in one pass (by the reducer's rules) and searched.
+ */
+function findHits(session: CatalogSession, matcher: Matcher, budget: number, width: number): PendingHit[] {
+	const hits: PendingHit[] = [];
+	const candidates = session.nodes.filter((node) => SEARCHED_TYPES.has(node.type));
+	for (let from = 0, size = FIRST_BATCH; from < candidates.length && hits.length < budget; ) {
+		const batch = candidates.slice(from, from + size);
+		from += size;
+		size = Math.min(2 * size, MAX_BATCH);
+		const unparsed = batch.filter((node) => session.unparsed(node));
+		const lines = session.rawLines(unparsed);
+		const ruledOut = new Set(unparsed.filter((_, i) => !matcher.mayMatch(lines[i] as string)));
+		const searched = batch.filter((node) => !ruledOut.has(node));
+		TreeNode.load(searched);
+		for (const node of searched) {
+			if (hits.length >= budget) break;
+			const searchable = searchableTexts(node.entry as unknown as JsonRecord);
+			for (const text of searchable?.texts ?? []) {
+				const found = matcher.find(text);
+				if (!found) continue;
+				const role = (searchable as { role: string }).role;
+				hits.push({ entryId: node.id, role, ...makeSnippet(text, found.start, found.end, width) });
+				break;
+			}
 		}
 	}
+	return hits;
 }
 
-/** The ids on the path from the root to `leafId`. */
-function activePath(leafId: string | null, parents: ReadonlyMap<string, string | null>): Set<string> {
-	const path = new Set<string>();
-	for (let id = leafId; id !== null && !path.has(id); id = parents.get(id) ?? null) path.add(id);
-	return path;
+/** The hits of a session, completed with where they are. */
+function searchIn(session: CatalogSession, matcher: Matcher, options: { limit?: number; snippetWidth?: number }) {
+	const pending = findHits(session, matcher, options.limit ?? Number.POSITIVE_INFINITY, options.snippetWidth ?? 100);
+	if (pending.length === 0) return [];
+	const active = new Set(session.tree.getPath().map((node) => node.id));
+	const sessionId = String(session.header.id);
+	const name = session.tree.getSessionName() ?? null;
+	return pending.map(
+		(hit): SearchHit => ({
+			file: session.location,
+			sessionId,
+			name,
+			entryId: hit.entryId,
+			role: hit.role,
+			onActiveBranch: active.has(hit.entryId),
+			snippet: hit.snippet,
+			matchStart: hit.matchStart,
+			matchEnd: hit.matchEnd,
+		}),
+	);
 }
 
 /**
- * Searches one session file.
- * @throws SkippedFile for a file that is not a session or cannot be read
+ * Searches one session of a store.
+ * @throws SkippedFile for a session that is not one or cannot be read
  */
-export function searchSession(
-	file: string,
+export async function searchSession(
+	store: SessionStore,
 	matcher: Matcher,
 	options: { limit?: number; snippetWidth?: number } = {},
-): { hits: SearchHit[]; warnings: string[] } {
-	const budget = options.limit ?? Number.POSITIVE_INFINITY;
-	const { result, visitor } = scanSession(file, () => new SearchVisitor(matcher, budget, options.snippetWidth ?? 100), {
-		parents: true,
-	});
-	if (visitor.hits.length === 0) return { hits: [], warnings: result.warnings };
-	const path = activePath(result.leafId, result.parents ?? new Map());
-	const sessionId = String(result.header.id);
-	const hits = visitor.hits.map((hit) => ({
-		file,
-		sessionId,
-		name: visitor.name ?? null,
-		entryId: hit.entryId,
-		role: hit.role,
-		onActiveBranch: path.has(hit.entryId),
-		snippet: hit.snippet,
-		matchStart: hit.matchStart,
-		matchEnd: hit.matchEnd,
-	}));
-	return { hits, warnings: result.warnings };
+): Promise<{ hits: SearchHit[]; warnings: readonly string[] }> {
+	const { session, value } = await readSession(store, {}, (read) => searchIn(read, matcher, options));
+	return { hits: value, warnings: session.warnings };
 }
 
-/** Files newest first by modification time (ties by name): recent sessions are searched first. */
-export function newestFilesFirst(files: readonly string[]): string[] {
-	const keyed = files.map((file) => {
-		let mtime = 0;
-		try {
-			mtime = statSync(file).mtimeMs;
-		} catch {
-			// Reported when the file is scanned.
-		}
-		return { file, mtime };
-	});
-	keyed.sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
-	return keyed.map((item) => item.file);
+/** Sessions newest first by modification time (ties by location): recent sessions are searched first. */
+export function newestFirst(listings: readonly SessionListing[]): SessionListing[] {
+	const time = (listing: SessionListing) => listing.modified?.getTime() ?? 0;
+	return [...listings].sort((a, b) => time(b) - time(a) || compareLocations(a.location, b.location));
 }
 
 /** What {@link searchSessions} found. */
 export interface SearchResult {
 	hits: SearchHit[];
+	/** How many sessions the collection listed. */
+	sessions: number;
 	skipped: SkippedSession[];
-	/** Problems in files that were still searched, by file. */
+	/** Problems in sessions that were still searched, by location. */
 	warnings: Array<{ file: string; message: string }>;
 }
 
-/** Searches files in the given order, stopping at `limit` hits. */
-export function searchSessions(files: readonly string[], matcher: Matcher, options: SearchOptions = {}): SearchResult {
+/** Searches the sessions of a collection, newest first, stopping at `limit` hits. */
+export async function searchSessions(
+	collection: SessionCollection,
+	matcher: Matcher,
+	options: SearchOptions = {},
+): Promise<SearchResult> {
 	const limit = options.limit ?? Number.POSITIVE_INFINITY;
-	const result: SearchResult = { hits: [], skipped: [], warnings: [] };
+	const listings = newestFirst(await listSessions(collection));
+	const result: SearchResult = { hits: [], sessions: listings.length, skipped: [], warnings: [] };
 	let done = 0;
-	for (const file of files) {
+	for (const listing of listings) {
 		if (result.hits.length >= limit) break;
+		const file = listing.location;
 		try {
-			const found = searchSession(file, matcher, {
-				limit: limit - result.hits.length,
-				snippetWidth: options.snippetWidth ?? 100,
-			});
-			result.hits.push(...found.hits);
-			for (const message of found.warnings) result.warnings.push({ file, message });
+			const { session, value } = await readListed(collection, listing, (read) =>
+				searchIn(read, matcher, { limit: limit - result.hits.length, snippetWidth: options.snippetWidth ?? 100 }),
+			);
+			result.hits.push(...value);
+			for (const message of session.warnings) result.warnings.push({ file, message });
 		} catch (error) {
 			if (!(error instanceof SkippedFile)) throw error;
 			result.skipped.push({ file, reason: error.message });
 		}
-		options.onProgress?.(++done, files.length);
+		options.onProgress?.(++done, listings.length);
 	}
 	return result;
 }

@@ -1,20 +1,24 @@
 /**
- * One row of `session-tree ls`: what pi's session picker shows about a session file (its
- * `buildSessionInfo`), plus the entry and branch counts, from one cheap pass over the file.
+ * One row of `session-tree ls`: what pi's session picker shows about a session (its
+ * `buildSessionInfo`), plus the entry and branch counts, from the reducer's tree of the session
+ * (see read.ts). Of most messages only the two ends of the line are read.
  */
 
+import { TreeNode } from "../core/tree.js";
+import type { SessionCollection, SessionListing, SessionStore } from "../storage/store.js";
 import {
-	type EntryView,
-	type EntryVisitor,
+	type CatalogSession,
+	compareLocations,
 	type JsonRecord,
-	type ScanResult,
+	listSessions,
+	readListed,
+	readSession,
 	SkippedFile,
-	scanSession,
-} from "./scan.js";
+} from "./read.js";
 
-/** What `ls` knows about one session file. */
+/** What `ls` knows about one session. */
 export interface SessionSummary {
-	/** Absolute path. */
+	/** Where the session is: an absolute path for a file, else its location (`memory:NAME`). */
 	file: string;
 	/** The session id from the header. */
 	id: string;
@@ -24,7 +28,7 @@ export interface SessionSummary {
 	name: string | null;
 	/** Text of the first user message that has text, or null. */
 	firstMessage: string | null;
-	/** pi's "modified": the last user/assistant message time, else the header time, else the file's mtime. */
+	/** pi's "modified": the last user/assistant message time, else the header time, else the file's mtime (as listed). */
 	modified: Date;
 	/** The header's timestamp, or null when it is not a date. */
 	created: Date | null;
@@ -37,7 +41,7 @@ export interface SessionSummary {
 	warnings: string[];
 }
 
-/** A file that was not listed, and why. */
+/** A session that was not listed, and why. */
 export interface SkippedSession {
 	file: string;
 	reason: string;
@@ -57,41 +61,83 @@ export function messageText(content: unknown): string {
 	return parts.join(" ");
 }
 
-/** Collects what pi's `buildSessionInfo` collects, entry by entry. */
-class SummaryVisitor implements EntryVisitor {
-	name: string | undefined;
-	firstMessage = "";
-	lastActivity: number | undefined;
+/** Bytes at the start of a line that hold pi's envelope, the message's role and `"content":`. */
+const HEAD_BYTES = 256;
+/** Bytes at the end of a line in which a message's timestamp is looked for. */
+const TAIL_BYTES = 48;
+/** The end of a message entry as pi writes it: the message's timestamp, then the message and the entry close. */
+const MESSAGE_TAIL = /"timestamp":(\d{1,16})\}\}$/;
 
-	visit(entry: EntryView): void {
-		if (entry.type === "session_info") {
-			const name = entry.record().name;
-			this.name = typeof name === "string" ? name.trim() || undefined : undefined;
-			return;
-		}
-		if (entry.type !== "message") return;
-		const role = entry.role();
-		if (role !== "user" && role !== "assistant") return;
-		if (this.firstMessage || role !== "user") {
-			// Only the time is needed: read it without parsing the line when it is in pi's shape.
-			const peek = entry.peekMessage();
-			if (peek) {
-				this.lastActivity = Math.max(this.lastActivity ?? 0, peek.timestamp);
-				return;
-			}
-		}
-		const message = entry.record().message as JsonRecord | undefined;
+/** What pi's `buildSessionInfo` collects from the messages: the first user text and the last activity. */
+class Activity {
+	firstMessage = "";
+	last = 0;
+
+	/** pi's `getLastActivityTime` and first message, from a parsed message entry. */
+	add(entry: JsonRecord): void {
+		const message = entry.message as JsonRecord | undefined;
 		if (!message || typeof message !== "object" || !("content" in message)) return;
-		// pi's getLastActivityTime: the message's numeric timestamp, else the entry's.
-		let time: number | undefined;
-		if (typeof message.timestamp === "number") time = message.timestamp;
+		if (message.role !== "user" && message.role !== "assistant") return;
+		// The message's numeric timestamp, else the entry's.
+		if (typeof message.timestamp === "number") this.at(message.timestamp);
 		else {
-			const parsed = new Date(entry.timestamp).getTime();
-			if (!Number.isNaN(parsed)) time = parsed;
+			const parsed = new Date(String(entry.timestamp)).getTime();
+			if (!Number.isNaN(parsed)) this.at(parsed);
 		}
-		if (time !== undefined) this.lastActivity = Math.max(this.lastActivity ?? 0, time);
-		if (!this.firstMessage && role === "user") this.firstMessage = messageText(message.content);
+		if (!this.firstMessage && message.role === "user") this.firstMessage = messageText(message.content);
 	}
+
+	at(time: number): void {
+		if (time > this.last) this.last = time;
+	}
+}
+
+/**
+ * The activity of a session's messages, as pi's `buildSessionInfo` finds it. Bodies are parsed
+ * in stream order until the first user message with text. Of the other user and assistant
+ * messages in pi's layout only the end of the line is read, for the message's timestamp; the
+ * latest of those counts if its message has `content` (as pi requires), which is checked at
+ * the start of its line. Messages in another layout are parsed.
+ */
+function activityOf(session: CatalogSession): Activity {
+	const activity = new Activity();
+	const messages = session.nodes.filter((node) => node.type === "message");
+	for (const node of messages) {
+		if (activity.firstMessage) break;
+		if (node.role === undefined || node.role === "user") activity.add(node.entry as unknown as JsonRecord);
+	}
+	// Messages already added are added again below: that changes neither the first message nor the maximum.
+	const peeks: TreeNode[] = [];
+	const parses: TreeNode[] = [];
+	for (const node of messages) {
+		if (node.role !== undefined && node.role !== "user" && node.role !== "assistant") continue;
+		if (node.role !== undefined && session.unparsed(node)) peeks.push(node);
+		else parses.push(node);
+	}
+	const tails = session.lineTails(peeks, TAIL_BYTES);
+	const times: number[] = [];
+	peeks.forEach((node, i) => {
+		const time = MESSAGE_TAIL.exec(tails[i] as string)?.[1];
+		if (time === undefined) parses.push(node);
+		times[i] = time === undefined ? -1 : Number(time);
+	});
+	TreeNode.load(parses);
+	for (const node of parses) activity.add(node.entry as unknown as JsonRecord);
+	// The latest peeked time that would raise the maximum, until one belongs to a message with content.
+	for (;;) {
+		let latest = -1;
+		for (let i = 0; i < times.length; i++)
+			if ((times[i] as number) > activity.last && (latest < 0 || (times[i] as number) > (times[latest] as number)))
+				latest = i;
+		if (latest < 0) break;
+		const node = peeks[latest] as TreeNode;
+		const [head] = session.lineHeads([node], HEAD_BYTES);
+		// The envelope's strings hold no quotes, so the first `"message":{` is the message's.
+		if (head?.includes(`"message":{"role":"${node.role}","content":`)) activity.at(times[latest] as number);
+		else activity.add(node.entry as unknown as JsonRecord);
+		times[latest] = -1;
+	}
+	return activity;
 }
 
 function dateOrNull(value: unknown): Date | null {
@@ -100,68 +146,70 @@ function dateOrNull(value: unknown): Date | null {
 	return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** Builds the summary of one file from the pass and the visitor. */
-function toSummary(result: ScanResult, visitor: SummaryVisitor): SessionSummary {
-	const header = result.header;
+/** The summary of a session read by the reducer. */
+function summarize(session: CatalogSession): SessionSummary {
+	const header = session.header;
+	const activity = activityOf(session);
 	const created = dateOrNull(header.timestamp);
 	let modified: Date;
-	if (typeof visitor.lastActivity === "number" && visitor.lastActivity > 0) modified = new Date(visitor.lastActivity);
-	else modified = created ?? result.mtime;
-	if (Number.isNaN(modified.getTime())) modified = result.mtime;
+	if (activity.last > 0) modified = new Date(activity.last);
+	else modified = created ?? session.modified;
+	if (Number.isNaN(modified.getTime())) modified = session.modified;
 	return {
-		file: result.file,
+		file: session.location,
 		id: String(header.id),
 		cwd: typeof header.cwd === "string" ? header.cwd : "",
-		name: visitor.name ?? null,
-		firstMessage: visitor.firstMessage || null,
+		name: session.tree.getSessionName() ?? null,
+		firstMessage: activity.firstMessage || null,
 		modified,
 		created,
-		entries: result.entries,
-		branches: result.branches,
-		bytes: result.bytes,
+		entries: session.tree.size,
+		branches: session.branches,
+		bytes: session.bytes,
 		parentSession: typeof header.parentSession === "string" ? header.parentSession : null,
-		warnings: result.warnings,
+		warnings: [...session.warnings],
 	};
 }
 
 /**
- * Summarises one session file.
- * @throws SkippedFile for a file that is not a session or is damaged
+ * Summarises one session of a store.
+ * @throws SkippedFile for a session that is not one or cannot be read
  */
-export function summarizeSession(file: string): SessionSummary {
-	const { result, visitor } = scanSession(file, () => new SummaryVisitor());
-	return toSummary(result, visitor);
+export async function summarizeSession(
+	store: SessionStore,
+	listing: Omit<SessionListing, "location"> = {},
+): Promise<SessionSummary> {
+	return (await readSession(store, listing, summarize)).value;
 }
 
 /** Options of {@link summarizeSessions}. */
 export interface SummarizeOptions {
-	/** Called after each file with the number done so far. */
+	/** Called after each session with the number done so far. */
 	onProgress?: (done: number, total: number) => void;
 }
 
-/** Summaries of many files, newest first (ties by file name), and the files that were skipped. */
-export function summarizeSessions(
-	files: readonly string[],
+/** Summaries of the sessions of a collection, newest first (ties by location), and those that were skipped. */
+export async function summarizeSessions(
+	collection: SessionCollection,
 	options: SummarizeOptions = {},
-): { sessions: SessionSummary[]; skipped: SkippedSession[] } {
+): Promise<{ sessions: SessionSummary[]; skipped: SkippedSession[] }> {
+	const listings = await listSessions(collection);
 	const sessions: SessionSummary[] = [];
 	const skipped: SkippedSession[] = [];
 	let done = 0;
-	for (const file of files) {
+	for (const listing of listings) {
 		try {
-			sessions.push(summarizeSession(file));
+			sessions.push((await readListed(collection, listing, summarize)).value);
 		} catch (error) {
 			if (!(error instanceof SkippedFile)) throw error;
-			skipped.push({ file, reason: error.message });
+			skipped.push({ file: listing.location, reason: error.message });
 		}
-		options.onProgress?.(++done, files.length);
+		options.onProgress?.(++done, listings.length);
 	}
 	sessions.sort(newestFirst);
 	return { sessions, skipped };
 }
 
 function newestFirst(a: SessionSummary, b: SessionSummary): number {
-	const diff = b.modified.getTime() - a.modified.getTime();
-	if (diff !== 0) return diff;
-	return a.file < b.file ? -1 : a.file > b.file ? 1 : 0;
+	return b.modified.getTime() - a.modified.getTime() || compareLocations(a.file, b.file);
 }

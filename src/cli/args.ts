@@ -1,9 +1,11 @@
 /**
- * Command definitions and argument parsing (node:util `parseArgs`), plus the two error kinds
- * the CLI distinguishes: usage errors (exit 2) and failures (exit 1).
+ * What a command line command receives and how its arguments are parsed (node:util
+ * `parseArgs`, from the command's spec in the registry), plus the two error kinds the CLI
+ * distinguishes: usage errors (exit 2) and failures (exit 1).
  */
 
-import { type ParseArgsConfig, parseArgs } from "node:util";
+import { parseArgs } from "node:util";
+import { type CliCommand, HELP_OPTION } from "./registry.js";
 
 /** Exit code of a failed command. */
 export const EXIT_FAILURE = 1;
@@ -35,14 +37,6 @@ export interface CliIO {
 	err(text: string): void;
 }
 
-type OptionsConfig = NonNullable<ParseArgsConfig["options"]>;
-
-/** One documented option of a command. */
-export interface OptionDoc {
-	flags: string;
-	description: string;
-}
-
 /** What a command receives once its arguments are parsed. */
 export interface CommandInput {
 	values: Record<string, string | boolean | undefined>;
@@ -50,30 +44,19 @@ export interface CommandInput {
 	io: CliIO;
 }
 
-/** A sub-command of `session-tree`. */
-export interface Command {
-	name: string;
-	/** One line for the command listing. */
-	summary: string;
-	/** The synopsis after `session-tree `. */
-	synopsis: string;
-	/** A few sentences for `--help`. */
-	description: string;
-	/** Command lines for `--help`. */
-	examples: string[];
-	options: OptionsConfig;
-	optionDocs: OptionDoc[];
-	/** Names of the positional arguments; those ending in `?` are optional. */
-	positionals: string[];
+/**
+ * The code of a command line command: what its module exports and the registry's `cli.load()`
+ * returns. Its name, help and options are in the registry (src/cli/registry.ts).
+ */
+export interface CommandHandler {
 	run(input: CommandInput): void | Promise<void>;
 }
 
-/** Options every command has. */
-export const HELP_OPTION: OptionsConfig = { help: { type: "boolean", short: "h" } };
-export const HELP_DOC: OptionDoc = { flags: "-h, --help", description: "show this help" };
-
 /** Parses a command's arguments; returns undefined when `--help` was asked for. */
-export function parseCommandArgs(command: Command, argv: string[]): Omit<CommandInput, "io"> | undefined {
+export function parseCommandArgs(
+	command: Pick<CliCommand, "name" | "options" | "positionals">,
+	argv: string[],
+): Omit<CommandInput, "io"> | undefined {
 	let parsed: ReturnType<typeof parseArgs>;
 	try {
 		parsed = parseArgs({
@@ -83,7 +66,9 @@ export function parseCommandArgs(command: Command, argv: string[]): Omit<Command
 			strict: true,
 		});
 	} catch (error) {
-		if (isParseArgsError(error)) throw new UsageError(parseArgsMessage(error), command.name);
+		const failure = parseArgsFailure(error);
+		if (failure) throw new UsageError(cliFailureMessage(failure), command.name);
+		if (isParseArgsError(error)) throw new UsageError(error.message, command.name);
 		throw error;
 	}
 	const values = parsed.values as Record<string, string | boolean | undefined>;
@@ -101,20 +86,34 @@ export function parseCommandArgs(command: Command, argv: string[]): Omit<Command
 	return { values, positionals };
 }
 
-/** parseArgs's messages, shortened to the point. */
-function parseArgsMessage(error: Error & { code: string }): string {
+/** What node:util `parseArgs` objected to, for an objection about one option. */
+export interface ParseArgsFailure {
+	problem: "unknown option" | "needs a value" | "takes no value";
+	/** The option as written, e.g. `--leaf`. */
+	option: string;
+}
+
+/**
+ * The option a `parseArgs` error is about and what is wrong with it, read from its code and
+ * message (which are long and name the option in quotes), or undefined for any other error.
+ */
+export function parseArgsFailure(error: unknown): ParseArgsFailure | undefined {
+	if (!isParseArgsError(error)) return undefined;
 	const option = /'(-[^' ]*)/.exec(error.message)?.[1];
-	if (option === undefined) return error.message;
+	if (option === undefined) return undefined;
 	switch (error.code) {
 		case "ERR_PARSE_ARGS_UNKNOWN_OPTION":
-			return `unknown option ${JSON.stringify(option)}`;
+			return { problem: "unknown option", option };
 		case "ERR_PARSE_ARGS_INVALID_OPTION_VALUE":
-			return /argument missing/.test(error.message)
-				? `option ${option} needs a value`
-				: `option ${option} takes no value`;
+			return { problem: /argument missing/.test(error.message) ? "needs a value" : "takes no value", option };
 		default:
-			return error.message;
+			return undefined;
 	}
+}
+
+/** A failure in the CLI's words: the option quoted as in its other messages. */
+function cliFailureMessage({ problem, option }: ParseArgsFailure): string {
+	return problem === "unknown option" ? `unknown option ${JSON.stringify(option)}` : `option ${option} ${problem}`;
 }
 
 function isParseArgsError(error: unknown): error is Error & { code: string } {
@@ -122,35 +121,8 @@ function isParseArgsError(error: unknown): error is Error & { code: string } {
 	return typeof code === "string" && code.startsWith("ERR_PARSE_ARGS_");
 }
 
-/** The `--help` text of a command. */
-export function commandHelp(command: Command): string {
-	const docs = [...command.optionDocs, HELP_DOC];
-	const width = Math.max(...docs.map((doc) => doc.flags.length));
-	const lines = [
-		`Usage: session-tree ${command.synopsis}`,
-		"",
-		command.description,
-		"",
-		"Options:",
-		...docs.map((doc) => `  ${doc.flags.padEnd(width)}  ${doc.description}`),
-		"",
-		command.examples.length > 1 ? "Examples:" : "Example:",
-		...command.examples.map((example) => `  ${example}`),
-	];
-	return `${lines.join("\n")}\n`;
-}
-
 /** A string option's value, if given. */
 export function stringValue(values: CommandInput["values"], name: string): string | undefined {
 	const value = values[name];
 	return typeof value === "string" ? value : undefined;
 }
-
-/** Common option: `--json`. */
-export const JSON_OPTION: OptionsConfig = { json: { type: "boolean" } };
-/** Common option: `--lenient`. */
-export const LENIENT_OPTION: OptionsConfig = { lenient: { type: "boolean" } };
-export const LENIENT_DOC: OptionDoc = {
-	flags: "--lenient",
-	description: "load a damaged file as far as possible; the problems are printed to stderr",
-};

@@ -4,13 +4,18 @@ import { Session } from "../session.js";
 import type { CliIO } from "./args.js";
 
 /**
- * Opens a session. With `lenient`, problems the loader worked around are printed to stderr
+ * Opens a session (a path or any store location). With `lenient`, problems the loader worked around are printed to stderr
  * as warnings (`session-tree: warning: FILE:LINE: message`).
  */
-export function openSession(file: string, io: CliIO, lenient = false): Session {
+export async function openSession(
+	location: string,
+	io: CliIO,
+	lenient = false,
+	load: "all" | "context" = "all",
+): Promise<Session> {
 	// A lenient open is for a damaged file: check every body now, so all problems show up front.
-	const session = Session.open(file, { lenient, verify: lenient });
-	const where = session.file ?? file;
+	const session = await Session.open(location, { lenient, verify: lenient, load });
+	const where = session.location;
 	for (const problem of session.problems) {
 		const location = problem.line === undefined ? where : `${where}:${problem.line}`;
 		io.err(`session-tree: warning: ${location}: ${problem.message}\n`);

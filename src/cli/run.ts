@@ -2,87 +2,20 @@
  * The command-line interface: dispatch, help, and the mapping of errors to exit codes.
  * Data goes to stdout; errors go to stderr as `session-tree: <message>`, with exit code 1 for
  * a failure and 2 for a command line that could not be understood.
+ *
+ * Only the registry's metadata is loaded up front; a command's module is imported when that
+ * command runs, so `--version`, `--help` and each command load no more than they use.
  */
 
 import { isSessionTreeError } from "../core/errors.js";
-import {
-	CliError,
-	type CliIO,
-	type Command,
-	commandHelp,
-	EXIT_FAILURE,
-	EXIT_USAGE,
-	parseCommandArgs,
-	UsageError,
-} from "./args.js";
-import { demoCommand } from "./commands/demo.js";
-import { labelCommand, nameCommand, navCommand } from "./commands/edit.js";
-import { repairCommand, validateCommand } from "./commands/integrity.js";
-import { lsCommand } from "./commands/ls.js";
-import { ctxCommand, infoCommand, leavesCommand, pathCommand, treeCommand } from "./commands/read.js";
-import { replCommand } from "./commands/repl.js";
-import { searchCommand } from "./commands/search.js";
-import {
-	appendCommand,
-	branchCommand,
-	cloneCommand,
-	forkCommand,
-	migrateCommand,
-	newCommand,
-} from "./commands/write.js";
-import { onTerminal } from "./repl/repl.js";
+import { CliError, type CliIO, EXIT_FAILURE, EXIT_USAGE, parseCommandArgs, UsageError } from "./args.js";
+import { commandHelp, mainHelp } from "./help.js";
+import { CLI_COMMANDS, type CliCommand, findCliCommand } from "./registry.js";
+import { onTerminal } from "./terminal.js";
 import { packageVersion } from "./version.js";
 
-/** Every command, in the order of the help listing. */
-export const COMMANDS: readonly Command[] = [
-	treeCommand,
-	ctxCommand,
-	pathCommand,
-	leavesCommand,
-	infoCommand,
-	lsCommand,
-	searchCommand,
-	newCommand,
-	appendCommand,
-	branchCommand,
-	forkCommand,
-	cloneCommand,
-	labelCommand,
-	nameCommand,
-	navCommand,
-	migrateCommand,
-	validateCommand,
-	repairCommand,
-	replCommand,
-	demoCommand,
-];
-
-/** The top-level help: every command with one line each. */
-export function mainHelp(): string {
-	const width = Math.max(...COMMANDS.map((command) => command.name.length));
-	const lines = [
-		"session-tree: view and edit branching LLM-agent conversations stored as pi session files",
-		"(JSONL, format v3).",
-		"",
-		"Usage: session-tree <command> [arguments] [options]",
-		"",
-		"Commands:",
-		...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),
-		"",
-		"Options:",
-		"  -h, --help     show help (session-tree <command> --help for a command's own)",
-		"  -V, --version  print the version",
-		"",
-		"Examples:",
-		"  session-tree demo",
-		"  session-tree tree ~/.pi/agent/sessions/--home-me-project--/<file>.jsonl",
-	];
-	return `${lines.join("\n")}\n`;
-}
-
-function findCommand(name: string): Command | undefined {
-	return COMMANDS.find((command) => command.name === name);
-}
+/** Every command, in the order of the help listing (metadata; `load()` brings in its code). */
+export const COMMANDS: readonly CliCommand[] = CLI_COMMANDS;
 
 /** Runs one command line; returns the exit code. */
 export async function run(argv: readonly string[], io: CliIO): Promise<number> {
@@ -112,20 +45,22 @@ async function dispatch(argv: string[], io: CliIO): Promise<void> {
 			io.out(mainHelp());
 			return;
 		}
-		const command = findCommand(topic);
+		const command = findCliCommand(topic);
 		if (!command) throw new UsageError(`unknown command ${JSON.stringify(topic)}`);
 		io.out(commandHelp(command));
 		return;
 	}
 	if (first.startsWith("-")) throw new UsageError(`unknown option ${JSON.stringify(first)}`);
-	const command = findCommand(first);
+	const command = findCliCommand(first);
 	if (!command) throw new UsageError(`unknown command ${JSON.stringify(first)}`);
+	// Parsed before the command's code is loaded: a usage error costs no import.
 	const parsed = parseCommandArgs(command, rest);
 	if (!parsed) {
 		io.out(commandHelp(command));
 		return;
 	}
-	await command.run({ ...parsed, io });
+	const handler = await command.load();
+	await handler.run({ ...parsed, io });
 }
 
 function report(error: unknown, io: CliIO): number {

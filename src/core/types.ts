@@ -242,7 +242,11 @@ export interface LeafEntry extends EntryBase {
 	targetId: string | null;
 }
 
-/** An entry of a type this version does not know. It is kept verbatim. */
+/**
+ * An entry of a type this version does not know. It is kept verbatim and is a tree node like
+ * any other, but it is not part of {@link SessionEntry}'s union, so that `entry.type` narrows:
+ * code that switches on `type` keeps a `default` branch for these.
+ */
 export interface UnknownEntry extends EntryBase {
 	[key: string]: unknown;
 }
@@ -260,8 +264,12 @@ export type KnownEntry =
 	| SessionInfoEntry
 	| LeafEntry;
 
-/** Every entry that can appear in the tree. */
-export type SessionEntry = KnownEntry | UnknownEntry;
+/**
+ * An entry of the tree: a discriminated union on `type`, so `if (entry.type === "message")`
+ * gives a {@link MessageEntry} without a cast. Entries of other types are kept too (see
+ * {@link UnknownEntry}); a `switch` on `type` needs a `default` branch for them.
+ */
+export type SessionEntry = KnownEntry;
 
 /** The entry type names of the format. */
 export const ENTRY_TYPES = [

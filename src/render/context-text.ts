@@ -18,8 +18,9 @@
 
 import type { ContextEntry } from "../core/context.js";
 import type { CompactionSummaryMessage, ContextMessage, SessionContext } from "../core/types.js";
-import { fitSegments, kindStyle, painter, paintSegments, type Segment } from "./color.js";
-import { describeMessage, displayWidth, oneLine, oneLineToWidth, sanitize, sanitizeLines } from "./preview.js";
+import { kindStyle, lineWriter, type Segment } from "./color.js";
+import { describeMessage, oneLine, oneLineToWidth, sanitize, sanitizeLines } from "./preview.js";
+import { displayWidth } from "./terminal.js";
 
 /** Options of {@link renderContext}. */
 export interface ContextTextOptions {
@@ -41,9 +42,7 @@ export interface ContextTextOptions {
 export function renderContextLines(context: SessionContext, options: ContextTextOptions = {}): string[] {
 	const width = options.width !== undefined && options.width > 0 ? Math.floor(options.width) : undefined;
 	const previewLength = options.previewLength ?? (width === undefined ? 72 : undefined);
-	const paint = painter(options.color === true);
-	const fit = (segments: Segment[]) =>
-		paintSegments(width === undefined ? segments : fitSegments(segments, width), paint);
+	const fit = lineWriter(width, options.color === true);
 	const { messages } = context;
 	const entries = options.entries && options.entries.length === messages.length ? options.entries : undefined;
 	const numberWidth = String(messages.length).length;

@@ -3,4 +3,5 @@
 export * from "./color.js";
 export * from "./context-text.js";
 export * from "./preview.js";
+export * from "./terminal.js";
 export * from "./tree-text.js";

@@ -18,7 +18,13 @@ import type {
 	SessionEntry,
 	SessionInfoEntry,
 	ThinkingLevelChangeEntry,
+	UnknownEntry,
 } from "../core/types.js";
+import { segmentGraphemes, truncateToWidth } from "./terminal.js";
+
+// Until src/cli/commands/{ls,search}.ts and the tests in test/cli/ import these from terminal.js:
+// names, not copies.
+export { displayWidth, truncateToWidth } from "./terminal.js";
 
 /** Default preview length, in user-perceived characters. */
 export const DEFAULT_PREVIEW_LENGTH = 60;
@@ -39,8 +45,6 @@ export function sanitize(text: string): string {
 	return text.replace(INVISIBLE, "").replace(CONTROL, " ").replace(LONE_SURROGATE, "\ufffd");
 }
 
-let segmenter: Intl.Segmenter | undefined;
-
 const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
 
 /**
@@ -57,10 +61,9 @@ export function oneLine(text: string, max: number = DEFAULT_PREVIEW_LENGTH): str
 		if (clean.length > max) return `${clean.slice(0, max).trimEnd()}…`;
 		return text.length > budget ? `${clean.trimEnd()}…` : clean;
 	}
-	segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
 	let out = "";
 	let count = 0;
-	for (const { segment } of segmenter.segment(clean)) {
+	for (const { segment } of segmentGraphemes(clean)) {
 		if (count === max) return `${out.trimEnd()}…`;
 		out += segment;
 		count++;
@@ -186,7 +189,8 @@ export function describeEntry(entry: SessionEntry): Description {
 		case "leaf":
 			return { kind: "leaf", text: `→ ${(entry as LeafEntry).targetId ?? "(before the first entry)"}` };
 		default:
-			return { kind: String(entry.type), text: "" };
+			// A type this version does not know (kept verbatim; outside the union).
+			return { kind: String((entry as UnknownEntry).type), text: "" };
 	}
 }
 
@@ -194,62 +198,6 @@ export function describeEntry(entry: SessionEntry): Description {
 export function formatDescription(description: Description, max: number = DEFAULT_PREVIEW_LENGTH): string {
 	const text = oneLine(description.text, max);
 	return text ? `${sanitize(description.kind)}: ${text}` : sanitize(description.kind);
-}
-
-/** Display ranges that take two terminal columns (East Asian Wide and Fullwidth, roughly). */
-const WIDE =
-	/^[\u1100-\u115f\u231a\u231b\u2329\u232a\u23e9-\u23ec\u23f0\u23f3\u25fd\u25fe\u2614\u2615\u2648-\u2653\u267f\u2693\u26a1\u26aa\u26ab\u26bd\u26be\u26c4\u26c5\u26ce\u26d4\u26ea\u26f2\u26f3\u26f5\u26fa\u26fd\u2705\u270a\u270b\u2728\u274c\u274e\u2753-\u2755\u2757\u2795-\u2797\u27b0\u27bf\u2b1b\u2b1c\u2b50\u2b55\u2e80-\u303e\u3041-\u33ff\u3400-\u4dbf\u4e00-\u9fff\ua000-\ua4cf\ua960-\ua97f\uac00-\ud7a3\uf900-\ufaff\ufe10-\ufe19\ufe30-\ufe6f\uff00-\uff60\uffe0-\uffe6]|^[\u{1f004}\u{1f0cf}\u{1f18e}\u{1f191}-\u{1f19a}\u{1f200}-\u{1f2ff}\u{1f300}-\u{1f64f}\u{1f680}-\u{1f6ff}\u{1f7e0}-\u{1f7eb}\u{1f90c}-\u{1f9ff}\u{1fa70}-\u{1faff}\u{20000}-\u{3fffd}]/u;
-/** Text made only of characters one column wide (ASCII, Latin, punctuation, arrows, box drawing). */
-const NARROW_ONLY =
-	/^[\u0020-\u007e\u00a0-\u02ff\u0370-\u03ff\u0400-\u04ff\u2010-\u2027\u2030-\u205e\u2190-\u21ff\u2500-\u259f]*$/;
-
-/** Terminal columns of one grapheme cluster: 2 for wide characters and emoji, else 1. */
-function clusterWidth(cluster: string): number {
-	if (WIDE.test(cluster)) return 2;
-	// A text-style character followed by the emoji variation selector shows as an emoji.
-	if (cluster.length > 1 && cluster.includes("\ufe0f")) return 2;
-	return 1;
-}
-
-/**
- * How many terminal columns text takes (wide East Asian characters and emoji count two).
- * The text must be sanitized (no controls); ANSI sequences are not understood.
- */
-export function displayWidth(text: string): number {
-	if (NARROW_ONLY.test(text)) return text.length;
-	segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
-	let width = 0;
-	for (const { segment } of segmenter.segment(text)) width += clusterWidth(segment);
-	return width;
-}
-
-/**
- * Cuts sanitized text to at most `columns` terminal columns, ending a cut with `…` (which
- * counts in the budget). Never cuts inside a grapheme cluster.
- */
-export function truncateToWidth(text: string, columns: number): string {
-	if (columns <= 0) return "";
-	if (NARROW_ONLY.test(text)) {
-		return text.length <= columns ? text : `${text.slice(0, columns - 1).trimEnd()}…`;
-	}
-	segmenter ??= new Intl.Segmenter(undefined, { granularity: "grapheme" });
-	const clusters: Array<[string, number]> = [];
-	let total = 0;
-	for (const { segment } of segmenter.segment(text)) {
-		const width = clusterWidth(segment);
-		clusters.push([segment, width]);
-		total += width;
-		if (total > columns) break;
-	}
-	if (total <= columns) return text;
-	let out = "";
-	let used = 0;
-	for (const [segment, width] of clusters) {
-		if (used + width > columns - 1) break;
-		out += segment;
-		used += width;
-	}
-	return `${out.trimEnd()}…`;
 }
 
 /**

@@ -5,6 +5,8 @@
  * line (`\r`) and erases itself when done, leaving the terminal as it was.
  */
 
+import { ERASE_TO_LINE_END, terminalWidth } from "./terminal.js";
+
 /** Where the bar is drawn: a terminal stream (stderr). */
 export interface ProgressStream {
 	isTTY?: boolean;
@@ -49,10 +51,10 @@ export function createProgress(stream: ProgressStream | undefined, options: Prog
 			if (time - started < delay || time - lastDraw < interval) return;
 			lastDraw = time;
 			drawn = true;
-			stream.write(`\r${progressLine(options.label, done, total, stream.columns ?? 80)}\u001b[K`);
+			stream.write(`\r${progressLine(options.label, done, total, terminalWidth(stream) ?? 80)}${ERASE_TO_LINE_END}`);
 		},
 		finish() {
-			if (drawn) stream.write("\r\u001b[K");
+			if (drawn) stream.write(`\r${ERASE_TO_LINE_END}`);
 			drawn = false;
 		},
 	};

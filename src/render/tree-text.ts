@@ -23,16 +23,9 @@
  */
 
 import type { AssistantMessage, MessageEntry, SessionTreeNode } from "../core/types.js";
-import { fitSegments, kindStyle, painter, paintSegments, type Segment, type Style } from "./color.js";
-import {
-	DEFAULT_PREVIEW_LENGTH,
-	describeEntry,
-	displayWidth,
-	oneLine,
-	oneLineToWidth,
-	sanitize,
-	truncateToWidth,
-} from "./preview.js";
+import { kindStyle, lineWriter, type Segment } from "./color.js";
+import { DEFAULT_PREVIEW_LENGTH, describeEntry, oneLine, oneLineToWidth, sanitize } from "./preview.js";
+import { displayWidth, type Style, truncateToWidth } from "./terminal.js";
 
 /** pi's `/tree` filters, see {@link treeFilterShows}. */
 export type TreeFilter = "default" | "no-tools" | "user-only" | "labeled-only" | "all";
@@ -250,14 +243,12 @@ export function renderTreeLines(roots: readonly SessionTreeNode[], options: Tree
 	maxIndent = Math.max(4, Math.floor(maxIndent / 4) * 4);
 	const leafMarker = options.leafMarker ?? "← leaf";
 	const leafId = options.leafId ?? null;
-	const paint = painter(options.color === true);
 	const markActive = options.markActivePath !== false;
 	const foldLimit = Math.max(4, options.foldLimit ?? DEFAULT_FOLD_LIMIT);
 	const maxDepth = options.depth !== undefined && options.depth >= 0 ? Math.floor(options.depth) : undefined;
 
 	const lines: string[] = [];
-	const fit = (segments: Segment[]) =>
-		paintSegments(width === undefined ? segments : fitSegments(segments, width), paint);
+	const fit = lineWriter(width, options.color === true);
 	if (options.sessionName !== undefined) {
 		lines.push(
 			fit([

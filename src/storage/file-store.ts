@@ -21,6 +21,7 @@ import {
 	writeSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import { SessionTreeError } from "../core/errors.js";
 import type { RawRecord } from "../core/migrate.js";
 import type { ParsedLine } from "../core/reducer.js";
@@ -188,6 +189,11 @@ function decodePosition(position: StorePosition, file: string): FilePosition {
 	return parsed;
 }
 
+/** Longest a lease is kept by a burst of appends that never lets the event loop turn. */
+const LEASE_MS = 100;
+/** How long such a burst leaves the lock free before taking it again (waiters poll every few ms). */
+const LEASE_GAP_MS = 5;
+
 /** Files under this size are read whole: the end alone is not worth a second read. */
 const TAIL_MIN_FILE = 8 * 1024 * 1024;
 
@@ -222,6 +228,9 @@ export class FileSessionStore implements SessionStore {
 	private sources: Array<WeakRef<FileLineSource>> = [];
 	/** The lock, while this store holds it (until the end of the current event-loop turn). */
 	private lease: ReleaseLock | undefined;
+	/** When the lease was taken, and a count that tells leases apart (for the release at the turn's end). */
+	private leaseSince = 0;
+	private leaseGeneration = 0;
 	private readonly options: FileStoreOptions;
 
 	constructor(file: string, options: FileStoreOptions = {}) {
@@ -479,16 +488,35 @@ export class FileSessionStore implements SessionStore {
 		return { status: "ok", position: encodePosition(at) };
 	}
 
-	/** Takes the lock unless this store holds it; keeps it until the current event-loop turn ends. */
+	/**
+	 * Takes the lock unless this store holds it, and keeps it until the current event-loop turn
+	 * ends: a burst of appends pays for one lock. A burst that never lets the event loop turn
+	 * (appends awaited back to back) gives the lock up every {@link LEASE_MS} and waits
+	 * {@link LEASE_GAP_MS} before taking it again, so other processes get their turn.
+	 */
 	private async holdLock(): Promise<void> {
-		if (this.lease) return;
-		const lease = tryLock(this.file, this.lockOptions) ?? (await acquireLock(this.file, this.lockOptions));
 		if (this.lease) {
+			if (Date.now() - this.leaseSince < LEASE_MS) return;
+			this.endLease();
+			await sleep(LEASE_GAP_MS);
+			if (this.holding()) return; // another append of this store took it meanwhile
+		}
+		const lease = tryLock(this.file, this.lockOptions) ?? (await acquireLock(this.file, this.lockOptions));
+		if (this.holding()) {
 			lease(); // another append of this store took it while we waited
 			return;
 		}
 		this.lease = lease;
-		setImmediate(() => this.endLease());
+		this.leaseSince = Date.now();
+		const generation = ++this.leaseGeneration;
+		setImmediate(() => {
+			if (this.leaseGeneration === generation) this.endLease();
+		});
+	}
+
+	/** Read through a method: the lease changes across awaits, which TypeScript's narrowing does not see. */
+	private holding(): boolean {
+		return this.lease !== undefined;
 	}
 
 	private endLease(): void {

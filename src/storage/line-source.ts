@@ -117,7 +117,7 @@ export class FileLineSource implements LineSource {
 	private gone(cause?: unknown): SessionTreeError {
 		return new SessionTreeError(
 			"IO_ERROR",
-			"the file was replaced or removed since it was opened; open it again",
+			"the file was replaced or removed since it was read (migrated or repaired elsewhere?); await session.refresh() to read it again",
 			{ file: this.file },
 			cause === undefined ? undefined : { cause },
 		);

@@ -14,7 +14,7 @@ import type { Durability, SessionStore } from "./store.js";
 
 /** Options every store is opened with. */
 export interface StoreOptions {
-	/** How durable an acknowledged append is; refused when the store cannot honour it. Default "none". */
+	/** How durable an acknowledged append is; refused when the store cannot honour it. Default: the store's own (the file store's is "none"). */
 	durability?: Durability;
 	/** Lock timing, for stores that lock. */
 	lock?: LockOptions;
@@ -68,8 +68,8 @@ export function storeAt(location: string, options: StoreOptions = {}): SessionSt
 		}
 		store = factory(location, options);
 	}
-	const durability = options.durability ?? "none";
-	if (!store.capabilities.durability.includes(durability)) {
+	const durability = options.durability;
+	if (durability !== undefined && !store.capabilities.durability.includes(durability)) {
 		throw new SessionTreeError(
 			"INVALID_ARGUMENT",
 			`this store cannot give durability ${JSON.stringify(durability)} (it offers ${store.capabilities.durability.join(", ")})`,

@@ -142,8 +142,10 @@ async function waitForLock(file: string, options: LockOptions): Promise<ReleaseL
 	const staleMs = options.staleMs ?? 30_000;
 	const deadline = Date.now() + timeoutMs;
 	for (let attempt = 0; ; attempt++) {
-		// Exponential backoff with jitter, 1 ms (timers have no finer grain) to ~20 ms.
-		await sleep(Math.min(20, 2 ** Math.min(attempt, 4)) * (0.5 + Math.random()));
+		// Backoff with jitter, 1 ms (timers have no finer grain) to ~6 ms: a holder in a long
+		// burst frees the lock for a few ms now and then (see the file store), and a waiter must
+		// look often enough to get it.
+		await sleep(Math.min(4, 2 ** Math.min(attempt, 2)) * (0.5 + Math.random()));
 		const release = takeLock(file, staleMs, 3);
 		if (release) return release;
 		if (Date.now() >= deadline) {

@@ -74,36 +74,36 @@ export interface Layout {
 }
 
 /** Builds the layout under `root`. */
-export function buildLayout(root: string): Layout {
+export async function buildLayout(root: string): Promise<Layout> {
 	const agentDir = join(root, "agent");
 	const projectDir = defaultSessionDir(PROJECT, agentDir);
 	const otherDir = defaultSessionDir(OTHER, agentDir);
 
-	const named = Session.create({ agentDir, cwd: PROJECT, now: clock("2025-03-01T10:00:00.000Z") });
-	named.appendModelChange("anthropic", "claude-sonnet-4-5");
-	named.appendMessage(user("What is a B-tree?", "2025-03-01T10:01:00.000Z"));
-	named.appendMessage(assistant("A balanced search tree with wide nodes.", "2025-03-01T10:05:00.000Z"));
-	named.appendSessionInfo("B-tree notes");
+	const named = await Session.create({ agentDir, cwd: PROJECT, now: clock("2025-03-01T10:00:00.000Z") });
+	await named.appendModelChange("anthropic", "claude-sonnet-4-5");
+	await named.appendMessage(user("What is a B-tree?", "2025-03-01T10:01:00.000Z"));
+	await named.appendMessage(assistant("A balanced search tree with wide nodes.", "2025-03-01T10:05:00.000Z"));
+	await named.appendSessionInfo("B-tree notes");
 
-	const branched = Session.create({ agentDir, cwd: PROJECT, now: clock("2025-03-02T09:00:00.000Z") });
-	branched.appendMessage(user("How do tries work?\nExplain briefly.", "2025-03-02T09:00:00.000Z"));
-	const firstAnswer = branched.appendMessage(
+	const branched = await Session.create({ agentDir, cwd: PROJECT, now: clock("2025-03-02T09:00:00.000Z") });
+	await branched.appendMessage(user("How do tries work?\nExplain briefly.", "2025-03-02T09:00:00.000Z"));
+	const firstAnswer = await branched.appendMessage(
 		assistant("A trie stores strings by their prefixes.", "2025-03-02T09:01:00.000Z", "Think about prefix sharing"),
 	);
-	const radix = branched.appendMessage(user("And radix trees?", "2025-03-02T09:10:00.000Z"));
-	const radixAnswer = branched.appendMessage(
+	const radix = await branched.appendMessage(user("And radix trees?", "2025-03-02T09:10:00.000Z"));
+	const radixAnswer = await branched.appendMessage(
 		assistant("A radix tree merges chains of single children.", "2025-03-02T09:11:00.000Z"),
 	);
-	branched.branch(firstAnswer);
-	const compare = branched.appendMessage(user("Compare tries and B-trees", "2025-03-02T09:30:00.000Z"));
+	await branched.branch(firstAnswer);
+	const compare = await branched.appendMessage(user("Compare tries and B-trees", "2025-03-02T09:30:00.000Z"));
 
-	const empty = Session.create({ agentDir, cwd: PROJECT, now: clock("2025-03-03T08:00:00.000Z") });
+	const empty = await Session.create({ agentDir, cwd: PROJECT, now: clock("2025-03-03T08:00:00.000Z") });
 
-	const damagedSession = Session.create({ agentDir, cwd: PROJECT, now: clock("2025-02-10T08:00:00.000Z") });
-	damagedSession.appendMessage(user("Damaged but readable", "2025-02-10T08:00:00.000Z"));
-	damagedSession.appendMessage(assistant("Indeed.", "2025-02-10T08:01:00.000Z"));
+	const damagedSession = await Session.create({ agentDir, cwd: PROJECT, now: clock("2025-02-10T08:00:00.000Z") });
+	await damagedSession.appendMessage(user("Damaged but readable", "2025-02-10T08:00:00.000Z"));
+	await damagedSession.appendMessage(assistant("Indeed.", "2025-02-10T08:01:00.000Z"));
 	const damaged = damagedSession.file as string;
-	damagedSession.close();
+	await damagedSession.close();
 	writeFileSync(
 		damaged,
 		`${readLines(damaged, 2).join("")}{"type":"message","id":"broken\n${readLines(damaged).slice(2).join("")}`,
@@ -114,13 +114,13 @@ export function buildLayout(root: string): Layout {
 	const notes = join(projectDir, "notes.txt");
 	writeFileSync(notes, "not a session\n");
 
-	const other = Session.create({ agentDir, cwd: OTHER, now: clock("2025-02-20T11:00:00.000Z") });
-	other.appendMessage(user("Other project question", "2025-02-20T11:00:00.000Z"));
-	const otherAnswer = other.appendMessage(assistant("Other project answer", "2025-02-20T12:00:00.000Z"));
-	const fork = other.fork(otherAnswer);
-	fork.appendSessionInfo("Forked work");
+	const other = await Session.create({ agentDir, cwd: OTHER, now: clock("2025-02-20T11:00:00.000Z") });
+	await other.appendMessage(user("Other project question", "2025-02-20T11:00:00.000Z"));
+	const otherAnswer = await other.appendMessage(assistant("Other project answer", "2025-02-20T12:00:00.000Z"));
+	const fork = await other.fork(otherAnswer);
+	await fork.appendSessionInfo("Forked work");
 
-	for (const s of [named, branched, empty, other, fork]) s.close();
+	for (const s of [named, branched, empty, other, fork]) await s.close();
 	mkdirSync(projectDir, { recursive: true });
 	// File times as an agent would have left them (search goes newest file first).
 	const touch = (file: string, iso: string) => utimesSync(file, new Date(iso), new Date(iso));

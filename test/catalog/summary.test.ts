@@ -6,9 +6,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
-import { sessionFilesIn } from "../../src/catalog/discover.js";
 import { summarizeSessions } from "../../src/catalog/summary.js";
 import { Session } from "../../src/session.js";
+import { DirectoryCollection } from "../../src/storage/directory-collection.js";
+import { MemoryCollection } from "../../src/storage/memory-store.js";
 import { fixtureDir, fixtureNames } from "../support/fixtures.js";
 import { assistant, clock, user } from "./layout.js";
 
@@ -24,7 +25,7 @@ after(() => {
 
 /** Compares every listed summary with what pi lists for the same directory. */
 async function assertAgreesWithPi(dir: string): Promise<number> {
-	const ours = summarizeSessions(sessionFilesIn(dir)).sessions;
+	const ours = (await summarizeSessions(new DirectoryCollection(dir))).sessions;
 	const theirs = await SessionManager.list("/unused", dir);
 	const byPath = new Map(theirs.map((info) => [info.path, info]));
 	for (const summary of ours) {
@@ -52,22 +53,26 @@ describe("summaries", () => {
 		const dir = tempDir();
 		// Messages without a numeric timestamp fall back to the entry's; a cleared name is no name;
 		// a first user message without text blocks is passed over.
-		const a = Session.create({ dir, cwd: "/p", now: clock("2025-05-01T00:00:00.000Z") });
-		a.appendMessage({ role: "user", content: [{ type: "image", data: "AA==", mimeType: "image/png" }], timestamp: 5 });
-		a.appendMessage({
+		const a = await Session.create({ dir, cwd: "/p", now: clock("2025-05-01T00:00:00.000Z") });
+		await a.appendMessage({
+			role: "user",
+			content: [{ type: "image", data: "AA==", mimeType: "image/png" }],
+			timestamp: 5,
+		});
+		await a.appendMessage({
 			role: "user",
 			content: [
 				{ type: "text", text: "second" },
 				{ type: "text", text: "part" },
 			],
 		} as never);
-		a.appendSessionInfo("first name");
-		a.appendSessionInfo("  ");
-		a.close();
-		const b = Session.create({ dir, cwd: "/p", now: clock("2025-05-02T00:00:00.000Z") });
-		b.appendMessage(user("q", "2025-05-02T00:10:00.000Z"));
-		b.appendMessage(assistant("a", "2025-05-02T00:20:00.000Z"));
-		b.appendMessage({
+		await a.appendSessionInfo("first name");
+		await a.appendSessionInfo("  ");
+		await a.close();
+		const b = await Session.create({ dir, cwd: "/p", now: clock("2025-05-02T00:00:00.000Z") });
+		await b.appendMessage(user("q", "2025-05-02T00:10:00.000Z"));
+		await b.appendMessage(assistant("a", "2025-05-02T00:20:00.000Z"));
+		await b.appendMessage({
 			role: "toolResult",
 			toolCallId: "t",
 			toolName: "bash",
@@ -75,10 +80,10 @@ describe("summaries", () => {
 			isError: false,
 			timestamp: Date.parse("2025-06-01T00:00:00.000Z"),
 		});
-		b.appendSessionInfo("  spaced name  ");
-		b.close();
+		await b.appendSessionInfo("  spaced name  ");
+		await b.close();
 		// Only a header: the header's time.
-		Session.create({ dir, cwd: "/p", now: clock("2025-05-03T00:00:00.000Z") }).close();
+		await (await Session.create({ dir, cwd: "/p", now: clock("2025-05-03T00:00:00.000Z") })).close();
 		// Hand-written lines in another key order, and a message timestamp that is not a number.
 		writeFileSync(
 			join(dir, "hand.jsonl"),
@@ -103,7 +108,7 @@ describe("summaries", () => {
 				.join(""),
 		);
 		assert.equal(await assertAgreesWithPi(dir), 4);
-		const sessions = summarizeSessions(sessionFilesIn(dir)).sessions;
+		const sessions = (await summarizeSessions(new DirectoryCollection(dir))).sessions;
 		assert.deepEqual(
 			sessions.map((s) => [s.name, s.firstMessage, s.modified.toISOString()]),
 			[
@@ -115,7 +120,59 @@ describe("summaries", () => {
 		);
 	});
 
-	test("newest first, ties by file name; skipped files are reported", () => {
+	test("agree with pi when only the ends of lines are read: a message without content does not count", async () => {
+		const dir = tempDir();
+		const at = (iso: string) => Date.parse(iso);
+		const entry = (id: string, parentId: string | null, message: object) => ({
+			type: "message",
+			id,
+			parentId,
+			timestamp: "2025-06-01T00:00:00.000Z",
+			message,
+		});
+		writeFileSync(
+			join(dir, "peek.jsonl"),
+			[
+				{ type: "session", version: 3, id: "p", timestamp: "2025-06-01T00:00:00.000Z", cwd: "/p" },
+				entry("a", null, { role: "user", content: "q", timestamp: at("2025-06-01T00:01:00.000Z") }),
+				// The latest time, but no content: pi passes over it.
+				entry("b", "a", { role: "assistant", timestamp: at("2030-01-01T00:00:00.000Z") }),
+				// Content, but not right after the role: parsed.
+				entry("c", "b", { role: "user", note: 1, content: "later", timestamp: at("2025-06-01T05:00:00.000Z") }),
+				entry("d", "c", { role: "assistant", content: [], timestamp: at("2025-06-01T03:00:00.000Z") }),
+			]
+				.map((record) => `${JSON.stringify(record)}\n`)
+				.join(""),
+		);
+		assert.equal(await assertAgreesWithPi(dir), 1);
+		const [summary] = (await summarizeSessions(new DirectoryCollection(dir))).sessions;
+		assert.equal(summary?.modified.toISOString(), "2025-06-01T05:00:00.000Z");
+		assert.equal(summary?.firstMessage, "q");
+	});
+
+	test("memory sessions are summarised as files are (ls memory:)", async () => {
+		const a = await Session.create({ location: "memory:summary-a", cwd: "/m", now: clock("2025-07-01T00:00:00.000Z") });
+		const q = await a.appendMessage(user("in memory", "2025-07-01T00:01:00.000Z"));
+		await a.appendMessage(assistant("answer", "2025-07-01T00:02:00.000Z"));
+		await a.branch(q);
+		await a.appendMessage(user("other way", "2025-07-01T00:03:00.000Z"));
+		await a.appendSessionInfo("memory notes");
+		const b = await Session.create({ location: "memory:summary-b", cwd: "/m", now: clock("2025-07-02T00:00:00.000Z") });
+		const { sessions, skipped } = await summarizeSessions(new MemoryCollection());
+		assert.deepEqual(skipped, []);
+		assert.deepEqual(
+			sessions.map((s) => [s.file, s.name, s.firstMessage, s.modified.toISOString(), s.entries, s.branches]),
+			[
+				["memory:summary-b", null, null, "2025-07-02T00:00:00.000Z", 0, 0],
+				["memory:summary-a", "memory notes", "in memory", "2025-07-01T00:03:00.000Z", 4, 2],
+			],
+		);
+		assert.ok((sessions[1]?.bytes ?? 0) > 0);
+		await a.close();
+		await b.close();
+	});
+
+	test("newest first, ties by file name; skipped files are reported", async () => {
 		const dir = tempDir();
 		for (const name of ["b", "a"]) {
 			writeFileSync(
@@ -125,7 +182,7 @@ describe("summaries", () => {
 		}
 		writeFileSync(join(dir, "c.jsonl"), "junk\n");
 		const progress: number[] = [];
-		const { sessions, skipped } = summarizeSessions(sessionFilesIn(dir), {
+		const { sessions, skipped } = await summarizeSessions(new DirectoryCollection(dir), {
 			onProgress: (done, total) => progress.push(done, total),
 		});
 		assert.deepEqual(

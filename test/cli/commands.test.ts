@@ -572,3 +572,40 @@ describe("demo", () => {
 		rmSync(dir, { recursive: true, force: true });
 	});
 });
+
+/**
+ * The modules `file` loads before it runs anything: its static imports, followed from file to
+ * file (`import type` is erased and does not count; a dynamic `import()` loads later, when used).
+ */
+function staticImports(file: string, seen = new Set<string>()): Set<string> {
+	if (seen.has(file)) return seen;
+	seen.add(file);
+	const text = readFileSync(file, "utf8");
+	for (const match of text.matchAll(/^(?:import|export)\s+(?!type\s)[^;]*?\bfrom\s+"(\.[^"]+)\.js";/gms)) {
+		staticImports(resolve(dirname(file), `${match[1]}.ts`), seen);
+	}
+	return seen;
+}
+
+describe("start-up: each command loads what it uses", () => {
+	const src = (path: string) => join(REPO, "src", path);
+	const loaded = (file: string) => [...staticImports(src(file))].map((path) => path.slice(src("").length + 1));
+
+	test("--version and --help load no command, no session code, no renderer", () => {
+		const modules = loaded("cli/main.ts");
+		assert.ok(modules.includes("cli/registry.ts"), modules.join(" "));
+		const heavy = modules.filter((path) =>
+			/^(cli\/commands|cli\/repl|render|storage|catalog)\/|^session\.ts$/.test(path),
+		);
+		assert.deepEqual(heavy, []);
+	});
+
+	test("ctx loads neither the REPL nor the catalog", () => {
+		const modules = loaded("cli/commands/read.ts");
+		assert.ok(modules.includes("session.ts"));
+		assert.deepEqual(
+			modules.filter((path) => /^(cli\/repl|catalog)\//.test(path)),
+			[],
+		);
+	});
+});

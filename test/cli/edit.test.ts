@@ -57,7 +57,7 @@ describe("label", () => {
 		const [q1, a1] = ids as [string, string];
 		assert.equal((await ok(["label", file, q1.slice(0, 4), "the start"])).stdout, "");
 		await ok(["label", file, a1, "answer"]);
-		let session = Session.open(file);
+		let session = await Session.open(file);
 		assert.equal(session.getLabel(q1), "the start");
 		assert.equal(session.getLabel(a1), "answer");
 		assert.equal(pi(file).getLabel(q1), "the start");
@@ -66,7 +66,7 @@ describe("label", () => {
 
 		await ok(["label", file, q1]);
 		await ok(["label", file, a1, ""]);
-		session = Session.open(file);
+		session = await Session.open(file);
 		assert.equal(session.getLabel(q1), undefined);
 		assert.equal(session.getLabel(a1), undefined);
 		assert.equal(pi(file).getLabel(q1), undefined);
@@ -80,11 +80,11 @@ describe("name", () => {
 	test("names the session (trimmed), an empty name clears it", async () => {
 		const { file } = await conversation();
 		await ok(["name", file, "  B-trees and tries  "]);
-		assert.equal(Session.open(file).getSessionName(), "B-trees and tries");
+		assert.equal((await Session.open(file)).getSessionName(), "B-trees and tries");
 		assert.equal(pi(file).getSessionName(), "B-trees and tries");
 		assert.equal(lines((await ok(["tree", file])).stdout)[0], "Session: B-trees and tries");
 		await ok(["name", file, ""]);
-		assert.equal(Session.open(file).getSessionName(), undefined);
+		assert.equal((await Session.open(file)).getSessionName(), undefined);
 	});
 });
 
@@ -94,7 +94,7 @@ describe("nav", () => {
 		const [, a1, q2] = ids as [string, string, string];
 		const result = await ok(["nav", file, q2.slice(0, 5)]);
 		assert.equal(result.stdout, `leaf: ${a1}\ntext to edit:\nAnd a trie?\nWith keys.\n`);
-		assert.equal(Session.open(file).getLeafId(), a1);
+		assert.equal((await Session.open(file)).getLeafId(), a1);
 		assert.deepEqual(
 			pi(file)
 				.buildSessionContext()
@@ -107,14 +107,14 @@ describe("nav", () => {
 		const { file, ids } = await conversation();
 		const result = await ok(["nav", file, ids[0] as string]);
 		assert.equal(result.stdout, "leaf: (before the first entry)\ntext to edit:\nWhat is a B-tree?\n");
-		assert.equal(Session.open(file).getLeafId(), null);
+		assert.equal((await Session.open(file)).getLeafId(), null);
 	});
 
 	test("to an assistant message: it becomes the leaf; --json prints the NavigateResult", async () => {
 		const { file, ids } = await conversation();
 		const a1 = ids[1] as string;
 		assert.deepEqual(await cliJson(["nav", file, a1, "--json"]), { leafId: a1 });
-		assert.equal(Session.open(file).getLeafId(), a1);
+		assert.equal((await Session.open(file)).getLeafId(), a1);
 		// The leaf itself: nothing changes.
 		assert.deepEqual(await cliJson(["nav", file, a1, "--json"]), { leafId: a1 });
 	});
@@ -132,7 +132,7 @@ describe("nav", () => {
 		]);
 		assert.equal(result.editorText, "And a trie?\nWith keys.");
 		assert.equal(result.leafId, result.summaryEntryId);
-		const session = Session.open(file);
+		const session = await Session.open(file);
 		assert.equal(session.getLeafId(), result.summaryEntryId);
 		const summary = session.getEntry(result.summaryEntryId) as { type: string; parentId: string; summary: string };
 		assert.equal(summary.type, "branch_summary");

@@ -8,11 +8,11 @@ import { cli, removeTempDirs, tempDir } from "./helpers.js";
 const dir = tempDir();
 after(removeTempDirs);
 
-function damaged(): string {
-	const s = Session.create({ dir, cwd: "/p" });
-	s.appendMessage({ role: "user", content: "q1", timestamp: 1 });
-	s.appendMessage({ role: "user", content: "q2", timestamp: 2 });
-	s.close();
+async function damaged(): Promise<string> {
+	const s = await Session.create({ dir, cwd: "/p" });
+	await s.appendMessage({ role: "user", content: "q1", timestamp: 1 });
+	await s.appendMessage({ role: "user", content: "q2", timestamp: 2 });
+	await s.close();
 	const file = s.file as string;
 	const lines = readFileSync(file, "utf8").trimEnd().split("\n");
 	writeFileSync(file, `${[lines[0], "{oops", lines[1], lines[2]].join("\n")}\n{"type":"mess`);
@@ -21,13 +21,13 @@ function damaged(): string {
 
 describe("validate and repair", () => {
 	test("validate: a clean file exits 0; a damaged one lists every problem with its line and exits 1", async () => {
-		const clean = Session.create({ dir, cwd: "/p" });
-		clean.appendMessage({ role: "user", content: "q", timestamp: 1 });
+		const clean = await Session.create({ dir, cwd: "/p" });
+		await clean.appendMessage({ role: "user", content: "q", timestamp: 1 });
 		const ok = await cli(["validate", clean.file as string]);
 		assert.equal(ok.code, 0, ok.stderr);
 		assert.match(ok.stdout, /ok \(1 entries, 1 branches\)/);
 
-		const file = damaged();
+		const file = await damaged();
 		const before = readFileSync(file);
 		const bad = await cli(["validate", file]);
 		assert.equal(bad.code, 1);
@@ -46,7 +46,7 @@ describe("validate and repair", () => {
 	});
 
 	test("repair: writes a clean file atomically, prints the backup, keeps the original bytes", async () => {
-		const file = damaged();
+		const file = await damaged();
 		const before = readFileSync(file);
 		const result = await cli(["repair", file]);
 		assert.equal(result.code, 0, result.stderr);
@@ -56,7 +56,7 @@ describe("validate and repair", () => {
 		assert.match(result.stderr, /repairing .*INVALID_JSON/);
 		const again = await cli(["validate", file]);
 		assert.equal(again.code, 0, again.stdout);
-		assert.equal(Session.open(file).entryCount, 2);
+		assert.equal((await Session.open(file)).entryCount, 2);
 		const nothing = await cli(["repair", file]);
 		assert.equal(nothing.stdout, "nothing to repair\n");
 		assert.equal(existsSync(`${file}.bak.1`), false);

@@ -20,16 +20,16 @@ const ESC = "\u001b";
 let layout: Layout;
 let logDir: string;
 
-before(() => {
-	layout = buildLayout(tempDir());
+before(async () => {
+	layout = await buildLayout(tempDir());
 	logDir = tempDir();
-	const long = Session.create({ agentDir: layout.agentDir, cwd: PROJECT });
-	long.appendMessage({
+	const long = await Session.create({ agentDir: layout.agentDir, cwd: PROJECT });
+	await long.appendMessage({
 		role: "user",
 		content: `A long question ${"about many things ".repeat(20)}end`,
 		timestamp: Date.now(),
 	});
-	long.close();
+	await long.close();
 });
 after(() => {
 	stopTmux();

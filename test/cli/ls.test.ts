@@ -4,9 +4,9 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import type { LsRow } from "../../src/cli/commands/ls.js";
+import { type LsRow, lsCommand } from "../../src/cli/commands/ls.js";
 import { Session } from "../../src/session.js";
-import { buildLayout, type Layout, OTHER, PROJECT } from "../catalog/layout.js";
+import { buildLayout, clock, type Layout, OTHER, PROJECT, user } from "../catalog/layout.js";
 import { cli, lines, removeTempDirs, tempDir } from "./helpers.js";
 
 type Row = LsRow;
@@ -16,11 +16,11 @@ const ESC = "\u001b";
 let layout: Layout;
 let env: Record<string, string>;
 
-before(() => {
+before(async () => {
 	// The test runner sets FORCE_COLOR for its children when it runs on a terminal.
 	delete process.env.FORCE_COLOR;
 	delete process.env.NO_COLOR;
-	layout = buildLayout(tempDir());
+	layout = await buildLayout(tempDir());
 	env = { PI_CODING_AGENT_DIR: layout.agentDir };
 });
 after(removeTempDirs);
@@ -61,7 +61,7 @@ describe("ls", () => {
 				"bytes",
 				"parentSession",
 			]);
-			const session = Session.open(row.file, { lenient: true });
+			const session = await Session.open(row.file, { lenient: true });
 			assert.equal(row.id, session.getSessionId());
 			assert.equal(row.cwd, PROJECT);
 			assert.equal(row.entries, session.entryCount, row.file);
@@ -118,9 +118,9 @@ describe("ls", () => {
 		const project = join(root, "work");
 		mkdirSync(project);
 		const agentDir = join(root, "agent");
-		const session = Session.create({ agentDir, cwd: project });
-		session.appendMessage({ role: "user", content: "here", timestamp: Date.now() });
-		session.close();
+		const session = await Session.create({ agentDir, cwd: project });
+		await session.appendMessage({ role: "user", content: "here", timestamp: Date.now() });
+		await session.close();
 		const result = await cli(["ls", "--json"], { env: { PI_CODING_AGENT_DIR: agentDir }, cwd: project });
 		assert.equal(result.code, 0, result.stderr);
 		const rows = JSON.parse(result.stdout) as Row[];
@@ -188,9 +188,9 @@ describe("ls", () => {
 
 	test("a long first message is cut to --width", async () => {
 		const root = tempDir();
-		const session = Session.create({ dir: root, cwd: PROJECT });
-		session.appendMessage({ role: "user", content: `${"word ".repeat(100)}end`, timestamp: Date.now() });
-		session.close();
+		const session = await Session.create({ dir: root, cwd: PROJECT });
+		await session.appendMessage({ role: "user", content: `${"word ".repeat(100)}end`, timestamp: Date.now() });
+		await session.close();
 		const result = await cli(["ls", root, "--width", "80"], { env });
 		const row = lines(result.stdout)[1] as string;
 		assert.equal(row.length, 80);
@@ -226,6 +226,26 @@ describe("ls", () => {
 		const file = await cli(["ls", layout.named], { env });
 		assert.equal(file.code, 1);
 		assert.match(file.stderr, /not a directory/);
+	});
+
+	test("memory: lists the memory sessions of this process (in-process)", async () => {
+		const session = await Session.create({
+			location: "memory:ls-test",
+			cwd: PROJECT,
+			now: clock("2025-08-01T00:00:00.000Z"),
+		});
+		await session.appendMessage(user("kept in memory", "2025-08-01T00:01:00.000Z"));
+		const out: string[] = [];
+		const err: string[] = [];
+		const io = { stdin: process.stdin, out: (text: string) => out.push(text), err: (text: string) => err.push(text) };
+		await lsCommand.run({ values: { json: true }, positionals: ["memory:"], io });
+		assert.deepEqual(err, []);
+		const rows = JSON.parse(out.join("")) as Row[];
+		assert.deepEqual(
+			rows.map((row) => [row.file, row.firstMessage, row.modified, row.entries]),
+			[["memory:ls-test", "kept in memory", "2025-08-01T00:01:00.000Z", 1]],
+		);
+		await session.close();
 	});
 
 	test("--help has a description and examples", async () => {

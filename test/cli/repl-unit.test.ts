@@ -7,12 +7,17 @@ import assert from "node:assert/strict";
 import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { collectingState, executeLine, REPL_COMMANDS, toolResultMessage } from "../../src/cli/repl/commands.js";
+import { COMMAND_SPECS, REPL_COMMAND_SPECS, TREE_FILTER_NAMES } from "../../src/cli/registry.js";
+import { executeLine, REPL_COMMANDS } from "../../src/cli/repl/commands.js";
 import { commonPrefix, completeLine, type DirEntry, MAX_CANDIDATES } from "../../src/cli/repl/completion.js";
 import { History, historyFile, parseHistory } from "../../src/cli/repl/history.js";
-import { colorWanted, displayWidth, fitWidth, makeStyle } from "../../src/cli/repl/style.js";
+import { toolResultMessage } from "../../src/cli/repl/messages.js";
+import { collectingState } from "../../src/cli/repl/state.js";
+import { makeStyle } from "../../src/cli/repl/style.js";
 import { quoteWord, splitWords, TokenizeError, tokenize } from "../../src/cli/repl/tokenize.js";
 import { type AssistantMessage, type MessageEntry, Session } from "../../src/index.js";
+import { displayWidth, shouldColor, truncateToWidth } from "../../src/render/terminal.js";
+import { TREE_FILTERS } from "../../src/render/tree-text.js";
 import { removeTempDirs, tempDir } from "./helpers.js";
 
 after(removeTempDirs);
@@ -211,84 +216,127 @@ describe("history", () => {
 
 describe("style", () => {
 	test("colour only on a terminal, never with NO_COLOR; FORCE_COLOR wins", () => {
-		assert.equal(colorWanted({ isTTY: true }, {}), true);
-		assert.equal(colorWanted({ isTTY: false }, {}), false);
-		assert.equal(colorWanted({}, {}), false);
-		assert.equal(colorWanted({ isTTY: true }, { NO_COLOR: "1" }), false);
-		assert.equal(colorWanted({ isTTY: true }, { NO_COLOR: "" }), true);
-		assert.equal(colorWanted({ isTTY: true }, { TERM: "dumb" }), false);
-		assert.equal(colorWanted({ isTTY: false }, { FORCE_COLOR: "1" }), true);
-		assert.equal(colorWanted({ isTTY: true }, { FORCE_COLOR: "0" }), false);
+		assert.equal(shouldColor({ isTTY: true }, {}), true);
+		assert.equal(shouldColor({ isTTY: false }, {}), false);
+		assert.equal(shouldColor({}, {}), false);
+		assert.equal(shouldColor({ isTTY: true }, { NO_COLOR: "1" }), false);
+		assert.equal(shouldColor({ isTTY: true }, { NO_COLOR: "" }), true);
+		assert.equal(shouldColor({ isTTY: true }, { TERM: "dumb" }), false);
+		assert.equal(shouldColor({ isTTY: false }, { FORCE_COLOR: "1" }), true);
+		assert.equal(shouldColor({ isTTY: true }, { FORCE_COLOR: "0" }), false);
 		assert.equal(makeStyle(false).red("x"), "x");
 		assert.equal(makeStyle(true).red("x"), "\x1b[31mx\x1b[39m");
 	});
 
 	test("fitting lines to a width: escapes take no room, wide characters two columns", () => {
-		assert.equal(fitWidth("abcdef", 6), "abcdef");
-		assert.equal(fitWidth("abcdefg", 6), "abcde…");
+		assert.equal(truncateToWidth("abcdef", 6), "abcdef");
+		assert.equal(truncateToWidth("abcdefg", 6), "abcde…");
 		assert.equal(displayWidth("\x1b[31mabc\x1b[39m"), 3);
-		assert.equal(fitWidth("\x1b[31mabcdefg\x1b[39m", 4), "\x1b[31mabc…\x1b[0m");
+		assert.equal(truncateToWidth("\x1b[31mabcdefg\x1b[39m", 4), "\x1b[31mabc…\x1b[0m");
 		assert.equal(displayWidth("日本語"), 6);
-		assert.equal(fitWidth("日本語です", 7), "日本語…");
+		assert.equal(truncateToWidth("日本語です", 7), "日本語…");
 		assert.equal(displayWidth("e\u0301"), 1);
 		assert.equal(displayWidth("👍🏽"), 2);
-		assert.equal(fitWidth("abc", 0), "");
+		assert.equal(truncateToWidth("abc", 0), "");
+	});
+});
+
+describe("the command registry", () => {
+	test("each REPL command of the registry runs, in the registry's order", () => {
+		assert.deepEqual(
+			REPL_COMMANDS.map((command) => command.name),
+			REPL_COMMAND_SPECS.map((spec) => spec.name),
+		);
+		for (const command of REPL_COMMANDS) assert.equal(typeof command.run, "function", command.name);
+	});
+
+	test("names and aliases are unique; every command has a front end", () => {
+		const words = COMMAND_SPECS.flatMap((spec) => [spec.name, ...(spec.repl?.aliases ?? [])]);
+		assert.equal(new Set(words).size, words.length);
+		for (const spec of COMMAND_SPECS) assert.ok(spec.cli || spec.repl, spec.name);
+	});
+
+	test("the REPL's help lines fit 80 columns: usage column 34, summary 42", () => {
+		for (const spec of REPL_COMMAND_SPECS) assert.ok(spec.summary.length <= 42, `${spec.name}: ${spec.summary}`);
+	});
+
+	test("the filter names written out in the registry are the renderer's", () => {
+		assert.deepEqual(TREE_FILTER_NAMES, TREE_FILTERS);
+	});
+
+	test("the CLI's `repl` help lists every REPL command", () => {
+		const description = COMMAND_SPECS.find((spec) => spec.name === "repl")?.cli?.description ?? "";
+		const listed = /reads commands: ([^(]*)\(/.exec(description.replace(/\n/g, " "))?.[1];
+		assert.deepEqual(
+			listed?.split(",").map((word) => word.trim()),
+			REPL_COMMAND_SPECS.map((spec) => spec.name),
+		);
 	});
 });
 
 describe("commands on a collecting state", () => {
-	test("a session from new to fork, with plain output", () => {
+	test("a session from new to fork, with plain output", async () => {
 		const dir = tempDir();
 		const { state, output, errors } = collectingState({ dir });
-		const run = (line: string) => {
-			const outcome = executeLine(state, line);
+		const run = async (line: string) => {
+			const outcome = await executeLine(state, line);
 			assert.notEqual(outcome.kind, "error", `${line}: ${outcome.kind === "error" ? outcome.message : ""}`);
 			return output();
 		};
-		const file = run("new --cwd /p").trim();
+		const file = (await run("new --cwd /p")).trim();
 		assert.ok(file.startsWith(dir));
-		const q1 = run("send user hello").trim();
-		const a1 = run("send assistant hi there").trim();
+		const q1 = (await run("send user hello")).trim();
+		const a1 = (await run("send assistant hi there")).trim();
 		assert.match(q1, /^[0-9a-f]{8}$/);
-		assert.equal(run(`branch ${q1.slice(0, 6)}`), `leaf: ${q1}\n`);
-		assert.equal(run(`nav ${a1}`), `leaf: ${a1}\n`);
-		assert.equal(run(`nav ${q1}`), "leaf: (root)\nedit: hello\n");
-		assert.equal(run("name  demo "), "name: demo\n");
-		assert.equal(run("name"), "name: demo\n");
+		assert.equal(await run(`branch ${q1.slice(0, 6)}`), `leaf: ${q1}\n`);
+		assert.equal(await run(`nav ${a1}`), `leaf: ${a1}\n`);
+		assert.equal(await run(`nav ${q1}`), "leaf: (root)\nedit: hello\n");
+		assert.equal(await run("name  demo "), "name: demo\n");
+		assert.equal(await run("name"), "name: demo\n");
 		assert.match(state.promptLabel() as string, /^demo [0-9a-f]{8}$/);
-		assert.equal(run("# a comment"), "");
-		assert.equal(executeLine(state, "   ").kind, "empty");
-		assert.equal(executeLine(state, "quit").kind, "exit");
+		assert.equal(await run("# a comment"), "");
+		assert.equal((await executeLine(state, "   ")).kind, "empty");
+		// fork and clone switch to the new file.
+		const forked = (await run(`fork ${q1}`)).trim();
+		assert.notEqual(forked, file);
+		assert.equal(state.session?.file, forked);
+		assert.equal(state.session?.entryCount, 1);
+		const cloned = (await run("clone")).trim();
+		assert.equal(state.session?.file, cloned);
+		assert.match(await run(`load ${file}`), /: \d+ entries, leaf [0-9a-f]{8}\n$/);
+		assert.equal(state.session?.file, file);
+		assert.equal((await executeLine(state, "quit")).kind, "exit");
 		assert.equal(errors(), "");
-		state.close();
+		await state.close();
 	});
 
-	test("errors say what is wrong", () => {
+	test("errors say what is wrong", async () => {
 		const { state } = collectingState({ dir: tempDir() });
-		const message = (line: string) => {
-			const outcome = executeLine(state, line);
+		const message = async (line: string) => {
+			const outcome = await executeLine(state, line);
 			return outcome.kind === "error" ? outcome.message : `(${outcome.kind})`;
 		};
-		assert.match(message("send user hi"), /^no session: start one with `new` or open one with `load FILE`$/);
-		assert.match(message("tree"), /^no session/);
-		assert.match(message("frobnicate"), /unknown command "frobnicate"/);
-		assert.match(message("new --bogus"), /unknown option --bogus \(usage: new/);
-		assert.match(message("load"), /missing <file>/);
-		assert.equal(message("new"), "(ok)");
-		assert.match(message("send"), /missing <role>/);
-		assert.match(message("send robot hi"), /unknown role "robot": use user, assistant, toolResult, custom/);
-		assert.match(message("send user"), /missing <text…> \(usage: send <role> <text…>\)/);
-		assert.match(message('send user "open'), /unterminated double quote/);
+		assert.match(await message("send user hi"), /^no session: start one with `new` or open one with `load FILE`$/);
+		assert.match(await message("tree"), /^no session/);
+		assert.match(await message("frobnicate"), /unknown command "frobnicate"/);
+		assert.match(await message("new --bogus"), /unknown option --bogus \(usage: new/);
+		assert.match(await message("load"), /missing <file>/);
+		assert.equal(await message("new"), "(ok)");
+		assert.match(await message("send"), /missing <role>/);
+		assert.match(await message("send robot hi"), /unknown role "robot": use user, assistant, toolResult, custom/);
+		assert.match(await message("send user"), /missing <text…> \(usage: send <role> <text…>\)/);
+		assert.match(await message('send user "open'), /unterminated double quote/);
 		// The current file is not repeated in id errors.
-		assert.equal(message("branch ffffffff"), "no entry id starts with ffffffff");
-		assert.match(message("load /no/such/file.jsonl"), /no such session/);
-		assert.match(message("help bogus"), /unknown command "bogus"/);
-		state.close();
+		assert.equal(await message("branch ffffffff"), "no entry id starts with ffffffff");
+		assert.match(await message("load /no/such/file.jsonl"), /no such session/);
+		assert.match(await message("help bogus"), /unknown command "bogus"/);
+		assert.match(await message("ctx --full=yes"), /option --full takes no value \(usage: ctx/);
+		await state.close();
 	});
 
-	test("toolResult answers the open tool call on the path", () => {
-		const session = Session.inMemory();
-		session.appendMessage({ role: "user", content: "list files", timestamp: 1 });
+	test("toolResult answers the open tool call on the path", async () => {
+		const session = await Session.inMemory();
+		await session.appendMessage({ role: "user", content: "list files", timestamp: 1 });
 		const call: AssistantMessage = {
 			role: "assistant",
 			content: [
@@ -299,7 +347,7 @@ describe("commands on a collecting state", () => {
 			model: "m",
 			timestamp: 2,
 		};
-		session.appendMessage(call);
+		await session.appendMessage(call);
 		const first = toolResultMessage(session.getBranch(), "a b", 3);
 		assert.deepEqual(first, {
 			role: "toolResult",
@@ -309,24 +357,24 @@ describe("commands on a collecting state", () => {
 			isError: false,
 			timestamp: 3,
 		});
-		const id = session.appendMessage(first);
+		const id = await session.appendMessage(first);
 		assert.equal(((session.getEntry(id) as MessageEntry).message as { toolCallId: string }).toolCallId, "call_1");
 		assert.equal(toolResultMessage(session.getBranch(), "x", 4).toolCallId, "call_2");
-		session.appendMessage(toolResultMessage(session.getBranch(), "x", 4));
+		await session.appendMessage(toolResultMessage(session.getBranch(), "x", 4));
 		assert.equal(toolResultMessage(session.getBranch(), "y", 5).toolCallId, "repl");
 	});
 
-	test("listings are cut to the width", () => {
+	test("listings are cut to the width", async () => {
 		const dir = tempDir();
 		mkdirSync(dir, { recursive: true });
 		const { state, output } = collectingState({ dir, width: 40 });
-		executeLine(state, "new");
-		executeLine(state, `send user ${"long words ".repeat(20)}`);
+		await executeLine(state, "new");
+		await executeLine(state, `send user ${"long words ".repeat(20)}`);
 		output();
 		for (const command of ["tree", "ctx", "leaves", "info"]) {
-			executeLine(state, command);
+			await executeLine(state, command);
 			for (const line of output().split("\n")) assert.ok(displayWidth(line) <= 40, `${command}: ${line}`);
 		}
-		state.close();
+		await state.close();
 	});
 });

@@ -49,8 +49,8 @@ function piContext(file: string): unknown {
 	return asJson(SessionManager.open(copy, dirname(copy)).buildSessionContext());
 }
 
-function assertPiAgrees(file: string): void {
-	const ours = asJson(Session.open(file).buildSessionContext());
+async function assertPiAgrees(file: string): Promise<void> {
+	const ours = asJson((await Session.open(file)).buildSessionContext());
 	assert.deepEqual(piContext(file), ours, `pi builds the same context from ${file}`);
 }
 
@@ -81,7 +81,7 @@ describe("repl (scripted)", () => {
 	test("new and send build realistic messages; quoted text is kept as is", async () => {
 		const dir = tempDir();
 		const { file, q1, a1 } = await fourTurns(dir);
-		const session = Session.open(file);
+		const session = await Session.open(file);
 		assert.equal(session.getCwd(), "/home/dev/project");
 		const user = message(session, q1) as UserMessage;
 		assert.deepEqual(Object.keys(user).sort(), ["content", "role", "timestamp"]);
@@ -111,7 +111,7 @@ describe("repl (scripted)", () => {
 		assert.ok(Math.abs(assistant.timestamp - Date.now()) < 60_000);
 
 		const [toolId, customId] = await ok([file], "send toolResult 3 files\nsend custom remember the tests\n");
-		const again = Session.open(file);
+		const again = await Session.open(file);
 		assert.deepEqual(
 			{ ...message(again, toolId as string), timestamp: 0 },
 			{
@@ -128,7 +128,7 @@ describe("repl (scripted)", () => {
 		assert.equal(custom.customType, "session-tree");
 		assert.equal(custom.content, "remember the tests");
 		assert.equal(custom.display, true);
-		assertPiAgrees(file);
+		await assertPiAgrees(file);
 	});
 
 	test("branch, label, name, nav, summary, compact, tree, ctx, leaves, info — and pi agrees", async () => {
@@ -167,7 +167,7 @@ describe("repl (scripted)", () => {
 		assert.match(summary, ID);
 		const q4 = next();
 		const a4 = next();
-		const session = Session.open(file);
+		const session = await Session.open(file);
 		// leaves: every branch tip (sorted) with its last message, the leaf starred. The tip
 		// of q3's branch is the name entry, which came after the label entry below q3.
 		const leafLines = out.slice(i, i + 3);
@@ -198,7 +198,7 @@ describe("repl (scripted)", () => {
 			[q1, a1, summary, q4, a4],
 		);
 		assert.equal(session.getEntry(summary)?.type, "branch_summary");
-		assertPiAgrees(file);
+		await assertPiAgrees(file);
 
 		// tree and ctx print the shared renderers' output; then a compaction and a clear.
 		const views = await ok([file], `tree\nctx\ncompact ${p(summary)} Talked about B-trees.\nlabel ${p(q1)}\nctx\n`);
@@ -215,14 +215,14 @@ describe("repl (scripted)", () => {
 		assert.ok(
 			views.some((line) => line.includes(compactionId) && /compaction summary: Talked about B-trees\./.test(line)),
 		);
-		const compacted = Session.open(file);
+		const compacted = await Session.open(file);
 		const compaction = compacted.getEntry(compactionId) as unknown as Record<string, unknown>;
 		assert.equal(compaction.type, "compaction");
 		assert.equal(compaction.firstKeptEntryId, summary);
 		assert.equal(compaction.tokensBefore, 0);
 		assert.ok(Array.isArray(compaction.retainedTail) && compaction.retainedTail.length === 3);
 		assert.equal(compacted.getLabel(q1), undefined);
-		assertPiAgrees(file);
+		await assertPiAgrees(file);
 	});
 
 	test("tree and ctx take the views' options", async () => {
@@ -293,25 +293,23 @@ describe("repl (scripted)", () => {
 		assert.ok(out.includes(`parentSession: ${forkFile}`));
 		assert.equal(readFileSync(file, "utf8"), before, "the original is untouched");
 
-		const forked = Session.open(forkFile);
+		const forked = await Session.open(forkFile);
 		assert.deepEqual(
 			forked.getBranch().map((entry) => entry.id),
 			[q1, a1, forkQ],
 		);
-		const cloned = Session.open(cloneFile);
+		const cloned = await Session.open(cloneFile);
 		assert.equal(cloned.getHeader().parentSession, forkFile);
 		assert.equal(cloned.getBranch().length, 4);
-		assertPiAgrees(forkFile);
-		assertPiAgrees(cloneFile);
+		await assertPiAgrees(forkFile);
+		await assertPiAgrees(cloneFile);
 	});
 
 	test("an ambiguous prefix lists the candidates", async () => {
 		const dir = tempDir();
 		const script = ["new", ...Array.from({ length: 40 }, (_, i) => `send user message ${i}`)].join("\n");
 		const [file] = await ok(["--dir", dir], script);
-		const ids = Session.open(file as string)
-			.getEntries()
-			.map((entry) => entry.id);
+		const ids = (await Session.open(file as string)).getEntries().map((entry) => entry.id);
 		// 40 ids over 16 first characters: some character starts several.
 		const first = [...new Set(ids.map((id) => id[0] as string))].find(
 			(char) => ids.filter((id) => id.startsWith(char)).length >= 2,
@@ -344,7 +342,7 @@ describe("repl (scripted)", () => {
 		]);
 		const [file, ...ids] = lines(goOn.stdout);
 		assert.equal(ids.length, 3);
-		assert.equal(Session.open(file as string).entryCount, 3);
+		assert.equal((await Session.open(file as string)).entryCount, 3);
 
 		const strict = await repl(["--dir", dir, "--strict"], script);
 		assert.equal(strict.code, 1);
@@ -354,7 +352,7 @@ describe("repl (scripted)", () => {
 		]);
 		const [strictFile, ...strictIds] = lines(strict.stdout);
 		assert.equal(strictIds.length, 1);
-		assert.equal(Session.open(strictFile as string).entryCount, 1, "nothing after the failing line ran");
+		assert.equal((await Session.open(strictFile as string)).entryCount, 1, "nothing after the failing line ran");
 
 		const fine = await repl(["--dir", dir, "--strict"], "new\nsend user fine\n");
 		assert.equal(fine.code, 0);
@@ -389,9 +387,9 @@ describe("repl (scripted)", () => {
 			loaded as string,
 			new RegExp(`^${second.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: 4 entries, leaf [0-9a-f]{8}$`),
 		);
-		assert.equal(Session.open(second).getLeafId(), id);
-		assert.equal(Session.open(first).entryCount, 4);
-		assert.equal(Session.open(second).entryCount, 5, "nothing after exit ran");
+		assert.equal((await Session.open(second)).getLeafId(), id);
+		assert.equal((await Session.open(first)).entryCount, 4);
+		assert.equal((await Session.open(second)).entryCount, 5, "nothing after exit ran");
 		// Plain output when scripted, even with FORCE_COLOR: no colours, no prompt, no echo.
 		assert.equal(tree.length, 5);
 		assert.ok(!result.stdout.includes("\u001b["));

@@ -2,7 +2,7 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import type { SearchRow } from "../../src/cli/commands/search.js";
+import { type SearchRow, searchCommand } from "../../src/cli/commands/search.js";
 import { Session } from "../../src/session.js";
 import { assistant, buildLayout, clock, type Layout, PROJECT, user } from "../catalog/layout.js";
 import { cli, lines, removeTempDirs, tempDir } from "./helpers.js";
@@ -14,11 +14,11 @@ const ESC = "\u001b";
 let layout: Layout;
 let env: Record<string, string>;
 
-before(() => {
+before(async () => {
 	// The test runner sets FORCE_COLOR for its children when it runs on a terminal.
 	delete process.env.FORCE_COLOR;
 	delete process.env.NO_COLOR;
-	layout = buildLayout(tempDir());
+	layout = await buildLayout(tempDir());
 	env = { PI_CODING_AGENT_DIR: layout.agentDir };
 });
 after(removeTempDirs);
@@ -37,7 +37,7 @@ describe("search", () => {
 	test("hits name the file, session, entry, role and whether the entry is on the active branch", async () => {
 		const hits = await searchJson(["tree", "--cwd", PROJECT]);
 		const branched = hits.filter((hit) => hit.file === layout.branched);
-		const session = Session.open(layout.branched);
+		const session = await Session.open(layout.branched);
 		assert.deepEqual(
 			branched.map((hit) => [hit.entryId, hit.role, hit.onActiveBranch]),
 			[
@@ -78,9 +78,9 @@ describe("search", () => {
 
 	test("after a branch, the entries left behind are off the active branch", async () => {
 		const dir = tempDir();
-		const session = Session.create({ dir, cwd: PROJECT, now: clock("2025-04-01T00:00:00.000Z") });
-		const q = session.appendMessage(user("needle one", "2025-04-01T00:00:00.000Z"));
-		const a = session.appendMessage(assistant("needle two", "2025-04-01T00:00:01.000Z"));
+		const session = await Session.create({ dir, cwd: PROJECT, now: clock("2025-04-01T00:00:00.000Z") });
+		const q = await session.appendMessage(user("needle one", "2025-04-01T00:00:00.000Z"));
+		const a = await session.appendMessage(assistant("needle two", "2025-04-01T00:00:01.000Z"));
 		const hits1 = await searchJson(["needle", dir]);
 		assert.deepEqual(
 			hits1.map((hit) => [hit.entryId, hit.onActiveBranch]),
@@ -89,7 +89,7 @@ describe("search", () => {
 				[a, true],
 			],
 		);
-		session.branch(q); // a persisted leaf record: the answer is now on a side branch
+		await session.branch(q); // a persisted leaf record: the answer is now on a side branch
 		const hits2 = await searchJson(["needle", dir]);
 		assert.deepEqual(
 			hits2.map((hit) => [hit.entryId, hit.onActiveBranch]),
@@ -98,18 +98,18 @@ describe("search", () => {
 				[a, false],
 			],
 		);
-		session.resetLeaf();
+		await session.resetLeaf();
 		const hits3 = await searchJson(["needle", dir]);
 		assert.ok(hits3.every((hit) => !hit.onActiveBranch));
-		session.close();
+		await session.close();
 	});
 
 	test("searches thinking, tool results, custom messages, compaction and branch summaries", async () => {
 		const dir = tempDir();
-		const session = Session.create({ dir, cwd: PROJECT, now: clock("2025-04-02T00:00:00.000Z") });
-		const q = session.appendMessage(user("start", "2025-04-02T00:00:00.000Z"));
-		const a = session.appendMessage(assistant("visible", "2025-04-02T00:00:01.000Z", "hidden zebra thought"));
-		const tool = session.appendMessage({
+		const session = await Session.create({ dir, cwd: PROJECT, now: clock("2025-04-02T00:00:00.000Z") });
+		const q = await session.appendMessage(user("start", "2025-04-02T00:00:00.000Z"));
+		const a = await session.appendMessage(assistant("visible", "2025-04-02T00:00:01.000Z", "hidden zebra thought"));
+		const tool = await session.appendMessage({
 			role: "toolResult",
 			toolCallId: "call-1",
 			toolName: "bash",
@@ -117,9 +117,9 @@ describe("search", () => {
 			isError: false,
 			timestamp: Date.parse("2025-04-02T00:00:02.000Z"),
 		});
-		const custom = session.appendCustomMessageEntry("note", "a zebra note", true);
-		const compaction = session.appendCompaction("summary of the zebra talk", q, 100);
-		const summary = session.branchWithSummary(q, "left the zebra branch");
+		const custom = await session.appendCustomMessageEntry("note", "a zebra note", true);
+		const compaction = await session.appendCompaction("summary of the zebra talk", q, 100);
+		const summary = await session.branchWithSummary(q, "left the zebra branch");
 		const hits = await searchJson(["zebra", dir]);
 		assert.deepEqual(
 			hits.map((hit) => [hit.entryId, hit.role]),
@@ -132,7 +132,7 @@ describe("search", () => {
 			],
 		);
 		assert.ok(hits.every((hit) => matched(hit) === "zebra"));
-		session.close();
+		await session.close();
 	});
 
 	test("--regex and -i", async () => {
@@ -225,12 +225,26 @@ describe("search", () => {
 		assert.match(dir.stderr, /warning: .*: damaged: line 3: /);
 	});
 
+	test("memory: searches the memory sessions of this process (in-process)", async () => {
+		const session = await Session.create({ location: "memory:search-test", cwd: PROJECT });
+		const q = await session.appendMessage(user("a needle in memory", "2025-08-01T00:00:00.000Z"));
+		const out: string[] = [];
+		const io = { stdin: process.stdin, out: (text: string) => out.push(text), err: () => {} };
+		await searchCommand.run({ values: { json: true }, positionals: ["needle", "memory:"], io });
+		const hits = JSON.parse(out.join("")) as Hit[];
+		assert.deepEqual(
+			hits.map((hit) => [hit.file, hit.entryId, hit.onActiveBranch, matched(hit)]),
+			[["memory:search-test", q, true, "needle"]],
+		);
+		await session.close();
+	});
+
 	test("snippets: one line, cut around the match, offsets into the snippet", async () => {
 		const dir = tempDir();
-		const session = Session.create({ dir, cwd: PROJECT });
+		const session = await Session.create({ dir, cwd: PROJECT });
 		const long = `${"alpha ".repeat(100)}\n\n  NEEDLE\there ${"omega ".repeat(100)}`;
-		session.appendMessage({ role: "user", content: long, timestamp: Date.now() });
-		session.close();
+		await session.appendMessage({ role: "user", content: long, timestamp: Date.now() });
+		await session.close();
 		const [hit] = await searchJson(["NEEDLE", dir]);
 		assert.ok(hit);
 		assert.equal(matched(hit), "NEEDLE");

@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { after, describe, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import { Session } from "../../src/index.js";
 import { BIN, removeTempDirs, tempDir } from "./helpers.js";
 
@@ -158,22 +158,28 @@ describe("repl in a terminal (tmux)", { skip }, () => {
 		FORCE_COLOR: undefined,
 	};
 	const long = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
-	const session = Session.create({ dir, cwd: "/home/dev/project" });
-	const q1 = session.appendMessage({ role: "user", content: "What is a B-tree?", timestamp: Date.now() });
-	const a1 = session.appendMessage({
-		role: "assistant",
-		content: [{ type: "text", text: long }],
-		provider: "anthropic",
-		model: "claude-sonnet-4-5",
-		timestamp: Date.now(),
+	let file = "";
+	let q1 = "";
+	let a1 = "";
+	let q1Prefix = "";
+	before(async () => {
+		const session = await Session.create({ dir, cwd: "/home/dev/project" });
+		q1 = await session.appendMessage({ role: "user", content: "What is a B-tree?", timestamp: Date.now() });
+		a1 = await session.appendMessage({
+			role: "assistant",
+			content: [{ type: "text", text: long }],
+			provider: "anthropic",
+			model: "claude-sonnet-4-5",
+			timestamp: Date.now(),
+		});
+		await session.close();
+		file = session.file as string;
+		/** The shortest prefix of q1 that no other id starts with. */
+		const ids = [q1, a1];
+		let prefixLength = 1;
+		while (ids.some((id) => id !== q1 && id.startsWith(q1.slice(0, prefixLength)))) prefixLength++;
+		q1Prefix = q1.slice(0, Math.max(prefixLength, 2));
 	});
-	session.close();
-	const file = session.file as string;
-	/** The shortest prefix of q1 that no other id starts with. */
-	const ids = [q1, a1];
-	let prefixLength = 1;
-	while (ids.some((id) => id !== q1 && id.startsWith(q1.slice(0, prefixLength)))) prefixLength++;
-	const q1Prefix = q1.slice(0, Math.max(prefixLength, 2));
 
 	let pane: Pane;
 
@@ -224,7 +230,7 @@ describe("repl in a terminal (tmux)", { skip }, () => {
 		await pane.waitForInput("send user never sent");
 		pane.keys("C-c");
 		await pane.waitFor("a fresh prompt", (text) => text.includes("never sent^C") && pane.lastLine(text).endsWith("]>"));
-		const reopened = Session.open(file);
+		const reopened = await Session.open(file);
 		assert.ok(
 			reopened.getEntries().every((entry) => !JSON.stringify(entry).includes("never sent")),
 			"the dropped line was not run",

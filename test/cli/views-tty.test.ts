@@ -7,8 +7,7 @@
 
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
-import { stripAnsi } from "../../src/render/color.js";
-import { displayWidth } from "../../src/render/preview.js";
+import { displayWidth, stripAnsi } from "../../src/render/terminal.js";
 import { ensureServer, quote, skipWithoutTmux, stopTmux, tmux } from "../catalog/tmux.js";
 import { BIN, fixture } from "./helpers.js";
 

@@ -5,7 +5,7 @@ import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { displayWidth } from "../../src/render/preview.js";
+import { displayWidth } from "../../src/render/terminal.js";
 import { BIN, type CliResult, cli, cliJson, expected, fixture, lines, removeTempDirs, tempDir } from "./helpers.js";
 
 // Colour depends on these (node --test sets FORCE_COLOR=1 for its children on a terminal):

@@ -23,12 +23,13 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, describe, test } from "node:test";
+import { after, before, describe, test } from "node:test";
 import {
 	isSessionTreeError,
 	type MessageEntry,
 	type OpenSessionOptions,
 	Session,
+	type SessionContext,
 	type SessionEntry,
 	type SessionTreeErrorCode,
 	type SessionTreeNode,
@@ -51,10 +52,10 @@ const plain = <T>(value: T): unknown => JSON.parse(JSON.stringify(value));
  * What a session shows, or how opening it failed. `tree` is the JSON of `getTree()`, or the
  * flattened rows for chains too deep for `JSON.stringify`.
  */
-function snapshot(file: string, options: OpenSessionOptions, deep = false): unknown {
+async function snapshot(file: string, options: OpenSessionOptions, deep = false): Promise<unknown> {
 	let session: Session;
 	try {
-		session = Session.open(file, options);
+		session = await Session.open(file, options);
 	} catch (error) {
 		assert.ok(isSessionTreeError(error), String(error));
 		return { throws: error.code, line: error.line, file: error.file };
@@ -71,25 +72,25 @@ function snapshot(file: string, options: OpenSessionOptions, deep = false): unkn
 			problems: plain(session.problems),
 		};
 	} finally {
-		session.close();
+		await session.close();
 	}
 }
 
 describe("pi fixtures: a default (lazy) open and a verify open agree", () => {
 	for (const name of fixtureNames()) {
-		test(name, () => {
+		test(name, async () => {
 			const file = fixtureFile(name);
 			const before = sha256(file);
 			const deep = name === "deep-chain";
 			for (const lenient of [false, true]) {
-				const lazy = snapshot(file, { lenient }, deep);
-				const verified = snapshot(file, { lenient, verify: true }, deep);
+				const lazy = await snapshot(file, { lenient }, deep);
+				const verified = await snapshot(file, { lenient, verify: true }, deep);
 				assert.deepEqual(lazy, verified, lenient ? "lenient" : "strict");
 			}
 			// A current-version file that opens strictly holds exactly its lines' records.
 			const lines = readFileSync(file, "utf8").split("\n").filter(Boolean);
 			const header = JSON.parse(lines[0] as string) as { version?: number };
-			const strict = snapshot(file, {}, deep) as { entries?: SessionEntry[] };
+			const strict = (await snapshot(file, {}, deep)) as { entries?: SessionEntry[] };
 			if (header.version === 3 && strict.entries) {
 				const records = lines.slice(1).map((line) => JSON.parse(line) as SessionEntry);
 				assert.deepEqual(
@@ -111,10 +112,10 @@ interface Built {
 	lineOf: (id: string) => number;
 }
 
-function build(): Built {
+async function build(): Promise<Built> {
 	const file = fresh();
 	let clock = Date.parse("2026-04-01T00:00:00.000Z");
-	const session = Session.create({
+	const session = await Session.create({
 		file,
 		cwd: "/p",
 		now: () => {
@@ -129,15 +130,15 @@ function build(): Built {
 		model: "m",
 		timestamp,
 	});
-	const u1 = session.appendMessage({ role: "user", content: "first question", timestamp: 1 });
-	const a1 = session.appendMessage(assistant("first answer", 2));
-	const u2 = session.appendMessage({ role: "user", content: "old question", timestamp: 3 });
-	const a2 = session.appendMessage(assistant("old answer with a MIDDLE part that gets damaged", 4));
-	session.branch(a1);
-	const u3 = session.appendMessage({ role: "user", content: "new question", timestamp: 5 });
-	const a3 = session.appendMessage(assistant("new answer with a MIDDLE part too", 6));
-	const label = session.appendLabelChange(u1, "start");
-	session.close();
+	const u1 = await session.appendMessage({ role: "user", content: "first question", timestamp: 1 });
+	const a1 = await session.appendMessage(assistant("first answer", 2));
+	const u2 = await session.appendMessage({ role: "user", content: "old question", timestamp: 3 });
+	const a2 = await session.appendMessage(assistant("old answer with a MIDDLE part that gets damaged", 4));
+	await session.branch(a1);
+	const u3 = await session.appendMessage({ role: "user", content: "new question", timestamp: 5 });
+	const a3 = await session.appendMessage(assistant("new answer with a MIDDLE part too", 6));
+	const label = await session.appendLabelChange(u1, "start");
+	await session.close();
 	const lines = readFileSync(file, "utf8").split("\n");
 	const lineOf = (id: string) => {
 		const index = lines.findIndex((line) => line.includes(`"id":"${id}"`));
@@ -164,16 +165,26 @@ function damaged(built: Built, id: string): string {
 	return file;
 }
 
-/** Asserts that `run` throws a SessionTreeError with this code, naming `file` and `line`. */
-function throwsAt(run: () => unknown, code: SessionTreeErrorCode, file: string, line?: number): void {
-	assert.throws(run, (error: unknown) => {
+/** A check that an error is a SessionTreeError with this code, naming `file` and `line`. */
+function errorAt(code: SessionTreeErrorCode, file: string, line?: number): (error: unknown) => true {
+	return (error: unknown) => {
 		assert.ok(isSessionTreeError(error), String(error));
 		assert.equal(error.code, code, error.message);
 		assert.equal(error.file, file);
 		assert.equal(error.line, line);
 		assert.ok(error.message.startsWith(line === undefined ? `${file}: ` : `${file}:${line}: `), error.message);
 		return true;
-	});
+	};
+}
+
+/** Asserts that `run` throws a SessionTreeError with this code, naming `file` and `line`. */
+function throwsAt(run: () => unknown, code: SessionTreeErrorCode, file: string, line?: number): void {
+	assert.throws(run, errorAt(code, file, line));
+}
+
+/** Asserts that `run` rejects with a SessionTreeError with this code, naming `file` and `line`. */
+async function rejectsAt(run: () => Promise<unknown>, code: SessionTreeErrorCode, file: string, line?: number) {
+	await assert.rejects(run, errorAt(code, file, line));
 }
 
 const stubOf = (built: Built, id: string) => {
@@ -182,20 +193,23 @@ const stubOf = (built: Built, id: string) => {
 };
 
 describe("a damaged body", () => {
-	const built = build();
-	const { a2, a3 } = built.ids;
-	const cleanContext = (() => {
-		const session = Session.open(built.file, { verify: true });
-		const context = session.buildSessionContext();
-		session.close();
-		return context;
-	})();
+	let built: Built;
+	let a2: string;
+	let a3: string;
+	let cleanContext: SessionContext;
+	before(async () => {
+		built = await build();
+		({ a2, a3 } = built.ids);
+		const session = await Session.open(built.file, { verify: true });
+		cleanContext = session.buildSessionContext();
+		await session.close();
+	});
 
-	test("off the active path: a strict open succeeds, reading that entry throws with its file and line", () => {
+	test("off the active path: a strict open succeeds, reading that entry throws with its file and line", async () => {
 		const file = damaged(built, a2);
 		const line = built.lineOf(a2);
 		const before = sha256(file);
-		const session = Session.open(file);
+		const session = await Session.open(file);
 		assert.deepEqual(session.problems, []);
 		assert.deepEqual(session.buildSessionContext(), cleanContext);
 		assert.equal(session.getLeafId(), built.ids.label);
@@ -216,22 +230,22 @@ describe("a damaged body", () => {
 		throwsAt(() => session.buildSessionContext(a2), "INVALID_JSON", file, line);
 		// Everything else reads.
 		assert.equal(session.getEntry(built.ids.u2)?.type, "message");
-		session.close();
+		await session.close();
 		assert.equal(sha256(file), before, "reading never changes the file");
 	});
 
-	test("off the active path: a strict verify open throws at open, naming the line", () => {
+	test("off the active path: a strict verify open throws at open, naming the line", async () => {
 		const file = damaged(built, a2);
 		const before = sha256(file);
-		throwsAt(() => Session.open(file, { verify: true }), "INVALID_JSON", file, built.lineOf(a2));
+		await rejectsAt(() => Session.open(file, { verify: true }), "INVALID_JSON", file, built.lineOf(a2));
 		assert.equal(sha256(file), before);
 	});
 
-	test("off the active path: a lenient open gives the stub and one problem on first read", () => {
+	test("off the active path: a lenient open gives the stub and one problem on first read", async () => {
 		const file = damaged(built, a2);
 		const line = built.lineOf(a2);
 		const before = sha256(file);
-		const session = Session.open(file, { lenient: true });
+		const session = await Session.open(file, { lenient: true });
 		assert.equal(session.problems.length, 0, "nothing read yet");
 		assert.deepEqual(session.getEntry(a2), stubOf(built, a2));
 		assert.deepEqual(
@@ -251,31 +265,31 @@ describe("a damaged body", () => {
 			onOldBranch.map((m) => m.role),
 			["user", "assistant", "user"],
 		);
-		session.close();
+		await session.close();
 		assert.equal(sha256(file), before);
 	});
 
-	test("off the active path: a lenient verify open reports it at open", () => {
+	test("off the active path: a lenient verify open reports it at open", async () => {
 		const file = damaged(built, a2);
 		const before = sha256(file);
-		const session = Session.open(file, { lenient: true, verify: true });
+		const session = await Session.open(file, { lenient: true, verify: true });
 		assert.deepEqual(
 			session.problems.map((p) => [p.code, p.line, p.entryId]),
 			[["INVALID_JSON", built.lineOf(a2), a2]],
 		);
 		assert.deepEqual(session.getEntry(a2), stubOf(built, a2));
 		assert.equal(session.problems.length, 1);
-		session.close();
+		await session.close();
 		assert.equal(sha256(file), before);
 	});
 
-	test("on the active path: a strict open throws; a lenient one reports it at open", () => {
+	test("on the active path: a strict open throws; a lenient one reports it at open", async () => {
 		const file = damaged(built, a3);
 		const line = built.lineOf(a3);
 		const before = sha256(file);
-		throwsAt(() => Session.open(file), "INVALID_JSON", file, line);
-		throwsAt(() => Session.open(file, { verify: true }), "INVALID_JSON", file, line);
-		const lenient = Session.open(file, { lenient: true });
+		await rejectsAt(() => Session.open(file), "INVALID_JSON", file, line);
+		await rejectsAt(() => Session.open(file, { verify: true }), "INVALID_JSON", file, line);
+		const lenient = await Session.open(file, { lenient: true });
 		assert.deepEqual(
 			lenient.problems.map((p) => [p.code, p.line, p.entryId]),
 			[["INVALID_JSON", line, a3]],
@@ -286,22 +300,22 @@ describe("a damaged body", () => {
 			cleanContext.messages.slice(0, -1),
 			"the damaged message is left out",
 		);
-		lenient.close();
+		await lenient.close();
 		assert.equal(sha256(file), before);
 	});
 
-	test("a message without a string role: INVALID_RECORD when read (strict), kept and reported (lenient)", () => {
+	test("a message without a string role: INVALID_RECORD when read (strict), kept and reported (lenient)", async () => {
 		const lines = readFileSync(built.file, "utf8").split("\n");
 		const line = built.lineOf(a2);
 		lines[line - 1] = (lines[line - 1] as string).replace('"role":"assistant"', '"role":null');
 		const file = fresh();
 		writeFileSync(file, lines.join("\n"));
-		const strict = Session.open(file);
+		const strict = await Session.open(file);
 		assert.deepEqual(strict.buildSessionContext(), cleanContext);
 		throwsAt(() => strict.getEntry(a2), "INVALID_RECORD", file, line);
-		strict.close();
-		throwsAt(() => Session.open(file, { verify: true }), "INVALID_RECORD", file, line);
-		const lenient = Session.open(file, { lenient: true });
+		await strict.close();
+		await rejectsAt(() => Session.open(file, { verify: true }), "INVALID_RECORD", file, line);
+		const lenient = await Session.open(file, { lenient: true });
 		const entry = lenient.getEntry(a2) as MessageEntry;
 		assert.equal(entry.id, a2);
 		assert.equal(entry.message.role, null);
@@ -311,17 +325,17 @@ describe("a damaged body", () => {
 		);
 		assert.match(lenient.problems[0]?.message ?? "", /kept in the tree/);
 		// Kept in the tree, with the same context on its branch as a verify open gives.
-		const verified = Session.open(file, { lenient: true, verify: true });
+		const verified = await Session.open(file, { lenient: true, verify: true });
 		assert.deepEqual(plain(verified.problems), plain(lenient.problems));
 		assert.deepEqual(lenient.buildSessionContext(a2), verified.buildSessionContext(a2));
 		assert.deepEqual(lenient.getBranch(a2), verified.getBranch(a2));
 		// "Left out of the context": the message without a role is not among the messages.
 		const atA2 = lenient.buildSessionContext(a2).messages;
-		const clean = Session.open(built.file, { verify: true });
+		const clean = await Session.open(built.file, { verify: true });
 		assert.deepEqual(atA2, clean.buildSessionContext(a2).messages.slice(0, -1));
-		clean.close();
-		verified.close();
-		lenient.close();
+		await clean.close();
+		await verified.close();
+		await lenient.close();
 	});
 });
 
@@ -344,12 +358,12 @@ describe("the file changes under an open session", () => {
 		}
 	}
 
-	test("a line changed in place after open (another id, same length): reading it throws naming the line", () => {
-		const built = build();
+	test("a line changed in place after open (another id, same length): reading it throws naming the line", async () => {
+		const built = await build();
 		const { a2 } = built.ids;
 		const file = built.file;
 		const inode = statSync(file).ino;
-		const session = Session.open(file);
+		const session = await Session.open(file);
 		const context = session.buildSessionContext();
 		patch(file, idOffset(file, a2), "0f0f0f0f");
 		assert.equal(statSync(file).ino, inode, "the same file");
@@ -357,8 +371,8 @@ describe("the file changes under an open session", () => {
 		// What was read at open is unaffected.
 		assert.deepEqual(session.buildSessionContext(), context);
 		// A lenient session gets the stub and a problem instead.
-		const built2 = build();
-		const lenient = Session.open(built2.file, { lenient: true });
+		const built2 = await build();
+		const lenient = await Session.open(built2.file, { lenient: true });
 		patch(built2.file, idOffset(built2.file, built2.ids.a2), "0f0f0f0f");
 		const stub = lenient.getEntry(built2.ids.a2);
 		assert.deepEqual(Object.keys(stub ?? {}), ["type", "id", "parentId", "timestamp"]);
@@ -369,30 +383,30 @@ describe("the file changes under an open session", () => {
 			[["INVALID_JSON", built2.lineOf(built2.ids.a2), built2.ids.a2]],
 		);
 		assert.match(lenient.problems[0]?.message ?? "", /changed in place/);
-		session.close();
-		lenient.close();
+		await session.close();
+		await lenient.close();
 	});
 
-	test("a parent changed in place after open: reading that entry throws naming the line", () => {
-		const built = build();
+	test("a parent changed in place after open: reading that entry throws naming the line", async () => {
+		const built = await build();
 		const { a2, u2 } = built.ids;
 		const file = built.file;
-		const session = Session.open(file);
+		const session = await Session.open(file);
 		const bytes = readFileSync(file);
 		const at = bytes.indexOf(`"parentId":"${u2}"`, idOffset(file, a2));
 		assert.ok(at > 0);
 		patch(file, at + '"parentId":"'.length, "0e0e0e0e");
 		throwsAt(() => session.getEntry(a2), "INVALID_JSON", file, built.lineOf(a2));
-		session.close();
+		await session.close();
 	});
 
-	test("after close, a file replaced by rename: reading an unread entry is IO_ERROR; read ones stay", () => {
-		const built = build();
+	test("after close, a file replaced by rename: reading an unread entry is IO_ERROR; read ones stay", async () => {
+		const built = await build();
 		const { a2, u3 } = built.ids;
 		const file = built.file;
-		const session = Session.open(file);
+		const session = await Session.open(file);
 		const u3Entry = session.getEntry(u3); // on the active path: parsed at open
-		session.close();
+		await session.close();
 		const replacement = join(dir, "replacement.tmp");
 		writeFileSync(replacement, readFileSync(file));
 		renameSync(replacement, file);
@@ -401,49 +415,55 @@ describe("the file changes under an open session", () => {
 		assert.ok(session.buildSessionContext().messages.length > 0);
 	});
 
-	test("before close, a file replaced by rename: the open descriptor still reads the original", () => {
-		const built = build();
+	test("before close, a file replaced by rename: the open descriptor still reads the original", async () => {
+		const built = await build();
 		const { a2 } = built.ids;
 		const file = built.file;
 		const original = JSON.parse(readFileSync(file, "utf8").split("\n")[built.lineOf(a2) - 1] as string);
-		const session = Session.open(file);
+		const session = await Session.open(file);
 		const replacement = join(dir, "replacement2.tmp");
 		writeFileSync(replacement, "garbage\n");
 		renameSync(replacement, file);
 		assert.deepEqual(session.getEntry(a2), original);
-		session.close();
+		await session.close();
 	});
 
-	test("after close, a file removed: reading an unread entry is IO_ERROR", () => {
-		const built = build();
-		const session = Session.open(built.file);
-		session.close();
+	test("after close, a file removed: reading an unread entry is IO_ERROR", async () => {
+		const built = await build();
+		const session = await Session.open(built.file);
+		await session.close();
 		unlinkSync(built.file);
 		throwsAt(() => session.getEntry(built.ids.a2), "IO_ERROR", built.file);
 	});
 
-	test("after close, the same file: reading reopens it", () => {
-		const built = build();
+	test("after close, the same file: reading reopens it", async () => {
+		const built = await build();
 		const { a2, u2 } = built.ids;
 		const lines = readFileSync(built.file, "utf8").split("\n");
-		const session = Session.open(built.file);
-		session.close();
+		const session = await Session.open(built.file);
+		await session.close();
 		assert.deepEqual(session.getEntry(a2), JSON.parse(lines[built.lineOf(a2) - 1] as string));
 		assert.deepEqual(session.getEntry(u2), JSON.parse(lines[built.lineOf(u2) - 1] as string));
-		session.close();
+		await session.close();
 		// Appends in between do not matter either.
-		const again = Session.open(built.file);
-		again.close();
-		const other = Session.open(built.file);
-		other.appendMessage({ role: "user", content: "more", timestamp: 9 });
-		other.close();
+		const again = await Session.open(built.file);
+		await again.close();
+		const other = await Session.open(built.file);
+		await other.appendMessage({ role: "user", content: "more", timestamp: 9 });
+		await other.close();
 		assert.deepEqual(again.getEntries(), other.getEntries().slice(0, -1));
 	});
 });
 
 describe("getTree and flattenTree nodes", () => {
-	const built = build();
-	const { u1, a2, u3 } = built.ids;
+	let built: Built;
+	let u1: string;
+	let a2: string;
+	let u3: string;
+	before(async () => {
+		built = await build();
+		({ u1, a2, u3 } = built.ids);
+	});
 
 	function nodeOf(roots: SessionTreeNode[], id: string): SessionTreeNode {
 		const stack = [...roots];
@@ -454,8 +474,8 @@ describe("getTree and flattenTree nodes", () => {
 		assert.fail(`no node ${id}`);
 	}
 
-	test("keys in pi's order; entry is an own enumerable accessor read like a data property", () => {
-		const session = Session.open(built.file);
+	test("keys in pi's order; entry is an own enumerable accessor read like a data property", async () => {
+		const session = await Session.open(built.file);
 		const roots = session.getTree();
 		assert.equal(roots.length, 1);
 		const root = roots[0] as SessionTreeNode;
@@ -474,11 +494,11 @@ describe("getTree and flattenTree nodes", () => {
 		assert.deepEqual(Object.getOwnPropertyDescriptor(spread, "entry")?.value, session.getEntry(a2));
 		assert.equal(JSON.stringify(leafNode), JSON.stringify({ entry: session.getEntry(a2), children: [] }));
 		assert.deepEqual(JSON.parse(JSON.stringify(root)).entry, session.getEntry(u1), "JSON.stringify sees entry");
-		session.close();
+		await session.close();
 	});
 
-	test("assigning entry replaces it, keeps the key order and leaves the session alone", () => {
-		const session = Session.open(built.file);
+	test("assigning entry replaces it, keeps the key order and leaves the session alone", async () => {
+		const session = await Session.open(built.file);
 		const root = session.getTree()[0] as SessionTreeNode;
 		const replacement = { ...(session.getEntry(u1) as SessionEntry), id: "replaced" };
 		root.entry = replacement;
@@ -487,12 +507,12 @@ describe("getTree and flattenTree nodes", () => {
 		assert.equal(Object.getOwnPropertyDescriptor(root, "entry")?.value, replacement);
 		assert.equal(session.getEntry(u1)?.id, u1);
 		assert.equal(session.getTree()[0]?.entry.id, u1, "a new tree is not affected");
-		session.close();
+		await session.close();
 	});
 
-	test("assigning entry does not parse the body (a damaged one off the path)", () => {
+	test("assigning entry does not parse the body (a damaged one off the path)", async () => {
 		const file = damaged(built, a2);
-		const session = Session.open(file);
+		const session = await Session.open(file);
 		const node = nodeOf(session.getTree(), u1);
 		// Walk to a2 by ids read from the shape, without reading a2's entry.
 		const a1Node = node.children[0] as SessionTreeNode;
@@ -509,11 +529,11 @@ describe("getTree and flattenTree nodes", () => {
 		assert.ok(row);
 		row.entry = value;
 		assert.equal(row.entry, value);
-		session.close();
+		await session.close();
 	});
 
-	test("flattenTree rows: keys entry, depth, label; spread and assignment", () => {
-		const session = Session.open(built.file);
+	test("flattenTree rows: keys entry, depth, label; spread and assignment", async () => {
+		const session = await Session.open(built.file);
 		const rows = session.flattenTree();
 		assert.deepEqual(
 			rows.map((row) => Object.keys(row)),
@@ -536,35 +556,35 @@ describe("getTree and flattenTree nodes", () => {
 		assert.equal(row.entry, value);
 		assert.deepEqual(Object.keys(row), ["entry", "depth"]);
 		assert.equal(session.getEntry(u3)?.id, u3);
-		session.close();
+		await session.close();
 	});
 });
 
 describe("appending to a lazily opened session", () => {
-	test("a reopen gives the context, entries and leaf the session had in memory", () => {
-		const built = build();
+	test("a reopen gives the context, entries and leaf the session had in memory", async () => {
+		const built = await build();
 		const { a2, u1 } = built.ids;
-		const session = Session.open(built.file);
-		session.appendMessage({ role: "user", content: "continued", timestamp: 10 });
-		session.branchWithSummary(a2, "went back to the old answer");
-		session.appendMessage({ role: "user", content: "on the old branch", timestamp: 11 });
-		session.appendMessage({
+		const session = await Session.open(built.file);
+		await session.appendMessage({ role: "user", content: "continued", timestamp: 10 });
+		await session.branchWithSummary(a2, "went back to the old answer");
+		await session.appendMessage({ role: "user", content: "on the old branch", timestamp: 11 });
+		await session.appendMessage({
 			role: "assistant",
 			content: [{ type: "text", text: "reply" }],
 			provider: "p",
 			model: "m",
 			timestamp: 12,
 		});
-		session.appendLabelChange(u1, "renamed");
+		await session.appendLabelChange(u1, "renamed");
 		const memory = {
 			leafId: session.getLeafId(),
 			context: plain(session.buildSessionContext()),
 			entries: plain(session.getEntries()),
 			tree: JSON.stringify(session.getTree()),
 		};
-		session.close();
+		await session.close();
 		for (const options of [{}, { verify: true }, { lenient: true }]) {
-			const reopened = Session.open(built.file, options);
+			const reopened = await Session.open(built.file, options);
 			assert.deepEqual(reopened.problems, []);
 			assert.deepEqual(
 				{
@@ -576,7 +596,7 @@ describe("appending to a lazily opened session", () => {
 				memory,
 				JSON.stringify(options),
 			);
-			reopened.close();
+			await reopened.close();
 		}
 	});
 });
@@ -596,7 +616,7 @@ describe("regressions", () => {
 	const damagedLine = (id: string, parentId: string) =>
 		`{"type":"message","id":"${id}","parentId":"${parentId}","timestamp":"${T}","message":{"role":"assistant","content":[{"type":"text","text":"a "quoted" word"}],"provider":"p","model":"m","timestamp":2}}`;
 
-	test("repair of a v3 file whose only damage is an unread body off the active path rewrites it", () => {
+	test("repair of a v3 file whose only damage is an unread body off the active path rewrites it", async () => {
 		const file = fresh();
 		const bad = damagedLine("aaaaaaa2", "aaaaaaa1");
 		assert.ok(bad.endsWith("}"));
@@ -609,21 +629,21 @@ describe("regressions", () => {
 			userLine("aaaaaaa3", "aaaaaaa1", "the leaf"),
 		].join("\n")}\n`;
 		writeFileSync(file, original);
-		const context = (() => {
-			const s = Session.open(file, { lenient: true });
+		const context = await (async () => {
+			const s = await Session.open(file, { lenient: true });
 			const built = s.buildSessionContext();
-			s.close();
+			await s.close();
 			return built;
 		})();
-		const session = Session.open(file, { lenient: true });
+		const session = await Session.open(file, { lenient: true });
 		assert.deepEqual(session.problems, [], "the damaged body is not read at open");
-		const backup = session.repair();
+		const backup = await session.repair();
 		assert.equal(typeof backup, "string", "repair rewrote the file");
 		assert.equal(readFileSync(backup as string, "utf8"), original, "the backup is the original");
-		session.close();
+		await session.close();
 		assert.notEqual(readFileSync(file, "utf8"), original);
 		// The repaired file opens strictly, every line read.
-		const repaired = Session.open(file, { verify: true });
+		const repaired = await Session.open(file, { verify: true });
 		assert.deepEqual(repaired.problems, []);
 		assert.equal(repaired.getEntry("aaaaaaa2"), undefined, "the unreadable entry is left out");
 		assert.deepEqual(
@@ -638,14 +658,14 @@ describe("regressions", () => {
 		assert.equal(repaired.getLeafId(), "aaaaaaa3");
 		assert.deepEqual(repaired.buildSessionContext(), context);
 		assert.equal(repaired.getEntry("aaaaaaa4")?.type, "message");
-		repaired.close();
+		await repaired.close();
 		// Nothing left to repair.
-		const again = Session.open(file, { lenient: true });
-		assert.equal(again.repair(), undefined);
-		again.close();
+		const again = await Session.open(file, { lenient: true });
+		assert.equal(await again.repair(), undefined);
+		await again.close();
 	});
 
-	test("writes after repair() stay consistent with the repaired file (in-memory tree keeps dropped entries)", () => {
+	test("writes after repair() stay consistent with the repaired file (in-memory tree keeps dropped entries)", async () => {
 		// The damaged entry is the leaf: a lenient open reports it, repair drops it and points the
 		// file's leaf at its parent, but the session's leaf stays on the dropped id.
 		const file = fresh();
@@ -653,18 +673,18 @@ describe("regressions", () => {
 			file,
 			`${[header, userLine("aaaaaaa1", null, "root"), damagedLine("aaaaaaa2", "aaaaaaa1")].join("\n")}\n`,
 		);
-		const session = Session.open(file, { lenient: true });
+		const session = await Session.open(file, { lenient: true });
 		assert.equal(session.problems.length, 1);
-		assert.equal(typeof session.repair(), "string");
-		const id = session.appendMessage({ role: "user", content: "after the repair", timestamp: 3 });
-		session.close();
-		const reopened = Session.open(file, { verify: true });
+		assert.equal(typeof (await session.repair()), "string");
+		const id = await session.appendMessage({ role: "user", content: "after the repair", timestamp: 3 });
+		await session.close();
+		const reopened = await Session.open(file, { verify: true });
 		assert.equal(reopened.getEntry(id)?.parentId, "aaaaaaa1");
-		reopened.close();
+		await reopened.close();
 	});
 
-	test("close() after a read that reopened the file closes it again: no descriptor is left", () => {
-		const built = build();
+	test("close() after a read that reopened the file closes it again: no descriptor is left", async () => {
+		const built = await build();
 		const { a2 } = built.ids;
 		const target = realpathSync(built.file);
 		const openOnFile = () =>
@@ -676,13 +696,13 @@ describe("regressions", () => {
 				}
 			}).length;
 		assert.equal(openOnFile(), 0);
-		const session = Session.open(built.file);
-		session.close();
+		const session = await Session.open(built.file);
+		await session.close();
 		assert.equal(openOnFile(), 0, "closed");
 		// a2 is off the active path: not parsed at open, read now from the file (reopened).
 		assert.equal(session.getEntry(a2)?.id, a2);
 		assert.ok(openOnFile() > 0, "the read reopened the file");
-		session.close();
+		await session.close();
 		assert.equal(openOnFile(), 0, "the second close closed it");
 	});
 });

@@ -3,11 +3,14 @@
  * path): `resumeFromTail` on records, then sessions on real files over 8 MiB whose active path
  * meets, near the end, a compaction carrying `retainedTail` and `retainedState`.
  *
+ * A resume from the tail is opt-in: `Session.open(file, { load: "context" })`. Reads beyond the
+ * leaf's context then throw NOT_LOADED until `await session.load()`; writes load the rest first.
+ *
  * How the tests see that the tail path was taken, without timing: a message line far before
  * the compaction is made invalid JSON (same length). A full open, lazy or `verify`, parses or
  * indexes every line and throws on it; a tail open never reads that part of the file, so
- * `Session.open` succeeds. Where a session must write afterwards, the line is restored in place
- * right after the open (see {@link openViaTail}).
+ * `Session.open` succeeds. Where a session must write or load afterwards, the line is restored
+ * in place right after the open (see {@link openViaTail}).
  */
 
 import assert from "node:assert/strict";
@@ -19,6 +22,7 @@ import {
 	openSync,
 	readFileSync,
 	rmSync,
+	statSync,
 	writeFileSync,
 	writeSync,
 } from "node:fs";
@@ -35,6 +39,7 @@ import {
 	isSessionTreeError,
 	type MessageEntry,
 	Session,
+	type SessionTreeErrorCode,
 	type SessionTreeNode,
 } from "../../src/index.js";
 import { asJson } from "../support/fixtures.js";
@@ -253,8 +258,8 @@ function jsonLine(type: string, id: string, parentId: string | null, fields: Rec
  * claude-old), a model change (claude-new) and a thinking level change (high) early, then
  * {@link BULK} user messages of ~1.4 KB. Written line by line, in pi's layout.
  */
-function writeBulk(file: string): { bulkIds: string[] } {
-	Session.create({ file, cwd: "/p", now }).close();
+async function writeBulk(file: string): Promise<{ bulkIds: string[] }> {
+	await (await Session.create({ file, cwd: "/p", now })).close();
 	const parts: string[] = [];
 	parts.push(jsonLine("message", hex(1), null, { message: user("hello") }));
 	parts.push(jsonLine("message", hex(2), hex(1), { message: assistant("hi", "claude-old") }));
@@ -289,16 +294,17 @@ interface Big {
 
 let big: Big;
 
-before(() => {
+before(async () => {
 	const bulk = fresh();
-	const { bulkIds } = writeBulk(bulk);
+	const { bulkIds } = await writeBulk(bulk);
 	const file = fresh();
 	copyFileSync(bulk, file);
-	const s = Session.open(file, { now });
+	const s = await Session.open(file, { now });
 	const firstKeptId = bulkIds[BULK - 4] as string;
-	const compactionId = s.appendCompaction("summary of the bulk", firstKeptId, 123456, undefined, undefined, true);
-	const afterIds = [1, 2, 3].map((i) => s.appendMessage(user(`after compaction ${i}`)));
-	s.close();
+	const compactionId = await s.appendCompaction("summary of the bulk", firstKeptId, 123456, undefined, undefined, true);
+	const afterIds: string[] = [];
+	for (const i of [1, 2, 3]) afterIds.push(await s.appendMessage(user(`after compaction ${i}`)));
+	await s.close();
 	big = {
 		file,
 		bulk,
@@ -356,25 +362,35 @@ function breakLine(file: string, id: string): () => void {
 	return () => patchByte(file, at, "{");
 }
 
-function assertInvalidJsonAt(run: () => unknown, file: string, line: number): void {
-	assert.throws(run, (error: unknown) => {
+/** A check that an error is a SessionTreeError with this code (and, when given, file and line). */
+function errorOf(code: SessionTreeErrorCode, file?: string, line?: number): (error: unknown) => true {
+	return (error: unknown) => {
 		assert.ok(isSessionTreeError(error), String(error));
-		assert.equal(error.code, "INVALID_JSON", error.message);
-		assert.equal(error.line, line);
-		assert.equal(error.file, file);
+		assert.equal(error.code, code, error.message);
+		if (file !== undefined) assert.equal(error.file, file);
+		if (line !== undefined) assert.equal(error.line, line);
 		return true;
-	});
+	};
+}
+
+async function rejectsInvalidJsonAt(run: () => Promise<unknown>, file: string, line: number): Promise<void> {
+	await assert.rejects(run, errorOf("INVALID_JSON", file, line));
+}
+
+/** Asserts that a read of a session opened with `load: "context"` throws NOT_LOADED. */
+function assertNotLoaded(run: () => unknown, what: string): void {
+	assert.throws(run, errorOf("NOT_LOADED"), what);
 }
 
 /**
- * Opens `file` with the early line broken, then restores the line in place. A full open, lazy
- * or verify, throws on that line (see the tests "the tail path is taken" and the full-open
- * ones), so a successful open here can only be a tail open.
+ * Opens `file` with `load: "context"` and the early line broken, then restores the line in
+ * place. A full open, lazy or verify, throws on that line (see the tests "the tail path is
+ * taken" and the full-open ones), so a successful open here can only be a tail open.
  */
-function openViaTail(file: string): Session {
+async function openViaTail(file: string): Promise<Session> {
 	const undo = breakLine(file, big.earlyId);
 	try {
-		return Session.open(file, { now });
+		return await Session.open(file, { now, load: "context" });
 	} finally {
 		undo();
 	}
@@ -392,12 +408,12 @@ const piBigContext = () => {
 	return piBig;
 };
 
-function verified<T>(file: string, read: (s: Session) => T): T {
-	const s = Session.open(file, { verify: true });
+async function verified<T>(file: string, read: (s: Session) => T): Promise<T> {
+	const s = await Session.open(file, { verify: true });
 	try {
 		return read(s);
 	} finally {
-		s.close();
+		await s.close();
 	}
 }
 
@@ -424,13 +440,13 @@ function treeRows(roots: SessionTreeNode[]): unknown[] {
 }
 
 describe("a large session resumed from its tail", () => {
-	test("the file is over 8 MiB and the compaction line carries retainedTail and retainedState", () => {
+	test("the file is over 8 MiB and the compaction line carries retainedTail and retainedState", async () => {
 		const size = readFileSync(big.file).length;
 		assert.ok(size > 8 * 1024 * 1024, `${size} bytes`);
 		const record = compactionRecord(big.file, big.compactionId);
 		assert.deepEqual(record.retainedState, { thinkingLevel: "high", model: NEW_MODEL });
 		// The state in effect on the path before the compaction, as a full read computes it.
-		const before = verified(big.file, (s) => s.buildSessionContext(big.lastBulkId));
+		const before = await verified(big.file, (s) => s.buildSessionContext(big.lastBulkId));
 		assert.deepEqual(record.retainedState, { thinkingLevel: before.thinkingLevel, model: before.model });
 		// The retained tail is pi's rule: the messages from firstKeptEntryId to the compaction.
 		assert.equal(record.firstKeptEntryId, big.firstKeptId);
@@ -444,20 +460,27 @@ describe("a large session resumed from its tail", () => {
 		assert.ok(size - lineStart(big.file, big.after[0] as string) < 1024 * 1024);
 	});
 
-	test("a default open gives what a verify open and pi give", () => {
-		const s = Session.open(big.file);
+	test("a context open gives what a verify open, a default (full) open and pi give", async () => {
+		const s = await Session.open(big.file, { load: "context" });
 		const context = asJson(s.buildSessionContext());
-		const verify = Session.open(big.file, { verify: true });
+		const verify = await Session.open(big.file, { verify: true });
+		const full = await Session.open(big.file);
 		assert.deepEqual(context, asJson(verify.buildSessionContext()));
+		assert.deepEqual(context, asJson(full.buildSessionContext()));
 		assert.deepEqual(context, piBigContext());
 		assert.equal(s.getLeafId(), big.after[2]);
 		assert.equal(s.getLeafId(), verify.getLeafId());
+		assert.equal(full.getLeafId(), verify.getLeafId());
+		assert.deepEqual(s.getLeafEntry(), verify.getLeafEntry());
 		assert.deepEqual(asJson(s.buildContextEntries()), asJson(verify.buildContextEntries()));
+		assert.deepEqual(asJson(s.buildSessionContext(big.after[2])), context, "the leaf, by id");
 		assert.deepEqual(s.getHeader(), verify.getHeader());
 		assert.equal(s.getSessionId(), verify.getSessionId());
 		assert.equal(s.getCwd(), "/p");
 		assert.equal(s.fileVersion, 3);
 		assert.deepEqual(s.problems, []);
+		// Only the context was read: the rest waits for load().
+		assertNotLoaded(() => s.getEntries(), "getEntries");
 		// The context is the summary, the retained messages, what follows; the settings come from retainedState.
 		const built = s.buildSessionContext();
 		assert.equal(built.thinkingLevel, "high");
@@ -466,61 +489,91 @@ describe("a large session resumed from its tail", () => {
 			built.messages.map((m) => m.role),
 			["compactionSummary", "user", "user", "user", "user", "user", "user", "user"],
 		);
-		s.close();
-		verify.close();
+		await s.close();
+		await verify.close();
+		await full.close();
 	});
 
-	test("the tail path is taken: a broken line far before the compaction is never read", () => {
+	test("the tail path is taken: a broken line far before the compaction is never read", async () => {
 		const file = copyOf(big.file);
-		const context = verified(file, (s) => asJson(s.buildSessionContext()));
+		const context = await verified(file, (s) => asJson(s.buildSessionContext()));
 		breakLine(file, big.earlyId);
 		const line = lineOf(big.earlyId);
-		assertInvalidJsonAt(() => Session.open(file, { verify: true }), file, line);
-		const s = Session.open(file);
+		await rejectsInvalidJsonAt(() => Session.open(file, { verify: true }), file, line);
+		// A default open reads the whole file: the tail is opt-in.
+		await rejectsInvalidJsonAt(() => Session.open(file), file, line);
+		const s = await Session.open(file, { load: "context" });
 		assert.deepEqual(asJson(s.buildSessionContext()), context);
 		assert.deepEqual(asJson(s.buildSessionContext(big.after[2])), context, "the leaf, by id");
 		assert.equal(s.getLeafId(), big.after[2]);
 		assert.equal(s.getHeader().cwd, "/p");
 		assert.ok(s.buildContextEntries().length > 0);
-		// Anything beyond the leaf's context reads the whole file now, and meets the broken line.
-		assertInvalidJsonAt(() => s.getEntries(), file, line);
-		s.close();
+		// Anything beyond the leaf's context needs the whole file: NOT_LOADED, and load() meets the broken line.
+		assertNotLoaded(() => s.getEntries(), "getEntries");
+		await rejectsInvalidJsonAt(() => s.load(), file, line);
+		// The failed load leaves the session as it was: the context reads, the rest is still not loaded.
+		assertNotLoaded(() => s.getEntries(), "getEntries after the failed load");
+		assert.deepEqual(asJson(s.buildSessionContext()), context);
+		assert.equal(s.getLeafId(), big.after[2]);
+		// A write loads the rest first: it fails the same way and writes nothing.
+		const size = statSync(file).size;
+		await rejectsInvalidJsonAt(() => s.appendMessage(user("never written")), file, line);
+		assert.equal(statSync(file).size, size);
+		await s.close();
 		// Lenient opens are never tail opens: the line is reported at open.
-		const lenient = Session.open(file, { lenient: true });
+		const lenient = await Session.open(file, { lenient: true, load: "context" });
 		assert.deepEqual(lenient.problems.map((p) => [p.code, p.line]).slice(0, 1), [["INVALID_JSON", line]]);
-		lenient.close();
+		assert.equal(lenient.entryCount, BULK + 4 + 1 + 3 - 1, "read whole, the broken line left out");
+		await lenient.close();
 	});
 
-	test("reading more than the leaf's context loads the whole file, as a verify open has it", () => {
-		const verify = Session.open(big.file, { verify: true });
-		const expected = {
+	test("reads beyond the context throw NOT_LOADED until load(); then they give what a verify open gives", async () => {
+		const expected = await verified(big.file, (verify) => ({
 			count: verify.entryCount,
 			entries: verify.getEntries(),
 			rows: treeRows(verify.getTree()),
 			flat: verify.flattenTree().map((row) => [row.entry.id, row.depth]),
 			leafEntry: verify.getLeafEntry(),
 			branches: verify.listBranches(),
+			branch: verify.getBranch().map((entry) => entry.id),
+			children: verify.getChildren(big.compactionId).map((entry) => entry.id),
+			name: verify.getSessionName(),
 			earlier: asJson(verify.buildSessionContext(big.lastBulkId)),
-		};
-		verify.close();
+		}));
 		assert.equal(expected.count, BULK + 4 + 1 + 3);
-		// Each read on a fresh tail-resumed session: each one loads the whole file by itself.
+		// Each read on a fresh tail-resumed session: NOT_LOADED first, the full open's answer after load().
 		const reads: Array<[string, (s: Session) => unknown, unknown]> = [
-			["getEntries().length", (s) => s.getEntries().length, expected.entries.length],
+			["getEntries()", (s) => s.getEntries(), expected.entries],
 			["getTree()", (s) => treeRows(s.getTree()), expected.rows],
 			["entryCount", (s) => s.entryCount, expected.count],
 			["getEntry(early)", (s) => s.getEntry(big.earlyId)?.id, big.earlyId],
+			["flattenTree()", (s) => s.flattenTree().map((row) => [row.entry.id, row.depth]), expected.flat],
+			["listBranches()", (s) => s.listBranches(), expected.branches],
+			["getBranch()", (s) => s.getBranch().map((entry) => entry.id), expected.branch],
+			["getChildren(compaction)", (s) => s.getChildren(big.compactionId).map((entry) => entry.id), expected.children],
+			["getSessionName()", (s) => s.getSessionName(), expected.name],
+			["getLabel(compaction)", (s) => s.getLabel(big.compactionId), undefined],
+			["resolveId(early)", (s) => s.resolveId(big.earlyId), big.earlyId],
+			["buildSessionContext(earlier)", (s) => asJson(s.buildSessionContext(big.lastBulkId)), expected.earlier],
 		];
 		for (const [name, read, want] of reads) {
-			const s = openViaTail(big.file);
+			const s = await openViaTail(big.file);
+			assertNotLoaded(() => read(s), name);
+			// What a resume needs still reads.
+			assert.equal(s.getLeafId(), big.after[2], name);
+			assert.deepEqual(asJson(s.buildSessionContext()), piBigContext(), name);
+			await s.load();
 			assert.deepEqual(read(s), want, name);
 			// Loaded now: the leaf is the one resumed, the count the file's.
 			assert.equal(s.getLeafId(), big.after[2], name);
 			assert.equal(s.entryCount, expected.count, name);
-			s.close();
+			await s.close();
 		}
-		const s = openViaTail(big.file);
+		const s = await openViaTail(big.file);
+		await s.load();
+		await s.load(); // a second load changes nothing
 		assert.deepEqual(s.getEntries(), expected.entries);
+		assert.deepEqual(treeRows(s.getTree()), expected.rows);
 		assert.deepEqual(
 			s.flattenTree().map((row) => [row.entry.id, row.depth]),
 			expected.flat,
@@ -529,25 +582,30 @@ describe("a large session resumed from its tail", () => {
 		assert.deepEqual(s.getLeafEntry(), expected.leafEntry);
 		assert.deepEqual(asJson(s.buildSessionContext(big.lastBulkId)), expected.earlier);
 		assert.deepEqual(asJson(s.buildSessionContext()), piBigContext());
-		s.close();
+		assert.deepEqual(s.problems, []);
+		await s.close();
 	});
 
-	test("a write on a tail-resumed session: parent is the leaf, reopens agree", () => {
+	test("a write on a tail-resumed session: parent is the resumed leaf, reopens agree", async () => {
 		const file = copyOf(big.file);
-		const s = openViaTail(file);
+		const s = await openViaTail(file);
 		const leafId = s.getLeafId();
 		assert.equal(leafId, big.after[2]);
-		const id = s.appendMessage(assistant("an answer after resuming", "claude-after"));
+		assertNotLoaded(() => s.getEntries(), "before the write");
+		const id = await s.appendMessage(assistant("an answer after resuming", "claude-after"));
 		const lines = readFileSync(file, "utf8").trimEnd().split("\n");
 		const last = JSON.parse(lines[lines.length - 1] as string) as MessageEntry;
 		assert.equal(last.id, id);
 		assert.equal(last.parentId, leafId);
 		assert.equal(s.getLeafId(), id);
+		// The write read the rest first: every read works now.
+		assert.equal(s.entryCount, BULK + 4 + 1 + 3 + 1);
+		assert.equal(s.getEntry(big.earlyId)?.id, big.earlyId);
 		const memory = asJson(s.buildSessionContext());
 		assert.deepEqual((memory as { model: unknown }).model, { provider: "anthropic", modelId: "claude-after" });
-		const q = s.appendMessage(user("and another question"));
-		s.close();
-		const verify = verified(file, (v) => ({
+		const q = await s.appendMessage(user("and another question"));
+		await s.close();
+		const verify = await verified(file, (v) => ({
 			context: asJson(v.buildSessionContext()),
 			leafId: v.getLeafId(),
 			count: v.entryCount,
@@ -558,45 +616,47 @@ describe("a large session resumed from its tail", () => {
 		assert.equal(verify.count, BULK + 4 + 1 + 3 + 2);
 		const afterWrites = asJson(s.buildSessionContext());
 		assert.deepEqual(verify.context, afterWrites);
-		// The default reopen resumes from the tail again (the path still reaches the compaction).
-		const again = openViaTail(file);
+		// A context reopen resumes from the tail again (the path still reaches the compaction).
+		const again = await openViaTail(file);
 		assert.deepEqual(asJson(again.buildSessionContext()), afterWrites);
 		assert.equal(again.getLeafId(), q);
-		again.close();
+		await again.close();
 		assert.deepEqual(piContext(file), afterWrites);
 	});
 
-	test("every other write (compaction, label, branch summary) works the same after a tail open", () => {
+	test("every other write (branch summary, label, compaction) works the same after a tail open", async () => {
 		const file = copyOf(big.file);
-		const s = openViaTail(file);
-		s.appendLabelChange(big.compactionId, "compacted here");
-		s.appendThinkingLevelChange("low");
-		const c2 = s.appendCompaction("second summary", big.after[1] as string, 99, undefined, undefined, true);
-		s.appendMessage(user("after the second compaction"));
+		const s = await openViaTail(file);
+		const summary = await s.branchWithSummary(big.after[1] as string, "left the last question behind");
+		assert.equal(s.getEntry(summary)?.parentId, big.after[1]);
+		await s.appendLabelChange(big.compactionId, "compacted here");
+		await s.appendThinkingLevelChange("low");
+		const c2 = await s.appendCompaction("second summary", big.after[1] as string, 99, undefined, undefined, true);
+		await s.appendMessage(user("after the second compaction"));
 		const memory = asJson(s.buildSessionContext());
-		s.close();
+		await s.close();
 		const record = compactionRecord(file, c2);
 		assert.deepEqual(record.retainedState, { thinkingLevel: "low", model: NEW_MODEL });
-		assert.deepEqual(
-			verified(file, (v) => asJson(v.buildSessionContext())),
-			memory,
-		);
-		const again = openViaTail(file);
+		assert.deepEqual(await verified(file, (v) => asJson(v.buildSessionContext())), memory);
+		const again = await openViaTail(file);
 		assert.deepEqual(asJson(again.buildSessionContext()), memory);
+		assertNotLoaded(() => again.getLabel(big.compactionId), "getLabel");
+		await again.load();
 		assert.equal(again.getLabel(big.compactionId), "compacted here");
-		again.close();
+		assert.deepEqual(asJson(again.buildSessionContext()), memory);
+		await again.close();
 		assert.deepEqual(piContext(file), memory);
 	});
 
-	test("branch() after the compaction: the leaf record's target is resumed", () => {
+	test("branch() after the compaction: the leaf record's target is resumed", async () => {
 		const file = copyOf(big.file);
-		const s = Session.open(file, { now });
-		s.branch(big.after[0] as string);
+		const s = await Session.open(file, { now });
+		await s.branch(big.after[0] as string);
 		const memory = asJson(s.buildSessionContext());
-		s.close();
+		await s.close();
 		const lastLine = readFileSync(file, "utf8").trimEnd().split("\n").pop() as string;
 		assert.equal(JSON.parse(lastLine).type, "leaf");
-		const resumed = openViaTail(file);
+		const resumed = await openViaTail(file);
 		assert.equal(resumed.getLeafId(), big.after[0]);
 		const context = asJson(resumed.buildSessionContext());
 		assert.deepEqual(context, memory);
@@ -606,15 +666,16 @@ describe("a large session resumed from its tail", () => {
 			"summary, retained tail, one message",
 		);
 		assert.deepEqual(
-			verified(file, (v) => ({ leafId: v.getLeafId(), context: asJson(v.buildSessionContext()) })),
+			await verified(file, (v) => ({ leafId: v.getLeafId(), context: asJson(v.buildSessionContext()) })),
 			{ leafId: big.after[0], context },
 		);
 		assert.deepEqual(context, piContext(file));
 		// Appending there starts a branch off the leaf record's target.
-		const id = resumed.appendMessage(user("a second branch"));
-		resumed.close();
+		const id = await resumed.appendMessage(user("a second branch"));
+		assert.equal(resumed.getEntry(id)?.parentId, big.after[0]);
+		await resumed.close();
 		assert.deepEqual(
-			verified(file, (v) => v.getChildren(big.after[0] as string).map((e) => [e.id, e.parentId])),
+			await verified(file, (v) => v.getChildren(big.after[0] as string).map((e) => [e.id, e.parentId])),
 			[
 				[big.after[1], big.after[0]],
 				[id, big.after[0]],
@@ -622,19 +683,22 @@ describe("a large session resumed from its tail", () => {
 		);
 	});
 
-	test("branch() to an entry before the compaction: a full open, same context as pi", () => {
+	test("branch() to an entry before the compaction: a context open reads the file whole, same context as pi", async () => {
 		const file = copyOf(big.file);
-		const s = Session.open(file, { now });
-		s.branch(big.lastBulkId);
-		s.close();
-		const context = asJson(Session.open(file).buildSessionContext());
+		const s = await Session.open(file, { now });
+		await s.branch(big.lastBulkId);
+		await s.close();
+		const opened = await Session.open(file, { load: "context" });
+		const context = asJson(opened.buildSessionContext());
+		assert.equal(opened.entryCount, BULK + 4 + 1 + 3, "read whole: no NOT_LOADED");
+		await opened.close();
 		assert.deepEqual(context, piContext(file));
 		// The walk leaves the last MiB: the file is read whole, broken line included.
 		breakLine(file, big.earlyId);
-		assertInvalidJsonAt(() => Session.open(file), file, lineOf(big.earlyId));
+		await rejectsInvalidJsonAt(() => Session.open(file, { load: "context" }), file, lineOf(big.earlyId));
 	});
 
-	test("a compaction without retainedState (written by hand): a full open, pi's context", () => {
+	test("a compaction without retainedState (written by hand): a full open, pi's context", async () => {
 		for (const variant of ["absent", "invalid"] as const) {
 			const file = copyOf(big.file);
 			const lines = readFileSync(file, "utf8").split("\n");
@@ -644,53 +708,51 @@ describe("a large session resumed from its tail", () => {
 			else record.retainedState = { thinkingLevel: "high" } as never; // no model
 			lines[index] = JSON.stringify(record);
 			writeFileSync(file, lines.join("\n"));
-			const s = Session.open(file);
+			const s = await Session.open(file, { load: "context" });
 			const context = asJson(s.buildSessionContext());
-			s.close();
+			assert.equal(s.entryCount, BULK + 4 + 1 + 3, `${variant}: read whole`);
+			await s.close();
 			// pi ignores both fields: its context is the one of the unchanged file.
 			assert.deepEqual(context, variant === "absent" ? piContext(file) : piBigContext(), variant);
 			// It is a full open: the broken line is met at open.
 			breakLine(file, big.earlyId);
-			assertInvalidJsonAt(() => Session.open(file), file, lineOf(big.earlyId));
+			await rejectsInvalidJsonAt(() => Session.open(file, { load: "context" }), file, lineOf(big.earlyId));
 		}
 	});
 
-	test("a later compaction without retainedTail (as pi writes), keeping from after the retained one", () => {
+	test("a later compaction without retainedTail (as pi writes), keeping from after the retained one", async () => {
 		const file = copyOf(big.file);
-		const s = Session.open(file, { now });
-		s.appendCompaction("pi's summary", big.after[1] as string, 77);
-		s.appendMessage(user("after pi's compaction"));
+		const s = await Session.open(file, { now });
+		await s.appendCompaction("pi's summary", big.after[1] as string, 77);
+		await s.appendMessage(user("after pi's compaction"));
 		const memory = asJson(s.buildSessionContext());
-		s.close();
-		const resumed = openViaTail(file);
+		await s.close();
+		const resumed = await openViaTail(file);
 		assert.deepEqual(asJson(resumed.buildSessionContext()), memory);
-		resumed.close();
-		assert.deepEqual(
-			memory,
-			verified(file, (v) => asJson(v.buildSessionContext())),
-		);
+		await resumed.close();
+		assert.deepEqual(memory, await verified(file, (v) => asJson(v.buildSessionContext())));
 		assert.deepEqual(memory, piContext(file));
 	});
 
-	test("a later compaction without retainedTail keeping from before the retained one: tail open agrees with pi", () => {
+	test("a later compaction without retainedTail keeping from before the retained one: tail open agrees with pi", async () => {
 		// pi 0.73.1's prepareCompaction starts its cut-point search at the previous compaction's
 		// firstKeptEntryId, so pi itself can write such a compaction after one of ours.
 		const file = copyOf(big.file);
-		const s = Session.open(file, { now });
-		s.appendCompaction("pi's summary", big.lastBulkId, 77);
-		s.appendMessage(user("after pi's compaction"));
-		s.close();
-		const full = verified(file, (v) => asJson(v.buildSessionContext()));
+		const s = await Session.open(file, { now });
+		await s.appendCompaction("pi's summary", big.lastBulkId, 77);
+		await s.appendMessage(user("after pi's compaction"));
+		await s.close();
+		const full = await verified(file, (v) => asJson(v.buildSessionContext()));
 		assert.deepEqual(full, piContext(file));
-		const resumed = Session.open(file);
+		const resumed = await Session.open(file, { load: "context" });
 		const context = asJson(resumed.buildSessionContext());
-		resumed.close();
+		await resumed.close();
 		assert.deepEqual(context, full);
 	});
 
-	test("another process appends after the tail open, before the first write: the write catches up", () => {
+	test("another process appends after the tail open, before the first write: the write catches up", async () => {
 		const file = copyOf(big.file);
-		const s = openViaTail(file);
+		const s = await openViaTail(file);
 		const leafId = s.getLeafId();
 		const others = execFileSync(process.execPath, [WRITER, file, "2", "none", "other"], { encoding: "utf8" })
 			.trim()
@@ -698,12 +760,12 @@ describe("a large session resumed from its tail", () => {
 		assert.equal(others.length, 2);
 		// Not written yet: the tail session still shows what it resumed.
 		assert.equal(s.getLeafId(), leafId);
-		const mine = s.appendMessage(user("mine, after the other process"));
+		const mine = await s.appendMessage(user("mine, after the other process"));
 		assert.equal(s.getLeafId(), mine);
 		assert.equal(s.getEntry(others[0] as string)?.parentId, leafId, "the other entries are in memory too");
 		const memory = asJson(s.buildSessionContext());
-		s.close();
-		const reopened = verified(file, (v) => ({
+		await s.close();
+		const reopened = await verified(file, (v) => ({
 			parents: [others[0], others[1], mine].map((id) => v.getEntry(id as string)?.parentId),
 			leafId: v.getLeafId(),
 			count: v.entryCount,
@@ -716,58 +778,87 @@ describe("a large session resumed from its tail", () => {
 		assert.deepEqual(piContext(file), memory);
 	});
 
-	test("another session of this process appends after the tail open: the write catches up", () => {
+	test("another process appends after the tail open, then load(): their entries are there, the leaf stays", async () => {
 		const file = copyOf(big.file);
-		const s = openViaTail(file);
-		const other = openViaTail(file);
-		const theirs = other.appendMessage(user("theirs"));
-		other.close();
-		const mine = s.appendMessage(user("mine"));
-		s.close();
-		const reopened = verified(file, (v) => [theirs, mine].map((id) => v.getEntry(id)?.parentId));
+		const s = await openViaTail(file);
+		const leafId = s.getLeafId();
+		const context = asJson(s.buildSessionContext());
+		const others = execFileSync(process.execPath, [WRITER, file, "2", "none", "other"], { encoding: "utf8" })
+			.trim()
+			.split("\n");
+		await s.load();
+		assert.equal(s.getLeafId(), leafId, "the leaf this session resumed");
+		assert.deepEqual(asJson(s.buildSessionContext()), context);
+		assert.deepEqual(
+			others.map((id) => s.getEntry(id)?.parentId),
+			[leafId, others[0]],
+		);
+		assert.equal(s.entryCount, BULK + 4 + 1 + 3 + 2);
+		const mine = await s.appendMessage(user("mine, after load"));
+		assert.equal(s.getEntry(mine)?.parentId, leafId);
+		await s.close();
+		assert.deepEqual(await verified(file, (v) => ({ leafId: v.getLeafId(), parent: v.getEntry(mine)?.parentId })), {
+			leafId: mine,
+			parent: leafId,
+		});
+	});
+
+	test("another session of this process appends after the tail open: the write catches up", async () => {
+		const file = copyOf(big.file);
+		const s = await openViaTail(file);
+		const other = await openViaTail(file);
+		const theirs = await other.appendMessage(user("theirs"));
+		await other.close();
+		const mine = await s.appendMessage(user("mine"));
+		await s.close();
+		const reopened = await verified(file, (v) => [theirs, mine].map((id) => v.getEntry(id)?.parentId));
 		assert.deepEqual(reopened, [big.after[2], big.after[2]]);
 	});
 });
 
 describe("a session under 8 MiB", () => {
-	test("never uses the tail; contexts agree either way", () => {
+	test("never uses the tail; contexts agree either way", async () => {
 		const file = fresh();
-		const s = Session.create({ file, cwd: "/p", now });
-		s.appendThinkingLevelChange("medium");
+		const s = await Session.create({ file, cwd: "/p", now });
+		await s.appendThinkingLevelChange("medium");
 		const ids: string[] = [];
-		for (let i = 0; i < 200; i++) ids.push(s.appendMessage(i % 2 ? assistant(`a${i}`, "claude-small") : user(`q${i}`)));
-		const c = s.appendCompaction("small summary", ids[196] as string, 10, undefined, undefined, true);
-		s.appendMessage(user("after"));
-		s.close();
+		for (let i = 0; i < 200; i++) {
+			ids.push(await s.appendMessage(i % 2 ? assistant(`a${i}`, "claude-small") : user(`q${i}`)));
+		}
+		const c = await s.appendCompaction("small summary", ids[196] as string, 10, undefined, undefined, true);
+		await s.appendMessage(user("after"));
+		await s.close();
 		assert.deepEqual(compactionRecord(file, c).retainedState, {
 			thinkingLevel: "medium",
 			model: { provider: "anthropic", modelId: "claude-small" },
 		});
-		const context = asJson(Session.open(file).buildSessionContext());
-		assert.deepEqual(
-			context,
-			verified(file, (v) => asJson(v.buildSessionContext())),
-		);
+		const opened = await Session.open(file, { load: "context" });
+		const context = asJson(opened.buildSessionContext());
+		assert.equal(opened.entryCount, 1 + 200 + 1 + 1, "read whole: no NOT_LOADED");
+		await opened.close();
+		assert.deepEqual(context, await verified(file, (v) => asJson(v.buildSessionContext())));
 		assert.deepEqual(context, piContext(file));
 	});
 
-	test("retainedState with model null when no model was set", () => {
+	test("retainedState with model null when no model was set", async () => {
 		const file = fresh();
-		const s = Session.create({ file, cwd: "/p", now });
-		const q = s.appendMessage(user("q"));
-		const c = s.appendCompaction("s", q, 1, undefined, undefined, true);
-		s.appendMessage(user("after"));
-		s.close();
+		const s = await Session.create({ file, cwd: "/p", now });
+		const q = await s.appendMessage(user("q"));
+		const c = await s.appendCompaction("s", q, 1, undefined, undefined, true);
+		await s.appendMessage(user("after"));
+		await s.close();
 		assert.deepEqual(compactionRecord(file, c).retainedState, { thinkingLevel: "off", model: null });
 		// Without a retained tail, no retainedState either.
 		const plainFile = fresh();
-		const p = Session.create({ file: plainFile, cwd: "/p", now });
-		const q2 = p.appendMessage(user("q"));
-		const c2 = p.appendCompaction("s", q2, 1);
-		p.close();
+		const p = await Session.create({ file: plainFile, cwd: "/p", now });
+		const q2 = await p.appendMessage(user("q"));
+		const c2 = await p.appendCompaction("s", q2, 1);
+		await p.close();
 		assert.equal("retainedState" in compactionRecord(plainFile, c2), false);
 		assert.equal("retainedTail" in compactionRecord(plainFile, c2), false);
-		const context = asJson(Session.open(file).buildSessionContext());
+		const opened = await Session.open(file, { load: "context" });
+		const context = asJson(opened.buildSessionContext());
+		await opened.close();
 		assert.deepEqual(context, piContext(file));
 	});
 });

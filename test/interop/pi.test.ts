@@ -32,84 +32,84 @@ function piContext(file: string): unknown {
 	return asJson(SessionManager.open(copy, dir).buildSessionContext());
 }
 
-function assertSameContext(session: Session): void {
+async function assertSameContext(session: Session): Promise<void> {
 	const file = session.file as string;
-	const ours = asJson(Session.open(file).buildSessionContext());
+	const ours = asJson((await Session.open(file)).buildSessionContext());
 	assert.deepEqual(ours, asJson(session.buildSessionContext()), "reopened context equals the live one");
 	assert.deepEqual(piContext(file), ours, "pi builds the same context from our file");
 }
 
 describe("pi reads what session-tree writes", () => {
-	test("a linear chat with every entry type", () => {
-		const s = Session.create({ dir, cwd: "/p", now });
-		s.appendModelChange("anthropic", "claude-sonnet-4-5");
-		s.appendThinkingLevelChange("high");
-		const q1 = s.appendMessage(user("first question"));
-		s.appendMessage(assistant("first answer"));
-		s.appendCustomEntry("ext-state", { n: 1 });
-		s.appendCustomMessageEntry("reminder", "run the tests", true, { why: "ci" });
-		s.appendCustomMessageEntry("hidden", [{ type: "text", text: "blocks" }], false);
-		s.appendLabelChange(q1, "start");
-		s.appendSessionInfo("  named  ");
-		s.appendMessage(user("second"));
-		assertSameContext(s);
+	test("a linear chat with every entry type", async () => {
+		const s = await Session.create({ dir, cwd: "/p", now });
+		await s.appendModelChange("anthropic", "claude-sonnet-4-5");
+		await s.appendThinkingLevelChange("high");
+		const q1 = await s.appendMessage(user("first question"));
+		await s.appendMessage(assistant("first answer"));
+		await s.appendCustomEntry("ext-state", { n: 1 });
+		await s.appendCustomMessageEntry("reminder", "run the tests", true, { why: "ci" });
+		await s.appendCustomMessageEntry("hidden", [{ type: "text", text: "blocks" }], false);
+		await s.appendLabelChange(q1, "start");
+		await s.appendSessionInfo("  named  ");
+		await s.appendMessage(user("second"));
+		await assertSameContext(s);
 		assert.equal(s.getSessionName(), "named");
 	});
 
-	test("branch without a following append: the leaf record keeps pi on the same context", () => {
-		const s = Session.create({ dir, cwd: "/p", now });
-		s.appendMessage(user("q1"));
-		const a1 = s.appendMessage(assistant("a1"));
-		s.appendMessage(user("q2"));
-		s.appendMessage(assistant("a2"));
-		s.branch(a1);
-		assert.equal(Session.open(s.file as string).getLeafId(), a1);
-		assertSameContext(s);
+	test("branch without a following append: the leaf record keeps pi on the same context", async () => {
+		const s = await Session.create({ dir, cwd: "/p", now });
+		await s.appendMessage(user("q1"));
+		const a1 = await s.appendMessage(assistant("a1"));
+		await s.appendMessage(user("q2"));
+		await s.appendMessage(assistant("a2"));
+		await s.branch(a1);
+		assert.equal((await Session.open(s.file as string)).getLeafId(), a1);
+		await assertSameContext(s);
 		// Branch, then append: the new entry hangs off a1.
-		s.appendMessage(user("q2 asked differently"));
-		assertSameContext(s);
-		assert.equal(Session.open(s.file as string).listBranches().length, 2);
+		await s.appendMessage(user("q2 asked differently"));
+		await assertSameContext(s);
+		assert.equal((await Session.open(s.file as string)).listBranches().length, 2);
 	});
 
-	test("resetLeaf and branchWithSummary (also from the root)", () => {
-		const s = Session.create({ dir, cwd: "/p", now });
-		const q1 = s.appendMessage(user("q1"));
-		s.appendMessage(assistant("a1"));
-		s.resetLeaf();
-		assert.equal(Session.open(s.file as string).getLeafId(), null);
-		assertSameContext(s);
-		s.branchWithSummary(q1, "tried something else", { files: ["a.ts"] });
-		s.appendMessage(assistant("after summary"));
-		assertSameContext(s);
-		s.branchWithSummary(null, "start over");
-		assertSameContext(s);
-		s.branchWithSummary(q1, "");
-		assertSameContext(s);
+	test("resetLeaf and branchWithSummary (also from the root)", async () => {
+		const s = await Session.create({ dir, cwd: "/p", now });
+		const q1 = await s.appendMessage(user("q1"));
+		await s.appendMessage(assistant("a1"));
+		await s.resetLeaf();
+		assert.equal((await Session.open(s.file as string)).getLeafId(), null);
+		await assertSameContext(s);
+		await s.branchWithSummary(q1, "tried something else", { files: ["a.ts"] });
+		await s.appendMessage(assistant("after summary"));
+		await assertSameContext(s);
+		await s.branchWithSummary(null, "start over");
+		await assertSameContext(s);
+		await s.branchWithSummary(q1, "");
+		await assertSameContext(s);
 	});
 
-	test("compactions, with and without retainedTail", () => {
-		const s = Session.create({ dir, cwd: "/p", now });
+	test("compactions, with and without retainedTail", async () => {
+		const s = await Session.create({ dir, cwd: "/p", now });
 		const ids: string[] = [];
 		for (let i = 0; i < 6; i++) {
-			ids.push(s.appendMessage(user(`q${i}`)));
-			ids.push(s.appendMessage(assistant(`a${i}`)));
+			ids.push(await s.appendMessage(user(`q${i}`)));
+			ids.push(await s.appendMessage(assistant(`a${i}`)));
 		}
-		s.appendCompaction("summary one", ids[4] as string, 1000, { readFiles: [] }, false);
-		s.appendMessage(user("after one"));
-		assertSameContext(s);
-		s.appendCustomMessageEntry("note", "kept custom message", true);
-		s.appendCompaction("summary two", ids[8] as string, 2000, undefined, true, true);
+		await s.appendCompaction("summary one", ids[4] as string, 1000, { readFiles: [] }, false);
+		await s.appendMessage(user("after one"));
+		await assertSameContext(s);
+		await s.appendCustomMessageEntry("note", "kept custom message", true);
+		await s.appendCompaction("summary two", ids[8] as string, 2000, undefined, true, true);
 		const tail = s.getLeafEntry() as { retainedTail?: unknown[] };
 		assert.ok(Array.isArray(tail.retainedTail) && tail.retainedTail.length > 0);
-		s.appendMessage(user("after two"));
-		assertSameContext(s);
+		await s.appendMessage(user("after two"));
+		await assertSameContext(s);
 	});
 
-	test("navigate: a user message moves the leaf to its parent; the root one resets it", () => {
-		const s = Session.create({ dir, cwd: "/p", now });
-		const q1 = s.appendMessage(user("q1"));
-		const a1 = s.appendMessage(assistant("a1"));
-		const q2 = s.appendMessage({
+	test("navigate: a user message moves the leaf to its parent; the root one resets it", async () => {
+		const s = await Session.create({ dir, cwd: "/p", now });
+		const q1 = await s.appendMessage(user("q1"));
+		const a1 = await s.appendMessage(assistant("a1"));
+		const q2 = await s.appendMessage({
 			role: "user",
 			content: [
 				{ type: "text", text: "q2 " },
@@ -117,26 +117,26 @@ describe("pi reads what session-tree writes", () => {
 			],
 			timestamp: 1,
 		});
-		s.appendMessage(assistant("a2"));
-		assert.deepEqual(s.navigate(q2), { leafId: a1, editorText: "q2 blocks" });
-		assertSameContext(s);
-		assert.deepEqual(s.navigate(q1), { leafId: null, editorText: "q1" });
-		assertSameContext(s);
-		assert.deepEqual(s.navigate(a1), { leafId: a1 });
-		const result = s.navigate(q2, { summary: "left the q2 branch" });
+		await s.appendMessage(assistant("a2"));
+		assert.deepEqual(await s.navigate(q2), { leafId: a1, editorText: "q2 blocks" });
+		await assertSameContext(s);
+		assert.deepEqual(await s.navigate(q1), { leafId: null, editorText: "q1" });
+		await assertSameContext(s);
+		assert.deepEqual(await s.navigate(a1), { leafId: a1 });
+		const result = await s.navigate(q2, { summary: "left the q2 branch" });
 		assert.equal(s.getEntry(result.summaryEntryId as string)?.parentId, a1);
-		assertSameContext(s);
+		await assertSameContext(s);
 	});
 
-	test("fork and clone write a file pi reads to the same context, labels included", () => {
-		const s = Session.create({ dir, cwd: "/p", now });
-		const q1 = s.appendMessage(user("q1"));
-		s.appendLabelChange(q1, "first");
-		const a1 = s.appendMessage(assistant("a1"));
-		s.appendLabelChange(a1, "answer");
-		const q2 = s.appendMessage(user("q2"));
-		s.appendMessage(assistant("a2"));
-		const forked = s.fork(q2);
+	test("fork and clone write a file pi reads to the same context, labels included", async () => {
+		const s = await Session.create({ dir, cwd: "/p", now });
+		const q1 = await s.appendMessage(user("q1"));
+		await s.appendLabelChange(q1, "first");
+		const a1 = await s.appendMessage(assistant("a1"));
+		await s.appendLabelChange(a1, "answer");
+		const q2 = await s.appendMessage(user("q2"));
+		await s.appendMessage(assistant("a2"));
+		const forked = await s.fork(q2);
 		assert.equal(forked.getHeader().parentSession, s.file);
 		assert.deepEqual(
 			forked.getBranch().map((e) => e.id),
@@ -145,44 +145,44 @@ describe("pi reads what session-tree writes", () => {
 		assert.equal(forked.getLabel(q1), "first");
 		assert.equal(forked.getLabel(a1), "answer");
 		assert.deepEqual(forked.problems, []);
-		assertSameContext(forked);
-		const reopened = Session.open(forked.file as string);
+		await assertSameContext(forked);
+		const reopened = await Session.open(forked.file as string);
 		assert.equal(reopened.getLeafId(), q2);
 		assert.equal(reopened.getLabel(a1), "answer");
-		const cloned = s.clone();
+		const cloned = await s.clone();
 		assert.deepEqual(asJson(cloned.buildSessionContext()), asJson(s.buildSessionContext()));
-		assertSameContext(cloned);
+		await assertSameContext(cloned);
 	});
 
-	test("what pi appends after our leaf record is read by us as pi reads it", () => {
-		const s = Session.create({ dir, cwd: "/p", now });
-		s.appendMessage(user("q1"));
-		const a1 = s.appendMessage(assistant("a1"));
-		s.appendMessage(user("q2"));
-		s.branch(a1);
+	test("what pi appends after our leaf record is read by us as pi reads it", async () => {
+		const s = await Session.create({ dir, cwd: "/p", now });
+		await s.appendMessage(user("q1"));
+		const a1 = await s.appendMessage(assistant("a1"));
+		await s.appendMessage(user("q2"));
+		await s.branch(a1);
 		const file = s.file as string;
 		const pi = SessionManager.open(file, dir);
 		pi.appendMessage(user("written by pi") as never);
 		pi.appendMessage(assistant("pi's answer") as never);
-		const ours = Session.open(file);
+		const ours = await Session.open(file);
 		assert.deepEqual(asJson(ours.buildSessionContext()), asJson(pi.buildSessionContext()));
 		assert.equal(ours.getBranch()[1]?.id, a1, "pi's entry hangs off the leaf record's target");
 		// And we can keep writing after pi.
-		ours.appendMessage(user("back in session-tree"));
-		assertSameContext(ours);
+		await ours.appendMessage(user("back in session-tree"));
+		await assertSameContext(ours);
 	});
 
-	test("appending to a file without a final newline does not glue lines", () => {
-		const s = Session.create({ dir, cwd: "/p", now });
-		s.appendMessage(user("q1"));
-		s.close();
+	test("appending to a file without a final newline does not glue lines", async () => {
+		const s = await Session.create({ dir, cwd: "/p", now });
+		await s.appendMessage(user("q1"));
+		await s.close();
 		const file = s.file as string;
 		const text = readFileSync(file, "utf8");
-		const reopened = Session.open(file);
+		const reopened = await Session.open(file);
 		rmSync(file);
 		appendFileSync(file, text.slice(0, -1));
-		reopened.appendMessage(assistant("a1"));
-		assert.equal(Session.open(file).entryCount, 2);
-		assertSameContext(reopened);
+		await reopened.appendMessage(assistant("a1"));
+		assert.equal((await Session.open(file)).entryCount, 2);
+		await assertSameContext(reopened);
 	});
 });

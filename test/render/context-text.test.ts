@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
-import { stripAnsi } from "../../src/render/color.js";
 import { renderContext, renderContextLines } from "../../src/render/context-text.js";
-import { displayWidth } from "../../src/render/preview.js";
+import { displayWidth, stripAnsi } from "../../src/render/terminal.js";
 import { Session } from "../../src/session.js";
 import { FIXTURES } from "../cli/helpers.js";
 

@@ -3,8 +3,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
-import { stripAnsi } from "../../src/render/color.js";
-import { displayWidth } from "../../src/render/preview.js";
+import { displayWidth, stripAnsi } from "../../src/render/terminal.js";
 import { renderTreeLines, TREE_FILTERS, type TreeTextOptions } from "../../src/render/tree-text.js";
 import { Session } from "../../src/session.js";
 import { FIXTURES } from "../cli/helpers.js";

@@ -15,38 +15,38 @@ const dir = mkdtempSync(join(tmpdir(), "st-corrupt-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A clean session: header and six entries (a chain of five, one branch). */
-function cleanLines(): string[] {
+async function cleanLines(): Promise<string[]> {
 	let clock = Date.parse("2026-02-01T00:00:00.000Z");
 	const store = new MemorySessionStore();
-	const s = Session.createIn(store, {
+	const s = await Session.createIn(store, {
 		cwd: "/p",
 		now: () => {
 			clock += 1000;
 			return new Date(clock);
 		},
 	});
-	s.appendMessage({ role: "user", content: "q1", timestamp: 1 });
-	const a1 = s.appendMessage({
+	await s.appendMessage({ role: "user", content: "q1", timestamp: 1 });
+	const a1 = await s.appendMessage({
 		role: "assistant",
 		content: [{ type: "text", text: "a1" }],
 		provider: "p",
 		model: "m",
 		timestamp: 2,
 	});
-	s.appendMessage({ role: "user", content: "q2", timestamp: 3 });
-	s.appendMessage({
+	await s.appendMessage({ role: "user", content: "q2", timestamp: 3 });
+	await s.appendMessage({
 		role: "assistant",
 		content: [{ type: "text", text: "a2" }],
 		provider: "p",
 		model: "m",
 		timestamp: 4,
 	});
-	s.appendMessage({ role: "user", content: "q3", timestamp: 5 });
-	s.branchWithSummary(a1, "tried q2 first");
+	await s.appendMessage({ role: "user", content: "q3", timestamp: 5 });
+	await s.branchWithSummary(a1, "tried q2 first");
 	return store.text().trimEnd().split("\n");
 }
 
-const CLEAN = cleanLines();
+const CLEAN = await cleanLines();
 const ENTRIES = CLEAN.length - 1;
 const record = (i: number) => JSON.parse(CLEAN[i] as string) as Record<string, unknown>;
 const withRecord = (i: number, change: Record<string, unknown>) => JSON.stringify({ ...record(i), ...change });
@@ -192,22 +192,19 @@ function sha256(path: string): string {
 	return createHash("sha256").update(readFileSync(path)).digest("hex");
 }
 
-function check(file: string, lenient: boolean, outcome: Outcome): void {
+async function check(file: string, lenient: boolean, outcome: Outcome): Promise<void> {
 	if ("throws" in outcome) {
-		assert.throws(
-			() => Session.open(file, { lenient }),
-			(error: unknown) => {
-				assert.ok(isSessionTreeError(error), `expected a SessionTreeError, got ${String(error)}`);
-				assert.equal(error.code, outcome.throws, error.message);
-				assert.equal(error.file, file);
-				assert.ok(error.message.startsWith(file), "the message names the file");
-				if (outcome.line !== undefined) assert.equal(error.line, outcome.line, error.message);
-				return true;
-			},
-		);
+		await assert.rejects(Session.open(file, { lenient }), (error: unknown) => {
+			assert.ok(isSessionTreeError(error), `expected a SessionTreeError, got ${String(error)}`);
+			assert.equal(error.code, outcome.throws, error.message);
+			assert.equal(error.file, file);
+			assert.ok(error.message.startsWith(file), "the message names the file");
+			if (outcome.line !== undefined) assert.equal(error.line, outcome.line, error.message);
+			return true;
+		});
 		return;
 	}
-	const session = Session.open(file, { lenient });
+	const session = await Session.open(file, { lenient });
 	assert.equal(session.entryCount, outcome.entries);
 	assert.deepEqual(
 		session.problems.map((p) => p.code),
@@ -224,17 +221,17 @@ function check(file: string, lenient: boolean, outcome: Outcome): void {
 
 describe("damaged files: strict and lenient outcomes, file untouched", () => {
 	CASES.forEach((c, i) => {
-		test(c.name, () => {
+		test(c.name, async () => {
 			const file = join(dir, `case-${i}.jsonl`);
 			writeFileSync(file, c.content);
 			const before = sha256(file);
-			check(file, false, c.strict);
-			check(file, true, c.lenient);
+			await check(file, false, c.strict);
+			await check(file, true, c.lenient);
 			assert.equal(sha256(file), before, "opening must not change the file");
 		});
 	});
 
-	test("unknown types and fields are kept verbatim through a repair rewrite", () => {
+	test("unknown types and fields are kept verbatim through a repair rewrite", async () => {
 		const unknown = {
 			type: "hologram",
 			id: "abcdef01",
@@ -247,13 +244,13 @@ describe("damaged files: strict and lenient outcomes, file untouched", () => {
 			file,
 			text([...replaceLine(2, withRecord(2, { futureField: "kept" })), "{broken", JSON.stringify(unknown)]),
 		);
-		const session = Session.open(file, { lenient: true });
-		const backup = session.repair();
+		const session = await Session.open(file, { lenient: true });
+		const backup = await session.repair();
 		assert.ok(backup);
 		const lines = readFileSync(file, "utf8").trimEnd().split("\n");
 		assert.ok(lines.includes(JSON.stringify(unknown)));
 		assert.ok(lines.includes(withRecord(2, { futureField: "kept" })));
-		assert.deepEqual(Session.open(file).problems, []);
+		assert.deepEqual((await Session.open(file)).problems, []);
 	});
 });
 
@@ -261,13 +258,13 @@ describe("repair", () => {
 	CASES.forEach((c, i) => {
 		const outcome = c.lenient;
 		if ("throws" in outcome) return;
-		test(`repairs: ${c.name}`, () => {
+		test(`repairs: ${c.name}`, async () => {
 			const file = join(dir, `repair-${i}.jsonl`);
 			writeFileSync(file, c.content);
 			const original = readFileSync(file);
-			const lenient = Session.open(file, { lenient: true });
+			const lenient = await Session.open(file, { lenient: true });
 			const context = JSON.stringify(lenient.buildSessionContext());
-			const backup = lenient.repair();
+			const backup = await lenient.repair();
 			if (outcome.problems.length === 0) {
 				assert.equal(backup, undefined, "a clean file is left alone");
 				assert.deepEqual(readFileSync(file), original);
@@ -275,7 +272,7 @@ describe("repair", () => {
 			}
 			assert.ok(backup);
 			assert.deepEqual(readFileSync(backup), original, "the backup holds the original bytes");
-			const repaired = Session.open(file);
+			const repaired = await Session.open(file);
 			assert.deepEqual(repaired.problems, []);
 			assert.equal(repaired.entryCount, outcome.entries);
 			assert.equal(JSON.stringify(repaired.buildSessionContext()), context, "same context as the lenient open");
@@ -284,44 +281,44 @@ describe("repair", () => {
 });
 
 describe("torn tails and appends", () => {
-	test("the next append moves a torn tail to a backup first, so it is never glued", () => {
-		const s = Session.create({ dir, cwd: "/p" });
-		s.appendMessage({ role: "user", content: "q1", timestamp: 1 });
-		s.close();
+	test("the next append moves a torn tail to a backup first, so it is never glued", async () => {
+		const s = await Session.create({ dir, cwd: "/p" });
+		await s.appendMessage({ role: "user", content: "q1", timestamp: 1 });
+		await s.close();
 		const file = s.file as string;
 		const fd = openSync(file, "a");
 		writeSync(fd, '{"type":"message","id":"0badf00d","parentId":nu');
 		closeSync(fd);
-		const reopened = Session.open(file);
+		const reopened = await Session.open(file);
 		assert.deepEqual(
 			reopened.problems.map((p) => p.code),
 			["TORN_TAIL"],
 		);
-		const id = reopened.appendMessage({ role: "user", content: "q2", timestamp: 2 });
+		const id = await reopened.appendMessage({ role: "user", content: "q2", timestamp: 2 });
 		assert.equal(readFileSync(`${file}.torn`, "utf8"), '{"type":"message","id":"0badf00d","parentId":nu');
-		const again = Session.open(file);
+		const again = await Session.open(file);
 		assert.deepEqual(again.problems, []);
 		assert.equal(again.getLeafId(), id);
 		assert.equal(again.entryCount, 2);
 	});
 
-	test("a last line that is whole but lacks its newline is kept and the append starts a new line", () => {
-		const s = Session.create({ dir, cwd: "/p" });
-		s.appendMessage({ role: "user", content: "q1", timestamp: 1 });
-		s.close();
+	test("a last line that is whole but lacks its newline is kept and the append starts a new line", async () => {
+		const s = await Session.create({ dir, cwd: "/p" });
+		await s.appendMessage({ role: "user", content: "q1", timestamp: 1 });
+		await s.close();
 		const file = s.file as string;
 		writeFileSync(file, readFileSync(file, "utf8").trimEnd());
-		const reopened = Session.open(file);
+		const reopened = await Session.open(file);
 		assert.deepEqual(reopened.problems, []);
-		reopened.appendMessage({ role: "user", content: "q2", timestamp: 2 });
-		assert.equal(Session.open(file).entryCount, 2);
+		await reopened.appendMessage({ role: "user", content: "q2", timestamp: 2 });
+		assert.equal((await Session.open(file)).entryCount, 2);
 	});
 });
 
 describe("a file larger than 512 MiB", {
 	skip: process.env.SESSION_TREE_LARGE_TESTS ? false : "set SESSION_TREE_LARGE_TESTS=1",
 }, () => {
-	test("opens and gives its context (a string that large cannot exist in V8)", () => {
+	test("opens and gives its context (a string that large cannot exist in V8)", async () => {
 		const file = join(dir, "large.jsonl");
 		const fd = openSync(file, "w");
 		const big = "x".repeat(1 << 20);
@@ -338,7 +335,7 @@ describe("a file larger than 512 MiB", {
 			parent = id;
 		}
 		closeSync(fd);
-		const session = Session.open(file);
+		const session = await Session.open(file);
 		assert.equal(session.entryCount, count);
 		assert.equal(session.buildSessionContext().messages.length, count);
 		rmSync(file);

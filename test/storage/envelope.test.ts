@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -262,23 +262,25 @@ function offsets(lines: readonly string[], sep = "\n", start = 0): number[] {
 	return result;
 }
 
-function readAll(file: string) {
+async function readAll(file: string) {
 	const store = new FileSessionStore(file);
 	try {
-		const read = store.readAll();
+		const read = await store.read();
 		// The texts of the envelopes, read back through the source before the store closes.
 		const envelopes = read.lines.filter((l): l is Envelope => l instanceof Envelope);
 		const texts = read.source ? read.source.readLines(envelopes) : [];
-		return { ...read, envelopes, texts };
+		// What follows the position: nothing now; a line appended later, with the next line number.
+		const since = await store.readSince(read.position);
+		return { ...read, envelopes, texts, since, store };
 	} finally {
-		store.close();
+		await store.close();
 	}
 }
 
 const kinds = (lines: readonly ParsedLine[]) =>
 	lines.map((l) => (l instanceof Envelope ? "envelope" : l.record ? "record" : (l.error?.code ?? "?")));
 
-describe("FileSessionStore.readAll", () => {
+describe("FileSessionStore.read", () => {
 	/** A v3 file mixing lazily readable lines and others. */
 	const mixed = [
 		header(3),
@@ -307,10 +309,10 @@ describe("FileSessionStore.readAll", () => {
 		messageLine("aaaa0008", "aaaa0007", "last"),
 	];
 
-	test("a v3 file: envelopes for message, branch_summary and compaction lines, records for the rest", () => {
+	test("a v3 file: envelopes for message, branch_summary and compaction lines, records for the rest", async () => {
 		const file = fresh();
 		writeFileSync(file, `${mixed.join("\n")}\n`);
-		const read = readAll(file);
+		const read = await readAll(file);
 		assert.deepEqual(kinds(read.lines), [
 			"record",
 			"envelope",
@@ -350,20 +352,30 @@ describe("FileSessionStore.readAll", () => {
 			read.texts,
 			read.envelopes.map((e) => mixed[e.line - 1]),
 		);
-		assert.deepEqual(read.cursor.lines, mixed.length);
+		// The position is the end of the file: nothing follows it, and what is appended next is
+		// read from it with the next line number.
+		assert.deepEqual(read.since?.lines, []);
+		const next = messageLine("aaaa0009", "aaaa0008", "appended later");
+		appendFileSync(file, `${next}\n`);
+		const appended = await read.store.readSince(read.position);
+		assert.deepEqual(
+			appended?.lines.map((l) => [l.line, l.record]),
+			[[mixed.length + 1, JSON.parse(next)]],
+		);
+		writeFileSync(file, `${mixed.join("\n")}\n`);
 		// And the session built from it is what a whole parse gives.
-		const session = Session.open(file);
+		const session = await Session.open(file);
 		assert.deepEqual(
 			session.getEntries(),
 			mixed.slice(1).map((t) => JSON.parse(t)),
 		);
-		session.close();
+		await session.close();
 	});
 
-	test("a byte-order mark before the header: envelopes still point at the right bytes", () => {
+	test("a byte-order mark before the header: envelopes still point at the right bytes", async () => {
 		const file = fresh();
 		writeFileSync(file, `\ufeff${mixed.join("\n")}\n`);
-		const read = readAll(file);
+		const read = await readAll(file);
 		assert.equal(read.envelopes.length, 6);
 		const starts = offsets(mixed, "\n", 3);
 		for (const env of read.envelopes) assert.equal(env.offset, starts[env.line - 1]);
@@ -374,34 +386,34 @@ describe("FileSessionStore.readAll", () => {
 	});
 
 	for (const version of [2, 1, undefined]) {
-		test(`a ${version === undefined ? "version-less (v1)" : `v${version}`} header: no envelopes, every line parsed`, () => {
+		test(`a ${version === undefined ? "version-less (v1)" : `v${version}`} header: no envelopes, every line parsed`, async () => {
 			const file = fresh();
 			writeFileSync(file, `${[header(version), ...mixed.slice(1)].join("\n")}\n`);
-			const read = readAll(file);
+			const read = await readAll(file);
 			assert.equal(read.envelopes.length, 0);
 			assert.equal(read.source, undefined);
 			assert.ok(read.lines.every((l) => l.record !== undefined));
 		});
 	}
 
-	test("a v3 file whose first line is not a header: no envelopes", () => {
+	test("a v3 file whose first line is not a header: no envelopes", async () => {
 		const file = fresh();
 		writeFileSync(file, `${mixed.slice(1).join("\n")}\n`);
-		const read = readAll(file);
+		const read = await readAll(file);
 		assert.equal(read.envelopes.length, 0);
 	});
 
-	test("a last line without newline is parsed whole, not read in place", () => {
+	test("a last line without newline is parsed whole, not read in place", async () => {
 		const file = fresh();
 		writeFileSync(file, mixed.join("\n"));
-		const read = readAll(file);
+		const read = await readAll(file);
 		const last = read.lines[read.lines.length - 1] as ParsedLine;
 		assert.ok(!(last instanceof Envelope));
 		assert.equal(last.record?.id, "aaaa0008");
 		assert.equal(read.envelopes.length, 5);
 	});
 
-	test("two records glued on one line are parsed whole: GLUED_RECORDS as before", () => {
+	test("two records glued on one line are parsed whole: GLUED_RECORDS as before", async () => {
 		const glued = [
 			header(3),
 			messageLine("bbbb0001", null),
@@ -410,7 +422,7 @@ describe("FileSessionStore.readAll", () => {
 		];
 		const file = fresh();
 		writeFileSync(file, `${glued.join("\n")}\n`);
-		const read = readAll(file);
+		const read = await readAll(file);
 		assert.deepEqual(kinds(read.lines), ["record", "envelope", "GLUED_RECORDS", "envelope"]);
 		const line = read.lines[2] as ParsedLine;
 		assert.equal(line.line, 3);
@@ -418,11 +430,11 @@ describe("FileSessionStore.readAll", () => {
 			line.salvaged?.map((r) => r.id),
 			["bbbb0002", "bbbb0003"],
 		);
-		assert.throws(
-			() => Session.open(file),
+		await assert.rejects(
+			Session.open(file),
 			(error: unknown) => isSessionTreeError(error, "GLUED_RECORDS") && error.line === 3,
 		);
-		const lenient = Session.open(file, { lenient: true });
+		const lenient = await Session.open(file, { lenient: true });
 		assert.deepEqual(
 			lenient.problems.map((p) => [p.code, p.line]),
 			[["GLUED_RECORDS", 3]],
@@ -431,34 +443,34 @@ describe("FileSessionStore.readAll", () => {
 			lenient.getBranch().map((e) => e.id),
 			["bbbb0001", "bbbb0002", "bbbb0003", "bbbb0004"],
 		);
-		lenient.close();
+		await lenient.close();
 	});
 
-	test("a NUL byte inside a line in pi's layout: parsed whole, NUL_PADDING as before; the next line is read in place", () => {
+	test("a NUL byte inside a line in pi's layout: parsed whole, NUL_PADDING as before; the next line is read in place", async () => {
 		const withNul = messageLine("cccc0002", "cccc0001", "before|after").replace("|", "\0");
 		const lines = [header(3), messageLine("cccc0001", null), withNul, messageLine("cccc0003", "cccc0002")];
 		const file = fresh();
 		writeFileSync(file, `${lines.join("\n")}\n`);
 		// Without the NUL check this line would qualify.
 		assert.ok(envelopeOf(withNul));
-		const read = readAll(file);
+		const read = await readAll(file);
 		assert.deepEqual(kinds(read.lines), ["record", "envelope", "NUL_PADDING", "envelope"]);
 		assert.deepEqual(read.lines[2]?.salvaged?.[0]?.id, "cccc0002");
-		assert.throws(
-			() => Session.open(file),
+		await assert.rejects(
+			Session.open(file),
 			(error: unknown) => isSessionTreeError(error, "NUL_PADDING") && error.line === 3,
 		);
-		const lenient = Session.open(file, { lenient: true });
+		const lenient = await Session.open(file, { lenient: true });
 		assert.deepEqual(
 			lenient.problems.map((p) => [p.code, p.line]),
 			[["NUL_PADDING", 3]],
 		);
 		assert.equal(lenient.entryCount, 3);
 		assert.equal((lenient.getEntry("cccc0002") as MessageEntry).message.content, "beforeafter");
-		lenient.close();
+		await lenient.close();
 	});
 
-	test("a line without any parentId key before a clean one: each judged on its own", () => {
+	test("a line without any parentId key before a clean one: each judged on its own", async () => {
 		const lines = [
 			header(3),
 			messageLine("dddd0001", null),
@@ -467,35 +479,35 @@ describe("FileSessionStore.readAll", () => {
 		];
 		const file = fresh();
 		writeFileSync(file, `${lines.join("\n")}\n`);
-		assert.deepEqual(kinds(readAll(file).lines), ["record", "envelope", "record", "envelope"]);
+		assert.deepEqual(kinds((await readAll(file)).lines), ["record", "envelope", "record", "envelope"]);
 	});
 
-	test("a CRLF file: no line ends with }, all parsed whole, and it loads as the LF file does", () => {
+	test("a CRLF file: no line ends with }, all parsed whole, and it loads as the LF file does", async () => {
 		const lf = fresh();
 		const crlf = fresh();
 		writeFileSync(lf, `${mixed.join("\n")}\n`);
 		writeFileSync(crlf, `${mixed.join("\r\n")}\r\n`);
-		const read = readAll(crlf);
+		const read = await readAll(crlf);
 		assert.equal(read.envelopes.length, 0);
 		assert.ok(read.lines.every((l) => l.record !== undefined));
-		const a = Session.open(lf);
-		const b = Session.open(crlf);
+		const a = await Session.open(lf);
+		const b = await Session.open(crlf);
 		assert.deepEqual(b.problems, []);
 		assert.deepEqual(b.getEntries(), a.getEntries());
 		assert.deepEqual(b.buildSessionContext(), a.buildSessionContext());
 		assert.deepEqual(b.getBranch(), a.getBranch());
-		a.close();
-		b.close();
+		await a.close();
+		await b.close();
 	});
 
 	describe("lines across the 1 MiB read chunk", () => {
 		const CHUNK = 1 << 20;
 
 		/** Writes `lines`, checks every envelope against the bytes and the session against a whole parse. */
-		function checkFile(lines: readonly string[], expectEnvelopes: number) {
+		async function checkFile(lines: readonly string[], expectEnvelopes: number) {
 			const file = fresh();
 			writeFileSync(file, `${lines.join("\n")}\n`);
-			const read = readAll(file);
+			const read = await readAll(file);
 			assert.equal(read.envelopes.length, expectEnvelopes);
 			const starts = offsets(lines);
 			for (const env of read.envelopes) {
@@ -508,17 +520,17 @@ describe("FileSessionStore.readAll", () => {
 				read.texts.every((t, i) => t === lines[(read.envelopes[i] as Envelope).line - 1]),
 				"texts read back",
 			);
-			const session = Session.open(file);
+			const session = await Session.open(file);
 			const entries = session.getEntries();
 			assert.equal(entries.length, lines.length - 1);
 			entries.forEach((entry, i) => {
 				assert.deepEqual(entry, JSON.parse(lines[i + 1] as string), `entry on line ${i + 2}`);
 			});
-			session.close();
+			await session.close();
 			return { file, starts };
 		}
 
-		test("a 1.5 MiB message line spanning the boundary, and lines after it", () => {
+		test("a 1.5 MiB message line spanning the boundary, and lines after it", async () => {
 			const big = "é😀x".repeat(Math.ceil((1.5 * CHUNK) / 8));
 			const lines = [
 				header(3),
@@ -527,13 +539,13 @@ describe("FileSessionStore.readAll", () => {
 				messageLine("eeee0003", "eeee0002", "after the big one"),
 				summaryLine("eeee0004", "eeee0003"),
 			];
-			const { starts } = checkFile(lines, 4);
+			const { starts } = await checkFile(lines, 4);
 			assert.ok((starts[2] as number) < CHUNK && (starts[3] as number) > CHUNK, "line 3 crosses the chunk edge");
 		});
 
-		test("a 2.5 MiB line spanning two boundaries", () => {
+		test("a 2.5 MiB line spanning two boundaries", async () => {
 			const big = "y".repeat(2.5 * CHUNK);
-			checkFile([header(3), messageLine("ffff0001", null, big), messageLine("ffff0002", "ffff0001", "tail")], 2);
+			await checkFile([header(3), messageLine("ffff0001", null, big), messageLine("ffff0002", "ffff0001", "tail")], 2);
 		});
 
 		/**
@@ -541,7 +553,7 @@ describe("FileSessionStore.readAll", () => {
 		 * bytes after the chunk edge (negative: before it).
 		 */
 		for (const shift of [-200, -1, 0, 1, 100]) {
-			test(`a message line whose newline is at chunk edge ${shift >= 0 ? "+" : ""}${shift}`, () => {
+			test(`a message line whose newline is at chunk edge ${shift >= 0 ? "+" : ""}${shift}`, async () => {
 				const first = messageLine("9999aaa1", null, "");
 				const second = messageLine("9999aaa2", "9999aaa1", "the line placed on the edge of the chunk");
 				const head = header(3);
@@ -549,12 +561,12 @@ describe("FileSessionStore.readAll", () => {
 				// Pad line 2 so that line 3's newline is at CHUNK + shift.
 				const padded = messageLine("9999aaa1", null, "p".repeat(CHUNK + shift - fixed));
 				const lines = [head, padded, second, messageLine("9999aaa3", "9999aaa2", "next")];
-				const { starts } = checkFile(lines, 3);
+				const { starts } = await checkFile(lines, 3);
 				assert.equal((starts[2] as number) + Buffer.byteLength(second), CHUNK + shift);
 			});
 		}
 
-		test("two records glued on a line that crosses the chunk edge: still GLUED_RECORDS", () => {
+		test("two records glued on a line that crosses the chunk edge: still GLUED_RECORDS", async () => {
 			const head = header(3);
 			const a = messageLine("7777aaa2", "7777aaa1", "glued first half");
 			const b = messageLine("7777aaa3", "7777aaa2", "glued second half");
@@ -569,18 +581,18 @@ describe("FileSessionStore.readAll", () => {
 			const starts = offsets(lines);
 			assert.ok((starts[2] as number) + Buffer.byteLength(a) < CHUNK);
 			assert.ok((starts[3] as number) > CHUNK);
-			const read = readAll(file);
+			const read = await readAll(file);
 			assert.deepEqual(kinds(read.lines), ["record", "envelope", "GLUED_RECORDS", "envelope"]);
-			const lenient = Session.open(file, { lenient: true });
+			const lenient = await Session.open(file, { lenient: true });
 			assert.deepEqual(
 				lenient.problems.map((p) => [p.code, p.line]),
 				[["GLUED_RECORDS", 3]],
 			);
 			assert.equal(lenient.getBranch().length, 4);
-			lenient.close();
+			await lenient.close();
 		});
 
-		test("a NUL byte in a line that crosses the chunk edge (after the edge): parsed whole", () => {
+		test("a NUL byte in a line that crosses the chunk edge (after the edge): parsed whole", async () => {
 			const head = header(3);
 			const first = messageLine("6666aaa1", null, "");
 			const body = `${"r".repeat(100)}|${"r".repeat(100)}`;
@@ -596,7 +608,7 @@ describe("FileSessionStore.readAll", () => {
 			const starts = offsets(lines);
 			const nulAt = (starts[2] as number) + Buffer.from(withNul).indexOf(0);
 			assert.ok((starts[2] as number) < CHUNK && nulAt >= CHUNK, "the NUL is in the second chunk");
-			assert.deepEqual(kinds(readAll(file).lines), ["record", "envelope", "NUL_PADDING", "envelope"]);
+			assert.deepEqual(kinds((await readAll(file)).lines), ["record", "envelope", "NUL_PADDING", "envelope"]);
 		});
 	});
 });

@@ -99,14 +99,14 @@ function exercise(session: Session): void {
 	session.getTree();
 }
 
-test("fuzzed files: a usable tree or a typed error, fast, file untouched", () => {
+test("fuzzed files: a usable tree or a typed error, fast, file untouched", async () => {
 	let opened = 0;
 	let refused = 0;
-	fc.assert(
-		fc.property(
+	await fc.assert(
+		fc.asyncProperty(
 			fc.nat({ max: BASES.length - 1 }),
 			fc.array(mutation, { minLength: 1, maxLength: 4 }),
-			(base, mutations) => {
+			async (base, mutations) => {
 				const bytes = mutations.reduce(apply, BASES[base] as Buffer);
 				const file = join(dir, "fuzz.jsonl");
 				writeFileSync(file, bytes);
@@ -114,7 +114,7 @@ test("fuzzed files: a usable tree or a typed error, fast, file untouched", () =>
 				for (const lenient of [false, true]) {
 					const started = performance.now();
 					try {
-						exercise(Session.open(file, { lenient }));
+						exercise(await Session.open(file, { lenient }));
 						opened++;
 					} catch (error) {
 						if (!isSessionTreeError(error)) throw error;

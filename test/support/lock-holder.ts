@@ -3,7 +3,7 @@
 import { acquireLock } from "../../src/index.js";
 
 const [file, ms] = process.argv.slice(2);
-const release = acquireLock(file as string);
+const release = await acquireLock(file as string);
 process.stdout.write("locked\n");
 setTimeout(() => {
 	release();

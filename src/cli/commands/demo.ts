@@ -11,7 +11,7 @@ import type { AssistantMessage, UserMessage } from "../../core/types.js";
 import { renderContextLines } from "../../render/context-text.js";
 import { renderTreeLines } from "../../render/tree-text.js";
 import { Session } from "../../session.js";
-import { type CliIO, type Command, stringValue } from "../args.js";
+import { type CliIO, type CommandHandler, stringValue } from "../args.js";
 
 /** claude-sonnet-4-5 prices in dollars per million tokens. */
 const PRICE = { input: 3, output: 15, cacheRead: 0.3, cacheWrite: 3.75 };
@@ -91,7 +91,7 @@ function lineCount(file: string | undefined): number {
 }
 
 /** Runs the narrated lifecycle in `dir`. */
-export function runDemo(dir: string, io: CliIO): void {
+export async function runDemo(dir: string, io: CliIO): Promise<void> {
 	const say = new Narrator(io);
 	say.line("session-tree demo: one append-only JSONL file holds a whole conversation tree;");
 	say.line("the model is only ever sent one path through it, from the root to the leaf.");
@@ -101,14 +101,14 @@ export function runDemo(dir: string, io: CliIO): void {
 		"A session file starts with one header line; every later line is an entry with an id and",
 		"a parentId. The leaf pointer marks the end of the active branch.",
 	);
-	const session = Session.create({ dir, cwd: process.cwd() });
+	const session = await Session.create({ dir, cwd: process.cwd() });
 	const file = session.file as string;
 	say.line(`file: ${file}`);
 	say.both(session);
 
 	say.heading("three turns", "Each append writes one line whose parentId is the leaf, then moves the leaf to it.");
-	session.appendMessage(user("Our CI fails with 'ReferenceError: structuredClone is not defined'. Why?"));
-	session.appendMessage(
+	await session.appendMessage(user("Our CI fails with 'ReferenceError: structuredClone is not defined'. Why?"));
+	await session.appendMessage(
 		assistant(
 			"structuredClone is a global only since Node 17, and your workflow still runs Node 16.",
 			2140,
@@ -117,12 +117,12 @@ export function runDemo(dir: string, io: CliIO): void {
 			2048,
 		),
 	);
-	const question2 = session.appendMessage(user("Then pin the CI to Node 20."));
-	const reply2 = session.appendMessage(
+	const question2 = await session.appendMessage(user("Then pin the CI to Node 20."));
+	const reply2 = await session.appendMessage(
 		assistant("Done: .github/workflows/ci.yml now sets node-version: 20 in setup-node.", 2310, 41, 2048),
 	);
-	session.appendMessage(user("Also add a polyfill so that Node 16 users don't break."));
-	const reply3 = session.appendMessage(
+	await session.appendMessage(user("Also add a polyfill so that Node 16 users don't break."));
+	const reply3 = await session.appendMessage(
 		assistant("Added core-js/actual/structured-clone, imported first thing in src/index.ts.", 2480, 57, 2304),
 	);
 	say.line(`file: ${lineCount(file)} lines (1 header + 6 entries)`);
@@ -133,7 +133,7 @@ export function runDemo(dir: string, io: CliIO): void {
 		"branch only moves the leaf pointer; nothing is rewritten. Turn 3 stays in the file, off",
 		"the active path. One small `leaf` record is appended so that the move survives a restart.",
 	);
-	session.branch(reply2);
+	await session.branch(reply2);
 	say.line(`file: ${lineCount(file)} lines (the 6 entries are untouched)`);
 	say.both(session);
 
@@ -142,8 +142,8 @@ export function runDemo(dir: string, io: CliIO): void {
 		"The next append is a child of the leaf, so the tree forks at turn 2's reply: two",
 		"branches, one file. History is never edited, only branched.",
 	);
-	session.appendMessage(user("Rather than a polyfill, declare that we need Node 20."));
-	session.appendMessage(
+	await session.appendMessage(user("Rather than a polyfill, declare that we need Node 20."));
+	await session.appendMessage(
 		assistant('Added "engines": { "node": ">=20" } to package.json; npm warns on older Node.', 2520, 44, 2304),
 	);
 	say.both(session);
@@ -153,12 +153,12 @@ export function runDemo(dir: string, io: CliIO): void {
 		"fork copies the path root → turn 3 into a new file whose header names this one as",
 		"parentSession, to explore the polyfill idea elsewhere. The original file is not changed.",
 	);
-	const forked = session.fork(reply3);
+	const forked = await session.fork(reply3);
 	say.line(`new file: ${forked.file}`);
 	say.line(`parentSession: ${forked.getHeader().parentSession}`);
 	say.tree(forked, "tree of the new file");
 	say.context(forked, "its context");
-	forked.close();
+	await forked.close();
 
 	say.heading(
 		"compaction",
@@ -168,7 +168,7 @@ export function runDemo(dir: string, io: CliIO): void {
 		"in the compaction entry (retainedTail, marked (kept)), so nothing before it must be read.",
 	);
 	const tokensBefore = 2520 + 44 + 2304;
-	const compaction = session.appendCompaction(
+	const compaction = await session.appendCompaction(
 		"The CI failed with 'structuredClone is not defined' because the workflow ran Node 16; the global exists since Node 17.",
 		question2,
 		tokensBefore,
@@ -179,8 +179,8 @@ export function runDemo(dir: string, io: CliIO): void {
 	say.both(session);
 
 	say.heading("one more turn", "New turns follow the compaction: summary, kept messages, then everything after it.");
-	const question5 = session.appendMessage(user("Write a changelog line for this."));
-	session.appendMessage(assistant("- Require Node.js 20 or newer (CI and package.json engines).", 1630, 22, 1536));
+	const question5 = await session.appendMessage(user("Write a changelog line for this."));
+	await session.appendMessage(assistant("- Require Node.js 20 or newer (CI and package.json engines).", 1630, 22, 1536));
 	say.both(session);
 
 	say.heading(
@@ -188,10 +188,10 @@ export function runDemo(dir: string, io: CliIO): void {
 		"Navigating to a user message moves the leaf to its parent and hands its text back to edit",
 		"and send again; here the user closes the agent instead, before sending anything.",
 	);
-	const navigated = session.navigate(question5);
+	const navigated = await session.navigate(question5);
 	say.line(`editor text: ${JSON.stringify(navigated.editorText)}`);
 	say.both(session);
-	session.close();
+	await session.close();
 
 	say.heading(
 		"reopen the file from disk",
@@ -199,32 +199,21 @@ export function runDemo(dir: string, io: CliIO): void {
 		"appended a `leaf` record for the move (its parentId is the target, so pi reading this file",
 		"resumes on the same path too), so the leaf survives the restart.",
 	);
-	const reopened = Session.open(file);
+	const reopened = await Session.open(file);
 	const leaf = reopened.getLeafId();
 	const verdict = leaf === compaction ? "it survived" : `expected ${compaction}`;
 	say.line(`file: ${lineCount(file)} lines; leaf after reopening: ${leaf} (${verdict})`);
 	say.context(reopened);
-	reopened.close();
+	await reopened.close();
 
 	say.line();
 	say.line(`Try: session-tree tree ${file}`);
 }
 
-export const demoCommand: Command = {
-	name: "demo",
-	summary: "narrate a branching session's lifecycle on a real file",
-	synopsis: "demo [--dir DIR]",
-	description:
-		"Runs the tutorial's lifecycle, non-interactively, printing the tree and the model context\n" +
-		"after every step: new session, three turns, branch back and ask differently, fork into a\n" +
-		"new file, compaction, and a reopen from disk. The files stay in DIR (default: a fresh\n" +
-		"temporary directory) for you to look at.",
-	examples: ["session-tree demo", "session-tree demo --dir ./demo-sessions"],
-	options: { dir: { type: "string" } },
-	optionDocs: [{ flags: "--dir DIR", description: "write the session files to DIR (default: a new temp dir)" }],
-	positionals: [],
-	run({ values, io }) {
+/** Runs `session-tree demo`; its name, options and help are in the registry (src/cli/registry.ts). */
+export const demoCommand: CommandHandler = {
+	async run({ values, io }) {
 		const dir = stringValue(values, "dir");
-		runDemo(dir !== undefined ? resolve(dir) : mkdtempSync(join(tmpdir(), "session-tree-demo-")), io);
+		await runDemo(dir !== undefined ? resolve(dir) : mkdtempSync(join(tmpdir(), "session-tree-demo-")), io);
 	},
 };

@@ -1,12 +1,12 @@
 /** `session-tree ls`: the sessions of a project (or of all projects, or of a directory), newest first. */
 
-import { type Selection, selectSessionFiles } from "../../catalog/discover.js";
+import { type Selection, selectCollection } from "../../catalog/discover.js";
 import { flatten, formatBytes, whenText } from "../../catalog/format.js";
 import { type SessionSummary, type SkippedSession, summarizeSessions } from "../../catalog/summary.js";
 import { type Painter, painter, shouldColor, terminalWidth } from "../../render/color.js";
 import { displayWidth, truncateToWidth } from "../../render/preview.js";
 import { createProgress } from "../../render/progress.js";
-import { type CliIO, type Command, type CommandInput, JSON_OPTION, stringValue, UsageError } from "../args.js";
+import { type CliIO, type CommandHandler, type CommandInput, stringValue, UsageError } from "../args.js";
 
 /** A row of `ls --json`. */
 export interface LsRow {
@@ -23,19 +23,6 @@ export interface LsRow {
 	parentSession: string | null;
 }
 
-/** The options `ls` and `search` share: which sessions. */
-export const SELECTION_OPTIONS = {
-	cwd: { type: "string" },
-	all: { type: "boolean", short: "a" },
-	width: { type: "string" },
-} as const;
-
-export const SELECTION_DOCS = [
-	{ flags: "--cwd PATH", description: "the sessions of the project at PATH (default: the current directory)" },
-	{ flags: "-a, --all", description: "the sessions of every project under <agent dir>/sessions/" },
-	{ flags: "--width N", description: "fit lines into N columns (default: the terminal's width; no cut when piped)" },
-];
-
 /** `--width N`, else the terminal's width, else undefined (piped: no cut). */
 export function outputWidth(values: CommandInput["values"], command: string): number | undefined {
 	const text = stringValue(values, "width");
@@ -46,7 +33,7 @@ export function outputWidth(values: CommandInput["values"], command: string): nu
 	return Number(text);
 }
 
-/** The files a collection command looks at, from DIR, --all and --cwd. */
+/** The sessions a collection command looks at, from DIR, --all and --cwd. */
 export function selectFromArgs(values: CommandInput["values"], dir: string | undefined, command: string): Selection {
 	const cwd = stringValue(values, "cwd");
 	const all = values.all === true;
@@ -54,7 +41,7 @@ export function selectFromArgs(values: CommandInput["values"], dir: string | und
 	if (cwd !== undefined && (dir !== undefined || all)) {
 		throw new UsageError(`--cwd chooses a project; it does not go with ${all ? "--all" : "DIR"}`, command);
 	}
-	return selectSessionFiles({ dir, all, cwd });
+	return selectCollection({ dir, all, cwd });
 }
 
 /** Prints the files that were skipped and the problems of files that were still used. */
@@ -125,46 +112,13 @@ export function renderLs(
 	return `${lines.join("\n")}\n`;
 }
 
-export const lsCommand: Command = {
-	name: "ls",
-	summary: "list the sessions of a project (or all projects, or a directory), newest first",
-	synopsis: "ls [DIR] [--cwd PATH] [--all] [--width N] [--json]",
-	description:
-		"Lists session files, newest first, the way pi's session picker sees them: the time of the\n" +
-		"last user or assistant message (else the header's time, else the file's), the session name\n" +
-		"or else the first user message (in quotes), the number of entries and of branches (leaves),\n" +
-		"the file size, and the file itself on the line below.\n" +
-		"\n" +
-		"Which sessions: by default those of the project in the current directory (or --cwd PATH) in\n" +
-		"pi's layout, <agent dir>/sessions/--<cwd>--/, where the agent dir is $PI_CODING_AGENT_DIR or\n" +
-		"~/.pi/agent; with --all those of every project; with DIR the *.jsonl files in DIR and in its\n" +
-		"subdirectories (so DIR may be a project directory or a sessions root). A CWD column appears\n" +
-		"when the sessions belong to more than one directory.\n" +
-		"\n" +
-		"Each file is read once, without building its tree. Files that are not sessions are skipped\n" +
-		"with a warning on stderr; damaged sessions are listed as a lenient open reads them, with a\n" +
-		"warning. On a terminal a progress bar shows on stderr when listing takes a while.",
-	examples: [
-		"session-tree ls",
-		"session-tree ls --all",
-		"session-tree ls --cwd ~/src/project --json",
-		"session-tree ls ~/.pi/agent/sessions/--home-me-project--",
-	],
-	options: { ...SELECTION_OPTIONS, ...JSON_OPTION },
-	optionDocs: [
-		...SELECTION_DOCS,
-		{
-			flags: "--json",
-			description:
-				"print a JSON array of {file, id, cwd, name, firstMessage, modified, created, entries, branches, bytes, parentSession}",
-		},
-	],
-	positionals: ["DIR?"],
-	run({ values, positionals, io }) {
+/** Runs `session-tree ls`; its name, options and help are in the registry (src/cli/registry.ts). */
+export const lsCommand: CommandHandler = {
+	async run({ values, positionals, io }) {
 		const width = outputWidth(values, "ls");
 		const selection = selectFromArgs(values, positionals[0], "ls");
 		const progress = createProgress(process.stderr, { label: "reading sessions" });
-		const { sessions, skipped } = summarizeSessions(selection.files, {
+		const { sessions, skipped } = await summarizeSessions(selection.collection, {
 			onProgress: (done, total) => progress.update(done, total),
 		});
 		progress.finish();

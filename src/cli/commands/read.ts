@@ -1,31 +1,12 @@
 /** The read-only commands: ctx, path, leaves, tree, info. None of them writes to the file. */
 
 import type { MessageEntry, SessionEntry } from "../../core/types.js";
-import { shouldColor, terminalWidth } from "../../render/color.js";
+import { shouldColor, terminalWidth } from "../../render/terminal.js";
 import { renderContext } from "../../render/context-text.js";
 import { sanitize } from "../../render/preview.js";
 import { renderTree, TREE_FILTERS, type TreeFilter } from "../../render/tree-text.js";
-import {
-	type Command,
-	type CommandInput,
-	JSON_OPTION,
-	LENIENT_DOC,
-	LENIENT_OPTION,
-	type OptionDoc,
-	stringValue,
-	UsageError,
-} from "../args.js";
+import { type CommandHandler, type CommandInput, stringValue, UsageError } from "../args.js";
 import { openSession, resolveEntryId } from "../open.js";
-
-const LEAF_DOC: OptionDoc = {
-	flags: "--leaf ID",
-	description: "start from entry ID (or a unique prefix of it) instead of the leaf",
-};
-
-const WIDTH_DOC: OptionDoc = {
-	flags: "--width N",
-	description: "fit lines into N columns (default: the terminal's width; no cut when piped)",
-};
 
 function jsonLine(value: unknown): string {
 	return `${JSON.stringify(value)}\n`;
@@ -50,45 +31,14 @@ function textStyle(values: CommandInput["values"], command: string): { color: bo
 	return width === undefined ? { color: shouldColor(process.stdout) } : { color: shouldColor(process.stdout), width };
 }
 
-export const ctxCommand: Command = {
-	name: "ctx",
-	summary: "print what the model sees at the leaf (the context)",
-	synopsis: "ctx FILE [--leaf ID] [--full] [--width N] [--json] [--lenient]",
-	description:
-		"Builds the model context of the path from the root to the leaf (or to --leaf ID) exactly as pi\n" +
-		"does: compactions replace what they summarise, branch summaries are included, and the\n" +
-		"model and thinking level are the last ones set on the path.\n" +
-		"\n" +
-		"Prints the messages numbered, each with the entry it comes from (`(kept)` for messages a\n" +
-		"compaction carries itself), its role and a one-line preview; compaction and branch\n" +
-		"summaries are marked as such, custom messages show their customType, tool calls show as\n" +
-		"`→ name(arguments)`. The model and the thinking level come last. --full prints every\n" +
-		"message whole, indented below its line. Colours on a terminal (not with NO_COLOR or when\n" +
-		"piped; FORCE_COLOR=1 forces them).",
-	examples: [
-		"session-tree ctx session.jsonl",
-		"session-tree ctx session.jsonl --full | less -R",
-		"session-tree ctx session.jsonl --leaf 1a2b3c4d --json",
-	],
-	options: {
-		leaf: { type: "string" },
-		full: { type: "boolean" },
-		width: { type: "string" },
-		...JSON_OPTION,
-		...LENIENT_OPTION,
-	},
-	optionDocs: [
-		LEAF_DOC,
-		{ flags: "--full", description: "print whole messages (indented) instead of one-line previews" },
-		WIDTH_DOC,
-		{ flags: "--json", description: "print {messages, thinkingLevel, model} as one line of JSON" },
-		LENIENT_DOC,
-	],
-	positionals: ["FILE"],
-	run({ values, positionals, io }) {
+/** Runs `session-tree ctx`; its name, options and help are in the registry (src/cli/registry.ts). */
+export const ctxCommand: CommandHandler = {
+	async run({ values, positionals, io }) {
 		const style = values.json ? undefined : textStyle(values, "ctx");
-		const session = openSession(positionals[0] as string, io, values.lenient === true);
 		const given = stringValue(values, "leaf");
+		// The leaf's context alone needs only the end of a large file (see docs/performance.md).
+		const load = given === undefined ? "context" : "all";
+		const session = await openSession(positionals[0] as string, io, values.lenient === true, load);
 		const leaf = given === undefined ? undefined : resolveEntryId(session, given);
 		const context = session.buildSessionContext(leaf);
 		if (values.json) {
@@ -106,19 +56,10 @@ function pathLine(entry: SessionEntry): string {
 	return typeof role === "string" ? `${entry.id} ${entry.type} ${sanitize(role)}` : `${entry.id} ${entry.type}`;
 }
 
-export const pathCommand: Command = {
-	name: "path",
-	summary: "print the ids from the root to the leaf",
-	synopsis: "path FILE [--leaf ID] [--json] [--lenient]",
-	description:
-		"Prints the active path: the entries from the root down to the leaf (or to --leaf ID).\n" +
-		"Without --json, one entry per line: its id, its type and, for messages, the role.",
-	examples: ["session-tree path session.jsonl --json"],
-	options: { leaf: { type: "string" }, ...JSON_OPTION, ...LENIENT_OPTION },
-	optionDocs: [LEAF_DOC, { flags: "--json", description: "print a JSON array of ids, root first" }, LENIENT_DOC],
-	positionals: ["FILE"],
-	run({ values, positionals, io }) {
-		const session = openSession(positionals[0] as string, io, values.lenient === true);
+/** Runs `session-tree path`; its name, options and help are in the registry (src/cli/registry.ts). */
+export const pathCommand: CommandHandler = {
+	async run({ values, positionals, io }) {
+		const session = await openSession(positionals[0] as string, io, values.lenient === true);
 		const given = stringValue(values, "leaf");
 		const leaf = given === undefined ? undefined : resolveEntryId(session, given);
 		const path = session.getBranch(leaf);
@@ -130,17 +71,10 @@ export const pathCommand: Command = {
 	},
 };
 
-export const leavesCommand: Command = {
-	name: "leaves",
-	summary: "print the ids of all leaves (the tips of all branches)",
-	synopsis: "leaves FILE [--json] [--lenient]",
-	description: "Prints the ids of all entries that have no children, sorted: one per branch of the tree.",
-	examples: ["session-tree leaves session.jsonl --json"],
-	options: { ...JSON_OPTION, ...LENIENT_OPTION },
-	optionDocs: [{ flags: "--json", description: "print a JSON array of ids" }, LENIENT_DOC],
-	positionals: ["FILE"],
-	run({ values, positionals, io }) {
-		const session = openSession(positionals[0] as string, io, values.lenient === true);
+/** Runs `session-tree leaves`; its name, options and help are in the registry (src/cli/registry.ts). */
+export const leavesCommand: CommandHandler = {
+	async run({ values, positionals, io }) {
+		const session = await openSession(positionals[0] as string, io, values.lenient === true);
 		const leaves = session.listBranches();
 		io.out(values.json ? jsonLine(leaves) : leaves.map((id) => `${id}\n`).join(""));
 	},
@@ -158,60 +92,9 @@ export interface TreeRow {
 /** Options of `tree` that shape the text view, so not `--json`. */
 const TREE_VIEW_OPTIONS = ["filter", "depth", "fold", "fold-limit", "leaf", "width"] as const;
 
-export const treeCommand: Command = {
-	name: "tree",
-	summary: "print the entry tree, the active path marked",
-	synopsis:
-		"tree FILE [--filter MODE] [--from ID] [--leaf ID] [--depth N] [--fold] [--fold-limit N] [--width N] [--json] [--lenient]",
-	description:
-		"Prints the entries of the session as a tree: id, role or type, a one-line preview, the\n" +
-		"label in brackets, the session name on top and `← leaf` after the leaf. Indentation grows\n" +
-		"only where the tree forks, so a long chain stays short lines; below a fork, `•` marks the\n" +
-		"entries of the active path (root → leaf). On a terminal, lines are cut to its width and\n" +
-		"coloured by role (not with NO_COLOR or when piped; FORCE_COLOR=1 forces colours).\n" +
-		"\n" +
-		"Without --filter every entry is shown. --filter applies the rules of pi's /tree view:\n" +
-		"  default       everything but settings entries (label, custom, model_change,\n" +
-		"                thinking_level_change, session_info)\n" +
-		"  no-tools      default without tool results\n" +
-		"  user-only     user messages only\n" +
-		"  labeled-only  labeled entries only\n" +
-		"  all           everything\n" +
-		"In every mode, as in pi, assistant messages holding only tool calls are left out (unless\n" +
-		"aborted, failed or the leaf). Children of a hidden entry move up to the nearest shown one.",
-	examples: [
-		"session-tree tree session.jsonl",
-		"session-tree tree session.jsonl --filter user-only --fold",
-		"session-tree tree session.jsonl --from 1a2b --depth 3",
-		"session-tree tree session.jsonl --json",
-	],
-	options: {
-		filter: { type: "string" },
-		from: { type: "string" },
-		leaf: { type: "string" },
-		depth: { type: "string" },
-		fold: { type: "boolean" },
-		"fold-limit": { type: "string" },
-		width: { type: "string" },
-		...JSON_OPTION,
-		...LENIENT_OPTION,
-	},
-	optionDocs: [
-		{ flags: "--filter MODE", description: `show what pi's /tree filter shows: ${TREE_FILTERS.join(", ")}` },
-		{ flags: "--from ID", description: "show only the subtree of entry ID (with --json too)" },
-		{ flags: "--leaf ID", description: "mark entry ID as the leaf (and the path to it as active)" },
-		{ flags: "--depth N", description: "show N levels below the start; deeper entries become `… N more`" },
-		{ flags: "--fold", description: "fold straight runs of more than 6 entries to their first and last two" },
-		{ flags: "--fold-limit N", description: "fold runs longer than N entries (implies --fold)" },
-		WIDTH_DOC,
-		{
-			flags: "--json",
-			description: "print a flat JSON array of {id, parentId, type, depth, label?} rows (all entries)",
-		},
-		LENIENT_DOC,
-	],
-	positionals: ["FILE"],
-	run({ values, positionals, io }) {
+/** Runs `session-tree tree`; its name, options and help are in the registry (src/cli/registry.ts). */
+export const treeCommand: CommandHandler = {
+	async run({ values, positionals, io }) {
 		const filterName = stringValue(values, "filter");
 		if (filterName !== undefined && !TREE_FILTERS.includes(filterName as TreeFilter)) {
 			throw new UsageError(
@@ -227,7 +110,7 @@ export const treeCommand: Command = {
 		const foldLimit = integerOption(values, "fold-limit", "tree", 4);
 		const style = values.json ? undefined : textStyle(values, "tree");
 
-		const session = openSession(positionals[0] as string, io, values.lenient === true);
+		const session = await openSession(positionals[0] as string, io, values.lenient === true);
 		const fromGiven = stringValue(values, "from");
 		const from = fromGiven === undefined ? undefined : resolveEntryId(session, fromGiven);
 		if (values.json) {
@@ -267,22 +150,10 @@ export interface SessionInfo {
 	leafId: string | null;
 }
 
-export const infoCommand: Command = {
-	name: "info",
-	summary: "print the header facts, the name, the entry count and the leaf",
-	synopsis: "info FILE [--json] [--lenient]",
-	description:
-		"Prints the session id, the format version of the file as it is on disk, the working\n" +
-		"directory, the parent session (for forks), the name, the number of entries and the leaf.",
-	examples: ["session-tree info session.jsonl --json"],
-	options: { ...JSON_OPTION, ...LENIENT_OPTION },
-	optionDocs: [
-		{ flags: "--json", description: "print {id, version, cwd, parentSession, name, entryCount, leafId}" },
-		LENIENT_DOC,
-	],
-	positionals: ["FILE"],
-	run({ values, positionals, io }) {
-		const session = openSession(positionals[0] as string, io, values.lenient === true);
+/** Runs `session-tree info`; its name, options and help are in the registry (src/cli/registry.ts). */
+export const infoCommand: CommandHandler = {
+	async run({ values, positionals, io }) {
+		const session = await openSession(positionals[0] as string, io, values.lenient === true);
 		const header = session.getHeader();
 		const info: SessionInfo = {
 			id: session.getSessionId(),

@@ -1,18 +1,11 @@
 /** `session-tree search`: message text across sessions, with the match in context. */
 
-import {
-	compileQuery,
-	InvalidPattern,
-	type Matcher,
-	newestFilesFirst,
-	type SearchHit,
-	searchSessions,
-} from "../../catalog/search.js";
+import { compileQuery, InvalidPattern, type Matcher, type SearchHit, searchSessions } from "../../catalog/search.js";
 import { type Painter, painter, shouldColor } from "../../render/color.js";
 import { displayWidth } from "../../render/preview.js";
 import { createProgress } from "../../render/progress.js";
-import { CliError, type Command, JSON_OPTION, stringValue, UsageError } from "../args.js";
-import { outputWidth, reportProblems, SELECTION_DOCS, SELECTION_OPTIONS, selectFromArgs } from "./ls.js";
+import { CliError, type CommandHandler, stringValue, UsageError } from "../args.js";
+import { outputWidth, reportProblems, selectFromArgs } from "./ls.js";
 
 /** A row of `search --json`: a hit as the catalog reports it. */
 export type SearchRow = SearchHit;
@@ -57,51 +50,9 @@ function positiveInteger(text: string | undefined, option: string): number | und
 	return Number(text);
 }
 
-export const searchCommand: Command = {
-	name: "search",
-	summary: "search message text across sessions",
-	synopsis: "search TEXT [DIR] [--cwd PATH] [--all] [--regex] [-i] [--limit N] [--width N] [--json]",
-	description:
-		"Searches the text of messages in the same sessions `ls` lists: user and assistant text,\n" +
-		"thinking, tool results, bash commands and output, custom messages, compaction and branch\n" +
-		"summaries. Each entry that matches is one hit: the session file (and its name), the entry\n" +
-		"id, the role (or the entry type for summaries and custom messages), whether the entry is on\n" +
-		"the session's active branch (`active`) or on another branch (`side`), and the text around\n" +
-		"the first match, highlighted on a terminal. Sessions are searched newest first (by file\n" +
-		"modification time). With --json, matchStart and matchEnd are offsets into the snippet\n" +
-		"(UTF-16 code units, as in JavaScript strings).\n" +
-		"\n" +
-		"TEXT is plain text; with --regex a JavaScript regular expression. Matching is case-sensitive\n" +
-		"unless -i is given.\n" +
-		"\n" +
-		"Exit status, as grep's: 0 when something was found, 1 when nothing was (a note goes to\n" +
-		"stderr), 2 for a usage error such as an invalid --regex.",
-	examples: [
-		'session-tree search "B-tree"',
-		"session-tree search -i 'timeout' --all --limit 20",
-		"session-tree search --regex 'fix(ed|es)? the (parser|lexer)' --cwd ~/src/project",
-		"session-tree search TODO ~/.pi/agent/sessions --json",
-	],
-	options: {
-		...SELECTION_OPTIONS,
-		regex: { type: "boolean", short: "E" },
-		"ignore-case": { type: "boolean", short: "i" },
-		limit: { type: "string" },
-		...JSON_OPTION,
-	},
-	optionDocs: [
-		...SELECTION_DOCS,
-		{ flags: "-E, --regex", description: "TEXT is a regular expression (JavaScript syntax)" },
-		{ flags: "-i, --ignore-case", description: "ignore case" },
-		{ flags: "--limit N", description: "stop after N hits" },
-		{
-			flags: "--json",
-			description:
-				"print a JSON array of {file, sessionId, name, entryId, role, onActiveBranch, snippet, matchStart, matchEnd}",
-		},
-	],
-	positionals: ["TEXT", "DIR?"],
-	run({ values, positionals, io }) {
+/** Runs `session-tree search`; its name, options and help are in the registry (src/cli/registry.ts). */
+export const searchCommand: CommandHandler = {
+	async run({ values, positionals, io }) {
 		const pattern = positionals[0] as string;
 		if (pattern === "") throw new UsageError("TEXT is empty", "search");
 		const limit = positiveInteger(stringValue(values, "limit"), "--limit");
@@ -121,7 +72,7 @@ export const searchCommand: Command = {
 				? PIPED_SNIPPET_WIDTH
 				: Math.max(20, width - (2 + idBudget + 2 + ROLE_BUDGET + 2 + MARK_WIDTH + 2));
 		const progress = createProgress(process.stderr, { label: "searching sessions" });
-		const result = searchSessions(newestFilesFirst(selection.files), matcher, {
+		const result = await searchSessions(selection.collection, matcher, {
 			...(limit === undefined ? {} : { limit }),
 			snippetWidth,
 			onProgress: (done, total) => progress.update(done, total),
@@ -145,7 +96,7 @@ export const searchCommand: Command = {
 			io.out(renderHits(result.hits, painter(shouldColor(process.stdout))));
 		}
 		if (result.hits.length === 0) {
-			const where = selection.files.length === 0 ? ` (no sessions in ${selection.root})` : "";
+			const where = result.sessions === 0 ? ` (no sessions in ${selection.root})` : "";
 			throw new CliError(`no matches${where}`);
 		}
 	},

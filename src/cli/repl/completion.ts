@@ -8,7 +8,8 @@
 import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { TREE_FILTERS } from "../../render/tree-text.js";
-import { type ArgKind, commandWords, findReplCommand, type ReplCommand, SEND_ROLES } from "./commands.js";
+import { type ArgKind, findReplSpec, type ReplCommandSpec, replCommandWords } from "../registry.js";
+import { SEND_ROLES } from "./messages.js";
 import { quoteWord, type Token, tokenize } from "./tokenize.js";
 
 /** One directory entry offered by {@link CompletionSource.listDir}. */
@@ -42,8 +43,8 @@ export function completeLine(line: string, source: CompletionSource): [string[],
 	const index = inWord ? tokens.length - 1 : tokens.length;
 	const raw = line.slice(current.start);
 	// Leading spaces before the command are fine; the command is the first word.
-	if (index === 0) return [finish(matching(commandWords(), current.value)), raw];
-	const command = findReplCommand((tokens[0] as Token).value);
+	if (index === 0) return [finish(matching(replCommandWords(), current.value)), raw];
+	const command = findReplSpec((tokens[0] as Token).value);
 	if (!command) return [[], raw];
 	const kind = kindAt(
 		command,
@@ -52,7 +53,7 @@ export function completeLine(line: string, source: CompletionSource): [string[],
 	);
 	switch (kind) {
 		case "command":
-			return [finish(matching(commandWords(), current.value)), raw];
+			return [finish(matching(replCommandWords(), current.value)), raw];
 		case "role":
 			return [finish(matching(SEND_ROLES, current.value)), raw];
 		case "id":
@@ -64,7 +65,7 @@ export function completeLine(line: string, source: CompletionSource): [string[],
 		case "filter":
 			return [finish(matching(TREE_FILTERS, current.value)), raw];
 		case "option":
-			return [finish(matching(Object.keys(command.options ?? {}), current.value)), raw];
+			return [finish(matching(optionWords(command), current.value)), raw];
 		case "file":
 		case "dir":
 			return [completePath(current.value, kind === "dir", source), raw];
@@ -73,20 +74,25 @@ export function completeLine(line: string, source: CompletionSource): [string[],
 	}
 }
 
+/** The command's options as typed: `--name`. */
+function optionWords(command: ReplCommandSpec): string[] {
+	return Object.keys(command.options ?? {}).map((name) => `--${name}`);
+}
+
 /** What the word at the cursor is, given the arguments before it. */
-function kindAt(command: ReplCommand, before: readonly string[], word: string): ArgKind | "option" {
+function kindAt(command: ReplCommandSpec, before: readonly string[], word: string): ArgKind | "option" {
 	const options = command.options ?? {};
-	const previous = before[before.length - 1];
-	if (previous !== undefined && options[previous] !== undefined && options[previous] !== "none") {
-		return options[previous] as ArgKind;
-	}
+	// An option as typed (`--name`), if it is one of the command's.
+	const optionOf = (arg: string | undefined) =>
+		arg?.startsWith("--") && Object.hasOwn(options, arg.slice(2)) ? options[arg.slice(2)] : undefined;
+	const previous = optionOf(before[before.length - 1]);
+	if (previous?.type === "string") return previous.value;
 	if (word.startsWith("-") && Object.keys(options).length > 0) return "option";
 	let position = 0;
 	for (let i = 0; i < before.length; i++) {
-		const arg = before[i] as string;
-		const optionKind = options[arg];
-		if (optionKind !== undefined) {
-			if (optionKind !== "none") i++; // skip the option's value
+		const option = optionOf(before[i]);
+		if (option !== undefined) {
+			if (option.type === "string") i++; // skip the option's value
 			continue;
 		}
 		position++;

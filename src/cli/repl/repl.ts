@@ -7,11 +7,15 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { shouldColor } from "../../render/terminal.js";
 import { CliError, type CliIO } from "../args.js";
-import { errorMessage, executeLine, loadedLine, openSessionFile, ReplState } from "./commands.js";
+import { stdinIsTerminal } from "../terminal.js";
+import { executeLine } from "./commands.js";
 import { completeLine, type DirEntry } from "./completion.js";
+import { loadedLine, openSessionFile } from "./file-commands.js";
 import { HISTORY_SIZE, History, historyFile } from "./history.js";
-import { colorWanted, makeStyle, type Style } from "./style.js";
+import { errorMessage, ReplState } from "./state.js";
+import { makeStyle, type Style } from "./style.js";
 
 /** What the `repl` command was given. */
 export interface ReplOptions {
@@ -25,21 +29,11 @@ export interface ReplOptions {
 	lenient?: boolean;
 }
 
-/** Whether stdin is a terminal (then the REPL is interactive). */
-export function stdinIsTerminal(io: CliIO): boolean {
-	return (io.stdin as { isTTY?: boolean }).isTTY === true;
-}
-
-/** Whether a bare `session-tree` should start the REPL: stdin and stdout are both terminals. */
-export function onTerminal(io: CliIO): boolean {
-	return stdinIsTerminal(io) && process.stdout.isTTY === true;
-}
-
 /** Opens the initial file, if any; a failure stops the REPL before it starts. */
-function openInitial(state: ReplState, options: ReplOptions): boolean {
+async function openInitial(state: ReplState, options: ReplOptions): Promise<boolean> {
 	if (options.file === undefined) return false;
 	try {
-		state.switchTo(openSessionFile(state, options.file, options.lenient === true));
+		await state.switchTo(await openSessionFile(state, options.file, options.lenient === true));
 		return true;
 	} catch (error) {
 		throw new CliError(errorMessage(state, error).message);
@@ -53,7 +47,7 @@ function openInitial(state: ReplState, options: ReplOptions): boolean {
  */
 export async function runScript(io: CliIO, options: ReplOptions): Promise<void> {
 	const state = new ReplState({ out: io.out, err: io.err, style: makeStyle(false), dir: options.dir });
-	openInitial(state, options);
+	await openInitial(state, options);
 	const lines = createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY });
 	let lineNumber = 0;
 	let commands = 0;
@@ -63,7 +57,7 @@ export async function runScript(io: CliIO, options: ReplOptions): Promise<void> 
 	try {
 		for await (const line of lines) {
 			lineNumber++;
-			const outcome = executeLine(state, line);
+			const outcome = await executeLine(state, line);
 			if (outcome.kind === "empty") continue;
 			commands++;
 			if (outcome.kind === "exit") {
@@ -82,7 +76,7 @@ export async function runScript(io: CliIO, options: ReplOptions): Promise<void> 
 		}
 	} finally {
 		lines.close();
-		state.close();
+		await state.close();
 	}
 	// Stopped before the end (exit, --strict): let go of stdin, or an open pipe keeps us waiting.
 	if (stoppedEarly) (io.stdin as { destroy?: () => void }).destroy?.();
@@ -119,7 +113,7 @@ export async function runInteractive(io: CliIO, options: ReplOptions): Promise<v
 	const stdout = process.stdout;
 	// The prompt goes where the person sees it: stdout, or stderr when stdout is piped.
 	const terminal = stdout.isTTY ? stdout : process.stderr;
-	const style = makeStyle(colorWanted(stdout));
+	const style = makeStyle(shouldColor(stdout));
 	const state = new ReplState({
 		out: io.out,
 		err: io.err,
@@ -127,7 +121,7 @@ export async function runInteractive(io: CliIO, options: ReplOptions): Promise<v
 		width: () => (stdout.isTTY ? stdout.columns : undefined),
 		dir: options.dir,
 	});
-	openInitial(state, options);
+	await openInitial(state, options);
 	const history = new History(historyFile(), {
 		warn: (message) => io.err(`session-tree: warning: ${message}\n`),
 	});
@@ -155,18 +149,30 @@ export async function runInteractive(io: CliIO, options: ReplOptions): Promise<v
 		rl.prompt();
 	};
 	let exited = false;
+	// Commands may be asynchronous: each line waits for the one before (a pasted block runs in
+	// order), and the prompt comes back when its command is done.
+	let running: Promise<void> = Promise.resolve();
+	const runLine = async (line: string): Promise<void> => {
+		if (exited) return;
+		history.add(line);
+		const outcome = await executeLine(state, line);
+		if (outcome.kind === "exit") {
+			exited = true;
+			rl.close();
+			return;
+		}
+		if (outcome.kind === "error") io.err(`${style.red("error:")} ${outcome.message}\n`);
+		prompt();
+	};
 	await new Promise<void>((done) => {
 		rl.on("line", (line) => {
-			if (exited) return;
-			history.add(line);
-			const outcome = executeLine(state, line);
-			if (outcome.kind === "exit") {
-				exited = true;
-				rl.close();
-				return;
-			}
-			if (outcome.kind === "error") io.err(`${style.red("error:")} ${outcome.message}\n`);
-			prompt();
+			running = running
+				.then(() => runLine(line))
+				.catch((error: unknown) => {
+					// Not from the command (executeLine catches those): keep the REPL going all the same.
+					io.err(`${style.red("error:")} ${errorMessage(state, error).message}\n`);
+					prompt();
+				});
 		});
 		rl.on("SIGINT", () => {
 			// As in a shell: drop the line being typed and start afresh.
@@ -176,14 +182,15 @@ export async function runInteractive(io: CliIO, options: ReplOptions): Promise<v
 			prompt();
 		});
 		rl.on("close", () => {
-			done();
+			// Ctrl-D while a command runs: leave once it is done.
+			void running.then(done);
 		});
 		prompt();
 	});
 	// Ctrl-D leaves the cursor after the prompt.
 	if (!exited) terminal.write("\n");
 	history.trim();
-	state.close();
+	await state.close();
 }
 
 /** Runs the REPL: interactive when stdin is a terminal, scripted otherwise. */

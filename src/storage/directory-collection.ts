@@ -1,0 +1,121 @@
+/**
+ * A directory tree of JSONL session files as a {@link SessionCollection}, with pi's layout:
+ * one project's directory (`<agentDir>/sessions/--<cwd>--/`), every project under the sessions
+ * root, or directories and files given explicitly. A directory holds its `*.jsonl` files and
+ * those of its direct subdirectories, so a project directory and a sessions root both work.
+ * Each session opens as a {@link FileSessionStore}.
+ */
+
+import { type Dirent, readdirSync, type Stats, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { SessionTreeError } from "../core/errors.js";
+import { FileSessionStore, type FileStoreOptions } from "./file-store.js";
+import { defaultSessionDir, sessionsRoot } from "./paths.js";
+import type { CollectionCapabilities, SessionCollection, SessionListing } from "./store.js";
+
+const CAPABILITIES: CollectionCapabilities = Object.freeze({ listing: true, search: false });
+
+/** The session files under some directories (and some files given as they are). */
+export class DirectoryCollection implements SessionCollection {
+	readonly capabilities = CAPABILITIES;
+	/** The first path, absolute: where the collection is, for messages. */
+	readonly location: string;
+	private readonly paths: readonly string[];
+	private readonly options: FileStoreOptions;
+
+	/**
+	 * @param paths directories (their `*.jsonl` files and those of their direct subdirectories)
+	 *   and files (listed as they are); a path that does not exist holds no sessions
+	 * @param options how the stores of its sessions are opened
+	 */
+	constructor(paths: string | readonly string[], options: FileStoreOptions = {}) {
+		this.paths = (typeof paths === "string" ? [paths] : paths).map((path) => resolve(path));
+		this.location = this.paths[0] ?? resolve(".");
+		this.options = options;
+	}
+
+	/** The sessions of the project whose working directory is `cwd`, in pi's layout. */
+	static project(cwd: string, agentDir: string, options?: FileStoreOptions): DirectoryCollection {
+		return new DirectoryCollection(defaultSessionDir(resolve(cwd), agentDir), options);
+	}
+
+	/** The sessions of every project under `<agentDir>/sessions/`. */
+	static allProjects(agentDir: string, options?: FileStoreOptions): DirectoryCollection {
+		return new DirectoryCollection(sessionsRoot(agentDir), options);
+	}
+
+	/**
+	 * The sessions of a directory the user named, which must exist.
+	 * @throws SessionTreeError FILE_NOT_FOUND for a missing directory, INVALID_ARGUMENT for a file
+	 */
+	static directory(dir: string, options?: FileStoreOptions): DirectoryCollection {
+		const stats = statOrUndefined(resolve(dir));
+		if (!stats) throw new SessionTreeError("FILE_NOT_FOUND", "no such directory", { file: dir });
+		if (!stats.isDirectory()) {
+			throw new SessionTreeError("INVALID_ARGUMENT", "not a directory (give a directory of session files)", {
+				file: dir,
+			});
+		}
+		return new DirectoryCollection(dir, options);
+	}
+
+	/** Every session file, by path, each once, with its modification time and size. */
+	async *list(): AsyncIterable<SessionListing> {
+		const seen = new Set<string>();
+		for (const path of this.paths) {
+			const stats = statOrUndefined(path);
+			const files = stats?.isDirectory() ? sessionFilesIn(path) : stats?.isFile() ? [{ path, stats }] : [];
+			for (const file of files) {
+				if (seen.has(file.path)) continue;
+				seen.add(file.path);
+				yield { location: file.path, modified: file.stats.mtime, bytes: file.stats.size };
+			}
+		}
+	}
+
+	open(location: string): FileSessionStore {
+		return new FileSessionStore(resolve(location), this.options);
+	}
+}
+
+/** The *.jsonl files directly in `dir` and in its direct subdirectories, sorted by path. */
+function sessionFilesIn(dir: string): Array<{ path: string; stats: Stats }> {
+	const files: Array<{ path: string; stats: Stats }> = [];
+	const addFile = (path: string, item: Dirent) => {
+		if (!item.name.endsWith(".jsonl")) return;
+		const stats = statOrUndefined(path);
+		if (stats?.isFile()) files.push({ path, stats });
+	};
+	for (const item of listDir(dir)) {
+		const path = join(dir, item.name);
+		if (isDirectory(item, path)) {
+			for (const inner of listDir(path)) addFile(join(path, inner.name), inner);
+		} else {
+			addFile(path, item);
+		}
+	}
+	return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+}
+
+function listDir(dir: string): Dirent[] {
+	try {
+		return readdirSync(dir, { withFileTypes: true });
+	} catch {
+		return [];
+	}
+}
+
+/** Whether a directory entry is a directory, following symbolic links. */
+function isDirectory(item: Dirent, path: string): boolean {
+	if (item.isDirectory()) return true;
+	return item.isSymbolicLink() && statOrUndefined(path)?.isDirectory() === true;
+}
+
+/** The stats of a path (following symbolic links), or undefined when it cannot be seen. */
+function statOrUndefined(path: string): Stats | undefined {
+	try {
+		return statSync(path);
+	} catch {
+		return undefined;
+	}
+}

@@ -1,0 +1,131 @@
+/**
+ * A store that wraps another and waits a random while before and after each operation, so
+ * that operations started in one order complete in another. The wrapped operation itself runs
+ * as it is, atomically: only the moments it starts and its answer arrives move. Derived stores
+ * are slow too. Delays come from a seeded generator, so a failing run can be repeated.
+ */
+
+import type {
+	AppendOutcome,
+	ReplaceOutcome,
+	SessionHeader,
+	SessionStore,
+	StoreCapabilities,
+	StorePosition,
+	StoreRead,
+	TailRead,
+} from "../../src/index.js";
+
+/** Options of {@link SlowStore}. */
+export interface SlowStoreOptions {
+	/** The longest wait, before and after, in milliseconds. Default 3. */
+	maxDelayMs?: number;
+	/** Seeds the delays. Default: a fresh one; read it back from {@link SlowStore.seed}. */
+	seed?: number;
+}
+
+/** mulberry32: a small seeded generator of numbers in [0, 1). */
+function generator(seed: number): () => number {
+	let state = seed >>> 0;
+	return () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+/** A {@link SessionStore} that answers late, in random order; see the module comment. */
+export class SlowStore implements SessionStore {
+	readonly seed: number;
+	readonly readTail?: (count: number) => Promise<TailRead | undefined>;
+	private readonly random: () => number;
+	private readonly maxDelayMs: number;
+
+	constructor(
+		readonly inner: SessionStore,
+		options: SlowStoreOptions = {},
+	) {
+		this.seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
+		this.random = generator(this.seed);
+		this.maxDelayMs = options.maxDelayMs ?? 3;
+		const readTail = inner.readTail?.bind(inner);
+		if (readTail) this.readTail = (count) => this.slowly(() => readTail(count));
+	}
+
+	get location(): string {
+		return this.inner.location;
+	}
+
+	get capabilities(): StoreCapabilities {
+		return this.inner.capabilities;
+	}
+
+	exists(): Promise<boolean> {
+		return this.slowly(() => this.inner.exists());
+	}
+
+	create(header: SessionHeader): Promise<StorePosition> {
+		return this.slowly(() => this.inner.create(header));
+	}
+
+	read(): Promise<StoreRead> {
+		return this.slowly(() => this.inner.read());
+	}
+
+	readSince(position: StorePosition): Promise<StoreRead | undefined> {
+		return this.slowly(() => this.inner.readSince(position));
+	}
+
+	append(records: readonly object[], expected: StorePosition): Promise<AppendOutcome> {
+		return this.slowly(() => this.inner.append(records, expected));
+	}
+
+	replace(records: readonly object[], expected: StorePosition): Promise<ReplaceOutcome> {
+		return this.slowly(() => this.inner.replace(records, expected));
+	}
+
+	derive(header: SessionHeader): SlowStore {
+		return new SlowStore(this.inner.derive(header), { maxDelayMs: this.maxDelayMs, seed: this.nextSeed() });
+	}
+
+	/** Another slow store object around `inner` (for a second writer of the same session). */
+	sibling(inner: SessionStore): SlowStore {
+		return new SlowStore(inner, { maxDelayMs: this.maxDelayMs, seed: this.nextSeed() });
+	}
+
+	flush(): Promise<void> {
+		return this.slowly(() => this.inner.flush());
+	}
+
+	close(): Promise<void> {
+		return this.slowly(() => this.inner.close());
+	}
+
+	private nextSeed(): number {
+		return Math.floor(this.random() * 2 ** 32);
+	}
+
+	/** Waits, runs `operation` (unchanged), waits again, answers. */
+	private async slowly<T>(operation: () => Promise<T>): Promise<T> {
+		await this.pause();
+		let result: T;
+		try {
+			result = await operation();
+		} catch (error) {
+			await this.pause();
+			throw error;
+		}
+		await this.pause();
+		return result;
+	}
+
+	/** A random wait: often none at all (a microtask), else up to the longest delay. */
+	private pause(): Promise<void> {
+		const roll = this.random();
+		if (roll < 0.25) return Promise.resolve();
+		if (roll < 0.4) return new Promise((done) => setImmediate(done));
+		return new Promise((done) => setTimeout(done, Math.floor(this.random() * (this.maxDelayMs + 1))));
+	}
+}
