@@ -807,8 +807,9 @@ export class Session {
 
 /**
  * Tries to resume from the end of the store: the last 1,000, 4,000 and 16,000 records (the
- * store declines when that is not worth it, e.g. a small file), until the active path meets a
- * compaction with `retainedTail` and `retainedState`.
+ * store gives fewer, or declines, when more is not worth reading from the end: a small file,
+ * more than an eighth of a large one), until the active path meets a compaction with
+ * `retainedTail` and `retainedState`.
  */
 async function readPartialResume(store: SessionStore): Promise<PartialResume | undefined> {
 	if (!store.capabilities.tailReads || !store.readTail) return undefined;
@@ -819,7 +820,8 @@ async function readPartialResume(store: SessionStore): Promise<PartialResume | u
 		if (found.kind === "found") {
 			return { header: read.header as unknown as SessionHeader, leafId: found.leafId, path: found.path };
 		}
-		if (found.kind === "no") return undefined;
+		// Fewer records than asked for: the store gave all it finds worth reading from the end.
+		if (found.kind === "no" || read.records.length < count) return undefined;
 	}
 	return undefined;
 }

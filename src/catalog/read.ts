@@ -89,8 +89,7 @@ export class CatalogSession {
 
 	/** The raw lines of unparsed nodes (see {@link unparsed}), read in one pass over the store. */
 	rawLines(nodes: readonly TreeNode[]): string[] {
-		if (nodes.length === 0) return [];
-		return this.requireSource().readLines(nodes.map((node) => node.envelope as Envelope));
+		return this.readParts(nodes, (line) => line);
 	}
 
 	/**

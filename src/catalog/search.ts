@@ -242,11 +242,11 @@ function findHits(session: CatalogSession, matcher: Matcher, budget: number, wid
 		for (const node of searched) {
 			if (hits.length >= budget) break;
 			const searchable = searchableTexts(node.entry as unknown as JsonRecord);
-			for (const text of searchable?.texts ?? []) {
+			if (!searchable) continue;
+			for (const text of searchable.texts) {
 				const found = matcher.find(text);
 				if (!found) continue;
-				const role = (searchable as { role: string }).role;
-				hits.push({ entryId: node.id, role, ...makeSnippet(text, found.start, found.end, width) });
+				hits.push({ entryId: node.id, role: searchable.role, ...makeSnippet(text, found.start, found.end, width) });
 				break;
 			}
 		}

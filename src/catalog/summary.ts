@@ -63,8 +63,8 @@ export function messageText(content: unknown): string {
 
 /** Bytes at the start of a line that hold pi's envelope, the message's role and `"content":`. */
 const HEAD_BYTES = 256;
-/** Bytes at the end of a line in which a message's timestamp is looked for. */
-const TAIL_BYTES = 48;
+/** Bytes at the end of a line that hold a message's timestamp and the two closing braces. */
+const TAIL_BYTES = 32;
 /** The end of a message entry as pi writes it: the message's timestamp, then the message and the entry close. */
 const MESSAGE_TAIL = /"timestamp":(\d{1,16})\}\}$/;
 
@@ -123,21 +123,26 @@ function activityOf(session: CatalogSession): Activity {
 	});
 	TreeNode.load(parses);
 	for (const node of parses) activity.add(node.entry as unknown as JsonRecord);
-	// The latest peeked time that would raise the maximum, until one belongs to a message with content.
-	for (;;) {
-		let latest = -1;
-		for (let i = 0; i < times.length; i++)
-			if ((times[i] as number) > activity.last && (latest < 0 || (times[i] as number) > (times[latest] as number)))
-				latest = i;
-		if (latest < 0) break;
-		const node = peeks[latest] as TreeNode;
+	// The latest peeked time counts once its message is known to have content (else it is parsed).
+	for (let i = latestAbove(times, activity.last); i >= 0; i = latestAbove(times, activity.last)) {
+		const node = peeks[i] as TreeNode;
 		const [head] = session.lineHeads([node], HEAD_BYTES);
 		// The envelope's strings hold no quotes, so the first `"message":{` is the message's.
-		if (head?.includes(`"message":{"role":"${node.role}","content":`)) activity.at(times[latest] as number);
+		if (head?.includes(`"message":{"role":"${node.role}","content":`)) activity.at(times[i] as number);
 		else activity.add(node.entry as unknown as JsonRecord);
-		times[latest] = -1;
+		times[i] = -1;
 	}
 	return activity;
+}
+
+/** The index of the largest time above `floor`, or -1. */
+function latestAbove(times: readonly number[], floor: number): number {
+	let latest = -1;
+	for (let i = 0; i < times.length; i++) {
+		const time = times[i] as number;
+		if (time > floor && (latest < 0 || time > (times[latest] as number))) latest = i;
+	}
+	return latest;
 }
 
 function dateOrNull(value: unknown): Date | null {

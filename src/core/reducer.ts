@@ -200,13 +200,29 @@ export class SessionReducer {
 		}
 		const entry = record as unknown as SessionEntry;
 		if (entry.type === "leaf") {
+			if (tree.has(entry.id) || this.leafRecords.has(entry.id)) {
+				const what = tree.has(entry.id) ? "an entry" : "another leaf record";
+				this.report(
+					{ code: "DUPLICATE_ID", message: `leaf record ${entry.id} has the id of ${what}`, line, entryId: entry.id },
+					"the leaf record is skipped",
+				);
+				return;
+			}
 			const target = typeof record.targetId === "string" ? record.targetId : null;
 			this.leafRecords.set(entry.id, target);
 			this.lastRecord = { kind: "leaf", id: entry.id, target };
 			return;
 		}
 		const original = tree.getNode(entry.id);
-		if (original) {
+		if (!original && this.leafRecords.has(entry.id)) {
+			const header = tree.header;
+			const fresh = derivedEntryId(`${header.id}:dup:${line}`, (id) => tree.has(id) || this.leafRecords.has(id));
+			this.report(
+				{ code: "DUPLICATE_ID", message: `entry id ${entry.id} is already used by a leaf record`, line, entryId: entry.id },
+				`this entry is given id ${fresh}`,
+			);
+			entry.id = fresh;
+		} else if (original) {
 			const originalLine = this.entryLines[original.order] as number;
 			if (JSON.stringify(original.entry) === JSON.stringify(entry)) {
 				this.report(

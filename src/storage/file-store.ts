@@ -655,26 +655,25 @@ class EnvelopeChecks {
 
 /**
  * Where the last `count` lines of the file start, searching backwards in 1 MiB reads: the
- * offset after the newline that precedes them, or `bodyStart` when fewer lines follow it.
- * Undefined when that lies before `minStart` (too much of the file to be worth it).
+ * offset after the newline that precedes them, or `bodyStart` when fewer lines follow it. The
+ * search stops at `minStart` (more of the file is not worth reading from the end): then the
+ * window starts at the first line that begins at or after it (undefined if there is none).
  */
 function tailStart(fd: number, size: number, bodyStart: number, count: number, minStart: number): number | undefined {
+	const floor = Math.max(bodyStart, minStart);
 	const chunk = Buffer.allocUnsafe(1024 * 1024);
 	// The file's last byte is the newline of the last line: count the newlines before it.
 	let seen = 0;
-	let end = size - 1;
-	while (end > bodyStart) {
-		const start = Math.max(bodyStart, end - chunk.length);
-		if (start < minStart && end <= minStart) return undefined;
+	let lowest: number | undefined;
+	for (let end = size - 1; end > floor; ) {
+		const start = Math.max(floor, end - chunk.length);
 		const read = readSync(fd, chunk, 0, end - start, start);
 		for (let at = chunk.subarray(0, read).lastIndexOf(NEWLINE); at !== -1; ) {
-			if (++seen === count) {
-				const found = start + at + 1;
-				return found < minStart ? undefined : found;
-			}
+			lowest = start + at + 1;
+			if (++seen === count) return lowest;
 			at = at === 0 ? -1 : chunk.subarray(0, at).lastIndexOf(NEWLINE);
 		}
 		end = start;
 	}
-	return bodyStart < minStart ? undefined : bodyStart;
+	return floor === bodyStart ? bodyStart : lowest;
 }

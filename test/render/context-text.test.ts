@@ -6,7 +6,7 @@ import { displayWidth, stripAnsi } from "../../src/render/terminal.js";
 import { Session } from "../../src/session.js";
 import { FIXTURES } from "../cli/helpers.js";
 
-function open(name: string): Session {
+function open(name: string): Promise<Session> {
 	return Session.open(join(FIXTURES, `${name}.jsonl`));
 }
 
@@ -20,8 +20,8 @@ test("an empty context", () => {
 	]);
 });
 
-test("numbered messages, padded numbers, then model and thinking level", () => {
-	const s = open("linear-chat");
+test("numbered messages, padded numbers, then model and thinking level", async () => {
+	const s = await open("linear-chat");
 	const context = s.buildSessionContext();
 	const lines = renderContextLines(context);
 	assert.equal(lines.length, context.messages.length + 2);
@@ -32,8 +32,8 @@ test("numbered messages, padded numbers, then model and thinking level", () => {
 	assert.equal(lines.at(-1), "thinking level: off");
 });
 
-test("with entries: the source id, and summaries marked as such", () => {
-	const s = open("compaction");
+test("with entries: the source id, and summaries marked as such", async () => {
+	const s = await open("compaction");
 	const lines = renderContextLines(s.buildSessionContext(), { entries: s.buildContextEntries() });
 	const compaction = s.getBranch().find((entry) => entry.type === "compaction");
 	assert.ok(compaction);
@@ -43,18 +43,18 @@ test("with entries: the source id, and summaries marked as such", () => {
 	);
 	assert.match(lines[1] as string, /^ 2\. [0-9a-f]{8} user: /);
 
-	const b = open("branch-with-summary");
+	const b = await open("branch-with-summary");
 	const blines = renderContextLines(b.buildSessionContext(), { entries: b.buildContextEntries() });
 	assert.match(blines[0] as string, /^1\. [0-9a-f]{8} branch summary: Started over from scratch.* \(from root\)$/);
 });
 
-test("messages a compaction carries itself are marked (kept)", () => {
-	const s = Session.inMemory({ cwd: "/x" });
-	const q1 = s.appendMessage({ role: "user", content: "old question", timestamp: 1 });
-	s.appendMessage({ role: "user", content: "kept question", timestamp: 2 });
-	const c = s.appendCompaction("summary of the old question", q1, 100, undefined, false, true);
-	s.appendThinkingLevelChange("high");
-	s.appendModelChange("openai", "gpt-5");
+test("messages a compaction carries itself are marked (kept)", async () => {
+	const s = await Session.inMemory({ cwd: "/x" });
+	const q1 = await s.appendMessage({ role: "user", content: "old question", timestamp: 1 });
+	await s.appendMessage({ role: "user", content: "kept question", timestamp: 2 });
+	const c = await s.appendCompaction("summary of the old question", q1, 100, undefined, false, true);
+	await s.appendThinkingLevelChange("high");
+	await s.appendModelChange("openai", "gpt-5");
 	const lines = renderContextLines(s.buildSessionContext(), { entries: s.buildContextEntries() });
 	assert.deepEqual(lines, [
 		`1. ${c} compaction summary: summary of the old question (100 tokens before)`,
@@ -65,8 +65,8 @@ test("messages a compaction carries itself are marked (kept)", () => {
 	]);
 });
 
-test("tool calls, tool results, bash executions and custom messages get one line each", () => {
-	const s = open("tool-calls");
+test("tool calls, tool results, bash executions and custom messages get one line each", async () => {
+	const s = await open("tool-calls");
 	const context = s.buildSessionContext();
 	const lines = renderContextLines(context, { messagesOnly: true, previewLength: 200 });
 	assert.equal(lines.length, context.messages.length);
@@ -78,14 +78,14 @@ test("tool calls, tool results, bash executions and custom messages get one line
 	assert.match(text, /assistant: \(error: overloaded_error: Overloaded\)/);
 	assert.match(text, /\[image image\/png\]|\[image image\/gif\]/);
 
-	const c = open("custom-and-custom-message");
+	const c = await open("custom-and-custom-message");
 	assert.match(renderContext(c.buildSessionContext()), /custom: [^\n]+: /);
 });
 
-test("full: each message whole, indented below its numbered line", () => {
-	const s = Session.inMemory({ cwd: "/x" });
-	s.appendMessage({ role: "user", content: "line one\nline two\n\n", timestamp: 1 });
-	s.appendMessage({
+test("full: each message whole, indented below its numbered line", async () => {
+	const s = await Session.inMemory({ cwd: "/x" });
+	await s.appendMessage({ role: "user", content: "line one\nline two\n\n", timestamp: 1 });
+	await s.appendMessage({
 		role: "assistant",
 		content: [
 			{ type: "thinking", thinking: "hmm\nwell" },
@@ -97,7 +97,7 @@ test("full: each message whole, indented below its numbered line", () => {
 		stopReason: "toolUse",
 		timestamp: 1,
 	});
-	s.appendMessage({
+	await s.appendMessage({
 		role: "toolResult",
 		toolCallId: "c1",
 		toolName: "read",
@@ -105,7 +105,7 @@ test("full: each message whole, indented below its numbered line", () => {
 		isError: true,
 		timestamp: 1,
 	});
-	s.appendCustomMessageEntry("note", "remember\nthis", true);
+	await s.appendCustomMessageEntry("note", "remember\nthis", true);
 	const lines = renderContextLines(s.buildSessionContext(), { full: true, messagesOnly: true });
 	assert.deepEqual(lines, [
 		"1. user:",
@@ -125,15 +125,15 @@ test("full: each message whole, indented below its numbered line", () => {
 	]);
 });
 
-test("full: summaries keep their mark and suffix, their text below", () => {
-	const s = open("compaction");
+test("full: summaries keep their mark and suffix, their text below", async () => {
+	const s = await open("compaction");
 	const lines = renderContextLines(s.buildSessionContext(), { entries: s.buildContextEntries(), full: true });
 	assert.match(lines[0] as string, /^ 1\. [0-9a-f]{8} compaction summary: \(48,213 tokens before\)$/);
 	assert.equal(lines[1], "      ## Goal");
 });
 
-test("width: the numbered lines fit, the model lines too", () => {
-	const s = open("tool-calls");
+test("width: the numbered lines fit, the model lines too", async () => {
+	const s = await open("tool-calls");
 	for (const width of [24, 50, 100]) {
 		const lines = renderContextLines(s.buildSessionContext(), { entries: s.buildContextEntries(), width });
 		for (const line of lines) assert.ok(displayWidth(line) <= width, `${width}: ${line}`);
@@ -142,8 +142,8 @@ test("width: the numbered lines fit, the model lines too", () => {
 	assert.equal(first, " 1. fd40dd00 user: Here is a screenshot of the fa…");
 });
 
-test("colour only when asked; the same text without it", () => {
-	const s = open("compaction");
+test("colour only when asked; the same text without it", async () => {
+	const s = await open("compaction");
 	const options = { entries: s.buildContextEntries() };
 	const plain = renderContextLines(s.buildSessionContext(), options);
 	const colored = renderContextLines(s.buildSessionContext(), { ...options, color: true });

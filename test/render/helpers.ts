@@ -3,7 +3,7 @@
 import { Session } from "../../src/session.js";
 
 /** An in-memory session whose ids are 00000001, 00000002, ... and whose clock ticks a second per call. */
-export function memorySession(): Session {
+export async function memorySession(): Promise<Session> {
 	let t = Date.parse("2026-01-01T00:00:00.000Z");
 	let n = 0;
 	return Session.inMemory({
@@ -23,7 +23,7 @@ export function memorySession(): Session {
 }
 
 /** Appends a user or assistant message with text. */
-export function say(s: Session, role: "user" | "assistant", text: string): string {
+export async function say(s: Session, role: "user" | "assistant", text: string): Promise<string> {
 	return s.appendMessage(
 		role === "user"
 			? { role, content: text, timestamp: 1 }
@@ -32,8 +32,13 @@ export function say(s: Session, role: "user" | "assistant", text: string): strin
 }
 
 /** Appends an assistant message that only calls a tool, and its result. */
-export function toolRound(s: Session, tool: string, args: Record<string, unknown>, output: string): [string, string] {
-	const call = s.appendMessage({
+export async function toolRound(
+	s: Session,
+	tool: string,
+	args: Record<string, unknown>,
+	output: string,
+): Promise<[string, string]> {
+	const call = await s.appendMessage({
 		role: "assistant",
 		content: [{ type: "toolCall", id: `call-${tool}`, name: tool, arguments: args }],
 		provider: "anthropic",
@@ -41,7 +46,7 @@ export function toolRound(s: Session, tool: string, args: Record<string, unknown
 		stopReason: "toolUse",
 		timestamp: 1,
 	});
-	const result = s.appendMessage({
+	const result = await s.appendMessage({
 		role: "toolResult",
 		toolCallId: `call-${tool}`,
 		toolName: tool,

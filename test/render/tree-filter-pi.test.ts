@@ -75,31 +75,31 @@ function assertSameView(session: Session, pi: (filter: TreeFilter) => Map<string
 	}
 }
 
-test("every fixture that both open: the same entries and parents under every filter", () => {
+test("every fixture that both open: the same entries and parents under every filter", async () => {
 	let compared = 0;
 	for (const name of fixtureNames()) {
 		const file = join(fixtureDir, `${name}.jsonl`);
 		try {
-			Session.open(file);
+			await Session.open(file);
 		} catch {
 			continue; // damaged on purpose: not a question of filters
 		}
 		if (name.startsWith("legacy-")) continue; // pi migrates these in place; compared after migration elsewhere
-		assertSameView(Session.open(file), (filter) => piFileView(file, filter), name);
+		assertSameView(await Session.open(file), (filter) => piFileView(file, filter), name);
 		compared++;
 	}
 	assert.ok(compared >= 15, `${compared} fixtures compared`);
 });
 
-test("a session with settings entries at forks, tool rounds, labels and errors", () => {
-	const s = Session.inMemory({ cwd: "/p" });
-	const q = say(s, "user", "q");
-	s.appendModelChange("openai", "gpt-5");
-	const fork = s.appendThinkingLevelChange("high");
-	toolRound(s, "read", { path: "a" }, "x");
-	say(s, "assistant", "done");
-	s.branch(fork);
-	s.appendMessage({
+test("a session with settings entries at forks, tool rounds, labels and errors", async () => {
+	const s = await Session.inMemory({ cwd: "/p" });
+	const q = await say(s, "user", "q");
+	await s.appendModelChange("openai", "gpt-5");
+	const fork = await s.appendThinkingLevelChange("high");
+	await toolRound(s, "read", { path: "a" }, "x");
+	await say(s, "assistant", "done");
+	await s.branch(fork);
+	await s.appendMessage({
 		role: "assistant",
 		content: [],
 		provider: "anthropic",
@@ -108,14 +108,14 @@ test("a session with settings entries at forks, tool rounds, labels and errors",
 		errorMessage: "overloaded",
 		timestamp: 1,
 	});
-	s.appendCustomEntry("state", { n: 1 });
-	s.appendCustomMessageEntry("note", "remember", true);
-	s.appendLabelChange(q, "first");
-	s.branch(q);
-	s.appendSessionInfo("named");
-	const [call] = toolRound(s, "bash", { command: "ls" }, "a b");
-	s.branch(call);
+	await s.appendCustomEntry("state", { n: 1 });
+	await s.appendCustomMessageEntry("note", "remember", true);
+	await s.appendLabelChange(q, "first");
+	await s.branch(q);
+	await s.appendSessionInfo("named");
+	const [call] = await toolRound(s, "bash", { command: "ls" }, "a b");
+	await s.branch(call);
 	// Our tree (without the persisted-leaf records pi would take for entries) through pi's selector.
 	assertSameView(s, (filter) => piView(s.getTree(), s.getLeafId(), filter), "generated");
-	s.close();
+	await s.close();
 });

@@ -5,39 +5,32 @@ import { test } from "node:test";
 import { renderTree, renderTreeLines } from "../../src/render/tree-text.js";
 import { Session } from "../../src/session.js";
 import { FIXTURES } from "../cli/helpers.js";
-import { memorySession } from "./helpers.js";
-
-const say = (s: Session, role: "user" | "assistant", text: string) =>
-	s.appendMessage(
-		role === "user"
-			? { role, content: text, timestamp: 1 }
-			: { role, content: [{ type: "text", text }], provider: "anthropic", model: "m", timestamp: 1 },
-	);
+import { memorySession, say } from "./helpers.js";
 
 function render(s: Session): string[] {
 	return renderTreeLines(s.getTree(), { leafId: s.getLeafId(), sessionName: s.getSessionName() });
 }
 
-function open(name: string): Session {
+function open(name: string): Promise<Session> {
 	return Session.open(join(FIXTURES, `${name}.jsonl`));
 }
 
-test("an empty tree", () => {
-	assert.deepEqual(render(memorySession()), ["(empty)"]);
+test("an empty tree", async () => {
+	assert.deepEqual(render(await memorySession()), ["(empty)"]);
 	assert.equal(renderTree([], { emptyText: "nothing" }), "nothing\n");
 });
 
-test("a chain is printed flat; a fork indents its branches only", () => {
-	const s = memorySession();
-	say(s, "user", "q1");
-	const a1 = say(s, "assistant", "a1");
-	say(s, "user", "q2");
-	say(s, "assistant", "a2");
-	s.branch(a1);
-	say(s, "user", "q2 again");
-	const a2b = say(s, "assistant", "a2 again");
-	s.appendLabelChange(a2b, "good");
-	s.branch(a2b);
+test("a chain is printed flat; a fork indents its branches only", async () => {
+	const s = await memorySession();
+	await say(s, "user", "q1");
+	const a1 = await say(s, "assistant", "a1");
+	await say(s, "user", "q2");
+	await say(s, "assistant", "a2");
+	await s.branch(a1);
+	await say(s, "user", "q2 again");
+	const a2b = await say(s, "assistant", "a2 again");
+	await s.appendLabelChange(a2b, "good");
+	await s.branch(a2b);
 	assert.deepEqual(render(s), [
 		"00000001 user: q1",
 		"00000002 assistant: a1",
@@ -49,21 +42,21 @@ test("a chain is printed flat; a fork indents its branches only", () => {
 	]);
 });
 
-test("nested forks, the session name, several roots", () => {
-	const s = memorySession();
-	const q = say(s, "user", "q");
-	const a = say(s, "assistant", "a");
-	say(s, "user", "x");
-	s.branch(a);
-	const y = say(s, "user", "y");
-	say(s, "assistant", "y1");
-	s.branch(y);
-	say(s, "assistant", "y2");
-	s.branch(q);
-	say(s, "assistant", "b");
-	s.resetLeaf();
-	say(s, "user", "second root");
-	s.appendSessionInfo("  my session  ");
+test("nested forks, the session name, several roots", async () => {
+	const s = await memorySession();
+	const q = await say(s, "user", "q");
+	const a = await say(s, "assistant", "a");
+	await say(s, "user", "x");
+	await s.branch(a);
+	const y = await say(s, "user", "y");
+	await say(s, "assistant", "y1");
+	await s.branch(y);
+	await say(s, "assistant", "y2");
+	await s.branch(q);
+	await say(s, "assistant", "b");
+	await s.resetLeaf();
+	await say(s, "user", "second root");
+	await s.appendSessionInfo("  my session  ");
 	assert.deepEqual(render(s), [
 		"Session: my session",
 		"├── 00000001 user: q",
@@ -78,11 +71,11 @@ test("nested forks, the session name, several roots", () => {
 	]);
 });
 
-test("labels and names cannot break the line or reorder the terminal", () => {
-	const s = memorySession();
-	const q = say(s, "user", "line one\nline two\u2028three \u202eevil\u0007");
-	s.appendLabelChange(q, "a\nb\u001b[31m");
-	s.appendSessionInfo("name\r\nwith\u2029breaks");
+test("labels and names cannot break the line or reorder the terminal", async () => {
+	const s = await memorySession();
+	const q = await say(s, "user", "line one\nline two\u2028three \u202eevil\u0007");
+	await s.appendLabelChange(q, "a\nb\u001b[31m");
+	await s.appendSessionInfo("name\r\nwith\u2029breaks");
 	const lines = render(s);
 	assert.equal(lines[0], "Session: name  with breaks");
 	assert.equal(lines[1], "00000001 user: line one line two three evil [a b [31m]");
@@ -94,8 +87,8 @@ test("labels and names cannot break the line or reorder the terminal", () => {
 	}
 });
 
-test("the 5,000-deep chain: flat, short lines, leaf at the end", () => {
-	const s = open("deep-chain");
+test("the 5,000-deep chain: flat, short lines, leaf at the end", async () => {
+	const s = await open("deep-chain");
 	const lines = render(s);
 	assert.equal(lines.length, s.entryCount);
 	assert.ok(Math.max(...lines.map((line) => line.length)) < 200);
@@ -105,8 +98,8 @@ test("the 5,000-deep chain: flat, short lines, leaf at the end", () => {
 	assert.equal(lines.filter((line) => line.includes("← leaf")).length, 1);
 });
 
-test("the 300-child node: children in pi's order with connectors", () => {
-	const s = open("wide-node");
+test("the 300-child node: children in pi's order with connectors", async () => {
+	const s = await open("wide-node");
 	const lines = render(s);
 	const expected = JSON.parse(readFileSync(join(FIXTURES, "wide-node.expected.json"), "utf8")) as {
 		tree: Array<{ id: string }>;
@@ -121,9 +114,9 @@ test("the 300-child node: children in pi's order with connectors", () => {
 	assert.ok(Math.max(...lines.map((line) => line.length)) < 200);
 });
 
-test("display order equals flattenTree's on every fixture", () => {
+test("display order equals flattenTree's on every fixture", async () => {
 	for (const name of ["labels", "reset-leaf", "branch-in-place", "legacy-v2", "unicode", "tool-calls"]) {
-		const s = open(name);
+		const s = await open(name);
 		const ids = render(s)
 			.filter((line) => !line.startsWith("Session: "))
 			.map((line) => /([0-9a-f]{8}) /.exec(line)?.[1]);
@@ -135,15 +128,15 @@ test("display order equals flattenTree's on every fixture", () => {
 	}
 });
 
-test("forks nested thousands deep: no recursion, indentation capped", () => {
+test("forks nested thousands deep: no recursion, indentation capped", async () => {
 	// Every assistant reply gets two children; the second one continues: 2,000 nested forks.
-	const s = memorySession();
-	let reply = say(s, "assistant", "start");
+	const s = await memorySession();
+	let reply = await say(s, "assistant", "start");
 	for (let i = 0; i < 2000; i++) {
-		say(s, "user", `dead end ${i}`);
-		s.branch(reply);
-		say(s, "user", `go on ${i}`);
-		reply = say(s, "assistant", `reply ${i}`);
+		await say(s, "user", `dead end ${i}`);
+		await s.branch(reply);
+		await say(s, "user", `go on ${i}`);
+		reply = await say(s, "assistant", `reply ${i}`);
 	}
 	const lines = renderTreeLines(s.getTree(), { leafId: s.getLeafId(), maxIndent: 40 });
 	assert.equal(lines.length, s.entryCount);
@@ -152,9 +145,9 @@ test("forks nested thousands deep: no recursion, indentation capped", () => {
 	assert.ok(lines.at(-1)?.endsWith("← leaf"));
 });
 
-test("previews are cut to the requested length", () => {
-	const s = memorySession();
-	say(s, "user", "x".repeat(500));
+test("previews are cut to the requested length", async () => {
+	const s = await memorySession();
+	await say(s, "user", "x".repeat(500));
 	const [line] = renderTreeLines(s.getTree(), { previewLength: 10 });
 	assert.equal(line, `00000001 user: ${"x".repeat(10)}…`);
 });
