@@ -14,6 +14,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Measurement, Op, Side, Task } from "./child.js";
 import { CHAIN_FILE, DATA_DIR, ensureFile, filesForSize, type GenerateStats, REPO_ROOT } from "./generate.js";
+import { measureStartup } from "./startup.js";
 
 const PI_PACKAGE = "@mariozechner/pi-coding-agent";
 const PI_VERSION = "0.73.1";
@@ -320,7 +321,7 @@ function describeFile(name: string, file: string, stats: GenerateStats): string 
 	);
 }
 
-function main(): void {
+async function main(): Promise<void> {
 	const options = parseArgs(process.argv.slice(2));
 	const started = Date.now();
 	const log = (line: string) => console.log(line);
@@ -458,6 +459,24 @@ function main(): void {
 		log(`  done (${((Date.now() - started) / 1000).toFixed(0)} s so far, load ${loadavg()[0]?.toFixed(2)})`);
 	}
 
+	// Start-up of the command line against a bare `node -e 0`, measured in this run.
+	const startup = await measureStartup({ runs: 20 });
+	raw.startup = startup;
+	const ratio = (v: number) => `${(v / startup.node).toFixed(2)}×`;
+	const verdict = (v: number) => (v / startup.node <= 1.5 ? "met" : "MISSED");
+	log("");
+	log(
+		`startup (median of 20 spawns): node -e 0 ${startup.node.toFixed(1)} ms; ` +
+			`--version ${startup.version.toFixed(1)} ms (${ratio(startup.version)}, ≤ 1.5× ${verdict(startup.version)}); ` +
+			`ctx ${startup.ctx.toFixed(1)} ms (${ratio(startup.ctx)}, ≤ 1.5× ${verdict(startup.ctx)})`,
+	);
+	if (startup.cpu) {
+		const cpu = startup.cpu;
+		log(
+			`  CPU time: --version ${(cpu.version / cpu.node).toFixed(2)}×, ctx ${(cpu.ctx / cpu.node).toFixed(2)}× node -e 0`,
+		);
+	}
+
 	log("");
 	log(printTable());
 	if (notes.length > 0) {
@@ -474,4 +493,4 @@ function main(): void {
 	if (rows.some((r) => r.ratio === "**MISMATCH**" || r.ours === "fails")) process.exitCode = 1;
 }
 
-main();
+await main();

@@ -2,25 +2,34 @@
  * How fast the CLI starts: `session-tree --version` and `session-tree ctx FILE` against a bare
  * `node -e 0`, each spawned N times, the median wall time of each. Self-contained (it writes its
  * own small session file) so that `bench/run.ts` can call it and the file can also run alone:
- * `node bench/data/.build/bench/startup.js [--runs N]` prints the figures as JSON.
+ * `node bench/data/.build/bench/startup.js [--runs N] [--main dist/cli/main.js]` prints the figures as JSON.
  *
  * The target of issue 9: both commands within 1.5× of `node -e 0`.
  */
 
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** Median milliseconds from spawn to exit of each command. */
-export interface StartupFigures {
+/** Milliseconds per command. */
+export interface StartupTimes {
 	/** `node -e 0`: the floor. */
 	node: number;
 	/** `node dist/cli/main.js --version`. */
 	version: number;
 	/** `node dist/cli/main.js ctx FILE` on a session of a few messages. */
 	ctx: number;
+}
+
+/** Median milliseconds from spawn to exit of each command, and what they cost in CPU. */
+export interface StartupFigures extends StartupTimes {
+	/**
+	 * Mean CPU milliseconds (user + system) of each command, where the system says (Linux).
+	 * Steadier than wall time on a busy machine, where waiting for a CPU swells the wall time.
+	 */
+	cpu?: StartupTimes;
 }
 
 /** What {@link measureStartup} may be told. */
@@ -88,6 +97,24 @@ function timeSpawn(args: readonly string[]): Promise<number> {
 	});
 }
 
+/**
+ * CPU milliseconds used so far by this process's finished children (Linux: `cutime + cstime` of
+ * /proc/self/stat, in clock ticks of 10 ms), or undefined where there is no such file.
+ */
+function childrenCpuMs(): number | undefined {
+	let stat: string;
+	try {
+		stat = readFileSync("/proc/self/stat", "utf8");
+	} catch {
+		return undefined;
+	}
+	// The fields after the command name (which may hold spaces, in parentheses): state is field 3.
+	const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+	const ticks = Number(fields[16 - 3]) + Number(fields[17 - 3]);
+	// USER_HZ is 100 on Linux whatever the kernel's own tick rate.
+	return Number.isFinite(ticks) ? ticks * 10 : undefined;
+}
+
 function median(values: readonly number[]): number {
 	const sorted = [...values].sort((a, b) => a - b);
 	const middle = Math.floor(sorted.length / 2);
@@ -98,7 +125,7 @@ function median(values: readonly number[]): number {
 
 /**
  * Spawns `node -e 0`, the CLI's `--version` and its `ctx FILE` `runs` times each and returns the
- * median milliseconds of each. The three take turns (rather than one batch after the other) so
+ * median milliseconds of each (and, on Linux, their mean CPU time). The three take turns (rather than one batch after the other) so
  * that a change in the machine's load during the run weighs on all of them alike; two warm-up
  * rounds first fill the file system cache.
  * @throws Error when dist/cli/main.js is missing (run `npm run build`) or a command fails
@@ -110,20 +137,34 @@ export async function measureStartup(options: StartupOptions = {}): Promise<Star
 	const dir = mkdtempSync(join(tmpdir(), "session-tree-startup-"));
 	try {
 		const file = writeSampleSession(dir);
-		const commands: Record<keyof StartupFigures, string[]> = {
+		const commands: Record<keyof StartupTimes, string[]> = {
 			node: ["-e", "0"],
 			version: [main, "--version"],
 			ctx: [main, "ctx", file],
 		};
-		const names = Object.keys(commands) as Array<keyof StartupFigures>;
-		const times: Record<keyof StartupFigures, number[]> = { node: [], version: [], ctx: [] };
+		const names = Object.keys(commands) as Array<keyof StartupTimes>;
+		const times: Record<keyof StartupTimes, number[]> = { node: [], version: [], ctx: [] };
+		// Each child's CPU time: the ticks are coarse, but their sum over the runs is not.
+		const cpu: StartupTimes = { node: 0, version: 0, ctx: 0 };
+		let cpuKnown = childrenCpuMs() !== undefined;
 		for (let round = -2; round < runs; round++) {
 			for (const name of names) {
+				const before = childrenCpuMs();
 				const ms = await timeSpawn(commands[name]);
-				if (round >= 0) times[name].push(ms);
+				const after = childrenCpuMs();
+				if (round < 0) continue;
+				times[name].push(ms);
+				if (before === undefined || after === undefined) cpuKnown = false;
+				else cpu[name] += (after - before) / runs;
 			}
 		}
-		return { node: median(times.node), version: median(times.version), ctx: median(times.ctx) };
+		const figures: StartupFigures = {
+			node: median(times.node),
+			version: median(times.version),
+			ctx: median(times.ctx),
+		};
+		if (cpuKnown) figures.cpu = cpu;
+		return figures;
 	} finally {
 		rmSync(dir, { recursive: true, force: true });
 	}
@@ -131,15 +172,23 @@ export async function measureStartup(options: StartupOptions = {}): Promise<Star
 
 // Run alone: print the figures and the ratios as one line of JSON.
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {
-	const at = process.argv.indexOf("--runs");
-	const runs = at === -1 ? undefined : Number.parseInt(process.argv[at + 1] ?? "", 10);
-	const figures = await measureStartup(runs === undefined || Number.isNaN(runs) ? {} : { runs });
+	const flag = (name: string) => {
+		const at = process.argv.indexOf(name);
+		return at === -1 ? undefined : process.argv[at + 1];
+	};
+	const runs = Number.parseInt(flag("--runs") ?? "", 10);
+	const main = flag("--main");
+	const figures = await measureStartup({
+		...(Number.isNaN(runs) ? {} : { runs }),
+		...(main === undefined ? {} : { main }),
+	});
 	const round = (n: number) => Math.round(n * 100) / 100;
+	const ratios = (of: StartupTimes) => ({ version: round(of.version / of.node), ctx: round(of.ctx / of.node) });
 	console.log(
 		JSON.stringify({
 			...figures,
-			versionRatio: round(figures.version / figures.node),
-			ctxRatio: round(figures.ctx / figures.node),
+			ratios: ratios(figures),
+			...(figures.cpu ? { cpuRatios: ratios(figures.cpu) } : {}),
 		}),
 	);
 }

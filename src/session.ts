@@ -22,7 +22,6 @@ import {
 	sessionContextOf,
 	stepsOf,
 } from "./core/context.js";
-import { forkRecords, rewriteRecords } from "./core/copy.js";
 import * as make from "./core/entries.js";
 import { SessionTreeError } from "./core/errors.js";
 import { resolveIdPrefix } from "./core/id-prefix.js";
@@ -30,14 +29,13 @@ import { cryptoRandomBytes, newEntryId, newSessionId, type RandomBytes } from ".
 import { loadTree } from "./core/load.js";
 import { type LoadProblem, SessionReducer } from "./core/reducer.js";
 import { resumeFromTail } from "./core/tail.js";
-import { type FlatTreeRow, type SessionTree, TreeNode } from "./core/tree.js";
+import { isHeaderRecord } from "./core/validate.js";
+import { type FlatTreeRow, type ReadonlySessionTree, type SessionTree, TreeNode } from "./core/tree.js";
 import {
 	type AgentMessage,
 	type ContextMessage,
 	CURRENT_SESSION_VERSION,
 	type CustomMessageEntry,
-	type LeafEntry,
-	type MessageEntry,
 	type RetainedState,
 	type SessionContext,
 	type SessionEntry,
@@ -336,14 +334,19 @@ export class Session {
 
 	/** The tree; throws NOT_LOADED while only the context was read (`load: "context"`). */
 	private get tree(): SessionTree {
-		if (this.partial) {
+		return this.state.tree;
+	}
+
+	/** The whole session's state; throws NOT_LOADED while only the context was read (`load: "context"`). */
+	private get state(): SessionReducer {
+		if (this.partial || !this.reducer) {
 			throw new SessionTreeError(
 				"NOT_LOADED",
 				"opened with load: 'context'; await session.load() before reading beyond the context",
 				{ file: this.store.location },
 			);
 		}
-		return (this.reducer as SessionReducer).tree;
+		return this.reducer;
 	}
 
 	getHeader(): SessionHeader {
@@ -449,9 +452,13 @@ export class Session {
 		return this.tree.getPath(leafId);
 	}
 
-	/** The underlying tree, to read (write through the session). */
-	getTreeIndex(): SessionTree {
-		return this.tree;
+	/**
+	 * The underlying tree, to read: a read-only view (write through the session). It reads the
+	 * current state until the session reads its store whole again (`load`, or a reload after the
+	 * store was replaced); ask again then.
+	 */
+	getTreeIndex(): ReadonlySessionTree {
+		return this.tree.asReadonly();
 	}
 
 	// ---- writing --------------------------------------------------------------------------
@@ -567,12 +574,12 @@ export class Session {
 			if (targetId === this.tree.getLeafId()) return { leafId: targetId };
 			let leafId: string | null = targetId;
 			let editorText: string | undefined;
-			if (target.type === "message" && (target as MessageEntry).message?.role === "user") {
+			if (target.type === "message" && target.message?.role === "user") {
 				leafId = this.tree.getParentId(targetId) ?? null;
-				editorText = textOf((target as MessageEntry).message.content);
+				editorText = textOf(target.message.content);
 			} else if (target.type === "custom_message") {
 				leafId = this.tree.getParentId(targetId) ?? null;
-				editorText = textOf((target as CustomMessageEntry).content);
+				editorText = textOf(target.content);
 			}
 			const result: NavigateResult = { leafId };
 			if (editorText !== undefined) result.editorText = editorText;
@@ -614,6 +621,8 @@ export class Session {
 			const env = { now: this.now, random: this.random };
 			const header = newHeader({ ...env, cwd: this.getCwd(), parentSession: this.store.location });
 			const target = await Session.start(this.storeForCopy(header, options), header, env);
+			// Loaded when first needed: reading a session never does.
+			const { forkRecords } = await import("./core/copy.js");
 			const records = forkRecords(this.tree, from, (taken) => newEntryId(taken, this.random), this.stamp());
 			await target.appendRecords(records);
 			return target;
@@ -680,6 +689,7 @@ export class Session {
 	 * session again from what was written. Used by migrate and repair.
 	 */
 	private async rewrite(): Promise<string> {
+		const { rewriteRecords } = await import("./core/copy.js");
 		for (let attempt = 0; ; attempt++) {
 			const records = rewriteRecords(this.tree, (taken) => newEntryId(taken, this.random), this.stamp());
 			const outcome = await this.store.replace(records, this.position);
@@ -708,7 +718,7 @@ export class Session {
 	}
 
 	private freshId(): string {
-		const reducer = this.reducer as SessionReducer;
+		const reducer = this.state;
 		return newEntryId((id) => reducer.tree.has(id) || reducer.leafRecords.has(id), this.random);
 	}
 
@@ -770,12 +780,12 @@ export class Session {
 
 	/** Applies records this session stored: the last one decides the leaf (an entry, or a leaf record's target). */
 	private applyOwn(records: readonly SessionEntry[], position: StorePosition): void {
-		const reducer = this.reducer as SessionReducer;
-		for (const record of records) reducer.applyRecord(record as unknown as Record<string, unknown>, 0);
+		const reducer = this.state;
+		for (const record of records) reducer.applyRecord(record, 0);
 		reducer.settle();
 		this.position = position;
-		const last = records[records.length - 1] as SessionEntry;
-		reducer.tree.setLeaf(last.type === "leaf" ? reducer.resolveParentId((last as LeafEntry).targetId) : last.id);
+		const last = records.at(-1);
+		if (last) reducer.tree.setLeaf(last.type === "leaf" ? reducer.resolveParentId(last.targetId) : last.id);
 	}
 
 	/** After a write that did not happen: takes in what others wrote (or the whole store, if replaced). */
@@ -793,7 +803,7 @@ export class Session {
 
 	/** Applies what other writers appended; this session's leaf stays. */
 	private absorb(read: StoreRead): void {
-		(this.reducer as SessionReducer).applyOthers(read.lines);
+		this.state.applyOthers(read.lines);
 		this.position = read.position;
 	}
 
@@ -816,10 +826,10 @@ async function readPartialResume(store: SessionStore): Promise<PartialResume | u
 	for (const count of [1000, 4000, 16000]) {
 		const read = await store.readTail(count);
 		if (!read || read.whole) return undefined;
+		// A header a full open would reject is left to the full open, which reports it.
+		if (!isHeaderRecord(read.header)) return undefined;
 		const found = resumeFromTail(read.records);
-		if (found.kind === "found") {
-			return { header: read.header as unknown as SessionHeader, leafId: found.leafId, path: found.path };
-		}
+		if (found.kind === "found") return { header: read.header, leafId: found.leafId, path: found.path };
 		// Fewer records than asked for: the store gave all it finds worth reading from the end.
 		if (found.kind === "no" || read.records.length < count) return undefined;
 	}
@@ -827,7 +837,7 @@ async function readPartialResume(store: SessionStore): Promise<PartialResume | u
 }
 
 /** Tree nodes are path steps: parse their bodies in one pass over the store. */
-const loadSteps: LoadSteps = (steps: readonly PathStep[]) => TreeNode.load(steps as readonly TreeNode[]);
+const loadSteps: LoadSteps = (steps: readonly PathStep[]) => TreeNode.load(steps);
 
 function newHeader(options: CreateSessionOptions): SessionHeader {
 	const timestamp = (options.now ?? (() => new Date()))().toISOString();

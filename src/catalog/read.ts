@@ -4,8 +4,9 @@
  * parent, timestamp, role and where the line is, without parsing the line); the core reducer
  * interprets them exactly as an open does; summaries and searches run over the reducer's tree.
  * A body is read only when asked for, through the store's line source: a whole raw line for a
- * pre-filter, the two ends of a line for a peek, or the parsed entry (checked by the reducer's
- * rules) through `TreeNode.entry` and `TreeNode.load`.
+ * pre-filter, the start or the end of a line for a peek, or the parsed entry, checked by the
+ * core's rules for bodies (`LazyBodies`, which the reducer's tree uses too). There is no second
+ * reader of the format here: envelopes come from `storage/envelope.ts`, meaning from the reducer.
  *
  * A session a strict read rejects for damage is read again as a lenient open reads it, with a
  * warning naming the line; one that is not a session at all (no header, a newer format) or
@@ -14,10 +15,11 @@
  */
 
 import { SessionTreeError, type SessionTreeErrorCode } from "../core/errors.js";
-import { Envelope, type LineSource } from "../core/lazy.js";
+import { Envelope, LazyBodies, type LineSource } from "../core/lazy.js";
 import { loadTree } from "../core/load.js";
 import { stripLocation } from "../core/reducer.js";
 import type { SessionTree, TreeNode } from "../core/tree.js";
+import type { SessionEntry } from "../core/types.js";
 import type { SessionCollection, SessionListing, SessionStore, StoreRead } from "../storage/store.js";
 
 /** A parsed JSON record. */
@@ -49,8 +51,46 @@ const DAMAGE = new Set<SessionTreeErrorCode>([
 /** Errors that mean the stream is no session (or none this library reads). */
 const NOT_A_SESSION = new Set<SessionTreeErrorCode>(["INVALID_HEADER", "EMPTY_FILE"]);
 
+/**
+ * A line source that keeps the texts of the lines last read for a pre-filter: the bodies the
+ * reducer parses next (through this source) are then not read and decoded a second time.
+ */
+class RememberingSource implements LineSource {
+	private remembered = new Map<Envelope, string>();
+
+	constructor(private readonly source: LineSource) {}
+
+	/** Keeps these texts (and forgets those kept before). */
+	remember(lines: readonly Envelope[], texts: readonly string[]): void {
+		this.remembered = new Map(lines.map((line, i) => [line, texts[i] as string]));
+	}
+
+	readLines(spans: readonly Envelope[]): string[] {
+		const texts: string[] = new Array(spans.length);
+		const missing: Envelope[] = [];
+		const at: number[] = [];
+		spans.forEach((span, i) => {
+			const text = this.remembered.get(span);
+			if (text !== undefined) texts[i] = text;
+			else {
+				missing.push(span);
+				at.push(i);
+			}
+		});
+		if (missing.length > 0) {
+			const read = this.source.readLines(missing);
+			at.forEach((i, k) => {
+				texts[i] = read[k] as string;
+			});
+		}
+		return texts;
+	}
+}
+
 /** One session as the reducer read it, with its raw lines at hand. */
 export class CatalogSession {
+	private readonly bodies: LazyBodies | undefined;
+
 	constructor(
 		/** Where the session is (a file path for a directory collection). */
 		readonly location: string,
@@ -63,7 +103,11 @@ export class CatalogSession {
 		readonly modified: Date,
 		/** Problems that did not stop the session from being read. */
 		readonly warnings: readonly string[],
-	) {}
+		/** Read as a lenient open reads it (bodies that do not parse become stubs instead of errors). */
+		lenient = false,
+	) {
+		this.bodies = source && new LazyBodies(source, { lenient, file: location, problems: [] });
+	}
 
 	/** The header, as read (migrated to the current version). */
 	get header(): JsonRecord {
@@ -82,14 +126,37 @@ export class CatalogSession {
 		return leaves;
 	}
 
+	/**
+	 * The entries of these nodes; unparsed bodies are parsed in one pass over the store, by the
+	 * core's rules (a strict read throws for a body that does not parse). They are not kept in
+	 * the tree: a summary or search looks at each once, and keeping every entry would hold the
+	 * whole session in memory.
+	 */
+	entries(nodes: readonly TreeNode[]): SessionEntry[] {
+		const unparsed = nodes.filter((node) => this.unparsed(node));
+		const parsed = this.bodies?.load(unparsed.map((node) => node.envelope as Envelope)) ?? [];
+		let next = 0;
+		return nodes.map((node) => (this.unparsed(node) ? (parsed[next++] as SessionEntry) : node.entry));
+	}
+
 	/** True when the store left the node's body unparsed: its raw line can be read. */
 	unparsed(node: TreeNode): boolean {
 		return this.source !== undefined && node.envelope !== undefined && !node.loaded;
 	}
 
-	/** The raw lines of unparsed nodes (see {@link unparsed}), read in one pass over the store. */
+	/**
+	 * The raw lines of unparsed nodes (see {@link unparsed}), read in one pass over the store.
+	 * They are kept until the next call, so parsing those nodes next does not read them again.
+	 */
 	rawLines(nodes: readonly TreeNode[]): string[] {
-		return this.readParts(nodes, (line) => line);
+		const texts = this.readParts(nodes, (line) => line);
+		if (this.source instanceof RememberingSource) {
+			this.source.remember(
+				nodes.map((node) => node.envelope as Envelope),
+				texts,
+			);
+		}
+		return texts;
 	}
 
 	/**
@@ -178,24 +245,33 @@ export async function readSession<T>(
 	} catch (error) {
 		throw skipped(location, error);
 	}
+	const source = read.source && new RememberingSource(read.source);
 	let strictError: SessionTreeError;
 	try {
-		const { tree, problems } = loadTree(read.lines, { file: location, source: read.source });
+		const { tree, problems } = loadTree(read.lines, { file: location, source });
 		// A strict read throws on every problem but an incomplete last line, which it leaves out.
 		const warnings = problems.map((problem) => withLine(problem.message, problem.line));
-		const session = new CatalogSession(location, tree, read.source, listing.bytes ?? 0, modifiedOf(listing), warnings);
+		const session = new CatalogSession(location, tree, source, listing.bytes ?? 0, modifiedOf(listing), warnings);
 		return { session, value: use(session) };
 	} catch (error) {
 		if (!(error instanceof SessionTreeError) || !DAMAGE.has(error.code)) throw skipped(location, error);
 		strictError = error;
 	}
 	try {
-		const { tree, problems } = loadTree(read.lines, { lenient: true, file: location, source: read.source });
+		const { tree, problems } = loadTree(read.lines, { lenient: true, file: location, source });
 		// Every body, so the warning counts every problem, as `Session.open(…, { lenient, verify })` does.
 		tree.getEntries();
 		const more = problems.length > 1 ? ` (and ${problems.length - 1} more problems)` : "";
 		const warning = `damaged: ${reasonOf(strictError)}${more}; read as a lenient open reads it`;
-		const session = new CatalogSession(location, tree, read.source, listing.bytes ?? 0, modifiedOf(listing), [warning]);
+		const session = new CatalogSession(
+			location,
+			tree,
+			source,
+			listing.bytes ?? 0,
+			modifiedOf(listing),
+			[warning],
+			true,
+		);
 		return { session, value: use(session) };
 	} catch (error) {
 		throw skipped(location, error instanceof SessionTreeError && DAMAGE.has(error.code) ? strictError : error);

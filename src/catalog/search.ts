@@ -5,7 +5,6 @@
  * parsed only when its raw text may hold a match.
  */
 
-import { TreeNode } from "../core/tree.js";
 import type { SessionCollection, SessionListing, SessionStore } from "../storage/store.js";
 import { flattenKeepEnds } from "./format.js";
 import {
@@ -62,6 +61,8 @@ export interface Matcher {
 	find(text: string): { start: number; end: number } | undefined;
 	/** False only when the raw line of an entry cannot hold a match (the entry is then not parsed). */
 	mayMatch(line: string): boolean;
+	/** False when {@link mayMatch} is always true (a regular expression): raw lines are not worth reading. */
+	readonly filters: boolean;
 }
 
 /** The query is not a valid regular expression. */
@@ -106,6 +107,7 @@ export function compileQuery(query: SearchQuery): Matcher {
 	const plain = !query.regex && !JSON_ESCAPED.test(query.pattern);
 	const lineTest = plain ? new RegExp(regex.source, query.ignoreCase ? "iu" : "u") : undefined;
 	return {
+		filters: lineTest !== undefined,
 		find(text) {
 			regex.lastIndex = 0;
 			const match = regex.exec(text);
@@ -224,8 +226,9 @@ const MAX_BATCH = 4096;
 
 /**
  * The hits of one session, in stream order, at most `budget`. Candidates are taken in growing
- * batches: the raw lines of unparsed ones are read in one pass and pre-filtered, and those that
- * may match are parsed in one pass (by the reducer's rules) and searched.
+ * batches: the raw lines of unparsed ones are read in one pass and pre-filtered (unless the
+ * query cannot rule a line out), and those that may match are parsed in one pass (by the
+ * core's rules for bodies, from the lines already read) and searched.
  */
 function findHits(session: CatalogSession, matcher: Matcher, budget: number, width: number): PendingHit[] {
 	const hits: PendingHit[] = [];
@@ -234,14 +237,14 @@ function findHits(session: CatalogSession, matcher: Matcher, budget: number, wid
 		const batch = candidates.slice(from, from + size);
 		from += size;
 		size = Math.min(2 * size, MAX_BATCH);
-		const unparsed = batch.filter((node) => session.unparsed(node));
+		const unparsed = matcher.filters ? batch.filter((node) => session.unparsed(node)) : [];
 		const lines = session.rawLines(unparsed);
 		const ruledOut = new Set(unparsed.filter((_, i) => !matcher.mayMatch(lines[i] as string)));
 		const searched = batch.filter((node) => !ruledOut.has(node));
-		TreeNode.load(searched);
-		for (const node of searched) {
+		const entries = session.entries(searched);
+		for (const [i, node] of searched.entries()) {
 			if (hits.length >= budget) break;
-			const searchable = searchableTexts(node.entry as unknown as JsonRecord);
+			const searchable = searchableTexts(entries[i] as unknown as JsonRecord);
 			if (!searchable) continue;
 			for (const text of searchable.texts) {
 				const found = matcher.find(text);

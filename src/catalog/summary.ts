@@ -4,7 +4,8 @@
  * (see read.ts). Of most messages only the two ends of the line are read.
  */
 
-import { TreeNode } from "../core/tree.js";
+import type { TreeNode } from "../core/tree.js";
+import type { SessionEntry } from "../core/types.js";
 import type { SessionCollection, SessionListing, SessionStore } from "../storage/store.js";
 import {
 	type CatalogSession,
@@ -104,7 +105,7 @@ function activityOf(session: CatalogSession): Activity {
 	const messages = session.nodes.filter((node) => node.type === "message");
 	for (const node of messages) {
 		if (activity.firstMessage) break;
-		if (node.role === undefined || node.role === "user") activity.add(node.entry as unknown as JsonRecord);
+		if (node.role === undefined || node.role === "user") activity.add(record(session.entries([node])[0]));
 	}
 	// Messages already added are added again below: that changes neither the first message nor the maximum.
 	const peeks: TreeNode[] = [];
@@ -121,18 +122,21 @@ function activityOf(session: CatalogSession): Activity {
 		if (time === undefined) parses.push(node);
 		times[i] = time === undefined ? -1 : Number(time);
 	});
-	TreeNode.load(parses);
-	for (const node of parses) activity.add(node.entry as unknown as JsonRecord);
+	for (const entry of session.entries(parses)) activity.add(record(entry));
 	// The latest peeked time counts once its message is known to have content (else it is parsed).
 	for (let i = latestAbove(times, activity.last); i >= 0; i = latestAbove(times, activity.last)) {
 		const node = peeks[i] as TreeNode;
 		const [head] = session.lineHeads([node], HEAD_BYTES);
 		// The envelope's strings hold no quotes, so the first `"message":{` is the message's.
 		if (head?.includes(`"message":{"role":"${node.role}","content":`)) activity.at(times[i] as number);
-		else activity.add(node.entry as unknown as JsonRecord);
+		else activity.add(record(session.entries([node])[0]));
 		times[i] = -1;
 	}
 	return activity;
+}
+
+function record(entry: SessionEntry | undefined): JsonRecord {
+	return entry as unknown as JsonRecord;
 }
 
 /** The index of the largest time above `floor`, or -1. */

@@ -3,31 +3,26 @@
  * (`buildSessionContext`), plus session-tree's `retainedTail` on compactions.
  */
 
-import type {
-	BranchSummaryEntry,
-	BranchSummaryMessage,
-	CompactionEntry,
-	CompactionSummaryMessage,
-	ContextMessage,
-	ContextModel,
-	CustomMessage,
-	CustomMessageEntry,
-	MessageEntry,
-	ModelChangeEntry,
-	RetainedState,
-	SessionContext,
-	SessionEntry,
-	ThinkingLevelChangeEntry,
+import {
+	type BranchSummaryEntry,
+	type BranchSummaryMessage,
+	type CompactionEntry,
+	type CompactionSummaryMessage,
+	type ContextMessage,
+	type ContextModel,
+	type CustomMessage,
+	type CustomMessageEntry,
+	isAssistantMessage,
+	type RetainedState,
+	type SessionContext,
+	type SessionEntry,
 } from "./types.js";
+import { isObject } from "./validate.js";
 
 /** A context message and the entry it comes from (the compaction, for summary and retained tail). */
 export interface ContextEntry {
 	entry: SessionEntry;
 	message: ContextMessage;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-	return value !== null && typeof value === "object";
 }
 
 /** pi turns ISO timestamps into epoch milliseconds with `new Date(..).getTime()`. */
@@ -68,15 +63,13 @@ export function entryMessage(entry: SessionEntry): ContextMessage | undefined {
 		case "message": {
 			// A damaged message entry (leniently loaded: no message, or no string role) contributes
 			// nothing, as docs/durability.md promises.
-			const message = (entry as MessageEntry).message;
+			const message = entry.message;
 			return isObject(message) && typeof message.role === "string" ? message : undefined;
 		}
 		case "custom_message":
-			return customMessage(entry as CustomMessageEntry);
-		case "branch_summary": {
-			const summary = entry as BranchSummaryEntry;
-			return summary.summary ? branchSummaryMessage(summary) : undefined;
-		}
+			return customMessage(entry);
+		case "branch_summary":
+			return entry.summary ? branchSummaryMessage(entry) : undefined;
 		default:
 			return undefined;
 	}
@@ -102,7 +95,7 @@ export type LoadSteps = (steps: readonly PathStep[]) => void;
 /** Steps for a path of parsed entries. */
 export function stepsOf(path: readonly SessionEntry[]): PathStep[] {
 	return path.map((entry) => {
-		const message = entry.type === "message" ? (entry as MessageEntry).message : undefined;
+		const message = entry.type === "message" ? entry.message : undefined;
 		const role = isObject(message) && typeof message.role === "string" ? message.role : undefined;
 		return { id: entry.id, type: entry.type, role, entry };
 	});
@@ -127,24 +120,30 @@ export function pathState(path: readonly PathStep[]): PathState {
 	let thinkingLevel: string | undefined;
 	let model: ContextModel | null | undefined;
 	let compactionIndex = -1;
+	// `step.type` is the entry's type, known without parsing it; an entry is read (parsed) only
+	// where the rules need it, and its own `type` then narrows it.
 	for (let i = path.length - 1; i >= 0; i--) {
-		const step = path[i] as PathStep;
+		const step = path[i];
+		if (step === undefined) continue;
 		const type = step.type;
 		if (type === "message") {
 			if (model === undefined && (step.role === undefined || step.role === "assistant")) {
-				const message = (step.entry as MessageEntry).message;
-				if (isObject(message) && message.role === "assistant") {
-					model = { provider: message.provider as string, modelId: message.model as string };
-				}
+				const entry = step.entry;
+				const message = entry.type === "message" ? entry.message : undefined;
+				if (isAssistantMessage(message)) model = { provider: message.provider, modelId: message.model };
 			}
 		} else if (type === "thinking_level_change") {
-			if (thinkingLevel === undefined) thinkingLevel = (step.entry as ThinkingLevelChangeEntry).thinkingLevel;
+			const entry = thinkingLevel === undefined ? step.entry : undefined;
+			if (entry?.type === "thinking_level_change") thinkingLevel = entry.thinkingLevel;
 		} else if (type === "model_change") {
-			const change = step.entry as ModelChangeEntry;
-			if (model === undefined) model = { provider: change.provider, modelId: change.modelId };
+			const change = step.entry;
+			if (model === undefined && change.type === "model_change") {
+				model = { provider: change.provider, modelId: change.modelId };
+			}
 		} else if (type === "compaction") {
 			if (compactionIndex < 0) compactionIndex = i;
-			const retained = (step.entry as CompactionEntry).retainedState;
+			const compaction = step.entry;
+			const retained = compaction.type === "compaction" ? compaction.retainedState : undefined;
 			if (isRetainedState(retained)) {
 				if (thinkingLevel === undefined) thinkingLevel = retained.thinkingLevel;
 				if (model === undefined) model = retained.model;
@@ -167,19 +166,25 @@ function givesMessage(type: string): boolean {
 	return type === "message" || type === "custom_message" || type === "branch_summary";
 }
 
+/** The compaction at `index` of the path (the index {@link pathState} found), if any. */
+function compactionAt(path: readonly PathStep[], index: number): CompactionEntry | undefined {
+	const entry = index < 0 ? undefined : path[index]?.entry;
+	return entry?.type === "compaction" ? entry : undefined;
+}
+
 /**
  * The index ranges of the path whose entries give the context messages: everything without a
  * compaction; with one, the kept range before it (unless it carries `retainedTail`) and what
  * follows it.
  */
 function contextRanges(path: readonly PathStep[], compactionIndex: number): Array<[number, number]> {
-	if (compactionIndex < 0) return [[0, path.length]];
-	const compaction = (path[compactionIndex] as PathStep).entry as CompactionEntry;
+	const compaction = compactionAt(path, compactionIndex);
+	if (!compaction) return [[0, path.length]];
 	const ranges: Array<[number, number]> = [];
 	if (!Array.isArray(compaction.retainedTail)) {
 		let first = -1;
 		for (let i = 0; i < compactionIndex && first < 0; i++) {
-			if ((path[i] as PathStep).id === compaction.firstKeptEntryId) first = i;
+			if (path[i]?.id === compaction.firstKeptEntryId) first = i;
 		}
 		if (first >= 0) ranges.push([first, compactionIndex]);
 	}
@@ -200,23 +205,22 @@ function visitContext(
 	load?: LoadSteps,
 ): void {
 	const ranges = contextRanges(path, compactionIndex);
-	if (compactionIndex >= 0) {
-		const compaction = (path[compactionIndex] as PathStep).entry as CompactionEntry;
+	const compaction = compactionAt(path, compactionIndex);
+	if (compaction) {
 		visit(compaction, compactionSummaryMessage(compaction));
 		if (Array.isArray(compaction.retainedTail)) {
 			for (const message of compaction.retainedTail) visit(compaction, message);
 		}
 	}
 	// One pass; at the first step not parsed yet, every unparsed step still to come is parsed at once.
-	let pending = load !== undefined;
-	for (let r = 0; r < ranges.length; r++) {
-		const [from, to] = ranges[r] as [number, number];
+	let pending = load;
+	for (const [r, [from, to]] of ranges.entries()) {
 		for (let i = from; i < to; i++) {
-			const step = path[i] as PathStep;
-			if (!givesMessage(step.type)) continue;
+			const step = path[i];
+			if (step === undefined || !givesMessage(step.type)) continue;
 			if (pending && step.loaded === false) {
-				(load as LoadSteps)(unparsedFrom(path, ranges, r, i));
-				pending = false;
+				pending(unparsedFrom(path, ranges, r, i));
+				pending = undefined;
 			}
 			const message = entryMessage(step.entry);
 			if (message) visit(step.entry, message);
@@ -224,19 +228,19 @@ function visitContext(
 	}
 }
 
-/** The steps giving messages, not parsed yet, from range `r` at index `at` on. */
+/** The steps giving messages, not parsed yet, from range `r` at index `at` (default: its start) on. */
 function unparsedFrom(
 	path: readonly PathStep[],
 	ranges: ReadonlyArray<[number, number]>,
 	r: number,
-	at: number,
+	at?: number,
 ): PathStep[] {
 	const out: PathStep[] = [];
-	for (let k = r; k < ranges.length; k++) {
-		const [from, to] = ranges[k] as [number, number];
-		for (let i = k === r ? at : from; i < to; i++) {
-			const step = path[i] as PathStep;
-			if (step.loaded === false && givesMessage(step.type)) out.push(step);
+	for (const [k, [from, to]] of ranges.entries()) {
+		if (k < r) continue;
+		for (let i = k === r ? (at ?? from) : from; i < to; i++) {
+			const step = path[i];
+			if (step?.loaded === false && givesMessage(step.type)) out.push(step);
 		}
 	}
 	return out;
@@ -245,7 +249,7 @@ function unparsedFrom(
 /** Parses, in one `load`, every entry the context of `path` will read (and nothing else). */
 export function loadContext(path: readonly PathStep[], load: LoadSteps): void {
 	const ranges = contextRanges(path, pathState(path).compactionIndex);
-	load(unparsedFrom(path, ranges, 0, (ranges[0] as [number, number])[0]));
+	load(unparsedFrom(path, ranges, 0));
 }
 
 /**

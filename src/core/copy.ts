@@ -7,7 +7,7 @@
 import * as make from "./entries.js";
 import { isUnreadable } from "./lazy.js";
 import type { SessionTree } from "./tree.js";
-import type { CompactionEntry, SessionEntry, SessionHeader } from "./types.js";
+import type { SessionEntry, SessionHeader } from "./types.js";
 
 /** Makes an entry id that is neither in the tree being written nor in `taken`. */
 export type IdMaker = (taken: (id: string) => boolean) => string;
@@ -29,7 +29,7 @@ export function forkRecords(tree: SessionTree, fromId: string, newId: IdMaker, n
 		return id;
 	};
 	// Forking at a label entry forks at the nearest entry above it that was copied.
-	const leafId = copies.length > 0 ? (copies[copies.length - 1] as SessionEntry).id : null;
+	const leafId = copies.at(-1)?.id ?? null;
 	let parentId = leafId;
 	for (const [targetId, state] of tree.getLabels()) {
 		if (!ids.has(targetId)) continue;
@@ -50,7 +50,7 @@ export function forkRecords(tree: SessionTree, fromId: string, newId: IdMaker, n
 export function rewriteRecords(tree: SessionTree, newId: IdMaker, now: string): Array<SessionHeader | SessionEntry> {
 	const kept = (id: string | null): string | null => {
 		let at = id;
-		while (at !== null && isUnreadable(tree.getEntry(at) as SessionEntry)) at = tree.getParentId(at) ?? null;
+		while (at !== null && isUnreadable(tree.getEntry(at))) at = tree.getParentId(at) ?? null;
 		return at;
 	};
 	const leafId = kept(tree.getLeafId());
@@ -62,7 +62,7 @@ export function rewriteRecords(tree: SessionTree, newId: IdMaker, now: string): 
 			return entry.parentId === parentId ? entry : { ...entry, parentId };
 		});
 	const records: Array<SessionHeader | SessionEntry> = [tree.header, ...entries];
-	const lastId = entries.length > 0 ? (entries[entries.length - 1] as SessionEntry).id : null;
+	const lastId = entries.at(-1)?.id ?? null;
 	if (leafId !== lastId) {
 		const id = newId((candidate) => tree.has(candidate));
 		records.push(make.leafEntry({ id, timestamp: now }, leafId));
@@ -83,8 +83,8 @@ function copyPathWithoutLabels(path: readonly SessionEntry[]): SessionEntry[] {
 		for (const label of droppedLabels.splice(0)) replacement.set(label, entry.id);
 		let copy: SessionEntry = entry.parentId === parentId ? entry : { ...entry, parentId };
 		if (copy.type === "compaction") {
-			const firstKept = replacement.get((copy as CompactionEntry).firstKeptEntryId);
-			if (firstKept !== undefined) copy = { ...copy, firstKeptEntryId: firstKept } as CompactionEntry;
+			const firstKept = replacement.get(copy.firstKeptEntryId);
+			if (firstKept !== undefined) copy = { ...copy, firstKeptEntryId: firstKept };
 		}
 		copies.push(copy);
 		parentId = entry.id;

@@ -18,8 +18,9 @@ export function resolveIdPrefix(tree: SessionTree, prefix: string): string {
 	for (const entry of tree.getEntries()) {
 		if (entry.id.startsWith(prefix)) matches.push(entry.id);
 	}
-	if (matches.length === 1) return matches[0] as string;
-	if (matches.length === 0) throw new SessionTreeError("ENTRY_NOT_FOUND", `no entry id starts with ${prefix}`);
+	const [only, another] = matches;
+	if (only === undefined) throw new SessionTreeError("ENTRY_NOT_FOUND", `no entry id starts with ${prefix}`);
+	if (another === undefined) return only;
 	const listed = matches
 		.slice(0, MAX_LISTED)
 		.map((id) => `${id} (${tree.getEntry(id)?.type})`)

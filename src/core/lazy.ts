@@ -9,9 +9,8 @@
  */
 
 import { SessionTreeError } from "./errors.js";
-import type { RawRecord } from "./migrate.js";
 import type { SessionEntry } from "./types.js";
-import { entryContentError, entryShapeError } from "./validate.js";
+import { entryContentError, entryShapeError, isEntryRecord, isRawRecord } from "./validate.js";
 
 /**
  * What is known of a line without parsing it, and where it is. It is also the loader's
@@ -79,33 +78,33 @@ export class LazyBodies {
 	/** The entries of these envelopes, read in one pass over the store. */
 	load(envelopes: readonly Envelope[]): SessionEntry[] {
 		const texts = this.source.readLines(envelopes);
-		return envelopes.map((envelope, i) => this.parse(envelope, texts[i] as string));
+		return envelopes.map((envelope, i) => this.parse(envelope, texts[i]));
 	}
 
-	private parse(envelope: Envelope, text: string): SessionEntry {
-		let record: RawRecord | undefined;
-		let problem: string | undefined;
+	/** `text` is undefined only when the source broke its contract (one text per span). */
+	private parse(envelope: Envelope, text: string | undefined): SessionEntry {
+		if (text === undefined) return this.unreadable("the store gave no text for the line", envelope);
+		let value: unknown;
 		try {
-			const value: unknown = JSON.parse(text);
-			if (value !== null && typeof value === "object" && !Array.isArray(value)) record = value as RawRecord;
-			else problem = "expected a JSON object";
+			value = JSON.parse(text);
 		} catch (cause) {
-			problem = `not valid JSON (${cause instanceof Error ? cause.message : String(cause)})`;
+			return this.unreadable(`not valid JSON (${cause instanceof Error ? cause.message : String(cause)})`, envelope);
 		}
-		if (record) {
-			const shape = entryShapeError(record);
-			if (shape) problem = shape;
-			else if (record.type !== envelope.type || record.id !== envelope.id || record.parentId !== envelope.parentId) {
-				problem = `the line no longer holds ${envelope.type} entry ${envelope.id} (the file was changed in place)`;
-			}
+		if (!isRawRecord(value)) return this.unreadable("expected a JSON object", envelope);
+		if (!isEntryRecord(value)) return this.unreadable(entryShapeError(value) ?? "not an entry", envelope);
+		if (value.type !== envelope.type || value.id !== envelope.id || value.parentId !== envelope.parentId) {
+			const problem = `the line no longer holds ${envelope.type} entry ${envelope.id} (the file was changed in place)`;
+			return this.unreadable(problem, envelope);
 		}
-		if (problem || !record) {
-			this.report("INVALID_JSON", problem ?? "unreadable", envelope, "its body is left out of the context");
-			return stub(envelope);
-		}
-		const content = entryContentError(record);
+		const content = entryContentError(value);
 		if (content) this.report("INVALID_RECORD", content, envelope, "kept in the tree, left out of the context");
-		return record as unknown as SessionEntry;
+		return value;
+	}
+
+	/** Reports a body that cannot be used (strict: throws) and gives its stub. */
+	private unreadable(problem: string, envelope: Envelope): SessionEntry {
+		this.report("INVALID_JSON", problem, envelope, "its body is left out of the context");
+		return stub(envelope);
 	}
 
 	private report(code: BodyProblem["code"], message: string, envelope: Envelope, action: string): void {
@@ -122,11 +121,15 @@ const stubs = new WeakSet<object>();
  * True for an entry a lenient read could not parse: only its envelope is known. A repair
  * leaves it out of the rewritten file (its children move up to its parent).
  */
-export function isUnreadable(entry: object): boolean {
-	return stubs.has(entry);
+export function isUnreadable(entry: object | undefined): boolean {
+	return entry !== undefined && stubs.has(entry);
 }
 
-/** The entry as far as its envelope tells: what a lenient read keeps of an unreadable body. */
+/**
+ * The entry as far as its envelope tells: what a lenient read keeps of an unreadable body. It
+ * stands in the tree for the entry, so it is typed as one (the one cast of a body that is no
+ * valid entry; {@link isUnreadable} tells it apart).
+ */
 function stub(envelope: Envelope): SessionEntry {
 	const entry = {
 		type: envelope.type,

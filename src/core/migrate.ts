@@ -13,6 +13,7 @@
 
 import { derivedEntryId } from "./ids.js";
 import { CURRENT_SESSION_VERSION } from "./types.js";
+import { isObject } from "./validate.js";
 
 /** A record as parsed from a line, before it is known to be valid. */
 export type RawRecord = Record<string, unknown>;
@@ -86,6 +87,6 @@ export function migrateRecords(header: RawRecord, entries: RawRecord[]): number 
 
 function v2ToV3(entry: RawRecord): void {
 	if (entry.type !== "message") return;
-	const message = entry.message as RawRecord | undefined;
-	if (message && typeof message === "object" && message.role === "hookMessage") message.role = "custom";
+	const message = entry.message;
+	if (isObject(message) && message.role === "hookMessage") message.role = "custom";
 }

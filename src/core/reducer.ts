@@ -22,7 +22,15 @@ import { type Envelope, LazyBodies, type LineSource } from "./lazy.js";
 import { Migration, type RawRecord } from "./migrate.js";
 import { SessionTree, type TreeNode } from "./tree.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.js";
-import { entryContentError, entryShapeError } from "./validate.js";
+import {
+	entryContentError,
+	entryShapeError,
+	type HeaderRecord,
+	headerShapeError,
+	isEntryRecord,
+	isHeaderRecord,
+	isRawRecord,
+} from "./validate.js";
 
 /** One line of a stream: the parsed record, or why it could not be parsed. */
 export interface ParsedLine {
@@ -155,7 +163,7 @@ export class SessionReducer {
 				return;
 			}
 			// A repeated id needs the whole record to tell a copy from a clash.
-			this.applyRecord(this.bodies.load([envelope])[0] as unknown as RawRecord, parsed.line);
+			for (const entry of this.bodies.load([envelope])) this.applyRecord(entry, parsed.line);
 			return;
 		}
 		if (parsed.record) {
@@ -185,20 +193,27 @@ export class SessionReducer {
 		}
 	}
 
-	/** Applies one record (an entry or a persisted-leaf record) found on `line`. */
-	applyRecord(record: RawRecord, line: number): void {
+	/**
+	 * Applies one record (an entry or a persisted-leaf record) found on `line`: a record as
+	 * parsed, or an entry (or leaf record) this library built.
+	 */
+	applyRecord(record: RawRecord | SessionEntry, line: number): void {
 		const { tree, migration } = this.required();
+		// Entries this library built are plain objects too: the check only tells TypeScript so.
+		if (!isRawRecord(record)) {
+			this.report({ code: "INVALID_RECORD", message: "the record is not an object", line });
+			return;
+		}
 		if (migration.needed) migration.record(record);
-		const shapeError = entryShapeError(record);
-		if (shapeError) {
-			this.report({ code: "INVALID_RECORD", message: shapeError, line });
+		if (!isEntryRecord(record)) {
+			this.report({ code: "INVALID_RECORD", message: entryShapeError(record) ?? "not an entry", line });
 			return;
 		}
 		const contentError = entryContentError(record);
 		if (contentError) {
 			this.report({ code: "INVALID_RECORD", message: contentError, line }, "kept in the tree, left out of the context");
 		}
-		const entry = record as unknown as SessionEntry;
+		const entry = record;
 		if (entry.type === "leaf") {
 			if (tree.has(entry.id) || this.leafRecords.has(entry.id)) {
 				const what = tree.has(entry.id) ? "an entry" : "another leaf record";
@@ -223,7 +238,7 @@ export class SessionReducer {
 			);
 			entry.id = fresh;
 		} else if (original) {
-			const originalLine = this.entryLines[original.order] as number;
+			const originalLine = this.lineOf(original.order);
 			if (JSON.stringify(original.entry) === JSON.stringify(entry)) {
 				this.report(
 					{ code: "DUPLICATE_ID", message: `entry ${entry.id} repeats line ${originalLine}`, line, entryId: entry.id },
@@ -260,7 +275,10 @@ export class SessionReducer {
 		if (from === nodes.length) return;
 		const parents = this.resolveParents(tree, nodes, from);
 		this.breakCycles(nodes, parents, from);
-		for (let i = from; i < nodes.length; i++) tree.link(nodes[i] as TreeNode, parents[i - from]);
+		for (let i = from; i < nodes.length; i++) {
+			const node = nodes[i];
+			if (node) tree.link(node, parents[i - from]);
+		}
 		this.linked = nodes.length;
 	}
 
@@ -271,7 +289,7 @@ export class SessionReducer {
 	 */
 	streamLeaf(): { leafId: string | null; leafRecordId: string | undefined } {
 		const nodes = this.tree.nodesInOrder();
-		const lastEntryId = nodes.length > 0 ? (nodes[nodes.length - 1] as TreeNode).id : null;
+		const lastEntryId = nodes.at(-1)?.id ?? null;
 		const last = this.lastRecord;
 		if (last?.kind !== "leaf") return { leafId: lastEntryId, leafRecordId: undefined };
 		const target = last.target === null ? null : resolveAlias(last.target, this.leafRecords);
@@ -296,6 +314,11 @@ export class SessionReducer {
 		throw new SessionTreeError("EMPTY_FILE", `the file holds no session header${torn}`, { file: this.options.file });
 	}
 
+	/** The line of the entry at this order in the tree (0 if unknown, as for a store without lines). */
+	private lineOf(order: number): number {
+		return this.entryLines[order] ?? 0;
+	}
+
 	private noteEntry(id: string, parentId: string | null, line: number): void {
 		this.parentIds.push(parentId);
 		this.entryLines.push(line);
@@ -311,16 +334,18 @@ export class SessionReducer {
 	}
 
 	private startFrom(first: ParsedLine): void {
-		const reason = headerProblem(first);
-		let header = first.record as RawRecord;
+		const record = first.record;
+		let header: HeaderRecord;
 		let headerIsEntry = false;
-		if (reason) {
+		if (record !== undefined && isHeaderRecord(record)) {
+			header = record;
+		} else {
+			const reason = headerProblem(first) ?? "the first line is not a session header";
 			if (!this.options.lenient) {
 				throw new SessionTreeError("INVALID_HEADER", reason, { file: this.options.file, line: first.line });
 			}
 			// Lenient: the header is made up, and a first line that is an entry stays an entry.
-			const record = first.record;
-			headerIsEntry = record !== undefined && entryShapeError(record) === undefined;
+			headerIsEntry = record !== undefined && isEntryRecord(record);
 			header = {
 				type: "session",
 				version: CURRENT_SESSION_VERSION,
@@ -341,7 +366,7 @@ export class SessionReducer {
 				{ file: this.options.file, line: first.line },
 			);
 		}
-		this.state = { tree: SessionTree.empty(header as SessionHeader), migration };
+		this.state = { tree: SessionTree.empty(header), migration };
 		if (headerIsEntry) this.apply(first);
 	}
 
@@ -353,9 +378,9 @@ export class SessionReducer {
 		const parents: Array<TreeNode | undefined> = new Array(nodes.length - from);
 		const hasAliases = this.leafRecords.size > 0;
 		for (let i = from; i < nodes.length; i++) {
-			const named = this.parentIds[i] as string | null;
+			const named = this.parentIds[i] ?? null;
 			if (named === null) continue;
-			const previous = i > 0 ? (nodes[i - 1] as TreeNode) : undefined;
+			const previous = nodes[i - 1];
 			if (previous !== undefined && previous.id === named) {
 				parents[i - from] = previous;
 				continue;
@@ -366,7 +391,8 @@ export class SessionReducer {
 				parents[i - from] = parent;
 				continue;
 			}
-			const node = nodes[i] as TreeNode;
+			const node = nodes[i];
+			if (node === undefined) continue;
 			if (this.options.window) {
 				this.outside.add(node.id);
 				continue;
@@ -375,7 +401,7 @@ export class SessionReducer {
 				{
 					code: "MISSING_PARENT",
 					message: `entry ${node.id} names parent ${named}, which is not in the file`,
-					line: this.entryLines[i] as number,
+					line: this.lineOf(i),
 					entryId: node.id,
 				},
 				previous ? `bridged to the previous entry ${previous.id}` : "kept as a root",
@@ -408,14 +434,15 @@ export class SessionReducer {
 			}
 			if (at !== undefined && at >= from && state[at - from] === 1) {
 				const cycle = walk.slice(walk.indexOf(at));
-				const cut = cycle.find((i) => (parentOf(i) as TreeNode).order >= i) ?? at;
-				const entry = nodes[cut] as TreeNode;
+				// Every entry of a cycle has a parent.
+				const cut = cycle.find((i) => (parentOf(i)?.order ?? -1) >= i) ?? at;
+				const id = nodes[cut]?.id;
 				this.report(
 					{
 						code: "PARENT_CYCLE",
-						message: `following parent ids from entry ${entry.id} leads back to it (a cycle of ${cycle.length})`,
-						line: this.entryLines[cut] as number,
-						entryId: entry.id,
+						message: `following parent ids from entry ${id} leads back to it (a cycle of ${cycle.length})`,
+						line: this.lineOf(cut),
+						entryId: id,
 					},
 					"it is kept as a root",
 				);
@@ -438,15 +465,7 @@ export function headerProblem(first: ParsedLine): string | undefined {
 		const reason = first.error ? stripLocation(first.error) : "unreadable";
 		return `the first line is not a session header (${reason})`;
 	}
-	const header = first.record;
-	if (header.type !== "session") {
-		return `the first line is not a session header (its type is ${JSON.stringify(header.type)}, expected "session")`;
-	}
-	if (typeof header.id !== "string" || header.id === "") return "the session header has no string id";
-	if (header.version !== undefined && (typeof header.version !== "number" || !Number.isInteger(header.version))) {
-		return `the session header's version ${JSON.stringify(header.version)} is not an integer`;
-	}
-	return undefined;
+	return headerShapeError(first.record);
 }
 
 /**

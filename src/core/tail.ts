@@ -8,7 +8,7 @@
 import { isRetainedState } from "./context.js";
 import type { RawRecord } from "./migrate.js";
 import { SessionReducer } from "./reducer.js";
-import type { CompactionEntry, SessionEntry, SessionHeader } from "./types.js";
+import type { SessionEntry, SessionHeader } from "./types.js";
 
 /** What {@link resumeFromTail} found. */
 export type TailResume =
@@ -55,10 +55,9 @@ export function resumeFromTail(records: readonly RawRecord[]): TailResume {
 		path.push(entry);
 		walked.add(entry.id);
 		if (entry.type === "compaction") {
-			const compaction = entry as CompactionEntry;
-			if (!nearestSeen && !Array.isArray(compaction.retainedTail)) firstKept = compaction.firstKeptEntryId;
+			if (!nearestSeen && !Array.isArray(entry.retainedTail)) firstKept = entry.firstKeptEntryId;
 			nearestSeen = true;
-			if (Array.isArray(compaction.retainedTail) && isRetainedState(compaction.retainedState)) {
+			if (Array.isArray(entry.retainedTail) && isRetainedState(entry.retainedState)) {
 				if (firstKept !== undefined && !walked.has(firstKept)) return { kind: "no" };
 				return { kind: "found", leafId, path: path.reverse() };
 			}

@@ -4,16 +4,10 @@
  * 200,000 children cannot overflow the stack.
  */
 
+import type { PathStep } from "./context.js";
 import { SessionTreeError } from "./errors.js";
 import type { Envelope, LazyBodies } from "./lazy.js";
-import type {
-	LabelEntry,
-	MessageEntry,
-	SessionEntry,
-	SessionHeader,
-	SessionInfoEntry,
-	SessionTreeNode,
-} from "./types.js";
+import type { SessionEntry, SessionHeader, SessionTreeNode } from "./types.js";
 
 /**
  * An indexed entry. `parent` is the resolved parent (after lenient bridging, if any). The
@@ -44,7 +38,7 @@ export class TreeNode {
 
 	/** A node for a parsed entry. */
 	static of(entry: SessionEntry, order: number): TreeNode {
-		const message = entry.type === "message" ? (entry as MessageEntry).message : undefined;
+		const message = entry.type === "message" ? entry.message : undefined;
 		const role = typeof message?.role === "string" ? message.role : undefined;
 		return new TreeNode(entry.id, entry.type, entry.timestamp, role, order, entry, undefined, undefined);
 	}
@@ -57,8 +51,14 @@ export class TreeNode {
 
 	/** The entry; parses its line the first time for a lazily loaded node. */
 	get entry(): SessionEntry {
-		if (this.value === undefined) this.value = (this.bodies as LazyBodies).load([this.envelope as Envelope])[0];
-		return this.value as SessionEntry;
+		return this.value ?? this.parse();
+	}
+
+	/** Parses the body of a lazily loaded node (every node has an entry, or a body to parse). */
+	private parse(): SessionEntry {
+		if (this.bodies && this.envelope) [this.value] = this.bodies.load([this.envelope]);
+		if (this.value === undefined) throw new Error(`session-tree: entry ${this.id} has no body to parse`);
+		return this.value;
 	}
 
 	/** True once the entry is parsed. */
@@ -73,27 +73,34 @@ export class TreeNode {
 
 	/**
 	 * Parses the bodies of many nodes in one pass over the store (instead of one read each).
+	 * Steps that are not tree nodes (see `stepsOf`) hold parsed entries already: skipped.
 	 * @internal
 	 */
-	static load(nodes: readonly TreeNode[]): void {
-		const pending = new Map<LazyBodies, TreeNode[]>();
-		for (const node of nodes) {
-			if (node.value !== undefined || !node.bodies) continue;
-			const list = pending.get(node.bodies);
-			if (list) list.push(node);
-			else pending.set(node.bodies, [node]);
+	static load(steps: readonly PathStep[]): void {
+		const pending = new Map<LazyBodies, { nodes: TreeNode[]; envelopes: Envelope[] }>();
+		for (const node of steps) {
+			if (!(node instanceof TreeNode) || node.value !== undefined || !node.bodies || !node.envelope) continue;
+			const batch = pending.get(node.bodies);
+			if (batch) {
+				batch.nodes.push(node);
+				batch.envelopes.push(node.envelope);
+			} else {
+				pending.set(node.bodies, { nodes: [node], envelopes: [node.envelope] });
+			}
 		}
-		for (const [bodies, list] of pending) {
-			const entries = bodies.load(list.map((node) => node.envelope as Envelope));
-			for (let i = 0; i < list.length; i++) (list[i] as TreeNode).value = entries[i];
+		for (const [bodies, { nodes, envelopes }] of pending) {
+			bodies.load(envelopes).forEach((entry, i) => {
+				const node = nodes[i];
+				if (node) node.value = entry;
+			});
 		}
 	}
 }
 
 /** A label and when it was set. */
 export interface LabelState {
-	label: string;
-	timestamp: string;
+	readonly label: string;
+	readonly timestamp: string;
 }
 
 /** One row of {@link SessionTree.flatten}: display order, depth 0 for roots. */
@@ -104,12 +111,54 @@ export interface FlatTreeRow {
 }
 
 /**
+ * The reading side of a {@link SessionTree}: what a session hands out
+ * (`Session.getTreeIndex()`), so that its tree changes only through the session's writes.
+ */
+export interface ReadonlySessionTree {
+	/** The session header (line 1). */
+	readonly header: SessionHeader;
+	/** Number of entries. */
+	readonly size: number;
+	/** True when an entry has this id. */
+	has(id: string): boolean;
+	/** The entry with this id (parsed on first use). */
+	getEntry(id: string): SessionEntry | undefined;
+	/** The resolved parent id: differs from `entry.parentId` only where a lenient load bridged a gap. */
+	getParentId(id: string): string | null | undefined;
+	/** All entries in file order. */
+	getEntries(): SessionEntry[];
+	/** The leaf id, or `null` when the leaf is before the first entry. */
+	getLeafId(): string | null;
+	/** The leaf entry, if the leaf is set. */
+	getLeafEntry(): SessionEntry | undefined;
+	/** Direct children of an entry (or the roots for `null`), in file order. O(children). */
+	getChildren(id: string | null): SessionEntry[];
+	/** The label in effect for an entry. */
+	getLabel(id: string): string | undefined;
+	/** Every label in effect, by target id, in the order they were set. */
+	getLabels(): ReadonlyMap<string, LabelState>;
+	/** The session name from the latest `session_info` entry in the file. */
+	getSessionName(): string | undefined;
+	/**
+	 * Entries from the root down to `fromId` (default: the leaf). Linear in the depth.
+	 * Throws ENTRY_NOT_FOUND for an unknown id.
+	 */
+	getBranch(fromId?: string | null): SessionEntry[];
+	/** Ids of all entries that have no children, sorted by code unit. */
+	listBranches(): string[];
+	/** The tree as nested nodes (see {@link SessionTree.getTree}). */
+	getTree(): SessionTreeNode[];
+	/** The tree in display order as flat rows (see {@link SessionTree.flatten}). */
+	flatten(rootId?: string): FlatTreeRow[];
+}
+
+/**
  * The entry tree of one session.
  *
  * Construct it with {@link SessionTree.empty} and {@link SessionTree.insert}, or through the
  * loader in `load.ts`, which also links entries whose parents come later in the file.
  */
-export class SessionTree {
+export class SessionTree implements ReadonlySessionTree {
 	readonly header: SessionHeader;
 	private readonly nodes = new Map<string, TreeNode>();
 	private readonly ordered: TreeNode[] = [];
@@ -117,6 +166,7 @@ export class SessionTree {
 	private readonly labels = new Map<string, LabelState>();
 	private name: string | undefined;
 	private leaf: TreeNode | undefined;
+	private view: ReadonlySessionTree | undefined;
 
 	private constructor(header: SessionHeader) {
 		this.header = header;
@@ -130,6 +180,15 @@ export class SessionTree {
 	/** Number of entries. */
 	get size(): number {
 		return this.ordered.length;
+	}
+
+	/**
+	 * A read-only view of this tree: it reads the live tree, and has no method that changes it
+	 * (a frozen object, made once per tree).
+	 */
+	asReadonly(): ReadonlySessionTree {
+		this.view ??= new ReadonlyTreeView(this);
+		return this.view;
 	}
 
 	/** True when an entry has this id. */
@@ -284,11 +343,11 @@ export class SessionTree {
 	/** Tracks labels and the name, which depend on file order only. */
 	private applyState(entry: SessionEntry): void {
 		if (entry.type === "label") {
-			const { targetId, label } = entry as LabelEntry;
-			if (label) this.labels.set(targetId, { label, timestamp: entry.timestamp });
+			const { targetId, label } = entry;
+			if (label) this.labels.set(targetId, Object.freeze({ label, timestamp: entry.timestamp }));
 			else this.labels.delete(targetId);
 		} else if (entry.type === "session_info") {
-			const name = (entry as SessionInfoEntry).name;
+			const name = entry.name;
 			this.name = typeof name === "string" ? name.trim() || undefined : undefined;
 		}
 	}
@@ -340,10 +399,8 @@ export class SessionTree {
 	getTree(): SessionTreeNode[] {
 		// Two linear passes over the file order: one output node per entry, then children in
 		// their display order. No map, no recursion.
-		const out: SessionTreeNode[] = new Array(this.ordered.length);
 		const labelled = this.labels.size > 0;
-		for (let i = 0; i < this.ordered.length; i++) {
-			const node = this.ordered[i] as TreeNode;
+		const out = this.ordered.map((node) => {
 			const made: SessionTreeNode = new TreeViewNode(node);
 			if (labelled) {
 				const label = this.labels.get(node.id);
@@ -352,15 +409,23 @@ export class SessionTree {
 					made.labelTimestamp = label.timestamp;
 				}
 			}
-			out[i] = made;
+			return made;
+		});
+		// A node's order is its index in file order, so `out[node.order]` is its output node.
+		for (const node of this.ordered) {
+			const target = out[node.order];
+			if (!node.children || !target) continue;
+			for (const child of sortedChildren(node.children)) {
+				const view = out[child.order];
+				if (view) target.children.push(view);
+			}
 		}
-		for (let i = 0; i < this.ordered.length; i++) {
-			const children = (this.ordered[i] as TreeNode).children;
-			if (!children) continue;
-			const target = (out[i] as SessionTreeNode).children;
-			for (const child of sortedChildren(children)) target.push(out[child.order] as SessionTreeNode);
+		const roots: SessionTreeNode[] = [];
+		for (const root of this.rootNodes) {
+			const view = out[root.order];
+			if (view) roots.push(view);
 		}
-		return this.rootNodes.map((root) => out[root.order] as SessionTreeNode);
+		return roots;
 	}
 
 	/**
@@ -370,8 +435,7 @@ export class SessionTree {
 	flatten(rootId?: string): FlatTreeRow[] {
 		const rows: FlatTreeRow[] = [];
 		const starts = rootId === undefined ? this.rootNodes : [this.requireNode(rootId)];
-		const stack: Array<{ node: TreeNode; depth: number }> = [];
-		for (let i = starts.length - 1; i >= 0; i--) stack.push({ node: starts[i] as TreeNode, depth: 0 });
+		const stack = starts.map((node) => ({ node, depth: 0 })).reverse();
 		for (let item = stack.pop(); item; item = stack.pop()) {
 			const { node, depth } = item;
 			const row: FlatTreeRow = new FlatRow(node, depth);
@@ -379,8 +443,7 @@ export class SessionTree {
 			if (label !== undefined) row.label = label;
 			rows.push(row);
 			if (!node.children) continue;
-			const children = sortedChildren(node.children);
-			for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i] as TreeNode, depth: depth + 1 });
+			for (const child of sortedChildren(node.children).toReversed()) stack.push({ node: child, depth: depth + 1 });
 		}
 		return rows;
 	}
@@ -402,18 +465,97 @@ export function compareCodeUnits(a: string, b: string): number {
  * `Object.keys`, `JSON.stringify` and deep comparisons see it as the data property it stands
  * for. Assigning to it replaces it with a plain value.
  */
-function lazyEntryProperty(read: (target: object) => SessionEntry): PropertyDescriptor {
+function lazyEntryProperty<T extends object>(read: (target: T) => SessionEntry): PropertyDescriptor {
 	return {
-		get(this: object) {
+		get(this: T) {
 			return read(this);
 		},
-		set(this: object, value: SessionEntry) {
+		set(this: T, value: SessionEntry) {
 			Object.defineProperty(this, "entry", { value, writable: true, enumerable: true, configurable: true });
 		},
 		enumerable: true,
 		configurable: true,
 	};
 }
+
+/**
+ * What {@link SessionTree.asReadonly} returns: the read methods of the tree and nothing else,
+ * frozen; the tree itself is out of reach (a private field).
+ */
+class ReadonlyTreeView implements ReadonlySessionTree {
+	readonly #tree: SessionTree;
+
+	constructor(tree: SessionTree) {
+		this.#tree = tree;
+		Object.freeze(this);
+	}
+
+	get header(): SessionHeader {
+		return this.#tree.header;
+	}
+
+	get size(): number {
+		return this.#tree.size;
+	}
+
+	has(id: string): boolean {
+		return this.#tree.has(id);
+	}
+
+	getEntry(id: string): SessionEntry | undefined {
+		return this.#tree.getEntry(id);
+	}
+
+	getParentId(id: string): string | null | undefined {
+		return this.#tree.getParentId(id);
+	}
+
+	getEntries(): SessionEntry[] {
+		return this.#tree.getEntries();
+	}
+
+	getLeafId(): string | null {
+		return this.#tree.getLeafId();
+	}
+
+	getLeafEntry(): SessionEntry | undefined {
+		return this.#tree.getLeafEntry();
+	}
+
+	getChildren(id: string | null): SessionEntry[] {
+		return this.#tree.getChildren(id);
+	}
+
+	getLabel(id: string): string | undefined {
+		return this.#tree.getLabel(id);
+	}
+
+	/** A copy: the tree's own map stays out of reach. */
+	getLabels(): ReadonlyMap<string, LabelState> {
+		return new Map(this.#tree.getLabels());
+	}
+
+	getSessionName(): string | undefined {
+		return this.#tree.getSessionName();
+	}
+
+	getBranch(fromId?: string | null): SessionEntry[] {
+		return this.#tree.getBranch(fromId);
+	}
+
+	listBranches(): string[] {
+		return this.#tree.listBranches();
+	}
+
+	getTree(): SessionTreeNode[] {
+		return this.#tree.getTree();
+	}
+
+	flatten(rootId?: string): FlatTreeRow[] {
+		return this.#tree.flatten(rootId);
+	}
+}
+Object.freeze(ReadonlyTreeView.prototype);
 
 /** A node of {@link SessionTree.getTree}: `entry` is parsed on first read. */
 class TreeViewNode implements SessionTreeNode {
@@ -422,7 +564,7 @@ class TreeViewNode implements SessionTreeNode {
 	declare label?: string;
 	declare labelTimestamp?: string;
 	readonly #node: TreeNode;
-	static readonly #entry = lazyEntryProperty((target) => (target as TreeViewNode).#node.entry);
+	static readonly #entry = lazyEntryProperty<TreeViewNode>((target) => target.#node.entry);
 
 	constructor(node: TreeNode) {
 		this.#node = node;
@@ -438,7 +580,7 @@ class FlatRow implements FlatTreeRow {
 	declare depth: number;
 	declare label?: string;
 	readonly #node: TreeNode;
-	static readonly #entry = lazyEntryProperty((target) => (target as FlatRow).#node.entry);
+	static readonly #entry = lazyEntryProperty<FlatRow>((target) => target.#node.entry);
 
 	constructor(node: TreeNode, depth: number) {
 		this.#node = node;

@@ -313,3 +313,11 @@ export interface SessionTreeNode {
 export function isMessageEntry(entry: SessionEntry): entry is MessageEntry {
 	return entry.type === "message";
 }
+
+/**
+ * Type guard for {@link AssistantMessage}: an object whose `role` is `"assistant"` (the role
+ * names the message kind). Takes any value, so a damaged message is simply not one.
+ */
+export function isAssistantMessage(message: unknown): message is AssistantMessage {
+	return typeof message === "object" && message !== null && "role" in message && message.role === "assistant";
+}

@@ -4,6 +4,35 @@
  */
 
 import type { RawRecord } from "./migrate.js";
+import type { SessionEntry, SessionHeader } from "./types.js";
+
+/**
+ * A record that passed {@link entryShapeError}: it has a string `type`, a non-empty string
+ * `id`, a string or null `parentId` and a string `timestamp`. Its type-specific fields are
+ * taken as the line has them (see {@link entryContentError}); an unknown `type` is kept too.
+ */
+export type EntryRecord = SessionEntry & RawRecord;
+
+/**
+ * A record that passed {@link headerShapeError}: `type` is `"session"`, `id` a non-empty string
+ * and `version` absent or an integer. The other fields are taken as the line has them.
+ */
+export type HeaderRecord = SessionHeader & RawRecord;
+
+/** True for a non-null object (arrays included): its fields can be read by name. */
+export function isObject(value: unknown): value is Record<string, unknown> {
+	return value !== null && typeof value === "object";
+}
+
+/** True for what a JSON line must hold to be a record: an object that is not an array. */
+export function isRawRecord(value: unknown): value is RawRecord {
+	return isObject(value) && !Array.isArray(value);
+}
+
+/** Type guard: the record has the fields every entry has ({@link entryShapeError} finds nothing). */
+export function isEntryRecord(record: RawRecord): record is EntryRecord {
+	return entryShapeError(record) === undefined;
+}
 
 /** Why a record is not a usable entry, or undefined when it is. */
 export function entryShapeError(record: RawRecord): string | undefined {
@@ -25,11 +54,10 @@ export function entryShapeError(record: RawRecord): string | undefined {
  * tree (its children need it) but contributes nothing to the context.
  */
 export function entryContentError(record: RawRecord): string | undefined {
-	const isObject = (value: unknown) => value !== null && typeof value === "object" && !Array.isArray(value);
 	switch (record.type) {
 		case "message": {
-			const message = record.message as RawRecord | undefined;
-			if (!isObject(message) || typeof message?.role !== "string")
+			const message = record.message;
+			if (!isRawRecord(message) || typeof message.role !== "string")
 				return `message entry ${record.id} holds no message with a string role`;
 			return undefined;
 		}
@@ -43,4 +71,21 @@ export function entryContentError(record: RawRecord): string | undefined {
 		default:
 			return undefined;
 	}
+}
+
+/** Type guard: the record is a usable session header ({@link headerShapeError} finds nothing). */
+export function isHeaderRecord(record: RawRecord): record is HeaderRecord {
+	return headerShapeError(record) === undefined;
+}
+
+/** Why a first record is not a usable session header, or undefined when it is. */
+export function headerShapeError(header: RawRecord): string | undefined {
+	if (header.type !== "session") {
+		return `the first line is not a session header (its type is ${JSON.stringify(header.type)}, expected "session")`;
+	}
+	if (typeof header.id !== "string" || header.id === "") return "the session header has no string id";
+	if (header.version !== undefined && (typeof header.version !== "number" || !Number.isInteger(header.version))) {
+		return `the session header's version ${JSON.stringify(header.version)} is not an integer`;
+	}
+	return undefined;
 }

@@ -19,7 +19,7 @@
 import type { ContextEntry } from "../core/context.js";
 import type { CompactionSummaryMessage, ContextMessage, SessionContext } from "../core/types.js";
 import { kindStyle, lineWriter, type Segment } from "./color.js";
-import { describeMessage, oneLine, oneLineToWidth, sanitize, sanitizeLines } from "./preview.js";
+import { describeMessage, groupDigits, oneLine, oneLineToWidth, sanitize, sanitizeLines } from "./preview.js";
 import { displayWidth } from "./terminal.js";
 
 /** Options of {@link renderContext}. */
@@ -114,7 +114,7 @@ function sourceColumn({ entry, message }: ContextEntry): string {
 function suffix(message: ContextMessage): string {
 	if (message.role === "compactionSummary") {
 		const tokens = (message as CompactionSummaryMessage).tokensBefore;
-		return typeof tokens === "number" ? ` (${tokens.toLocaleString("en-US")} tokens before)` : "";
+		return typeof tokens === "number" ? ` (${groupDigits(tokens)} tokens before)` : "";
 	}
 	if (message.role === "branchSummary") return ` (from ${sanitize(String(message.fromId))})`;
 	return "";

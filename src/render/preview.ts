@@ -218,3 +218,14 @@ export function oneLineToWidth(text: string, columns: number): string {
 export function sanitizeLines(text: string): string[] {
 	return text.split(/\r\n|[\n\r\u2028\u2029\u0085]/).map((line) => sanitize(line).trimEnd());
 }
+
+/**
+ * An integer with commas between groups of three digits (`12,345`), as `toLocaleString("en-US")`
+ * writes it, without the cost of loading the locale data (about 20 ms at the first call).
+ */
+export function groupDigits(value: number): string {
+	if (!Number.isSafeInteger(value)) return String(value);
+	const digits = String(Math.abs(value));
+	const grouped = digits.replace(/\B(?=(\d{3})+$)/g, ",");
+	return value < 0 ? `-${grouped}` : grouped;
+}

@@ -24,7 +24,7 @@
 
 import type { AssistantMessage, MessageEntry, SessionTreeNode } from "../core/types.js";
 import { kindStyle, lineWriter, type Segment } from "./color.js";
-import { DEFAULT_PREVIEW_LENGTH, describeEntry, oneLine, oneLineToWidth, sanitize } from "./preview.js";
+import { DEFAULT_PREVIEW_LENGTH, describeEntry, groupDigits, oneLine, oneLineToWidth, sanitize } from "./preview.js";
 import { displayWidth, type Style, truncateToWidth } from "./terminal.js";
 
 /** pi's `/tree` filters, see {@link treeFilterShows}. */
@@ -369,7 +369,7 @@ export function renderTreeLines(roots: readonly SessionTreeNode[], options: Tree
 		const rows = options.fold ? foldRun(run, foldLimit, keep) : run;
 		rows.forEach((row, i) => {
 			const prefix = i === 0 ? linePrefix : childPrefix;
-			if (typeof row === "number") lines.push(noteLine(prefix, `┆ … ${row.toLocaleString("en-US")} entries …`));
+			if (typeof row === "number") lines.push(noteLine(prefix, `┆ … ${groupDigits(row)} entries …`));
 			else lines.push(entryLine(row, prefix));
 		});
 		if (last.children.length === 0) continue;
@@ -381,7 +381,7 @@ export function renderTreeLines(roots: readonly SessionTreeNode[], options: Tree
 				leafShownAt !== null && active.has(last.entry.id) && last.entry.id !== leafShownAt
 					? `  ${leafMarker} below (${leafId})`
 					: "";
-			lines.push(noteLine(childPrefix, `… ${more.toLocaleString("en-US")} more${branches}${leafBelow}`));
+			lines.push(noteLine(childPrefix, `… ${groupDigits(more)} more${branches}${leafBelow}`));
 			continue;
 		}
 		pushChildren(last.children, childPrefix, depth + 1);

@@ -28,9 +28,9 @@ import type { ParsedLine } from "../core/reducer.js";
 import type { SessionHeader } from "../core/types.js";
 import { encodeRecord, isBlankLine, isNulPadding, parseLine } from "./codec.js";
 import { PARENT_MARKER, readEnvelope } from "./envelope.js";
-import { FileLineSource } from "./line-source.js";
+import { FileLineSource, fileIdentity as identityOf } from "./line-source.js";
 import { lineText, scanByteLines } from "./lines.js";
-import { acquireLock, type LockOptions, type ReleaseLock, tryLock } from "./lock.js";
+import type { LockOptions, ReleaseLock } from "./lock.js";
 import { sessionFileName } from "./paths.js";
 import type {
 	AppendOutcome,
@@ -163,24 +163,26 @@ export function writeFileAtomic(file: string, text: string): void {
 	}
 }
 
-function identityOf(stats: { dev: number; ino: number }): string {
-	return `${stats.dev}:${stats.ino}`;
-}
-
-/** A file position: the file's identity, the byte offset, and the physical lines before it. */
+/**
+ * A file position: the file's identity, the byte offset, the physical lines before it, and
+ * whether the last of them is a whole record that still lacks its newline (a crashed writer's:
+ * the next append writes the newline first).
+ */
 interface FilePosition {
 	identity: string;
 	offset: number;
 	lines: number;
+	owesNewline?: boolean;
 }
 
 function encodePosition(position: FilePosition): StorePosition {
-	return `${position.identity}/${position.offset}/${position.lines}`;
+	const base = `${position.identity}/${position.offset}/${position.lines}`;
+	return position.owesNewline ? `${base}/+` : base;
 }
 
 function decodePosition(position: StorePosition, file: string): FilePosition {
-	const [identity, offset, lines] = position.split("/");
-	const parsed = { identity: identity ?? "", offset: Number(offset), lines: Number(lines) };
+	const [identity, offset, lines, owes] = position.split("/");
+	const parsed = { identity: identity ?? "", offset: Number(offset), lines: Number(lines), owesNewline: owes === "+" };
 	if (!Number.isSafeInteger(parsed.offset) || !Number.isSafeInteger(parsed.lines)) {
 		throw new SessionTreeError("INVALID_ARGUMENT", `not a position of this store: ${JSON.stringify(position)}`, {
 			file,
@@ -188,6 +190,9 @@ function decodePosition(position: StorePosition, file: string): FilePosition {
 	}
 	return parsed;
 }
+
+/** A compare-and-write that did not happen. */
+type WriteNotDone = Exclude<AppendOutcome, { status: "ok" }>;
 
 /** Longest a lease is kept by a burst of appends that never lets the event loop turn. */
 const LEASE_MS = 100;
@@ -298,6 +303,7 @@ export class FileSessionStore implements SessionStore {
 		let previousId: string | undefined;
 		let end = 0;
 		let count = 0;
+		let owesNewline = false;
 		for (const bytes of scanByteLines(fd)) {
 			const { buffer, start, line, terminated, offset } = bytes;
 			if (lazy && terminated && checks.clean(buffer, start, bytes.end)) {
@@ -325,6 +331,7 @@ export class FileSessionStore implements SessionStore {
 			}
 			end = raw.end;
 			count = line;
+			owesNewline = !terminated;
 			if (!parsed) continue;
 			lines.push(parsed);
 			if (!headerSeen) {
@@ -335,7 +342,7 @@ export class FileSessionStore implements SessionStore {
 		}
 		this.lineCount = count;
 		const identity = identityOf(stats);
-		const read: StoreRead = { lines, position: encodePosition({ lines: count, offset: end, identity }) };
+		const read: StoreRead = { lines, position: encodePosition({ lines: count, offset: end, identity, owesNewline }) };
 		if (envelopes > 0) read.source = this.track(new FileLineSource(this.file, fd, identity));
 		return read;
 	}
@@ -413,7 +420,13 @@ export class FileSessionStore implements SessionStore {
 			const lines: ParsedLine[] = [];
 			let end = at.offset;
 			let count = at.lines;
-			for (const raw of scanLines(fd, at.offset, at.lines + 1)) {
+			if (at.owesNewline) {
+				// Another writer has written the newline the last line lacked: it ends that line.
+				const byte = Buffer.alloc(1);
+				if (readSync(fd, byte, 0, 1, at.offset) === 1 && byte[0] === NEWLINE) end++;
+				else return { lines: [], position: encodePosition(at) };
+			}
+			for (const raw of scanLines(fd, end, at.lines + 1)) {
 				if (!raw.terminated) break; // being written, or torn: not ours to read yet
 				const parsed = this.parseRaw(raw);
 				if (parsed) lines.push(parsed);
@@ -434,7 +447,8 @@ export class FileSessionStore implements SessionStore {
 			const checked = this.check(at);
 			if (checked.status !== "ok") return checked;
 			const fd = this.appendFd(at.identity);
-			const data = Buffer.from(records.map(encodeRecord).join(""));
+			const prefix = checked.owesNewline ? "\n" : "";
+			const data = Buffer.from(prefix + records.map(encodeRecord).join(""));
 			writeAll(fd, data);
 			this.sync(fd);
 			const end = at.offset + data.length;
@@ -448,7 +462,8 @@ export class FileSessionStore implements SessionStore {
 	async replace(records: readonly object[], expected: StorePosition): Promise<ReplaceOutcome> {
 		const at = decodePosition(expected, this.file);
 		await this.holdLock();
-		const checked = this.check(at);
+		// No tail repair: the backup keeps the file as it was, torn last line included.
+		const checked = this.check(at, false);
 		if (checked.status !== "ok") return checked;
 		this.closeFd();
 		const backup = freeName(`${this.file}.bak`);
@@ -464,12 +479,12 @@ export class FileSessionStore implements SessionStore {
 
 	/**
 	 * Under the lock: does the file still end at `at`? If others appended, what they appended;
-	 * if the file was replaced or cut, stale. An incomplete last line right at `at` (a crashed
-	 * writer's) is repaired first: a whole record gets its newline and is handed back as
-	 * appended by others; anything else is copied to a backup next to the file and cut off, so
-	 * no record is ever glued onto it.
+	 * if the file was replaced or cut, stale. With `repair`, an incomplete last line right at
+	 * `at` (a crashed writer's) is repaired first: a whole record gets its newline and is handed
+	 * back as appended by others; anything else is copied to a backup next to the file and cut
+	 * off, so no record is ever glued onto it. `owesNewline`: write a newline before the records.
 	 */
-	private check(at: FilePosition): AppendOutcome {
+	private check(at: FilePosition, repair = true): { status: "ok"; owesNewline: boolean } | WriteNotDone {
 		let stats: ReturnType<typeof statSync>;
 		try {
 			stats = statSync(this.file);
@@ -477,15 +492,16 @@ export class FileSessionStore implements SessionStore {
 			throw ioError(cause, this.file, "append to");
 		}
 		if (identityOf(stats) !== at.identity || stats.size < at.offset) return { status: "stale" };
-		if (stats.size === at.offset) return { status: "ok", position: encodePosition(at) };
+		if (stats.size === at.offset) return { status: "ok", owesNewline: at.owesNewline === true };
 		const read = this.readFrom(at, stats.size);
 		if (read.position !== encodePosition(at)) return { status: "behind", read };
 		// Only an unterminated line follows: nobody else can be writing it, we hold the lock.
+		if (!repair) return { status: "ok", owesNewline: false };
 		const fd = this.appendFd(at.identity);
 		if (this.repairTail(fd, at.offset, stats.size)) {
 			return { status: "behind", read: this.readFrom(at, fstatSync(fd).size) };
 		}
-		return { status: "ok", position: encodePosition(at) };
+		return { status: "ok", owesNewline: false };
 	}
 
 	/**
@@ -501,6 +517,8 @@ export class FileSessionStore implements SessionStore {
 			await sleep(LEASE_GAP_MS);
 			if (this.holding()) return; // another append of this store took it meanwhile
 		}
+		// Loaded on the first write: commands that only read start without it.
+		const { acquireLock, tryLock } = await import("./lock.js");
 		const lease = tryLock(this.file, this.lockOptions) ?? (await acquireLock(this.file, this.lockOptions));
 		if (this.holding()) {
 			lease(); // another append of this store took it while we waited
@@ -552,7 +570,7 @@ export class FileSessionStore implements SessionStore {
 		this.fdIdentity = undefined;
 	}
 
-	private positionAt(stats: { size: number; dev: number; ino: number }): FilePosition {
+	private positionAt(stats: { size: number; dev: number; ino: number; birthtimeMs: number }): FilePosition {
 		return { lines: this.lineCount, offset: stats.size, identity: identityOf(stats) };
 	}
 

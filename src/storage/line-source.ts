@@ -26,13 +26,22 @@ const orphans = new FinalizationRegistry<{ fd: number | undefined }>((handle) =>
 	}
 });
 
+/**
+ * What tells one file from another at the same path: device, inode, and birth time (a file
+ * system may give a new file the inode of one just replaced; the birth time tells them apart
+ * where the system records it).
+ */
+export function fileIdentity(stats: { dev: number; ino: number; birthtimeMs: number }): string {
+	return `${stats.dev}:${stats.ino}:${stats.birthtimeMs}`;
+}
+
 /** Reads lines of one file by offset. */
 export class FileLineSource implements LineSource {
 	private readonly handle: { fd: number | undefined };
 
 	/**
 	 * @param fd an open descriptor of the file, now owned by the source
-	 * @param identity `dev:ino` of that file, to check a reopened path against
+	 * @param identity {@link fileIdentity} of that file, to check a reopened path against
 	 */
 	constructor(
 		private readonly file: string,
@@ -92,7 +101,7 @@ export class FileLineSource implements LineSource {
 			throw this.gone(cause);
 		}
 		const stats = fstatSync(fd);
-		if (`${stats.dev}:${stats.ino}` !== this.identity) {
+		if (fileIdentity(stats) !== this.identity) {
 			closeSync(fd);
 			throw this.gone();
 		}

@@ -9,7 +9,6 @@
  * file system) is presumed alive until its lock is `staleMs` old.
  */
 
-import { randomBytes } from "node:crypto";
 import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -32,9 +31,19 @@ interface LockOwner {
 /** Releases a held lock. Idempotent. */
 export type ReleaseLock = () => void;
 
-const HOST = hostname();
+/** This host's name, looked up on first use (not at import: commands that never lock start faster). */
+let host: string | undefined;
+function thisHost(): string {
+	host ??= hostname();
+	return host;
+}
+
+/** Random hex from Web Crypto (global in Node 20; importing node:crypto costs milliseconds at start). */
+function randomHex(bytes: number): string {
+	return Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(bytes))).toString("hex");
+}
 /** Tokens tell locks apart: random per process, then a counter (cheaper than fresh randomness per lock). */
-const PROCESS_TOKEN = randomBytes(6).toString("hex");
+let processToken: string | undefined;
 let lockCounter = 0;
 /**
  * Locks this process holds, with how many holders in this process share each: the lock is
@@ -91,7 +100,7 @@ function ageMs(path: string): number {
 function isStale(path: string, owner: LockOwner | undefined, staleMs: number): boolean {
 	// Unreadable: a holder died between creating and writing it (or is writing it right now).
 	if (!owner) return ageMs(path) > 1000;
-	if (owner.host === HOST) return owner.pid !== process.pid && !isAlive(owner.pid);
+	if (owner.host === thisHost()) return owner.pid !== process.pid && !isAlive(owner.pid);
 	return ageMs(path) > staleMs;
 }
 
@@ -101,7 +110,7 @@ function isStale(path: string, owner: LockOwner | undefined, staleMs: number): b
  * over in between), it puts that lock back.
  */
 function breakLock(path: string, seen: LockOwner | undefined): void {
-	const aside = `${path}.stale-${process.pid}-${randomBytes(4).toString("hex")}`;
+	const aside = `${path}.stale-${process.pid}-${randomHex(4)}`;
 	try {
 		renameSync(path, aside);
 	} catch {
@@ -134,7 +143,8 @@ export async function acquireLock(file: string, options: LockOptions = {}): Prom
 
 /** Takes the lock if it is free (or held by this process) at once; undefined if another process holds it. */
 export function tryLock(file: string, options: LockOptions = {}): ReleaseLock | undefined {
-	return takeLock(file, options.staleMs ?? 30_000, 1);
+	// Two tries: the first may only break a dead holder's lock.
+	return takeLock(file, options.staleMs ?? 30_000, 2);
 }
 
 async function waitForLock(file: string, options: LockOptions): Promise<ReleaseLock> {
@@ -177,7 +187,9 @@ function takeLock(file: string, staleMs: number, tries: number): ReleaseLock | u
 			}
 		}
 		if (fd !== undefined) {
-			const mine: LockOwner = { pid: process.pid, host: HOST, token: `${PROCESS_TOKEN}${(++lockCounter).toString(16)}` };
+			processToken ??= randomHex(6);
+			const token = `${processToken}${(++lockCounter).toString(16)}`;
+			const mine: LockOwner = { pid: process.pid, host: thisHost(), token };
 			try {
 				writeSync(fd, JSON.stringify(mine));
 			} finally {

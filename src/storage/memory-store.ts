@@ -104,8 +104,12 @@ export class MemorySessionStore implements SessionStore {
 		return { status: "ok", backup: `${this.location}#backup-${stored.backups.length}`, position: positionOf(stored) };
 	}
 
+	/**
+	 * `memory:THIS/ID`: named under this session, so that forks of different sessions never
+	 * collide in the process-wide space even when their ids repeat (a seeded id generator).
+	 */
 	derive(header: SessionHeader): MemorySessionStore {
-		return new MemorySessionStore(header.id);
+		return new MemorySessionStore(`${this.name}/${header.id}`);
 	}
 
 	/** The stored text, as a file would hold it. */

@@ -196,11 +196,27 @@ describe("readSession", () => {
 		const runs: boolean[] = [];
 		const { session, value } = await read(file, (catalog) => {
 			runs.push(true);
-			return catalog.tree.getEntries().length;
+			return catalog.entries(catalog.nodes).length;
 		});
 		assert.equal(runs.length, 2, "the strict run stopped at the body, the lenient run read it");
 		assert.equal(value, 1);
 		assert.match(session.warnings[0] as string, /^damaged: line 2: not valid JSON/);
+	});
+
+	test("entries are parsed by the core's rules and not kept in the tree", async () => {
+		const file = write([HEADER, msg("a", null, "first"), msg("b", "a", "second", "assistant")]);
+		const { session, value } = await read(file, (catalog) => catalog.entries(catalog.nodes));
+		assert.deepEqual(
+			value.map((entry) => entry.id),
+			["a", "b"],
+		);
+		assert.ok(
+			session.nodes.every((node) => session.unparsed(node)),
+			"the tree still holds only envelopes",
+		);
+		assert.deepEqual(session.rawLines(session.nodes.slice(1)), [JSON.stringify(msg("b", "a", "second", "assistant"))]);
+		assert.deepEqual(session.lineTails(session.nodes.slice(0, 1), 16), [',"timestamp":1}}']);
+		assert.deepEqual(session.lineHeads(session.nodes.slice(0, 1), 17), ['{"type":"message"']);
 	});
 
 	test("files that are not sessions are skipped with a reason", async () => {

@@ -247,10 +247,14 @@ describe("derive", () => {
 		);
 	});
 
-	test("a memory store derives another memory session named by the header's id", async () => {
+	test("a memory store derives another memory session named under it by the header's id", async () => {
 		const h = header(`derived-${process.pid}-${++n}`);
-		const derived = new MemorySessionStore(freshMemory()).derive(h);
-		assert.equal(derived.location, `memory:${h.id}`);
+		const source = new MemorySessionStore(freshMemory());
+		const derived = source.derive(h);
+		assert.equal(derived.location, `${source.location}/${h.id}`);
 		assert.equal(await derived.exists(), false);
+		// Forks of two sessions whose ids repeat (a seeded generator) do not collide.
+		const other = new MemorySessionStore(freshMemory()).derive(h);
+		assert.notEqual(other.location, derived.location);
 	});
 });

@@ -22,7 +22,7 @@ function startWriter(
 	durability: string,
 	tag: string,
 	pace = "none",
-): { child: ChildProcess; acked: string[]; done: Promise<number | null> } {
+): { child: ChildProcess; acked: string[]; done: Promise<number | null>; stderr: () => string } {
 	const child = spawn(process.execPath, [WRITER, file, String(count), durability, tag, pace], {
 		stdio: ["ignore", "pipe", "pipe"],
 	});
@@ -43,7 +43,7 @@ function startWriter(
 			resolve(code);
 		}),
 	);
-	return { child, acked, done };
+	return { child, acked, done, stderr: () => stderr };
 }
 
 /** Every line parses and every parent is present: a strict open succeeds (a torn tail is allowed). */
@@ -65,10 +65,22 @@ describe("crash safety", () => {
 		for (let round = 0; round < kills; round++) {
 			const writer = startWriter(file, 1_000_000, "fsync", `r${round}`);
 			// Let it start and append for a random while: 0–25 ms after its first acknowledgement.
+			let exited = false;
+			void writer.done.then(() => {
+				exited = true;
+			});
 			await new Promise<void>((resolve) => {
-				const wait = () => (writer.acked.length > 0 ? setTimeout(resolve, Math.random() * 25) : setTimeout(wait, 1));
+				const wait = () => {
+					if (writer.acked.length > 0) setTimeout(resolve, Math.random() * 25);
+					else if (exited) resolve();
+					else setTimeout(wait, 1);
+				};
 				wait();
 			});
+			assert.ok(
+				writer.acked.length > 0,
+				`the writer of round ${round} exited before its first append: ${writer.stderr()}`,
+			);
 			writer.child.kill("SIGKILL");
 			const code = await writer.done;
 			if (code === null) killedMidway++;

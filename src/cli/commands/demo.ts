@@ -180,7 +180,9 @@ export async function runDemo(dir: string, io: CliIO): Promise<void> {
 
 	say.heading("one more turn", "New turns follow the compaction: summary, kept messages, then everything after it.");
 	const question5 = await session.appendMessage(user("Write a changelog line for this."));
-	await session.appendMessage(assistant("- Require Node.js 20 or newer (CI and package.json engines).", 1630, 22, 1536));
+	await session.appendMessage(
+		assistant("- Require Node.js 20 or newer (CI and package.json engines).", 1630, 22, 1536),
+	);
 	say.both(session);
 
 	say.heading(

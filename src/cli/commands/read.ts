@@ -1,9 +1,9 @@
 /** The read-only commands: ctx, path, leaves, tree, info. None of them writes to the file. */
 
 import type { MessageEntry, SessionEntry } from "../../core/types.js";
-import { shouldColor, terminalWidth } from "../../render/terminal.js";
 import { renderContext } from "../../render/context-text.js";
 import { sanitize } from "../../render/preview.js";
+import { shouldColor, terminalWidth } from "../../render/terminal.js";
 import { renderTree, TREE_FILTERS, type TreeFilter } from "../../render/tree-text.js";
 import { type CommandHandler, type CommandInput, stringValue, UsageError } from "../args.js";
 import { openSession, resolveEntryId } from "../open.js";

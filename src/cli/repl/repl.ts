@@ -7,7 +7,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
-import { shouldColor } from "../../render/terminal.js";
+import { shouldColor, terminalWidth } from "../../render/terminal.js";
 import { CliError, type CliIO } from "../args.js";
 import { stdinIsTerminal } from "../terminal.js";
 import { executeLine } from "./commands.js";
@@ -118,7 +118,7 @@ export async function runInteractive(io: CliIO, options: ReplOptions): Promise<v
 		out: io.out,
 		err: io.err,
 		style,
-		width: () => (stdout.isTTY ? stdout.columns : undefined),
+		width: () => terminalWidth(stdout),
 		dir: options.dir,
 	});
 	await openInitial(state, options);

@@ -1,0 +1,385 @@
+/**
+ * One measurement in a fresh process, so that time and peak memory belong to it alone.
+ *
+ *   node dist-test/bench/child.js '<json Task>'
+ *
+ * Prints one line of JSON (a {@link Measurement}) on stdout. Nothing else is printed there.
+ */
+import { createHash } from "node:crypto";
+import { closeSync, copyFileSync, mkdirSync, openSync, readSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { Session } from "../src/index.js";
+import { DATA_DIR, Rng } from "./generate.js";
+function sha256(text) {
+    return createHash("sha256").update(text).digest("hex");
+}
+function rss() {
+    return process.memoryUsage().rss;
+}
+function maxRss() {
+    return process.resourceUsage().maxRSS * 1024;
+}
+/** Messages to append: the same for both sides, alternating user and assistant, ~1 KB each. */
+function messagesToAppend(count) {
+    const rng = new Rng(4242);
+    const words = "append entry line file session tree branch leaf message json node fast bench".split(" ");
+    const sentence = (n) => Array.from({ length: n }, () => rng.pick(words)).join(" ");
+    const out = [];
+    for (let i = 0; i < count; i++) {
+        const timestamp = 1_750_000_000_000 + i * 1000;
+        if (i % 2 === 0) {
+            out.push({ role: "user", content: [{ type: "text", text: sentence(120) }], timestamp });
+        }
+        else {
+            out.push({
+                role: "assistant",
+                content: [{ type: "text", text: sentence(120) }],
+                api: "anthropic-messages",
+                provider: "anthropic",
+                model: "claude-sonnet-4-5",
+                usage: { input: 1000, output: 200, cacheRead: 0, cacheWrite: 0, totalTokens: 1200 },
+                stopReason: "stop",
+                timestamp,
+            });
+        }
+    }
+    return out;
+}
+async function opener(task) {
+    if (task.side === "pi") {
+        if (!task.piModule)
+            throw new Error("no pi module given");
+        const pi = (await import(task.piModule));
+        return (file) => pi.SessionManager.open(file);
+    }
+    // pi's durability: appendFileSync, no fsync. A resume reads only what the context needs
+    // (`load: "context"`, as an agent resuming a session would open it); the other operations
+    // read the whole tree.
+    const load = task.op === "resume" ? "context" : "all";
+    return (file) => Session.open(file, { durability: "none", load });
+}
+function scratchCopy(file) {
+    const dir = join(DATA_DIR, ".scratch");
+    mkdirSync(dir, { recursive: true });
+    const copy = join(dir, `copy-${process.pid}.jsonl`);
+    copyFileSync(file, copy);
+    return copy;
+}
+function readFloor(file, parse) {
+    const fd = openSync(file, "r");
+    const chunk = Buffer.allocUnsafe(1 << 20);
+    let lines = 0;
+    let carry = "";
+    try {
+        for (;;) {
+            const read = readSync(fd, chunk, 0, chunk.length, null);
+            if (read === 0)
+                break;
+            if (!parse)
+                continue;
+            // Split on the last newline so that a multi-byte character is never cut.
+            const lastNl = chunk.lastIndexOf(0x0a, read - 1);
+            if (lastNl < 0) {
+                carry += chunk.toString("utf8", 0, read);
+                continue;
+            }
+            const text = carry + chunk.toString("utf8", 0, lastNl);
+            carry = chunk.toString("utf8", lastNl + 1, read);
+            let start = 0;
+            for (let nl = text.indexOf("\n");; nl = text.indexOf("\n", start)) {
+                const end = nl < 0 ? text.length : nl;
+                if (end > start) {
+                    JSON.parse(text.slice(start, end));
+                    lines++;
+                }
+                if (nl < 0)
+                    break;
+                start = nl + 1;
+            }
+        }
+        if (parse && carry.trim()) {
+            JSON.parse(carry);
+            lines++;
+        }
+    }
+    finally {
+        closeSync(fd);
+    }
+    return lines;
+}
+/** Lines of a file as byte ranges, read in 4 MiB chunks (the file never sits in memory whole). */
+function* byteLines(fd) {
+    const chunk = Buffer.allocUnsafe(1 << 22);
+    let carry;
+    let carryOffset = 0;
+    let position = 0;
+    for (;;) {
+        const read = readSync(fd, chunk, 0, chunk.length, position);
+        if (read === 0)
+            break;
+        let start = 0;
+        for (let nl = chunk.indexOf(0x0a, 0); nl !== -1 && nl < read; nl = chunk.indexOf(0x0a, start)) {
+            if (carry) {
+                yield { offset: carryOffset, text: Buffer.concat([carry, chunk.subarray(0, nl)]).toString("utf8") };
+                carry = undefined;
+            }
+            else {
+                yield { offset: position + start, text: chunk.toString("utf8", start, nl) };
+            }
+            start = nl + 1;
+        }
+        if (start < read) {
+            if (!carry)
+                carryOffset = position + start;
+            const rest = Buffer.from(chunk.subarray(start, read));
+            carry = carry ? Buffer.concat([carry, rest]) : rest;
+        }
+        position += read;
+    }
+    if (carry && carry.length > 0)
+        yield { offset: carryOffset, text: carry.toString("utf8") };
+}
+/**
+ * pi 0.73.1's context for a file, computed independently of both tools and without holding the
+ * file: one pass keeps each entry's envelope (id, parent, type, settings, line offset), the walk
+ * from the last entry finds the path, then only the lines that give messages are read again.
+ * Like pi, it ignores `retainedTail`, skips unparsable lines, and takes the last entry as leaf.
+ */
+function referenceContext(file) {
+    const fd = openSync(file, "r");
+    try {
+        const index = new Map();
+        const ids = [];
+        const parentIds = [];
+        const types = [];
+        const offsets = [];
+        const settings = [];
+        let headerSeen = false;
+        for (const { offset, text } of byteLines(fd)) {
+            if (!text.trim())
+                continue;
+            let record;
+            try {
+                record = JSON.parse(text);
+            }
+            catch {
+                continue;
+            }
+            if (!headerSeen) {
+                headerSeen = true;
+                if (record.type !== "session")
+                    throw new Error("no session header");
+                continue;
+            }
+            if (record.type === "session")
+                continue;
+            const message = record.message;
+            let setting;
+            if (record.type === "thinking_level_change")
+                setting = record.thinkingLevel;
+            else if (record.type === "model_change")
+                setting = { provider: record.provider, modelId: record.modelId };
+            else if (record.type === "message" && message?.role === "assistant") {
+                setting = { provider: message.provider, modelId: message.model };
+            }
+            else if (record.type === "compaction")
+                setting = record.firstKeptEntryId;
+            index.set(record.id, types.length);
+            ids.push(record.id);
+            parentIds.push(record.parentId ?? null);
+            types.push(record.type);
+            offsets.push(offset);
+            settings.push(setting);
+        }
+        // The path from the last entry (pi's leaf) up through byId.
+        const path = [];
+        for (let at = types.length - 1; at !== undefined && at >= 0;) {
+            path.push(at);
+            const parentId = parentIds[at] ?? null;
+            at = parentId ? index.get(parentId) : undefined;
+        }
+        path.reverse();
+        let thinkingLevel = "off";
+        let model = null;
+        let compaction = -1;
+        for (let i = 0; i < path.length; i++) {
+            const at = path[i];
+            const type = types[at];
+            if (type === "thinking_level_change")
+                thinkingLevel = settings[at];
+            else if (type === "model_change" || (type === "message" && settings[at] !== undefined))
+                model = settings[at];
+            else if (type === "compaction")
+                compaction = i;
+        }
+        const line = (at) => {
+            const start = offsets[at];
+            const end = at + 1 < offsets.length ? offsets[at + 1] : Number.POSITIVE_INFINITY;
+            const parts = [];
+            // Read up to the line's newline (lines after it may be blank or unparsable).
+            for (let position = start; position < end;) {
+                const buffer = Buffer.allocUnsafe(Math.min(1 << 20, end - position));
+                const read = readSync(fd, buffer, 0, buffer.length, position);
+                if (read === 0)
+                    break;
+                const nl = buffer.subarray(0, read).indexOf(0x0a);
+                parts.push(buffer.subarray(0, nl >= 0 ? nl : read));
+                if (nl >= 0)
+                    break;
+                position += read;
+            }
+            return JSON.parse(Buffer.concat(parts).toString("utf8"));
+        };
+        const epoch = (timestamp) => new Date(timestamp).getTime();
+        const messages = [];
+        const add = (at) => {
+            const type = types[at];
+            if (type !== "message" && type !== "custom_message" && type !== "branch_summary")
+                return;
+            const entry = line(at);
+            if (type === "message")
+                messages.push(entry.message);
+            else if (type === "custom_message") {
+                const { customType, content, display, details, timestamp } = entry;
+                messages.push({ role: "custom", customType, content, display, details, timestamp: epoch(timestamp) });
+            }
+            else if (entry.summary) {
+                messages.push({
+                    role: "branchSummary",
+                    summary: entry.summary,
+                    fromId: entry.fromId,
+                    timestamp: epoch(entry.timestamp),
+                });
+            }
+        };
+        if (compaction >= 0) {
+            const entry = line(path[compaction]);
+            messages.push({
+                role: "compactionSummary",
+                summary: entry.summary,
+                tokensBefore: entry.tokensBefore,
+                timestamp: epoch(entry.timestamp),
+            });
+            let kept = false;
+            for (let i = 0; i < compaction; i++) {
+                const at = path[i];
+                if (ids[at] === entry.firstKeptEntryId)
+                    kept = true;
+                if (kept)
+                    add(at);
+            }
+            for (let i = compaction + 1; i < path.length; i++)
+                add(path[i]);
+        }
+        else {
+            for (const at of path)
+                add(at);
+        }
+        return { messages, thinkingLevel, model };
+    }
+    finally {
+        closeSync(fd);
+    }
+}
+async function measure(task) {
+    if (task.side === "ref") {
+        const baseRss = rss();
+        const t0 = performance.now();
+        const context = referenceContext(task.file);
+        const result = { ms: performance.now() - t0, maxRss: 0, baseRss };
+        describe(result, context);
+        result.maxRss = maxRss();
+        return result;
+    }
+    if (task.side === "floor") {
+        const baseRss = rss();
+        const t0 = performance.now();
+        const lines = readFloor(task.file, task.op === "parse");
+        const ms = performance.now() - t0;
+        return { ms, maxRss: maxRss(), baseRss, count: lines };
+    }
+    const open = await opener(task);
+    const count = task.count ?? 1000;
+    const toAppend = task.op === "append" || task.op === "branch-append" ? messagesToAppend(count) : [];
+    const file = task.op === "append" || task.op === "branch-append" ? scratchCopy(task.file) : task.file;
+    const baseRss = rss();
+    const result = { maxRss: 0, baseRss };
+    try {
+        if (task.op === "open") {
+            const t0 = performance.now();
+            await open(file);
+            result.ms = performance.now() - t0;
+        }
+        else if (task.op === "resume") {
+            const t0 = performance.now();
+            const context = (await open(file)).buildSessionContext();
+            result.ms = performance.now() - t0;
+            describe(result, context);
+        }
+        else {
+            const t = performance.now();
+            const session = await open(file);
+            result.openMs = performance.now() - t;
+            if (task.op === "tree") {
+                const t0 = performance.now();
+                const roots = session.getTree();
+                result.ms = performance.now() - t0;
+                result.count = roots.length;
+            }
+            else if (task.op === "branch") {
+                const t0 = performance.now();
+                const path = session.getBranch();
+                result.ms = performance.now() - t0;
+                result.count = path.length;
+            }
+            else if (task.op === "context") {
+                const t0 = performance.now();
+                const context = session.buildSessionContext();
+                result.ms = performance.now() - t0;
+                describe(result, context);
+            }
+            else if (task.op === "append") {
+                const t0 = performance.now();
+                for (const message of toAppend)
+                    await session.appendMessage(message);
+                result.ms = performance.now() - t0;
+            }
+            else if (task.op === "branch-append") {
+                // The same targets for both sides: entries picked by a seeded PRNG from the file order.
+                const entries = session.getEntries();
+                const rng = new Rng(777);
+                const targets = toAppend.map(() => entries[rng.int(0, entries.length - 1)].id);
+                const t0 = performance.now();
+                for (let i = 0; i < toAppend.length; i++) {
+                    await session.branch(targets[i]);
+                    await session.appendMessage(toAppend[i]);
+                }
+                result.ms = performance.now() - t0;
+            }
+            else {
+                throw new Error(`unknown op ${task.op}`);
+            }
+        }
+    }
+    catch (error) {
+        result.error = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    }
+    finally {
+        if (file !== task.file)
+            rmSync(file, { force: true });
+    }
+    result.maxRss = maxRss();
+    return result;
+}
+function describe(result, context) {
+    result.hash = sha256(JSON.stringify(context.messages));
+    result.metaHash = sha256(JSON.stringify({ thinkingLevel: context.thinkingLevel, model: context.model }));
+    result.messages = context.messages.length;
+}
+const task = JSON.parse(process.argv[2] ?? "{}");
+measure(task).then((result) => {
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+}, (error) => {
+    process.stdout.write(`${JSON.stringify({ error: String(error), maxRss: maxRss(), baseRss: 0 })}\n`);
+});
+//# sourceMappingURL=child.js.map

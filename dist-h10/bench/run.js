@@ -1,0 +1,398 @@
+/**
+ * `npm run bench`: session-tree against pi's own SessionManager on the same generated files, each
+ * measurement in a fresh child process (so peak memory is clean), the median of several runs,
+ * printed side by side with the ratio pi / ours and the targets of issue 5.
+ *
+ * Flags: --runs N (default 5; at most 3 for the 1M files), --sizes 10k,100k (default), --large
+ * (adds 1m; or BENCH_LARGE=1), --no-chain, --json FILE (also write the raw figures).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, freemem, loadavg, totalmem } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { CHAIN_FILE, DATA_DIR, ensureFile, filesForSize, REPO_ROOT } from "./generate.js";
+const PI_PACKAGE = "@mariozechner/pi-coding-agent";
+const PI_VERSION = "0.73.1";
+const CHILD = join(dirname(fileURLToPath(import.meta.url)), "child.js");
+const MiB = 2 ** 20;
+function parseArgs(argv) {
+    const options = { runs: 5, sizes: ["10k", "100k"], chain: true };
+    for (let i = 0; i < argv.length; i++) {
+        const arg = argv[i];
+        const value = () => {
+            const next = argv[++i];
+            if (next === undefined)
+                throw new Error(`${arg} needs a value`);
+            return next;
+        };
+        if (arg === "--runs")
+            options.runs = Math.max(1, Number.parseInt(value(), 10));
+        else if (arg === "--sizes")
+            options.sizes = value().split(",").filter(Boolean);
+        else if (arg === "--large")
+            options.sizes.push("1m");
+        else if (arg === "--no-chain")
+            options.chain = false;
+        else if (arg === "--json")
+            options.json = value();
+        else if (arg === "--help" || arg === "-h") {
+            console.log("npm run bench -- [--runs N] [--sizes 10k,100k,1m] [--large] [--no-chain] [--json FILE]");
+            process.exit(0);
+        }
+        else
+            throw new Error(`unknown argument ${arg}`);
+    }
+    if (process.env.BENCH_LARGE === "1" && !options.sizes.includes("1m"))
+        options.sizes.push("1m");
+    options.sizes = [...new Set(options.sizes.map((size) => size.toLowerCase()))];
+    return options;
+}
+// ---- the peer --------------------------------------------------------------------------------------
+/** Where `specifier` resolves from the repository, or undefined. In a fresh process: no stale cache. */
+function resolveFromRepo(specifier) {
+    const probe = spawnSync(process.execPath, ["--input-type=module", "-e", `process.stdout.write(import.meta.resolve(${JSON.stringify(specifier)}))`], { cwd: REPO_ROOT, encoding: "utf8" });
+    return probe.status === 0 && probe.stdout ? probe.stdout : undefined;
+}
+/**
+ * The file: URL of pi's session-manager module, installing pi (without saving it) if it does not
+ * resolve. The module is loaded directly rather than the package index, which would load the
+ * whole coding agent (about 90 MB more resident memory) and blur the memory figures.
+ */
+function piSessionManagerModule() {
+    let main = resolveFromRepo(PI_PACKAGE);
+    if (!main) {
+        console.log(`${PI_PACKAGE} is not installed: npm install --no-save ${PI_PACKAGE}@${PI_VERSION}`);
+        const install = spawnSync("npm", ["install", "--no-save", `${PI_PACKAGE}@${PI_VERSION}`], {
+            cwd: REPO_ROOT,
+            stdio: "inherit",
+        });
+        if (install.status !== 0)
+            throw new Error(`could not install ${PI_PACKAGE}@${PI_VERSION}`);
+        main = resolveFromRepo(PI_PACKAGE);
+        if (!main)
+            throw new Error(`${PI_PACKAGE} still does not resolve after installing it`);
+    }
+    const packageJson = new URL("../package.json", main);
+    const version = JSON.parse(readFileSync(packageJson, "utf8")).version;
+    if (version !== PI_VERSION)
+        console.log(`warning: ${PI_PACKAGE} is ${version}, the benchmark expects ${PI_VERSION}`);
+    const direct = new URL("./core/session-manager.js", main);
+    return existsSync(fileURLToPath(direct)) ? direct.href : main;
+}
+// ---- measuring ---------------------------------------------------------------------------------------
+function runChild(task) {
+    const extra = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+    const child = spawnSync(process.execPath, [...extra, CHILD, JSON.stringify(task)], {
+        encoding: "utf8",
+        maxBuffer: 16 * MiB,
+        timeout: 20 * 60_000,
+    });
+    const line = child.stdout?.trim().split("\n").pop();
+    if (child.status === 0 && line) {
+        try {
+            return JSON.parse(line);
+        }
+        catch {
+            // fall through
+        }
+    }
+    const why = child.signal
+        ? `killed by ${child.signal}${child.signal === "SIGKILL" ? " (out of memory?)" : ""}`
+        : `exit code ${child.status}`;
+    const detail = (child.stderr ?? "")
+        .split("\n")
+        .find((l) => /Error|heap|memory/i.test(l))
+        ?.trim();
+    return { error: detail ? `${why}: ${detail.slice(0, 160)}` : why, maxRss: 0, baseRss: 0 };
+}
+function median(values) {
+    if (values.length === 0)
+        return undefined;
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    return sorted.length % 2 === 1
+        ? sorted[mid]
+        : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+/** Runs `op` on every side `runs` times, interleaved (pi, ours, pi, ours...) so load drifts hit both. */
+function measure(sides, op, file, runs, piModule, pick = (m) => m.ms) {
+    const all = {};
+    for (const side of sides)
+        all[side] = [];
+    const failed = new Set();
+    for (let run = 0; run < runs; run++) {
+        for (const side of sides) {
+            // A side that failed once fails every time (pi on >512 MiB): do not repeat it.
+            if (failed.has(side))
+                continue;
+            const m = runChild({ side, op, file, piModule });
+            all[side]?.push(m);
+            if (m.error)
+                failed.add(side);
+        }
+    }
+    const out = {};
+    for (const side of sides) {
+        const ms = all[side] ?? [];
+        const ok = ms.filter((m) => !m.error);
+        const first = ok[0];
+        out[side] = {
+            ms: median(ok.map(pick).filter((v) => v !== undefined)),
+            maxRss: median(ok.map((m) => m.maxRss)),
+            hash: first?.hash,
+            metaHash: first?.metaHash,
+            messages: first?.messages,
+            count: first?.count,
+            error: ms.find((m) => m.error)?.error,
+            samples: ok.map(pick).filter((v) => v !== undefined),
+            openSamples: ok.map((m) => m.openMs).filter((v) => v !== undefined),
+        };
+        const hashes = new Set(ok.map((m) => m.hash));
+        if (hashes.size > 1)
+            out[side].error = "the context hash differs between runs";
+    }
+    return out;
+}
+/** The open that preceded each measurement of `figures`, as figures of its own. */
+function openFigures(figures) {
+    const out = {};
+    for (const [side, fig] of Object.entries(figures)) {
+        out[side] = { ...fig, ms: median(fig.openSamples ?? []), samples: fig.openSamples ?? [] };
+    }
+    return out;
+}
+const rows = [];
+const notes = [];
+const raw = {};
+function note(text) {
+    if (!notes.includes(text))
+        notes.push(text);
+}
+function fmtMs(ms) {
+    if (ms === undefined)
+        return "—";
+    if (ms >= 10_000)
+        return `${(ms / 1000).toFixed(1)} s`;
+    if (ms >= 100)
+        return `${ms.toFixed(0)} ms`;
+    if (ms >= 1)
+        return `${ms.toFixed(1)} ms`;
+    return `${ms.toFixed(3)} ms`;
+}
+function fmtMiB(bytes) {
+    return bytes === undefined ? "—" : `${(bytes / MiB).toFixed(0)} MiB`;
+}
+function cell(figure, format) {
+    if (!figure)
+        return "—";
+    if (figure.error)
+        return "fails";
+    return format(figure);
+}
+/** `target` is the least acceptable pi/ours ratio; undefined for an informational row. */
+function addRow(file, figure, pi, ours, value, format, target) {
+    const p = pi && !pi.error ? value(pi) : undefined;
+    const o = ours && !ours.error ? value(ours) : undefined;
+    const ratio = p !== undefined && o !== undefined && o > 0 ? p / o : undefined;
+    let ratioText = ratio === undefined ? "—" : `${ratio >= 10 ? ratio.toFixed(0) : ratio.toFixed(2)}×`;
+    if (pi?.error && o !== undefined)
+        ratioText = "pi fails";
+    let targetText = "";
+    if (target !== undefined) {
+        const met = ratio !== undefined ? ratio >= target : pi?.error !== undefined && o !== undefined;
+        targetText = `≥ ${target}× ${met ? "met" : "MISSED"}`;
+    }
+    rows.push({
+        file,
+        figure,
+        pi: cell(pi, (f) => format(value(f))),
+        ours: cell(ours, (f) => format(value(f))),
+        ratio: ratioText,
+        target: targetText,
+    });
+    if (pi?.error)
+        note(`${file}: pi fails: ${pi.error}`);
+    if (ours?.error)
+        note(`${file} ${figure}: ours fails: ${ours.error}`);
+}
+/**
+ * The correctness row: pi's and our context must hash the same; so must the reference (an
+ * independent implementation of pi's rule, which also covers files pi cannot open).
+ */
+function hashRow(file, pi, ours, ref) {
+    const short = (f) => (f?.hash ? `${f.hash.slice(0, 12)} (${f.messages} msgs)` : "—");
+    const same = (a, b) => a?.hash === b?.hash && a?.metaHash === b?.metaHash;
+    const problems = [];
+    if (!ours?.hash)
+        problems.push("ours gave no context");
+    if (pi?.hash && ours?.hash && !same(pi, ours))
+        problems.push("pi and ours differ");
+    if (ref?.hash && ours?.hash && !same(ref, ours))
+        problems.push("the reference and ours differ");
+    if (ref?.error)
+        problems.push(`the reference failed: ${ref.error}`);
+    let verdict;
+    if (problems.length > 0 && ours?.hash)
+        verdict = "**MISMATCH**";
+    else if (!ours?.hash)
+        verdict = "—";
+    else if (pi?.hash)
+        verdict = ref?.hash ? "equal (+ ref)" : "equal";
+    else
+        verdict = ref?.hash ? "equal to ref" : "unchecked";
+    rows.push({
+        file,
+        figure: "context sha256",
+        pi: cell(pi, () => short(pi)),
+        ours: cell(ours, () => short(ours)),
+        ratio: verdict,
+        target: "",
+    });
+    if (verdict === "**MISMATCH**") {
+        const what = `${problems.join("; ")} — pi ${pi?.hash ?? "-"}/${pi?.metaHash ?? "-"}, ours ${ours?.hash}/${ours?.metaHash}, ref ${ref?.hash ?? "-"}/${ref?.metaHash ?? "-"}`;
+        console.error(`\n!!! MISMATCH on ${file}: ${what} !!!\n`);
+        notes.push(`MISMATCH on ${file}: ${what}`);
+    }
+}
+function printTable() {
+    const header = {
+        file: "file",
+        figure: "figure",
+        pi: "pi 0.73.1",
+        ours: "session-tree",
+        ratio: "pi / ours",
+        target: "target",
+    };
+    const all = [header, ...rows];
+    const keys = ["file", "figure", "pi", "ours", "ratio", "target"];
+    const width = (key) => Math.max(...all.map((r) => [...r[key]].length));
+    const line = (r) => `| ${keys.map((k) => r[k] + " ".repeat(width(k) - [...r[k]].length)).join(" | ")} |`;
+    const out = [line(header), `| ${keys.map((k) => "-".repeat(width(k))).join(" | ")} |`, ...rows.map(line)];
+    return out.join("\n");
+}
+// ---- the run ----------------------------------------------------------------------------------------------
+function describeFile(name, file, stats) {
+    return (`${name}: ${(stats.bytes / MiB).toFixed(1)} MiB, ${stats.entries.toLocaleString("en-US")} entries, ` +
+        `active path ${stats.pathLength.toLocaleString("en-US")}, ${stats.branches} branches, ` +
+        `${stats.compactions} compactions${stats.retainedTailMessages !== undefined ? ` (last with a retainedTail of ${stats.retainedTailMessages} messages)` : ""} — ${file}`);
+}
+function main() {
+    const options = parseArgs(process.argv.slice(2));
+    const started = Date.now();
+    const log = (line) => console.log(line);
+    const piModule = piSessionManagerModule();
+    const cpuModel = cpus()[0]?.model ?? "unknown";
+    log(`machine: ${cpus().length} CPUs (${cpuModel}), ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM ` +
+        `(${(freemem() / 2 ** 30).toFixed(1)} free), node ${process.version}, load ${loadavg()
+            .map((l) => l.toFixed(2))
+            .join(" ")}`);
+    log(`pi: ${piModule}`);
+    log(`runs: ${options.runs} (median), sizes: ${options.sizes.join(", ")}${options.chain ? ", chain160k" : ""}\n`);
+    const plain = {};
+    for (const size of options.sizes) {
+        const runs = size === "1m" ? Math.min(options.runs, 3) : options.runs;
+        const large = size === "1m";
+        for (const bench of filesForSize(size)) {
+            const { file, stats } = ensureFile(bench, log);
+            log(describeFile(bench.name, file, stats));
+            const tail = bench.options.retainedTail === true;
+            const floorRuns = Math.min(runs, 3);
+            const floorRead = measure(["floor"], "read", file, floorRuns, piModule).floor;
+            const floorParse = measure(["floor"], "parse", file, floorRuns, piModule).floor;
+            log(`  floor: read ${fmtMs(floorRead?.ms)}, read + JSON.parse every line ${fmtMs(floorParse?.ms)}`);
+            const resume = measure(["pi", "ours"], "resume", file, runs, piModule);
+            const fileRaw = { stats, floorRead, floorParse, resume };
+            raw[bench.name] = fileRaw;
+            if (!tail) {
+                // getTree opens first, timed apart: that open is the "open" figure.
+                const tree = measure(["pi", "ours"], "tree", file, runs, piModule);
+                const openFig = openFigures(tree);
+                fileRaw.tree = tree;
+                addRow(bench.name, "open", openFig.pi, openFig.ours, (f) => f.ms, fmtMs);
+                addRow(bench.name, "resume (open + context)", resume.pi, resume.ours, (f) => f.ms, fmtMs, size === "100k" ? 8 : undefined);
+                addRow(bench.name, "getTree", tree.pi, tree.ours, (f) => f.ms, fmtMs, size === "100k" ? 3 : undefined);
+                if (!large) {
+                    const append = measure(["pi", "ours"], "append", file, runs, piModule);
+                    const branchAppend = measure(["pi", "ours"], "branch-append", file, runs, piModule);
+                    fileRaw.append = append;
+                    fileRaw.branchAppend = branchAppend;
+                    addRow(bench.name, "1,000 appends", append.pi, append.ours, (f) => f.ms, fmtMs, size === "100k" ? 1 : undefined);
+                    addRow(bench.name, "1,000 branch + append", branchAppend.pi, branchAppend.ours, (f) => f.ms, fmtMs);
+                }
+                addRow(bench.name, "peak RSS (resume)", resume.pi, resume.ours, (f) => f.maxRss, fmtMiB, size === "100k" ? 3 : undefined);
+                plain[size] = { file, stats, resume, openMs: openFig.ours?.error ? undefined : openFig.ours?.ms };
+                if (large) {
+                    const o = resume.ours;
+                    const below = o && !o.error && o.maxRss !== undefined && o.maxRss < stats.bytes;
+                    rows.push({
+                        file: bench.name,
+                        figure: "peak RSS below file size",
+                        pi: resume.pi?.error ? "fails" : "",
+                        ours: `${fmtMiB(o?.maxRss)} vs ${fmtMiB(stats.bytes)}`,
+                        ratio: "",
+                        target: below ? "met" : "MISSED",
+                    });
+                }
+            }
+            else {
+                addRow(bench.name, "resume (open + context)", resume.pi, resume.ours, (f) => f.ms, fmtMs);
+                addRow(bench.name, "peak RSS (resume)", resume.pi, resume.ours, (f) => f.maxRss, fmtMiB);
+                // Ours: a resume through the retainedTail against a full open of the plain file.
+                const base = plain[size];
+                const o = resume.ours;
+                if (base?.openMs !== undefined && o && !o.error && o.ms !== undefined) {
+                    const share = o.ms / base.openMs;
+                    const vsResume = base.resume?.ours?.ms;
+                    rows.push({
+                        file: bench.name,
+                        figure: "ours: tail resume / full open",
+                        pi: "",
+                        ours: `${fmtMs(o.ms)} / ${fmtMs(base.openMs)}`,
+                        ratio: `${share.toFixed(2)}`,
+                        target: `≤ 0.2 ${share <= 0.2 ? "met" : "MISSED"}${size === "1m" ? "" : " (issue: on 1M)"}`,
+                    });
+                    if (vsResume !== undefined) {
+                        notes.push(`${bench.name}: ours resumes in ${fmtMs(o.ms)} against ${fmtMs(vsResume)} for the same-size file without retainedTail`);
+                    }
+                }
+            }
+            const ref = measure(["ref"], "resume", file, 1, piModule).ref;
+            fileRaw.reference = ref;
+            hashRow(bench.name, resume.pi, resume.ours, ref);
+            log(`  done (${((Date.now() - started) / 1000).toFixed(0)} s so far, load ${loadavg()[0]?.toFixed(2)})`);
+        }
+    }
+    if (options.chain) {
+        const { file, stats } = ensureFile(CHAIN_FILE, log);
+        log(describeFile(CHAIN_FILE.name, file, stats));
+        const branch = measure(["pi", "ours"], "branch", file, options.runs, piModule);
+        const context = measure(["pi", "ours"], "context", file, options.runs, piModule);
+        raw[CHAIN_FILE.name] = { stats, branch, context };
+        const openFig = openFigures(branch);
+        addRow(CHAIN_FILE.name, "open", openFig.pi, openFig.ours, (f) => f.ms, fmtMs);
+        addRow(CHAIN_FILE.name, "getBranch (160,000 deep)", branch.pi, branch.ours, (f) => f.ms, fmtMs, 50);
+        addRow(CHAIN_FILE.name, "buildSessionContext", context.pi, context.ours, (f) => f.ms, fmtMs, 50);
+        addRow(CHAIN_FILE.name, "peak RSS (open + context)", context.pi, context.ours, (f) => f.maxRss, fmtMiB);
+        hashRow(CHAIN_FILE.name, context.pi, context.ours);
+        if (branch.pi?.count !== branch.ours?.count) {
+            notes.push(`MISMATCH on ${CHAIN_FILE.name}: getBranch lengths ${branch.pi?.count} vs ${branch.ours?.count}`);
+        }
+        log(`  done (${((Date.now() - started) / 1000).toFixed(0)} s so far, load ${loadavg()[0]?.toFixed(2)})`);
+    }
+    log("");
+    log(printTable());
+    if (notes.length > 0) {
+        log("");
+        for (const note of notes)
+            log(`- ${note}`);
+    }
+    log(`\n(${((Date.now() - started) / 1000).toFixed(0)} s; load average now ${loadavg()[0]?.toFixed(2)})`);
+    const jsonFile = options.json ?? join(DATA_DIR, "last-run.json");
+    writeFileSync(jsonFile, `${JSON.stringify({ date: new Date().toISOString(), node: process.version, options, rows, notes, raw }, null, "\t")}\n`);
+    // A wrong context, or our side failing, fails the run (pi failing on huge files is expected).
+    if (rows.some((r) => r.ratio === "**MISMATCH**" || r.ours === "fails"))
+        process.exitCode = 1;
+}
+main();
+//# sourceMappingURL=run.js.map

@@ -1,0 +1,55 @@
+/** The small editing commands: label, name, nav. Each appends one or two lines to the file. */
+import { sanitize, sanitizeLines } from "../../render/preview.js";
+import { stringValue } from "../args.js";
+import { openSession, resolveEntryId } from "../open.js";
+/** Runs `session-tree label`; its name, options and help are in the registry (src/cli/registry.ts). */
+export const labelCommand = {
+    async run({ positionals, io }) {
+        const session = await openSession(positionals[0], io);
+        try {
+            const id = resolveEntryId(session, positionals[1]);
+            const text = positionals[2];
+            await session.appendLabelChange(id, text === undefined || text === "" ? undefined : text);
+        }
+        finally {
+            await session.close();
+        }
+    },
+};
+/** Runs `session-tree name`; its name, options and help are in the registry (src/cli/registry.ts). */
+export const nameCommand = {
+    async run({ positionals, io }) {
+        const session = await openSession(positionals[0], io);
+        try {
+            await session.appendSessionInfo(positionals[1]);
+        }
+        finally {
+            await session.close();
+        }
+    },
+};
+/** Runs `session-tree nav`; its name, options and help are in the registry (src/cli/registry.ts). */
+export const navCommand = {
+    async run({ values, positionals, io }) {
+        const session = await openSession(positionals[0], io);
+        try {
+            const id = resolveEntryId(session, positionals[1]);
+            const summary = stringValue(values, "summary");
+            const result = await session.navigate(id, summary !== undefined && summary !== "" ? { summary } : {});
+            if (values.json) {
+                io.out(`${JSON.stringify(result)}\n`);
+                return;
+            }
+            const lines = [`leaf: ${result.leafId ?? "(before the first entry)"}`];
+            if (result.summaryEntryId !== undefined)
+                lines.push(`branch summary: ${result.summaryEntryId}`);
+            if (result.editorText !== undefined)
+                lines.push("text to edit:", ...sanitizeLines(result.editorText));
+            io.out(lines.map((line) => `${sanitize(line)}\n`).join(""));
+        }
+        finally {
+            await session.close();
+        }
+    },
+};
+//# sourceMappingURL=edit.js.map

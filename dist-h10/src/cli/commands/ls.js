@@ -1,0 +1,117 @@
+/** `session-tree ls`: the sessions of a project (or of all projects, or of a directory), newest first. */
+import { selectCollection } from "../../catalog/discover.js";
+import { flatten, formatBytes, whenText } from "../../catalog/format.js";
+import { summarizeSessions } from "../../catalog/summary.js";
+import { painter, shouldColor, terminalWidth } from "../../render/color.js";
+import { displayWidth, truncateToWidth } from "../../render/preview.js";
+import { createProgress } from "../../render/progress.js";
+import { stringValue, UsageError } from "../args.js";
+/** `--width N`, else the terminal's width, else undefined (piped: no cut). */
+export function outputWidth(values, command) {
+    const text = stringValue(values, "width");
+    if (text === undefined)
+        return terminalWidth(process.stdout);
+    if (!/^\d+$/.test(text) || Number(text) < 20) {
+        throw new UsageError(`option --width needs a whole number of at least 20, not ${JSON.stringify(text)}`, command);
+    }
+    return Number(text);
+}
+/** The sessions a collection command looks at, from DIR, --all and --cwd. */
+export function selectFromArgs(values, dir, command) {
+    const cwd = stringValue(values, "cwd");
+    const all = values.all === true;
+    if (dir !== undefined && all)
+        throw new UsageError("give either DIR or --all, not both", command);
+    if (cwd !== undefined && (dir !== undefined || all)) {
+        throw new UsageError(`--cwd chooses a project; it does not go with ${all ? "--all" : "DIR"}`, command);
+    }
+    return selectCollection({ dir, all, cwd });
+}
+/** Prints the files that were skipped and the problems of files that were still used. */
+export function reportProblems(io, skipped, warnings) {
+    for (const { file, message } of warnings)
+        io.err(`session-tree: warning: ${file}: ${message}\n`);
+    for (const { file, reason } of skipped)
+        io.err(`session-tree: warning: ${file}: ${reason} (skipped)\n`);
+}
+function toRow(session) {
+    return {
+        file: session.file,
+        id: session.id,
+        cwd: session.cwd,
+        name: session.name,
+        firstMessage: session.firstMessage,
+        modified: session.modified.toISOString(),
+        created: session.created ? session.created.toISOString() : null,
+        entries: session.entries,
+        branches: session.branches,
+        bytes: session.bytes,
+        parentSession: session.parentSession,
+    };
+}
+/** Columns a name or first message may take when the output is not a terminal. */
+const PIPED_TEXT_WIDTH = 200;
+/** The human table: one line per session, then its file, indented. */
+export function renderLs(sessions, options) {
+    const { now, width, paint: p } = options;
+    const showCwd = new Set(sessions.map((session) => session.cwd)).size > 1;
+    const cells = sessions.map((session) => ({
+        when: whenText(session.modified, now),
+        entries: String(session.entries),
+        branches: String(session.branches),
+        size: formatBytes(session.bytes),
+        cwd: flatten(session.cwd),
+    }));
+    const head = { when: "MODIFIED", entries: "ENTRIES", branches: "BRANCHES", size: "SIZE", cwd: "CWD" };
+    const w = {
+        when: Math.max(head.when.length, ...cells.map((c) => c.when.length)),
+        entries: Math.max(head.entries.length, ...cells.map((c) => c.entries.length)),
+        branches: Math.max(head.branches.length, ...cells.map((c) => c.branches.length)),
+        size: Math.max(head.size.length, ...cells.map((c) => c.size.length)),
+        cwd: Math.max(head.cwd.length, ...cells.map((c) => displayWidth(c.cwd))),
+    };
+    const prefix = (c) => `${c.when.padEnd(w.when)}  ${c.entries.padStart(w.entries)}  ${c.branches.padStart(w.branches)}  ${c.size.padStart(w.size)}  ` +
+        (showCwd ? `${c.cwd}${" ".repeat(w.cwd - displayWidth(c.cwd))}  ` : "");
+    const room = Math.max(10, (width ?? PIPED_TEXT_WIDTH + prefix(head).length) - prefix(head).length);
+    const lines = [p(`${prefix(head)}NAME / FIRST MESSAGE`.trimEnd(), "bold")];
+    sessions.forEach((session, i) => {
+        const cell = cells[i];
+        let text;
+        if (session.name !== null)
+            text = p(truncateToWidth(flatten(session.name), room), "bold");
+        else if (session.firstMessage !== null)
+            text = `"${truncateToWidth(flatten(session.firstMessage), room - 2)}"`;
+        else
+            text = p("(no messages)", "dim");
+        lines.push(`${prefix(cell)}${text}`);
+        lines.push(p(`    ${session.file}`, "dim"));
+    });
+    return `${lines.join("\n")}\n`;
+}
+/** Runs `session-tree ls`; its name, options and help are in the registry (src/cli/registry.ts). */
+export const lsCommand = {
+    async run({ values, positionals, io }) {
+        const width = outputWidth(values, "ls");
+        const selection = selectFromArgs(values, positionals[0], "ls");
+        const progress = createProgress(process.stderr, { label: "reading sessions" });
+        const { sessions, skipped } = await summarizeSessions(selection.collection, {
+            onProgress: (done, total) => progress.update(done, total),
+        });
+        progress.finish();
+        reportProblems(io, skipped, sessions.flatMap((session) => session.warnings.map((message) => ({ file: session.file, message }))));
+        if (values.json) {
+            io.out(`${JSON.stringify(sessions.map(toRow))}\n`);
+            return;
+        }
+        if (sessions.length === 0) {
+            io.err(`session-tree: no sessions in ${selection.root}\n`);
+            return;
+        }
+        io.out(renderLs(sessions, {
+            now: new Date(),
+            paint: painter(shouldColor(process.stdout)),
+            ...(width === undefined ? {} : { width }),
+        }));
+    },
+};
+//# sourceMappingURL=ls.js.map

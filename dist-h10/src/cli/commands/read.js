@@ -1,0 +1,144 @@
+/** The read-only commands: ctx, path, leaves, tree, info. None of them writes to the file. */
+import { shouldColor, terminalWidth } from "../../render/terminal.js";
+import { renderContext } from "../../render/context-text.js";
+import { sanitize } from "../../render/preview.js";
+import { renderTree, TREE_FILTERS } from "../../render/tree-text.js";
+import { stringValue, UsageError } from "../args.js";
+import { openSession, resolveEntryId } from "../open.js";
+function jsonLine(value) {
+    return `${JSON.stringify(value)}\n`;
+}
+/** The value of an option that takes a whole number, at least `min`. */
+function integerOption(values, name, command, min) {
+    const text = stringValue(values, name);
+    if (text === undefined)
+        return undefined;
+    if (!/^\d+$/.test(text) || Number(text) < min) {
+        throw new UsageError(`option --${name} needs a whole number of at least ${min}, not ${JSON.stringify(text)}`, command);
+    }
+    return Number(text);
+}
+/** How text output looks: colours on a terminal (NO_COLOR, FORCE_COLOR), the width to fit. */
+function textStyle(values, command) {
+    const width = integerOption(values, "width", command, 20) ?? terminalWidth(process.stdout);
+    return width === undefined ? { color: shouldColor(process.stdout) } : { color: shouldColor(process.stdout), width };
+}
+/** Runs `session-tree ctx`; its name, options and help are in the registry (src/cli/registry.ts). */
+export const ctxCommand = {
+    async run({ values, positionals, io }) {
+        const style = values.json ? undefined : textStyle(values, "ctx");
+        const given = stringValue(values, "leaf");
+        // The leaf's context alone needs only the end of a large file (see docs/performance.md).
+        const load = given === undefined ? "context" : "all";
+        const session = await openSession(positionals[0], io, values.lenient === true, load);
+        const leaf = given === undefined ? undefined : resolveEntryId(session, given);
+        const context = session.buildSessionContext(leaf);
+        if (values.json) {
+            io.out(jsonLine(context));
+            return;
+        }
+        io.out(renderContext(context, { entries: session.buildContextEntries(leaf), full: values.full === true, ...style }));
+    },
+};
+function pathLine(entry) {
+    const role = entry.type === "message" ? entry.message?.role : undefined;
+    return typeof role === "string" ? `${entry.id} ${entry.type} ${sanitize(role)}` : `${entry.id} ${entry.type}`;
+}
+/** Runs `session-tree path`; its name, options and help are in the registry (src/cli/registry.ts). */
+export const pathCommand = {
+    async run({ values, positionals, io }) {
+        const session = await openSession(positionals[0], io, values.lenient === true);
+        const given = stringValue(values, "leaf");
+        const leaf = given === undefined ? undefined : resolveEntryId(session, given);
+        const path = session.getBranch(leaf);
+        if (values.json) {
+            io.out(jsonLine(path.map((entry) => entry.id)));
+            return;
+        }
+        io.out(path.map((entry) => `${pathLine(entry)}\n`).join(""));
+    },
+};
+/** Runs `session-tree leaves`; its name, options and help are in the registry (src/cli/registry.ts). */
+export const leavesCommand = {
+    async run({ values, positionals, io }) {
+        const session = await openSession(positionals[0], io, values.lenient === true);
+        const leaves = session.listBranches();
+        io.out(values.json ? jsonLine(leaves) : leaves.map((id) => `${id}\n`).join(""));
+    },
+};
+/** Options of `tree` that shape the text view, so not `--json`. */
+const TREE_VIEW_OPTIONS = ["filter", "depth", "fold", "fold-limit", "leaf", "width"];
+/** Runs `session-tree tree`; its name, options and help are in the registry (src/cli/registry.ts). */
+export const treeCommand = {
+    async run({ values, positionals, io }) {
+        const filterName = stringValue(values, "filter");
+        if (filterName !== undefined && !TREE_FILTERS.includes(filterName)) {
+            throw new UsageError(`unknown filter ${JSON.stringify(filterName)} (use one of ${TREE_FILTERS.join(", ")})`, "tree");
+        }
+        if (values.json) {
+            const extra = TREE_VIEW_OPTIONS.find((name) => values[name] !== undefined);
+            if (extra)
+                throw new UsageError(`--${extra} does not apply to --json`, "tree");
+        }
+        const depth = integerOption(values, "depth", "tree", 0);
+        const foldLimit = integerOption(values, "fold-limit", "tree", 4);
+        const style = values.json ? undefined : textStyle(values, "tree");
+        const session = await openSession(positionals[0], io, values.lenient === true);
+        const fromGiven = stringValue(values, "from");
+        const from = fromGiven === undefined ? undefined : resolveEntryId(session, fromGiven);
+        if (values.json) {
+            const rows = session.flattenTree(from).map(({ entry, depth, label }) => {
+                const row = { id: entry.id, parentId: entry.parentId, type: entry.type, depth };
+                if (label !== undefined)
+                    row.label = label;
+                return row;
+            });
+            io.out(jsonLine(rows));
+            return;
+        }
+        const leafGiven = stringValue(values, "leaf");
+        const leafId = leafGiven === undefined ? session.getLeafId() : resolveEntryId(session, leafGiven);
+        io.out(renderTree(session.getTree(), {
+            leafId,
+            sessionName: session.getSessionName(),
+            ...(filterName !== undefined ? { filter: filterName } : {}),
+            ...(from !== undefined ? { from } : {}),
+            ...(depth !== undefined ? { depth } : {}),
+            fold: values.fold === true || foldLimit !== undefined,
+            ...(foldLimit !== undefined ? { foldLimit } : {}),
+            ...style,
+        }));
+    },
+};
+/** Runs `session-tree info`; its name, options and help are in the registry (src/cli/registry.ts). */
+export const infoCommand = {
+    async run({ values, positionals, io }) {
+        const session = await openSession(positionals[0], io, values.lenient === true);
+        const header = session.getHeader();
+        const info = {
+            id: session.getSessionId(),
+            version: session.fileVersion,
+            cwd: session.getCwd(),
+            parentSession: typeof header.parentSession === "string" ? header.parentSession : null,
+            name: session.getSessionName() ?? null,
+            entryCount: session.entryCount,
+            leafId: session.getLeafId(),
+        };
+        if (values.json) {
+            io.out(jsonLine(info));
+            return;
+        }
+        const lines = [
+            `file: ${session.file}`,
+            `id: ${info.id}`,
+            `version: ${info.version}`,
+            `cwd: ${info.cwd}`,
+            `parentSession: ${info.parentSession ?? "(none)"}`,
+            `name: ${info.name ?? "(none)"}`,
+            `entries: ${info.entryCount}`,
+            `leaf: ${info.leafId ?? "(before the first entry)"}`,
+        ];
+        io.out(lines.map((line) => `${sanitize(line)}\n`).join(""));
+    },
+};
+//# sourceMappingURL=read.js.map

@@ -1,0 +1,100 @@
+/** `session-tree search`: message text across sessions, with the match in context. */
+import { compileQuery, InvalidPattern, searchSessions } from "../../catalog/search.js";
+import { painter, shouldColor } from "../../render/color.js";
+import { displayWidth } from "../../render/preview.js";
+import { createProgress } from "../../render/progress.js";
+import { CliError, stringValue, UsageError } from "../args.js";
+import { outputWidth, reportProblems, selectFromArgs } from "./ls.js";
+/** Snippet columns when the output is not a terminal (and for --json). */
+const PIPED_SNIPPET_WIDTH = 100;
+/** Columns reserved for the role in a hit line when fitting the snippet to the terminal. */
+const ROLE_BUDGET = 14;
+const ACTIVE = "active";
+const SIDE = "side";
+const MARK_WIDTH = Math.max(ACTIVE.length, SIDE.length);
+/** The human output: hits grouped by file, a heading per file, one line per hit. */
+export function renderHits(hits, p) {
+    const idWidth = Math.max(...hits.map((hit) => hit.entryId.length));
+    const roleWidth = Math.max(...hits.map((hit) => displayWidth(hit.role)));
+    const lines = [];
+    let file;
+    for (const hit of hits) {
+        if (hit.file !== file) {
+            if (file !== undefined)
+                lines.push("");
+            file = hit.file;
+            const name = hit.name === null ? "" : `  ${p(hit.name.replace(/\s+/g, " "), "bold")}`;
+            lines.push(`${p(hit.file, "magenta")}${name}`);
+        }
+        const mark = hit.onActiveBranch ? p(ACTIVE.padEnd(MARK_WIDTH), "green") : p(SIDE.padEnd(MARK_WIDTH), "dim");
+        const snippet = hit.snippet.slice(0, hit.matchStart) +
+            p(hit.snippet.slice(hit.matchStart, hit.matchEnd), "bold", "red") +
+            hit.snippet.slice(hit.matchEnd);
+        const role = hit.role + " ".repeat(roleWidth - displayWidth(hit.role));
+        lines.push(`  ${hit.entryId.padEnd(idWidth)}  ${role}  ${mark}  ${snippet}`);
+    }
+    return `${lines.join("\n")}\n`;
+}
+function positiveInteger(text, option) {
+    if (text === undefined)
+        return undefined;
+    if (!/^\d+$/.test(text) || Number(text) < 1) {
+        throw new UsageError(`option ${option} needs a whole number of at least 1, not ${JSON.stringify(text)}`, "search");
+    }
+    return Number(text);
+}
+/** Runs `session-tree search`; its name, options and help are in the registry (src/cli/registry.ts). */
+export const searchCommand = {
+    async run({ values, positionals, io }) {
+        const pattern = positionals[0];
+        if (pattern === "")
+            throw new UsageError("TEXT is empty", "search");
+        const limit = positiveInteger(stringValue(values, "limit"), "--limit");
+        let matcher;
+        try {
+            matcher = compileQuery({ pattern, regex: values.regex === true, ignoreCase: values["ignore-case"] === true });
+        }
+        catch (error) {
+            if (error instanceof InvalidPattern)
+                throw new UsageError(`invalid --regex: ${error.message}`, "search");
+            throw error;
+        }
+        const selection = selectFromArgs(values, positionals[1], "search");
+        const json = values.json === true;
+        const width = json ? undefined : outputWidth(values, "search");
+        const idBudget = 8;
+        const snippetWidth = width === undefined
+            ? PIPED_SNIPPET_WIDTH
+            : Math.max(20, width - (2 + idBudget + 2 + ROLE_BUDGET + 2 + MARK_WIDTH + 2));
+        const progress = createProgress(process.stderr, { label: "searching sessions" });
+        const result = await searchSessions(selection.collection, matcher, {
+            ...(limit === undefined ? {} : { limit }),
+            snippetWidth,
+            onProgress: (done, total) => progress.update(done, total),
+        });
+        progress.finish();
+        reportProblems(io, result.skipped, result.warnings);
+        if (json) {
+            const rows = result.hits.map((hit) => ({
+                file: hit.file,
+                sessionId: hit.sessionId,
+                name: hit.name,
+                entryId: hit.entryId,
+                role: hit.role,
+                onActiveBranch: hit.onActiveBranch,
+                snippet: hit.snippet,
+                matchStart: hit.matchStart,
+                matchEnd: hit.matchEnd,
+            }));
+            io.out(`${JSON.stringify(rows)}\n`);
+        }
+        else if (result.hits.length > 0) {
+            io.out(renderHits(result.hits, painter(shouldColor(process.stdout))));
+        }
+        if (result.hits.length === 0) {
+            const where = result.sessions === 0 ? ` (no sessions in ${selection.root})` : "";
+            throw new CliError(`no matches${where}`);
+        }
+    },
+};
+//# sourceMappingURL=search.js.map

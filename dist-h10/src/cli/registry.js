@@ -1,0 +1,720 @@
+/**
+ * Every command of `session-tree`, defined once for both front ends: the command line
+ * (`session-tree CMD …`) and the REPL (`session-tree repl`). Each entry holds the name and the
+ * one-line summary both listings show, and a facet per front end that has the command: `cli`
+ * (synopsis, help text, options, and how to load the code that runs it) and `repl` (usage, help
+ * lines, what completion offers). A command of only one front end has only that facet.
+ *
+ * This module is metadata only: it imports no command code, so `session-tree --help` and
+ * `--version` load nothing else, and a command's module is imported (`cli.load()`) only when it
+ * runs. Keep it that way: a static import here slows the start of every command.
+ */
+/** Common option: `--json`. */
+export const JSON_OPTION = { json: { type: "boolean" } };
+/** Common option: `--lenient`. */
+export const LENIENT_OPTION = { lenient: { type: "boolean" } };
+/** The help line of `--lenient`. */
+export const LENIENT_DOC = {
+    flags: "--lenient",
+    description: "load a damaged file as far as possible; the problems are printed to stderr",
+};
+/** The option every command has. */
+export const HELP_OPTION = { help: { type: "boolean", short: "h" } };
+/** The help line of `-h, --help`, which every command's help ends with. */
+export const HELP_DOC = { flags: "-h, --help", description: "show this help" };
+const LEAF_DOC = {
+    flags: "--leaf ID",
+    description: "start from entry ID (or a unique prefix of it) instead of the leaf",
+};
+const WIDTH_DOC = {
+    flags: "--width N",
+    description: "fit lines into N columns (default: the terminal's width; no cut when piped)",
+};
+/** The options `ls` and `search` share: which sessions. */
+const SELECTION_OPTIONS = {
+    cwd: { type: "string" },
+    all: { type: "boolean", short: "a" },
+    width: { type: "string" },
+};
+const SELECTION_DOCS = [
+    { flags: "--cwd PATH", description: "the sessions of the project at PATH (default: the current directory)" },
+    { flags: "-a, --all", description: "the sessions of every project under <agent dir>/sessions/" },
+    WIDTH_DOC,
+];
+const DIR_FOR_COPY_DOC = {
+    flags: "--dir DIR",
+    description: "create the new file in DIR (default: next to FILE)",
+};
+/**
+ * pi's /tree filter modes, written out because this module must not load the renderer
+ * (render/tree-text.ts's TREE_FILTERS; a test checks that the two agree).
+ */
+export const TREE_FILTER_NAMES = ["default", "no-tools", "user-only", "labeled-only", "all"];
+/** Words joined by spaces and cut into lines of at most `width` characters. */
+function wrapWords(words, width) {
+    const lines = [];
+    let line = "";
+    for (const word of words) {
+        if (line !== "" && line.length + 1 + word.length > width) {
+            lines.push(line);
+            line = word;
+        }
+        else
+            line = line === "" ? word : `${line} ${word}`;
+    }
+    if (line !== "")
+        lines.push(line);
+    return lines.join("\n");
+}
+/** Keeps the literal names of `specs` (for {@link ReplCommandName}) while checking them as specs. */
+function defineCommands(specs) {
+    return specs;
+}
+/**
+ * Every command, in the order both listings show them (each lists those it has). Shared
+ * commands (tree, ctx, leaves, info, new, branch, fork, clone, nav, label, name) have one entry
+ * with both facets: the CLI's takes a FILE and more options, the REPL's works on the session
+ * it has open.
+ */
+const SPECS = defineCommands([
+    {
+        name: "tree",
+        summary: "show the entry tree, active path marked",
+        cli: {
+            synopsis: "tree FILE [--filter MODE] [--from ID] [--leaf ID] [--depth N] [--fold] [--fold-limit N] [--width N] [--json] [--lenient]",
+            description: "Prints the entries of the session as a tree: id, role or type, a one-line preview, the\n" +
+                "label in brackets, the session name on top and `← leaf` after the leaf. Indentation grows\n" +
+                "only where the tree forks, so a long chain stays short lines; below a fork, `•` marks the\n" +
+                "entries of the active path (root → leaf). On a terminal, lines are cut to its width and\n" +
+                "coloured by role (not with NO_COLOR or when piped; FORCE_COLOR=1 forces colours).\n" +
+                "\n" +
+                "Without --filter every entry is shown. --filter applies the rules of pi's /tree view:\n" +
+                "  default       everything but settings entries (label, custom, model_change,\n" +
+                "                thinking_level_change, session_info)\n" +
+                "  no-tools      default without tool results\n" +
+                "  user-only     user messages only\n" +
+                "  labeled-only  labeled entries only\n" +
+                "  all           everything\n" +
+                "In every mode, as in pi, assistant messages holding only tool calls are left out (unless\n" +
+                "aborted, failed or the leaf). Children of a hidden entry move up to the nearest shown one.",
+            examples: [
+                "session-tree tree session.jsonl",
+                "session-tree tree session.jsonl --filter user-only --fold",
+                "session-tree tree session.jsonl --from 1a2b --depth 3",
+                "session-tree tree session.jsonl --json",
+            ],
+            options: {
+                filter: { type: "string" },
+                from: { type: "string" },
+                leaf: { type: "string" },
+                depth: { type: "string" },
+                fold: { type: "boolean" },
+                "fold-limit": { type: "string" },
+                width: { type: "string" },
+                ...JSON_OPTION,
+                ...LENIENT_OPTION,
+            },
+            optionDocs: [
+                { flags: "--filter MODE", description: `show what pi's /tree filter shows: ${TREE_FILTER_NAMES.join(", ")}` },
+                { flags: "--from ID", description: "show only the subtree of entry ID (with --json too)" },
+                { flags: "--leaf ID", description: "mark entry ID as the leaf (and the path to it as active)" },
+                { flags: "--depth N", description: "show N levels below the start; deeper entries become `… N more`" },
+                { flags: "--fold", description: "fold straight runs of more than 6 entries to their first and last two" },
+                { flags: "--fold-limit N", description: "fold runs longer than N entries (implies --fold)" },
+                WIDTH_DOC,
+                {
+                    flags: "--json",
+                    description: "print a flat JSON array of {id, parentId, type, depth, label?} rows (all entries)",
+                },
+                LENIENT_DOC,
+            ],
+            positionals: ["FILE"],
+            load: async () => (await import("./commands/read.js")).treeCommand,
+        },
+        repl: {
+            usage: "tree [--filter MODE] [--from ID] [--depth N] [--fold]",
+            details: [
+                `Filters as pi's /tree; MODE: ${TREE_FILTER_NAMES.join(", ")}.`,
+                "--from ID shows a subtree, --depth N limits it, --fold folds long runs.",
+            ],
+            args: ["none"],
+            options: {
+                filter: { type: "string", value: "filter" },
+                from: { type: "string", value: "id" },
+                depth: { type: "string", value: "none" },
+                fold: { type: "boolean" },
+            },
+            needsSession: true,
+        },
+    },
+    {
+        name: "ctx",
+        summary: "show what the model sees at the leaf",
+        cli: {
+            synopsis: "ctx FILE [--leaf ID] [--full] [--width N] [--json] [--lenient]",
+            description: "Builds the model context of the path from the root to the leaf (or to --leaf ID) exactly as pi\n" +
+                "does: compactions replace what they summarise, branch summaries are included, and the\n" +
+                "model and thinking level are the last ones set on the path.\n" +
+                "\n" +
+                "Prints the messages numbered, each with the entry it comes from (`(kept)` for messages a\n" +
+                "compaction carries itself), its role and a one-line preview; compaction and branch\n" +
+                "summaries are marked as such, custom messages show their customType, tool calls show as\n" +
+                "`→ name(arguments)`. The model and the thinking level come last. --full prints every\n" +
+                "message whole, indented below its line. Colours on a terminal (not with NO_COLOR or when\n" +
+                "piped; FORCE_COLOR=1 forces them).",
+            examples: [
+                "session-tree ctx session.jsonl",
+                "session-tree ctx session.jsonl --full | less -R",
+                "session-tree ctx session.jsonl --leaf 1a2b3c4d --json",
+            ],
+            options: {
+                leaf: { type: "string" },
+                full: { type: "boolean" },
+                width: { type: "string" },
+                ...JSON_OPTION,
+                ...LENIENT_OPTION,
+            },
+            optionDocs: [
+                LEAF_DOC,
+                { flags: "--full", description: "print whole messages (indented) instead of one-line previews" },
+                WIDTH_DOC,
+                { flags: "--json", description: "print {messages, thinkingLevel, model} as one line of JSON" },
+                LENIENT_DOC,
+            ],
+            positionals: ["FILE"],
+            load: async () => (await import("./commands/read.js")).ctxCommand,
+        },
+        repl: {
+            usage: "ctx [--full]",
+            details: ["One line per message; --full prints every message whole."],
+            args: ["none"],
+            options: { full: { type: "boolean" } },
+            needsSession: true,
+        },
+    },
+    {
+        name: "path",
+        summary: "print the ids from the root to the leaf",
+        cli: {
+            synopsis: "path FILE [--leaf ID] [--json] [--lenient]",
+            description: "Prints the active path: the entries from the root down to the leaf (or to --leaf ID).\n" +
+                "Without --json, one entry per line: its id, its type and, for messages, the role.",
+            examples: ["session-tree path session.jsonl --json"],
+            options: { leaf: { type: "string" }, ...JSON_OPTION, ...LENIENT_OPTION },
+            optionDocs: [LEAF_DOC, { flags: "--json", description: "print a JSON array of ids, root first" }, LENIENT_DOC],
+            positionals: ["FILE"],
+            load: async () => (await import("./commands/read.js")).pathCommand,
+        },
+    },
+    {
+        name: "leaves",
+        summary: "list the tips of all branches",
+        cli: {
+            synopsis: "leaves FILE [--json] [--lenient]",
+            description: "Prints the ids of all entries that have no children, sorted: one per branch of the tree.",
+            examples: ["session-tree leaves session.jsonl --json"],
+            options: { ...JSON_OPTION, ...LENIENT_OPTION },
+            optionDocs: [{ flags: "--json", description: "print a JSON array of ids" }, LENIENT_DOC],
+            positionals: ["FILE"],
+            load: async () => (await import("./commands/read.js")).leavesCommand,
+        },
+        repl: {
+            usage: "leaves",
+            details: ["One line per entry without children, sorted, with its last message; * marks the leaf."],
+            args: ["none"],
+            needsSession: true,
+        },
+    },
+    {
+        name: "info",
+        summary: "show header facts, name, entry count, leaf",
+        cli: {
+            synopsis: "info FILE [--json] [--lenient]",
+            description: "Prints the session id, the format version of the file as it is on disk, the working\n" +
+                "directory, the parent session (for forks), the name, the number of entries and the leaf.",
+            examples: ["session-tree info session.jsonl --json"],
+            options: { ...JSON_OPTION, ...LENIENT_OPTION },
+            optionDocs: [
+                { flags: "--json", description: "print {id, version, cwd, parentSession, name, entryCount, leafId}" },
+                LENIENT_DOC,
+            ],
+            positionals: ["FILE"],
+            load: async () => (await import("./commands/read.js")).infoCommand,
+        },
+        repl: { usage: "info", args: ["none"], needsSession: true },
+    },
+    {
+        name: "ls",
+        summary: "list the sessions of a project (or all projects, or a directory), newest first",
+        cli: {
+            synopsis: "ls [DIR] [--cwd PATH] [--all] [--width N] [--json]",
+            description: "Lists session files, newest first, the way pi's session picker sees them: the time of the\n" +
+                "last user or assistant message (else the header's time, else the file's), the session name\n" +
+                "or else the first user message (in quotes), the number of entries and of branches (leaves),\n" +
+                "the file size, and the file itself on the line below.\n" +
+                "\n" +
+                "Which sessions: by default those of the project in the current directory (or --cwd PATH) in\n" +
+                "pi's layout, <agent dir>/sessions/--<cwd>--/, where the agent dir is $PI_CODING_AGENT_DIR or\n" +
+                "~/.pi/agent; with --all those of every project; with DIR the *.jsonl files in DIR and in its\n" +
+                "subdirectories (so DIR may be a project directory or a sessions root). A CWD column appears\n" +
+                "when the sessions belong to more than one directory.\n" +
+                "\n" +
+                "Each file is read once, without building its tree. Files that are not sessions are skipped\n" +
+                "with a warning on stderr; damaged sessions are listed as a lenient open reads them, with a\n" +
+                "warning. On a terminal a progress bar shows on stderr when listing takes a while.",
+            examples: [
+                "session-tree ls",
+                "session-tree ls --all",
+                "session-tree ls --cwd ~/src/project --json",
+                "session-tree ls ~/.pi/agent/sessions/--home-me-project--",
+            ],
+            options: { ...SELECTION_OPTIONS, ...JSON_OPTION },
+            optionDocs: [
+                ...SELECTION_DOCS,
+                {
+                    flags: "--json",
+                    description: "print a JSON array of {file, id, cwd, name, firstMessage, modified, created, entries, branches, bytes, parentSession}",
+                },
+            ],
+            positionals: ["DIR?"],
+            load: async () => (await import("./commands/ls.js")).lsCommand,
+        },
+    },
+    {
+        name: "search",
+        summary: "search message text across sessions",
+        cli: {
+            synopsis: "search TEXT [DIR] [--cwd PATH] [--all] [--regex] [-i] [--limit N] [--width N] [--json]",
+            description: "Searches the text of messages in the same sessions `ls` lists: user and assistant text,\n" +
+                "thinking, tool results, bash commands and output, custom messages, compaction and branch\n" +
+                "summaries. Each entry that matches is one hit: the session file (and its name), the entry\n" +
+                "id, the role (or the entry type for summaries and custom messages), whether the entry is on\n" +
+                "the session's active branch (`active`) or on another branch (`side`), and the text around\n" +
+                "the first match, highlighted on a terminal. Sessions are searched newest first (by file\n" +
+                "modification time). With --json, matchStart and matchEnd are offsets into the snippet\n" +
+                "(UTF-16 code units, as in JavaScript strings).\n" +
+                "\n" +
+                "TEXT is plain text; with --regex a JavaScript regular expression. Matching is case-sensitive\n" +
+                "unless -i is given.\n" +
+                "\n" +
+                "Exit status, as grep's: 0 when something was found, 1 when nothing was (a note goes to\n" +
+                "stderr), 2 for a usage error such as an invalid --regex.",
+            examples: [
+                'session-tree search "B-tree"',
+                "session-tree search -i 'timeout' --all --limit 20",
+                "session-tree search --regex 'fix(ed|es)? the (parser|lexer)' --cwd ~/src/project",
+                "session-tree search TODO ~/.pi/agent/sessions --json",
+            ],
+            options: {
+                ...SELECTION_OPTIONS,
+                regex: { type: "boolean", short: "E" },
+                "ignore-case": { type: "boolean", short: "i" },
+                limit: { type: "string" },
+                ...JSON_OPTION,
+            },
+            optionDocs: [
+                ...SELECTION_DOCS,
+                { flags: "-E, --regex", description: "TEXT is a regular expression (JavaScript syntax)" },
+                { flags: "-i, --ignore-case", description: "ignore case" },
+                { flags: "--limit N", description: "stop after N hits" },
+                {
+                    flags: "--json",
+                    description: "print a JSON array of {file, sessionId, name, entryId, role, onActiveBranch, snippet, matchStart, matchEnd}",
+                },
+            ],
+            positionals: ["TEXT", "DIR?"],
+            load: async () => (await import("./commands/search.js")).searchCommand,
+        },
+    },
+    {
+        name: "new",
+        summary: "create a session file (prints its path)",
+        cli: {
+            synopsis: "new [--dir DIR] [--cwd CWD]",
+            description: "Creates a session file holding just the header and prints its absolute path. By default\n" +
+                "the file goes where pi keeps the sessions of CWD: <agent dir>/sessions/--<cwd>--/, where\n" +
+                "the agent dir is $PI_CODING_AGENT_DIR or ~/.pi/agent.",
+            examples: ["session-tree new --dir ./sessions", 'FILE=$(session-tree new --cwd "$PWD")'],
+            options: { dir: { type: "string" }, cwd: { type: "string" } },
+            optionDocs: [
+                { flags: "--dir DIR", description: "create the file in DIR instead of pi's directory layout" },
+                { flags: "--cwd CWD", description: "the working directory stored in the header (default: the current one)" },
+            ],
+            positionals: [],
+            load: async () => (await import("./commands/write.js")).newCommand,
+        },
+        repl: {
+            usage: "new [--cwd CWD] [--dir DIR]",
+            details: [
+                "The file goes into --dir (default: the REPL's --dir, else pi's directory",
+                "for CWD). CWD (default: the current directory) is stored in the header.",
+                "The REPL switches to the new session.",
+            ],
+            args: ["none"],
+            options: { cwd: { type: "string", value: "dir" }, dir: { type: "string", value: "dir" } },
+            needsSession: false,
+        },
+    },
+    {
+        name: "load",
+        summary: "open a session file and switch to it",
+        repl: {
+            aliases: ["open"],
+            usage: "load <file> [--lenient]",
+            details: [
+                "Prints FILE: N entries, leaf ID.",
+                "--lenient opens a damaged file (the problems are printed as warnings).",
+            ],
+            args: ["file"],
+            options: { lenient: { type: "boolean" } },
+            needsSession: false,
+        },
+    },
+    {
+        name: "send",
+        summary: "append a message; prints its id",
+        repl: {
+            usage: "send <role> <text…>",
+            details: [
+                "role: user, assistant, toolResult (answers the open tool call, if any) or",
+                "custom (a custom_message entry). The text's words are joined by single",
+                'spaces; quote it to keep it exactly: send user "a  b\\nc".',
+            ],
+            args: ["role", "text"],
+            needsSession: true,
+        },
+    },
+    {
+        name: "append",
+        summary: "append messages read from stdin (one JSON object per line)",
+        cli: {
+            synopsis: "append FILE",
+            description: "Reads agent messages from stdin, one JSON object per line (blank lines are skipped), and\n" +
+                "appends each as a child of the current leaf, printing each new entry id on its own line.\n" +
+                "A line that is not a JSON object with a string role stops the command (exit 1): the\n" +
+                "messages before it stay appended, nothing after it is appended.",
+            examples: [
+                `echo '{"role":"user","content":"hello","timestamp":1748768400000}' | session-tree append session.jsonl`,
+            ],
+            options: {},
+            optionDocs: [],
+            positionals: ["FILE"],
+            load: async () => (await import("./commands/write.js")).appendCommand,
+        },
+    },
+    {
+        name: "branch",
+        summary: "move the leaf; the next message forks off",
+        cli: {
+            synopsis: "branch FILE ID",
+            description: "Moves the session's leaf to entry ID (or the entry whose id starts with ID). Nothing is\n" +
+                "rewritten: one small `leaf` record is appended so that the move survives a restart.\n" +
+                "The next append becomes a child of ID.",
+            examples: ["session-tree branch session.jsonl 1a2b3c4d", "session-tree branch session.jsonl 1a2b"],
+            options: {},
+            optionDocs: [],
+            positionals: ["FILE", "ID"],
+            load: async () => (await import("./commands/write.js")).branchCommand,
+        },
+        repl: {
+            usage: "branch <id>",
+            details: ["The move is persisted (a leaf record): it survives a restart.", "Prints leaf: ID."],
+            args: ["id"],
+            needsSession: true,
+        },
+    },
+    {
+        name: "fork",
+        summary: "copy the path root → ID into a new file",
+        cli: {
+            synopsis: "fork FILE [ID] [--dir DIR] [--lenient]",
+            description: "Copies the path from the root to entry ID (default: the leaf; a unique prefix is enough)\n" +
+                "into a new session file whose header names FILE as parentSession, and prints the new\n" +
+                "file's path. Labels on the path come along. FILE is not changed.",
+            examples: ["session-tree fork session.jsonl 1a2b3c4d", "session-tree fork session.jsonl 1a2b"],
+            options: { dir: { type: "string" }, ...LENIENT_OPTION },
+            optionDocs: [DIR_FOR_COPY_DOC, LENIENT_DOC],
+            positionals: ["FILE", "ID?"],
+            load: async () => (await import("./commands/write.js")).forkCommand,
+        },
+        repl: {
+            usage: "fork [id]",
+            details: [
+                "The new file sits next to this one and names it as parentSession.",
+                "Prints its path; the REPL switches to it.",
+            ],
+            args: ["id"],
+            needsSession: true,
+        },
+    },
+    {
+        name: "clone",
+        summary: "copy the active path into a new file",
+        cli: {
+            synopsis: "clone FILE [--dir DIR] [--lenient]",
+            description: "Copies the path from the root to the leaf into a new session file whose header names FILE\n" +
+                "as parentSession, and prints the new file's path. Same as `fork FILE` without an ID.",
+            examples: ["session-tree clone session.jsonl"],
+            options: { dir: { type: "string" }, ...LENIENT_OPTION },
+            optionDocs: [DIR_FOR_COPY_DOC, LENIENT_DOC],
+            positionals: ["FILE"],
+            load: async () => (await import("./commands/write.js")).cloneCommand,
+        },
+        repl: {
+            usage: "clone",
+            details: ["fork at the leaf: prints the new file's path; the REPL switches to it."],
+            args: ["none"],
+            needsSession: true,
+        },
+    },
+    {
+        name: "compact",
+        summary: "compact the context before firstKeptId",
+        repl: {
+            usage: "compact <firstKeptId> <summary…>",
+            details: [
+                "From now on the model sees the summary, then the path from firstKeptId on.",
+                "The kept messages are stored in the entry (retainedTail); tokensBefore is 0.",
+                "Prints the id.",
+            ],
+            args: ["id", "text"],
+            needsSession: true,
+        },
+    },
+    {
+        name: "summary",
+        summary: "move the leaf, leaving a branch summary",
+        repl: {
+            usage: "summary <id|root> <text…>",
+            details: ["root: before the first entry. The summary tells the model what was left.", "Prints its id."],
+            args: ["id-or-root", "text"],
+            needsSession: true,
+        },
+    },
+    {
+        name: "label",
+        summary: "set or clear the label of an entry",
+        cli: {
+            synopsis: "label FILE ID [TEXT]",
+            description: "Sets the label of entry ID (or the entry whose id starts with ID) to TEXT, or clears it\n" +
+                "when TEXT is left out or empty, as pi's /tree does: one `label` entry is appended (it\n" +
+                "becomes the leaf, as in pi). Labels show in brackets in `tree`, and `tree --filter\n" +
+                "labeled-only` lists the labeled entries. Prints nothing.",
+            examples: [
+                'session-tree label session.jsonl 1a2b "before the refactor"',
+                "session-tree label session.jsonl 1a2b",
+            ],
+            options: {},
+            optionDocs: [],
+            positionals: ["FILE", "ID", "TEXT?"],
+            load: async () => (await import("./commands/edit.js")).labelCommand,
+        },
+        repl: {
+            usage: "label <id> [text…]",
+            details: ["Without text the label is cleared."],
+            args: ["id", "text"],
+            needsSession: true,
+        },
+    },
+    {
+        name: "name",
+        summary: "set the session's name",
+        cli: {
+            synopsis: "name FILE TEXT",
+            description: "Names the session, as pi's /name does: one `session_info` entry is appended (it becomes\n" +
+                'the leaf, as in pi). The name is trimmed; an empty one ("") clears it. The name shows on\n' +
+                "top of `tree` and in `info`. Prints nothing.",
+            examples: ['session-tree name session.jsonl "fix the CI"', 'session-tree name session.jsonl ""'],
+            options: {},
+            optionDocs: [],
+            positionals: ["FILE", "TEXT"],
+            load: async () => (await import("./commands/edit.js")).nameCommand,
+        },
+        repl: {
+            usage: "name [text…]",
+            details: ['Without text it shows the name; name "" clears it.'],
+            args: ["text"],
+            needsSession: true,
+        },
+    },
+    {
+        name: "nav",
+        summary: "go to an entry as pi's /tree does",
+        cli: {
+            synopsis: "nav FILE ID [--summary TEXT] [--json]",
+            description: "Navigates to entry ID (or the entry whose id starts with ID) with the semantics of pi's\n" +
+                "/tree: for a user message or a custom message, the leaf moves to its parent (before the\n" +
+                "first entry, for a root) and its text is printed to be edited and sent again; any other\n" +
+                "entry becomes the leaf. Navigating to the leaf itself changes nothing. With --summary, a\n" +
+                "branch summary holding TEXT is appended at the new position and becomes the leaf.\n" +
+                "\n" +
+                "Prints `leaf: ID` (or `leaf: (before the first entry)`), `branch summary: ID` when one was\n" +
+                "written, then for a user or custom message `text to edit:` and the text on the lines after.",
+            examples: [
+                "session-tree nav session.jsonl 1a2b",
+                'session-tree nav session.jsonl 1a2b --summary "Tried a polyfill; dropped it."',
+                "session-tree nav session.jsonl 1a2b --json",
+            ],
+            options: { summary: { type: "string" }, ...JSON_OPTION },
+            optionDocs: [
+                {
+                    flags: "--summary TEXT",
+                    description: "leave a branch summary at the new position explaining what was left",
+                },
+                { flags: "--json", description: "print {leafId, editorText?, summaryEntryId?} (pi's navigate result)" },
+            ],
+            positionals: ["FILE", "ID"],
+            load: async () => (await import("./commands/edit.js")).navCommand,
+        },
+        repl: {
+            usage: "nav <id>",
+            details: [
+                "A user or custom message: the leaf moves to its parent and its text is shown",
+                "to edit (edit: TEXT). Any other entry becomes the leaf. Prints leaf: ID.",
+            ],
+            args: ["id"],
+            needsSession: true,
+        },
+    },
+    {
+        name: "migrate",
+        summary: "rewrite a v1/v2 file in format v3, keeping a backup",
+        cli: {
+            synopsis: "migrate FILE",
+            description: "Rewrites an older (v1 or v2) session file in the current format, atomically, and prints\n" +
+                'the path of the backup of the original. Prints "already current" for a v3 file.',
+            examples: ["session-tree migrate old-session.jsonl"],
+            options: {},
+            optionDocs: [],
+            positionals: ["FILE"],
+            load: async () => (await import("./commands/write.js")).migrateCommand,
+        },
+    },
+    {
+        name: "validate",
+        summary: "list every problem of a session file (exit 1 if any)",
+        cli: {
+            synopsis: "validate FILE [--json]",
+            description: "Reads the whole file leniently and lists every problem with its line: unreadable or\n" +
+                "glued lines, NUL padding, an incomplete last line, missing parents, parent cycles,\n" +
+                "duplicate ids, a bad header. Never writes. Exit 0 when the file is clean, 1 when it has\n" +
+                "problems (then `session-tree repair FILE` writes a clean copy, keeping a backup).",
+            examples: ["session-tree validate session.jsonl", "session-tree validate session.jsonl --json | jq length"],
+            options: { ...JSON_OPTION },
+            optionDocs: [
+                { flags: "--json", description: "print the problems as a JSON array of {code, line, message, entryId}" },
+            ],
+            positionals: ["FILE"],
+            load: async () => (await import("./commands/integrity.js")).validateCommand,
+        },
+    },
+    {
+        name: "repair",
+        summary: "write a clean copy of a damaged session file (backup kept)",
+        cli: {
+            synopsis: "repair FILE",
+            description: "Opens the file leniently and, if it has problems, rewrites it atomically (temporary file,\n" +
+                "fsync, rename) with every readable entry: unreadable lines left out, records glued on one\n" +
+                "line split, gaps bridged to the previous entry, cycles cut, duplicate ids renamed, an\n" +
+                "incomplete last line dropped. The original is kept next to it as FILE.bak (or .bak.N),\n" +
+                "whose path is printed. A clean file is left untouched.",
+            examples: ["session-tree repair session.jsonl && session-tree validate session.jsonl"],
+            options: {},
+            optionDocs: [],
+            positionals: ["FILE"],
+            load: async () => (await import("./commands/integrity.js")).repairCommand,
+        },
+    },
+    {
+        name: "repl",
+        summary: "edit sessions at a prompt, or run a script of REPL commands from stdin",
+        cli: {
+            synopsis: "repl [FILE] [--dir DIR] [--strict] [--lenient]",
+            // A getter: the list of REPL commands comes from this table, which is not built yet here.
+            get description() {
+                return replDescription();
+            },
+            examples: [
+                "session-tree repl",
+                "session-tree repl session.jsonl",
+                "printf 'new\\nsend user hello\\nsend assistant hi\\ntree\\n' | session-tree repl --dir ./sessions",
+                "session-tree repl session.jsonl --strict < edits.txt",
+            ],
+            options: { dir: { type: "string" }, strict: { type: "boolean" }, lenient: { type: "boolean" } },
+            optionDocs: [
+                {
+                    flags: "--dir DIR",
+                    description: "where `new` creates session files (default: pi's directory for the cwd)",
+                },
+                { flags: "--strict", description: "scripted: stop at the first failing command (exit 1)" },
+                { flags: "--lenient", description: "open FILE even if damaged (the problems are printed as warnings)" },
+            ],
+            positionals: ["FILE?"],
+            load: async () => (await import("./commands/repl.js")).replCommand,
+        },
+    },
+    {
+        name: "demo",
+        summary: "narrate a branching session's lifecycle on a real file",
+        cli: {
+            synopsis: "demo [--dir DIR]",
+            description: "Runs the tutorial's lifecycle, non-interactively, printing the tree and the model context\n" +
+                "after every step: new session, three turns, branch back and ask differently, fork into a\n" +
+                "new file, compaction, and a reopen from disk. The files stay in DIR (default: a fresh\n" +
+                "temporary directory) for you to look at.",
+            examples: ["session-tree demo", "session-tree demo --dir ./demo-sessions"],
+            options: { dir: { type: "string" } },
+            optionDocs: [{ flags: "--dir DIR", description: "write the session files to DIR (default: a new temp dir)" }],
+            positionals: [],
+            load: async () => (await import("./commands/demo.js")).demoCommand,
+        },
+    },
+    {
+        name: "help",
+        summary: "this list, or one command's usage",
+        repl: { aliases: ["?"], usage: "help [command]", args: ["command"], needsSession: false },
+    },
+    {
+        name: "exit",
+        summary: "leave (also quit, or Ctrl-D)",
+        repl: { aliases: ["quit"], usage: "exit", args: ["none"], needsSession: false },
+    },
+]);
+/** Every command, in the order of the listings. */
+export const COMMAND_SPECS = SPECS;
+/** The REPL's commands, in the order of its `help`. */
+export const REPL_COMMAND_SPECS = COMMAND_SPECS.flatMap((spec) => spec.repl ? [{ name: spec.name, summary: spec.summary, ...spec.repl }] : []);
+/**
+ * The command line's commands, in the order of `session-tree --help`. Built after
+ * {@link REPL_COMMAND_SPECS}: the spread reads the `repl` command's description, which lists them.
+ */
+export const CLI_COMMANDS = COMMAND_SPECS.flatMap((spec) => spec.cli ? [{ name: spec.name, summary: spec.summary, ...spec.cli }] : []);
+/** The command line command called `name`, if any. */
+export function findCliCommand(name) {
+    return CLI_COMMANDS.find((command) => command.name === name);
+}
+/** The REPL command called `word` (by name or alias), if any. */
+export function findReplSpec(word) {
+    return REPL_COMMAND_SPECS.find((command) => command.name === word || command.aliases?.includes(word));
+}
+/** Every word that calls a REPL command (names and aliases), sorted. */
+export function replCommandWords() {
+    return REPL_COMMAND_SPECS.flatMap((command) => [command.name, ...(command.aliases ?? [])]).sort();
+}
+/** The `repl` command's description, listing the REPL's commands from this table. */
+function replDescription() {
+    const names = REPL_COMMAND_SPECS.map((command, i, all) => `${command.name}${i < all.length - 1 ? "," : ""}`);
+    return (`${wrapWords(["Opens FILE (if given) and reads commands:", ...names, "(`help` inside lists them)."], 92)}\n` +
+        'Entry ids may be abbreviated to any unique prefix; quote text to keep spaces ("a  b").\n' +
+        "\n" +
+        "On a terminal: a prompt with the session and its leaf, Tab completion of commands, ids\n" +
+        "and file names, and a history kept across runs in $SESSION_TREE_HISTORY, else\n" +
+        "$XDG_STATE_HOME/session-tree/history, else ~/.local/state/session-tree/history (the last\n" +
+        "1000 commands; SESSION_TREE_HISTORY= keeps none). Colours unless NO_COLOR is set.\n" +
+        "\n" +
+        "With stdin not a terminal it runs one command per line (blank lines and # comments are\n" +
+        "skipped) and prints plain output. A failing line is reported on stderr as\n" +
+        "`session-tree: line N: message` and the script goes on; the exit code is 1 if any line\n" +
+        "failed. With --strict it stops at the first failing line.");
+}
+//# sourceMappingURL=registry.js.map

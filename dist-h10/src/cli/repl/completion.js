@@ -1,0 +1,139 @@
+/**
+ * Tab completion for the REPL, as a pure function of the line before the cursor: command
+ * names, entry ids of the current session (the prefix under the cursor), roles, option names,
+ * and file paths for `load`. The result is what node:readline's `completer` returns:
+ * `[candidates, text they replace]`.
+ */
+import { homedir } from "node:os";
+import { resolve } from "node:path";
+import { TREE_FILTERS } from "../../render/tree-text.js";
+import { findReplSpec, replCommandWords } from "../registry.js";
+import { SEND_ROLES } from "./messages.js";
+import { quoteWord, tokenize } from "./tokenize.js";
+/** Beyond this many matches, completion offers only their common prefix (no listing). */
+export const MAX_CANDIDATES = 200;
+/** Completions of the word under the cursor: `[candidates, the text they replace]`. */
+export function completeLine(line, source) {
+    const { tokens, endsInSpace } = tokenize(line);
+    const inWord = !endsInSpace && tokens.length > 0;
+    const current = inWord
+        ? tokens[tokens.length - 1]
+        : { value: "", start: line.length, end: line.length, quoted: false };
+    const index = inWord ? tokens.length - 1 : tokens.length;
+    const raw = line.slice(current.start);
+    // Leading spaces before the command are fine; the command is the first word.
+    if (index === 0)
+        return [finish(matching(replCommandWords(), current.value)), raw];
+    const command = findReplSpec(tokens[0].value);
+    if (!command)
+        return [[], raw];
+    const kind = kindAt(command, tokens.slice(1, index).map((token) => token.value), current.value);
+    switch (kind) {
+        case "command":
+            return [finish(matching(replCommandWords(), current.value)), raw];
+        case "role":
+            return [finish(matching(SEND_ROLES, current.value)), raw];
+        case "id":
+        case "id-or-root": {
+            const ids = [...source.ids()];
+            if (kind === "id-or-root")
+                ids.push("root");
+            return [finish(matching(ids, current.value)), raw];
+        }
+        case "filter":
+            return [finish(matching(TREE_FILTERS, current.value)), raw];
+        case "option":
+            return [finish(matching(optionWords(command), current.value)), raw];
+        case "file":
+        case "dir":
+            return [completePath(current.value, kind === "dir", source), raw];
+        default:
+            return [[], raw];
+    }
+}
+/** The command's options as typed: `--name`. */
+function optionWords(command) {
+    return Object.keys(command.options ?? {}).map((name) => `--${name}`);
+}
+/** What the word at the cursor is, given the arguments before it. */
+function kindAt(command, before, word) {
+    const options = command.options ?? {};
+    // An option as typed (`--name`), if it is one of the command's.
+    const optionOf = (arg) => arg?.startsWith("--") && Object.hasOwn(options, arg.slice(2)) ? options[arg.slice(2)] : undefined;
+    const previous = optionOf(before[before.length - 1]);
+    if (previous?.type === "string")
+        return previous.value;
+    if (word.startsWith("-") && Object.keys(options).length > 0)
+        return "option";
+    let position = 0;
+    for (let i = 0; i < before.length; i++) {
+        const option = optionOf(before[i]);
+        if (option !== undefined) {
+            if (option.type === "string")
+                i++; // skip the option's value
+            continue;
+        }
+        position++;
+    }
+    const kinds = command.args;
+    return kinds[Math.min(position, kinds.length - 1)] ?? "none";
+}
+/** The words that start with `prefix`, sorted and without repeats. */
+function matching(words, prefix) {
+    return [...new Set(words.filter((word) => word.startsWith(prefix)))].sort();
+}
+/** A single candidate gets a space after it; too many are cut to their common prefix. */
+function finish(candidates) {
+    if (candidates.length === 1)
+        return [`${candidates[0]} `];
+    if (candidates.length > MAX_CANDIDATES)
+        return [commonPrefix(candidates)];
+    return candidates;
+}
+/** The longest prefix all strings share. */
+export function commonPrefix(words) {
+    if (words.length === 0)
+        return "";
+    let prefix = words[0];
+    for (const word of words) {
+        while (!word.startsWith(prefix))
+            prefix = prefix.slice(0, -1);
+    }
+    return prefix;
+}
+/**
+ * Paths that continue `partial`: directories (with a `/`), and for files `.jsonl` files (any
+ * file when no `.jsonl` file matches). Dot files only when the partial name starts with a dot.
+ */
+function completePath(partial, directoriesOnly, source) {
+    const slash = partial.lastIndexOf("/");
+    const dirPart = slash === -1 ? "" : partial.slice(0, slash + 1);
+    const base = slash === -1 ? partial : partial.slice(slash + 1);
+    const home = source.home ?? homedir();
+    const expanded = dirPart.startsWith("~/") ? home + dirPart.slice(1) : dirPart;
+    let entries;
+    try {
+        entries = source.listDir(resolve(source.cwd ?? process.cwd(), expanded === "" ? "." : expanded));
+    }
+    catch {
+        return [];
+    }
+    const visible = entries.filter((entry) => entry.name.startsWith(base) && (base.startsWith(".") || !entry.name.startsWith(".")));
+    const dirs = visible.filter((entry) => entry.isDirectory);
+    const files = directoriesOnly ? [] : visible.filter((entry) => !entry.isDirectory);
+    const sessions = files.filter((entry) => entry.name.endsWith(".jsonl"));
+    const chosen = [...dirs, ...(sessions.length > 0 ? sessions : files)].sort((a, b) => (a.name < b.name ? -1 : 1));
+    if (chosen.length > MAX_CANDIDATES) {
+        return [quoteWord(commonPrefix(chosen.map((entry) => dirPart + entry.name)), { close: false })];
+    }
+    const values = chosen.map((entry) => ({ value: dirPart + entry.name, isDirectory: entry.isDirectory }));
+    const anyNeedsQuotes = values.some(({ value }) => quoteWord(value) !== value);
+    const single = values.length === 1;
+    return values.map(({ value, isDirectory }) => {
+        if (isDirectory)
+            return quoteWord(`${value}/`, { close: false, force: anyNeedsQuotes });
+        const quoted = quoteWord(value, { force: anyNeedsQuotes });
+        return single ? `${quoted} ` : quoted;
+    });
+}
+//# sourceMappingURL=completion.js.map

@@ -1,0 +1,91 @@
+/** The REPL commands that write to the current session: send, branch, compact, summary, nav, label, name. */
+import { sanitize } from "../../render/preview.js";
+import { noMoreArgs, requireArgs, textOf } from "./command.js";
+import { assistantMessage, parseRole, toolResultMessage, userMessage } from "./messages.js";
+import { ReplError } from "./state.js";
+/** The handlers of send, branch, compact, summary, nav, label and name. */
+export const EDIT_COMMANDS = {
+    async send(state, args, command) {
+        requireArgs(command, args, 1, "<role>");
+        const role = parseRole(args[0]);
+        requireArgs(command, args, 2, "<text…>");
+        const text = textOf(args, 1);
+        const session = state.requireSession();
+        let id;
+        switch (role) {
+            case "user":
+                id = await session.appendMessage(userMessage(text));
+                break;
+            case "assistant":
+                id = await session.appendMessage(assistantMessage(text));
+                break;
+            case "toolResult":
+                id = await session.appendMessage(toolResultMessage(session.getBranch(), text));
+                break;
+            case "custom":
+                id = await session.appendCustomMessageEntry("session-tree", text, true);
+                break;
+        }
+        state.line(state.id(id));
+    },
+    async branch(state, args, command) {
+        requireArgs(command, args, 1, "<id>");
+        noMoreArgs(command, args, 1);
+        const session = state.requireSession();
+        const id = session.resolveId(args[0]);
+        await session.branch(id);
+        state.line(`leaf: ${state.id(id)}`);
+    },
+    async compact(state, args, command) {
+        requireArgs(command, args, 1, "<firstKeptId>");
+        requireArgs(command, args, 2, "<summary…>");
+        const session = state.requireSession();
+        const firstKept = session.resolveId(args[0]);
+        const onPath = session.getBranch().some((entry) => entry.id === firstKept);
+        if (!onPath)
+            throw new ReplError(`${firstKept} is not on the active path (see \`ctx\`)`);
+        const id = await session.appendCompaction(textOf(args, 1), firstKept, 0, undefined, undefined, true);
+        state.line(state.id(id));
+    },
+    async summary(state, args, command) {
+        requireArgs(command, args, 1, "<id|root>");
+        requireArgs(command, args, 2, "<text…>");
+        const session = state.requireSession();
+        const target = args[0] === "root" ? null : session.resolveId(args[0]);
+        const id = await session.branchWithSummary(target, textOf(args, 1));
+        state.line(state.id(id));
+    },
+    async nav(state, args, command) {
+        requireArgs(command, args, 1, "<id>");
+        noMoreArgs(command, args, 1);
+        const session = state.requireSession();
+        const result = await session.navigate(session.resolveId(args[0]));
+        state.line(`leaf: ${state.id(result.leafId)}`);
+        if (result.editorText !== undefined) {
+            const [first, ...rest] = result.editorText.split(/\r?\n/);
+            const label = state.env.style.dim("edit:");
+            state.line(`${label} ${sanitize(first ?? "")}`);
+            for (const line of rest)
+                state.line(`      ${sanitize(line)}`);
+        }
+    },
+    async label(state, args, command) {
+        requireArgs(command, args, 1, "<id>");
+        const session = state.requireSession();
+        const target = session.resolveId(args[0]);
+        const text = textOf(args, 1).trim();
+        await session.appendLabelChange(target, text === "" ? undefined : text);
+        state.line(text === "" ? `label of ${state.id(target)} cleared` : `label of ${state.id(target)}: ${sanitize(text)}`);
+    },
+    async name(state, args) {
+        const session = state.requireSession();
+        if (args.length === 0) {
+            state.line(`name: ${sanitize(session.getSessionName() ?? "(none)")}`);
+            return;
+        }
+        const text = textOf(args, 0).trim();
+        await session.appendSessionInfo(text);
+        state.line(text === "" ? "name cleared" : `name: ${sanitize(text)}`);
+    },
+};
+//# sourceMappingURL=edit-commands.js.map

@@ -1,0 +1,52 @@
+/** The REPL commands that choose the session file: new, load, fork, clone. */
+import { resolve } from "node:path";
+import { Session } from "../../session.js";
+import { noMoreArgs, parseOptions, requireArgs } from "./command.js";
+/** Opens a session file, printing what a lenient open worked around as warnings. */
+export async function openSessionFile(state, file, lenient) {
+    const session = await Session.open(resolve(file), { lenient, verify: lenient });
+    for (const problem of session.problems) {
+        const where = problem.line === undefined ? session.file : `${session.file}:${problem.line}`;
+        state.env.err(`session-tree: warning: ${where}: ${problem.message}\n`);
+    }
+    return session;
+}
+/** `FILE: N entries, leaf ID`: what `load` prints. */
+export function loadedLine(state, session) {
+    const count = session.entryCount;
+    return `${session.file}: ${count} ${count === 1 ? "entry" : "entries"}, leaf ${state.id(session.getLeafId())}`;
+}
+/** Makes a new, forked or cloned session the current one and prints its file. */
+async function switchToNew(state, session) {
+    await state.switchTo(session);
+    state.line(session.file);
+}
+/** The handlers of new, load, fork and clone. */
+export const FILE_COMMANDS = {
+    async new(state, args, command) {
+        const { values, positionals } = parseOptions(command, args);
+        noMoreArgs(command, positionals, 0);
+        const dir = typeof values.dir === "string" ? values.dir : state.env.dir;
+        const cwd = resolve(typeof values.cwd === "string" ? values.cwd : process.cwd());
+        await switchToNew(state, await Session.create({ cwd, ...(dir !== undefined ? { dir: resolve(dir) } : {}) }));
+    },
+    async load(state, args, command) {
+        const { values, positionals } = parseOptions(command, args);
+        requireArgs(command, positionals, 1, "<file>");
+        noMoreArgs(command, positionals, 1);
+        const session = await openSessionFile(state, positionals[0], values.lenient === true);
+        await state.switchTo(session);
+        state.line(loadedLine(state, session));
+    },
+    async fork(state, args, command) {
+        noMoreArgs(command, args, 1);
+        const session = state.requireSession();
+        const id = args[0] === undefined ? undefined : session.resolveId(args[0]);
+        await switchToNew(state, await session.fork(id));
+    },
+    async clone(state, args, command) {
+        noMoreArgs(command, args, 0);
+        await switchToNew(state, await state.requireSession().clone());
+    },
+};
+//# sourceMappingURL=file-commands.js.map

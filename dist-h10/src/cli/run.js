@@ -1,0 +1,88 @@
+/**
+ * The command-line interface: dispatch, help, and the mapping of errors to exit codes.
+ * Data goes to stdout; errors go to stderr as `session-tree: <message>`, with exit code 1 for
+ * a failure and 2 for a command line that could not be understood.
+ *
+ * Only the registry's metadata is loaded up front; a command's module is imported when that
+ * command runs, so `--version`, `--help` and each command load no more than they use.
+ */
+import { isSessionTreeError } from "../core/errors.js";
+import { CliError, EXIT_FAILURE, EXIT_USAGE, parseCommandArgs, UsageError } from "./args.js";
+import { commandHelp, mainHelp } from "./help.js";
+import { CLI_COMMANDS, findCliCommand } from "./registry.js";
+import { onTerminal } from "./terminal.js";
+import { packageVersion } from "./version.js";
+/** Every command, in the order of the help listing (metadata; `load()` brings in its code). */
+export const COMMANDS = CLI_COMMANDS;
+/** Runs one command line; returns the exit code. */
+export async function run(argv, io) {
+    try {
+        await dispatch([...argv], io);
+        return 0;
+    }
+    catch (error) {
+        return report(error, io);
+    }
+}
+async function dispatch(argv, io) {
+    const [first, ...rest] = argv;
+    // A bare `session-tree` on a terminal starts the REPL; elsewhere it prints the help.
+    if (first === undefined && onTerminal(io))
+        return dispatch(["repl"], io);
+    if (first === undefined || first === "-h" || first === "--help") {
+        io.out(mainHelp());
+        return;
+    }
+    if (first === "-V" || first === "--version") {
+        io.out(`${packageVersion()}\n`);
+        return;
+    }
+    if (first === "help") {
+        const topic = rest[0];
+        if (topic === undefined) {
+            io.out(mainHelp());
+            return;
+        }
+        const command = findCliCommand(topic);
+        if (!command)
+            throw new UsageError(`unknown command ${JSON.stringify(topic)}`);
+        io.out(commandHelp(command));
+        return;
+    }
+    if (first.startsWith("-"))
+        throw new UsageError(`unknown option ${JSON.stringify(first)}`);
+    const command = findCliCommand(first);
+    if (!command)
+        throw new UsageError(`unknown command ${JSON.stringify(first)}`);
+    // Parsed before the command's code is loaded: a usage error costs no import.
+    const parsed = parseCommandArgs(command, rest);
+    if (!parsed) {
+        io.out(commandHelp(command));
+        return;
+    }
+    const handler = await command.load();
+    await handler.run({ ...parsed, io });
+}
+function report(error, io) {
+    if (error instanceof UsageError) {
+        const hint = error.command ? `session-tree ${error.command} --help` : "session-tree --help";
+        io.err(`session-tree: ${error.message}\nTry '${hint}'.\n`);
+        return EXIT_USAGE;
+    }
+    if (error instanceof CliError || isSessionTreeError(error)) {
+        io.err(`session-tree: ${error.message}\n`);
+        return EXIT_FAILURE;
+    }
+    if (isSystemError(error)) {
+        io.err(`session-tree: ${error.message}\n`);
+        return EXIT_FAILURE;
+    }
+    // A bug: show the stack so that it can be reported.
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    io.err(`session-tree: internal error: ${detail}\n`);
+    return EXIT_FAILURE;
+}
+function isSystemError(error) {
+    return error instanceof Error && typeof error.code === "string";
+}
+//# sourceMappingURL=run.js.map

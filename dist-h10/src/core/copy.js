@@ -1,0 +1,90 @@
+/**
+ * Records derived from a loaded tree: the copy of a path that a fork or clone writes into a
+ * new session, and the whole-session rewrite that `migrate` and `repair` write in place.
+ * Pure functions of the tree: the session facade writes what they return through its store.
+ */
+import * as make from "./entries.js";
+import { isUnreadable } from "./lazy.js";
+/**
+ * The records a fork at `fromId` writes after its header: the path from the root to `fromId`
+ * without label entries (the entries around a dropped label are re-chained, and a compaction
+ * that kept from a label keeps from the entry after it), then one label entry for each label
+ * in effect on the path (as set, with its time), then, if the labels moved the leaf away from
+ * the last copied entry, a persisted-leaf record back to it.
+ */
+export function forkRecords(tree, fromId, newId, now) {
+    const copies = copyPathWithoutLabels(tree.getBranch(fromId));
+    const records = [...copies];
+    const ids = new Set(copies.map((entry) => entry.id));
+    const fresh = () => {
+        const id = newId((candidate) => ids.has(candidate));
+        ids.add(id);
+        return id;
+    };
+    // Forking at a label entry forks at the nearest entry above it that was copied.
+    const leafId = copies.length > 0 ? copies[copies.length - 1].id : null;
+    let parentId = leafId;
+    for (const [targetId, state] of tree.getLabels()) {
+        if (!ids.has(targetId))
+            continue;
+        const label = make.labelEntry({ id: fresh(), parentId, timestamp: state.timestamp }, targetId, state.label);
+        records.push(label);
+        parentId = label.id;
+    }
+    if (parentId !== leafId)
+        records.push(make.leafEntry({ id: fresh(), timestamp: now }, leafId));
+    return records;
+}
+/**
+ * What `migrate` and `repair` write: the header (current version) and every readable entry in
+ * stream order, with parents as the tree resolved them (bridged gaps written out; entries
+ * under an unreadable one moved up to its nearest readable ancestor), then a persisted-leaf
+ * record when the leaf is not the last entry.
+ */
+export function rewriteRecords(tree, newId, now) {
+    const kept = (id) => {
+        let at = id;
+        while (at !== null && isUnreadable(tree.getEntry(at)))
+            at = tree.getParentId(at) ?? null;
+        return at;
+    };
+    const leafId = kept(tree.getLeafId());
+    const entries = tree
+        .getEntries()
+        .filter((entry) => !isUnreadable(entry))
+        .map((entry) => {
+        const parentId = kept(tree.getParentId(entry.id) ?? null);
+        return entry.parentId === parentId ? entry : { ...entry, parentId };
+    });
+    const records = [tree.header, ...entries];
+    const lastId = entries.length > 0 ? entries[entries.length - 1].id : null;
+    if (leafId !== lastId) {
+        const id = newId((candidate) => tree.has(candidate));
+        records.push(make.leafEntry({ id, timestamp: now }, leafId));
+    }
+    return records;
+}
+function copyPathWithoutLabels(path) {
+    const copies = [];
+    const droppedLabels = [];
+    const replacement = new Map();
+    let parentId = null;
+    for (const entry of path) {
+        if (entry.type === "label") {
+            droppedLabels.push(entry.id);
+            continue;
+        }
+        for (const label of droppedLabels.splice(0))
+            replacement.set(label, entry.id);
+        let copy = entry.parentId === parentId ? entry : { ...entry, parentId };
+        if (copy.type === "compaction") {
+            const firstKept = replacement.get(copy.firstKeptEntryId);
+            if (firstKept !== undefined)
+                copy = { ...copy, firstKeptEntryId: firstKept };
+        }
+        copies.push(copy);
+        parentId = entry.id;
+    }
+    return copies;
+}
+//# sourceMappingURL=copy.js.map

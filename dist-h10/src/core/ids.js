@@ -1,0 +1,82 @@
+/**
+ * Id generation. Uses the Web Crypto global (present in Node 20 and browsers), so the core
+ * needs no Node module.
+ */
+/** Bytes fetched from the platform at a time: each call into it costs far more than 4 bytes. */
+const POOL_SIZE = 4096;
+let pool = new Uint8Array(0);
+let poolOffset = 0;
+/** Cryptographically random bytes from the platform, drawn from a pool refilled 4 KiB at a time. */
+export const cryptoRandomBytes = (length) => {
+    if (length > POOL_SIZE)
+        return globalThis.crypto.getRandomValues(new Uint8Array(length));
+    if (poolOffset + length > pool.length) {
+        pool = globalThis.crypto.getRandomValues(new Uint8Array(POOL_SIZE));
+        poolOffset = 0;
+    }
+    const bytes = pool.slice(poolOffset, poolOffset + length);
+    poolOffset += length;
+    return bytes;
+};
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+function toHex(bytes) {
+    let out = "";
+    for (const byte of bytes)
+        out += HEX[byte];
+    return out;
+}
+/** True for a well-formed entry id: 8 lower-case hex characters. */
+export function isEntryId(value) {
+    return /^[0-9a-f]{8}$/.test(value);
+}
+/**
+ * A fresh 8-hex entry id that `taken` does not already hold. With 2^32 ids the loop ends
+ * at once in practice; it gives up only if the id space is essentially full.
+ */
+export function newEntryId(taken, random = cryptoRandomBytes) {
+    for (let attempt = 0; attempt < 1000; attempt++) {
+        const id = toHex(random(4));
+        if (!taken(id))
+            return id;
+    }
+    throw new Error("could not find a free entry id after 1000 attempts");
+}
+/**
+ * A deterministic 8-hex id derived from `seed` (FNV-1a, 32 bits), skipping ids `taken` holds.
+ * Migration uses it so that a v1 file, which has no ids, gets the same ids every time it is
+ * opened without being rewritten.
+ */
+export function derivedEntryId(seed, taken) {
+    for (let attempt = 0;; attempt++) {
+        const id = fnv1a32(attempt === 0 ? seed : `${seed}#${attempt}`)
+            .toString(16)
+            .padStart(8, "0");
+        if (!taken(id))
+            return id;
+    }
+}
+function fnv1a32(text) {
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < text.length; i++) {
+        hash ^= text.charCodeAt(i);
+        hash = Math.imul(hash, 0x01000193) >>> 0;
+    }
+    return hash;
+}
+/**
+ * A UUID version 7 (RFC 9562): 48 bits of Unix milliseconds, then random bits, so session ids
+ * sort by creation time.
+ */
+export function newSessionId(nowMs = Date.now(), random = cryptoRandomBytes) {
+    const bytes = random(16);
+    let ms = Math.max(0, Math.floor(nowMs));
+    for (let i = 5; i >= 0; i--) {
+        bytes[i] = ms % 256;
+        ms = Math.floor(ms / 256);
+    }
+    bytes[6] = 0x70 | ((bytes[6] ?? 0) & 0x0f);
+    bytes[8] = 0x80 | ((bytes[8] ?? 0) & 0x3f);
+    const hex = toHex(bytes);
+    return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+//# sourceMappingURL=ids.js.map

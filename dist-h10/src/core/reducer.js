@@ -1,0 +1,386 @@
+/**
+ * The one place that interprets a session's record stream. A {@link SessionReducer} applies
+ * records one at a time (header, entries, persisted-leaf records, labels, session names, …)
+ * to the session state: header checks, migration, entry checks, duplicate ids, parent linking,
+ * cycle breaking and the leaf the stream names. Opening a session, catching up with what
+ * other writers appended, resuming from the end of a file and the catalog's summaries all
+ * feed the same reducer, so they cannot disagree about what a stream means. Pure: stores read
+ * the lines, this module decides what they mean.
+ *
+ * Strict policy (the default) throws a {@link SessionTreeError} naming the line of the first
+ * problem. Lenient policy keeps what it can, bridges gaps instead of cutting the tree there,
+ * and records every problem it worked around.
+ *
+ * Parents may come later in the stream than their children (pi accepts that), so linking is a
+ * second step: {@link SessionReducer.settle} links everything applied since the last settle, in
+ * time linear in what was applied.
+ */
+import { SessionTreeError } from "./errors.js";
+import { derivedEntryId } from "./ids.js";
+import { LazyBodies } from "./lazy.js";
+import { Migration } from "./migrate.js";
+import { SessionTree } from "./tree.js";
+import { CURRENT_SESSION_VERSION } from "./types.js";
+import { entryContentError, entryShapeError } from "./validate.js";
+/**
+ * The session state a record stream builds: the tree, the persisted-leaf records, the
+ * problems worked around and the version the stream had. Apply every line, then
+ * {@link settle}, then read {@link streamLeaf} for the leaf the stream names.
+ */
+export class SessionReducer {
+    /** Problems worked around (lenient policy; strict throws on the first). */
+    problems = [];
+    /** Persisted-leaf records, id → target: not entries, but their ids are taken. */
+    leafRecords = new Map();
+    /** Ids of entries whose parent lies before a window (see {@link ReducerOptions.window}). */
+    outside = new Set();
+    options;
+    bodies;
+    state;
+    /** Per entry, by its order in the tree: the parent id it names and its line. */
+    parentIds = [];
+    entryLines = [];
+    /** Entries before this order are linked. */
+    linked = 0;
+    lastRecord;
+    sawTorn = false;
+    /** Set while applying what other writers appended: their problems are recorded, never thrown. */
+    tolerant = false;
+    constructor(options = {}) {
+        this.options = options;
+        this.bodies = options.source
+            ? new LazyBodies(options.source, {
+                lenient: options.lenient ?? false,
+                file: options.file,
+                problems: this.problems,
+            })
+            : undefined;
+    }
+    /** The tree built so far. Throws EMPTY_FILE before a header was applied. */
+    get tree() {
+        return this.required().tree;
+    }
+    /** The version the stream had; less than 3 when it was migrated while read. */
+    get fromVersion() {
+        return this.state?.migration.from ?? CURRENT_SESSION_VERSION;
+    }
+    /** True once a header was applied. */
+    get started() {
+        return this.state !== undefined;
+    }
+    /** Starts the state from a header this session wrote itself (a new session). */
+    static fresh(header, options = {}) {
+        const reducer = new SessionReducer(options);
+        reducer.state = { tree: SessionTree.empty(header), migration: new Migration(header) };
+        return reducer;
+    }
+    /**
+     * Applies one line: the first whole line is the header, every later one an entry, a
+     * persisted-leaf record, or damage (reported, or under strict policy thrown).
+     */
+    apply(parsed) {
+        if (parsed.torn) {
+            this.sawTorn = true;
+            // An append that never completed was never acknowledged: nothing is lost by leaving it out.
+            const error = parsed.error ?? new SessionTreeError("TORN_TAIL", "incomplete last line");
+            this.problems.push({
+                code: error.code,
+                message: `${stripLocation(error)}; left out (an append that never completed)`,
+                line: parsed.line,
+            });
+            return;
+        }
+        if (!this.state) {
+            this.startFrom(parsed);
+            return;
+        }
+        const envelope = parsed.envelope;
+        if (envelope && this.bodies) {
+            if (!this.state.tree.has(envelope.id)) {
+                // Envelopes are only read from well-formed current-version entries: the shape checks hold.
+                this.state.tree.addLazyNode(envelope, this.bodies);
+                this.noteEntry(envelope.id, envelope.parentId, parsed.line);
+                return;
+            }
+            // A repeated id needs the whole record to tell a copy from a clash.
+            this.applyRecord(this.bodies.load([envelope])[0], parsed.line);
+            return;
+        }
+        if (parsed.record) {
+            this.applyRecord(parsed.record, parsed.line);
+            return;
+        }
+        const error = parsed.error ?? new SessionTreeError("INVALID_JSON", "unreadable line");
+        const problem = { code: error.code, message: stripLocation(error), line: parsed.line };
+        const salvaged = parsed.salvaged;
+        this.report(problem, salvaged?.length ? `kept ${salvaged.length} whole record(s)` : "skipped");
+        for (const record of salvaged ?? [])
+            this.applyRecord(record, parsed.line);
+    }
+    /**
+     * Applies lines other writers appended since this state was read, and links them. Their
+     * problems are recorded (see {@link problems}) and never thrown whatever the policy: a
+     * write of this session must not fail for what another process wrote. The tree's leaf does
+     * not move: it is this session's.
+     */
+    applyOthers(lines) {
+        this.tolerant = true;
+        try {
+            for (const line of lines)
+                this.apply(line);
+            this.settle();
+        }
+        finally {
+            this.tolerant = false;
+        }
+    }
+    /** Applies one record (an entry or a persisted-leaf record) found on `line`. */
+    applyRecord(record, line) {
+        const { tree, migration } = this.required();
+        if (migration.needed)
+            migration.record(record);
+        const shapeError = entryShapeError(record);
+        if (shapeError) {
+            this.report({ code: "INVALID_RECORD", message: shapeError, line });
+            return;
+        }
+        const contentError = entryContentError(record);
+        if (contentError) {
+            this.report({ code: "INVALID_RECORD", message: contentError, line }, "kept in the tree, left out of the context");
+        }
+        const entry = record;
+        if (entry.type === "leaf") {
+            if (tree.has(entry.id) || this.leafRecords.has(entry.id)) {
+                const what = tree.has(entry.id) ? "an entry" : "another leaf record";
+                this.report({ code: "DUPLICATE_ID", message: `leaf record ${entry.id} has the id of ${what}`, line, entryId: entry.id }, "the leaf record is skipped");
+                return;
+            }
+            const target = typeof record.targetId === "string" ? record.targetId : null;
+            this.leafRecords.set(entry.id, target);
+            this.lastRecord = { kind: "leaf", id: entry.id, target };
+            return;
+        }
+        const original = tree.getNode(entry.id);
+        if (!original && this.leafRecords.has(entry.id)) {
+            const header = tree.header;
+            const fresh = derivedEntryId(`${header.id}:dup:${line}`, (id) => tree.has(id) || this.leafRecords.has(id));
+            this.report({ code: "DUPLICATE_ID", message: `entry id ${entry.id} is already used by a leaf record`, line, entryId: entry.id }, `this entry is given id ${fresh}`);
+            entry.id = fresh;
+        }
+        else if (original) {
+            const originalLine = this.entryLines[original.order];
+            if (JSON.stringify(original.entry) === JSON.stringify(entry)) {
+                this.report({ code: "DUPLICATE_ID", message: `entry ${entry.id} repeats line ${originalLine}`, line, entryId: entry.id }, "the copy is skipped");
+                return;
+            }
+            const header = tree.header;
+            const fresh = derivedEntryId(`${header.id}:dup:${line}`, (id) => tree.has(id) || this.leafRecords.has(id));
+            this.report({
+                code: "DUPLICATE_ID",
+                message: `entry id ${entry.id} is already used on line ${originalLine}`,
+                line,
+                entryId: entry.id,
+            }, `this entry is given id ${fresh}`);
+            entry.id = fresh;
+        }
+        tree.addNode(entry);
+        this.noteEntry(entry.id, entry.parentId, line);
+    }
+    /**
+     * Links every entry applied since the last settle to its parent: a parent named through a
+     * persisted-leaf record is that record's target; a missing parent is bridged to the previous
+     * entry of the stream (reported); a cycle is cut (reported). Linear in what was applied.
+     */
+    settle() {
+        const tree = this.tree;
+        const nodes = tree.nodesInOrder();
+        const from = this.linked;
+        if (from === nodes.length)
+            return;
+        const parents = this.resolveParents(tree, nodes, from);
+        this.breakCycles(nodes, parents, from);
+        for (let i = from; i < nodes.length; i++)
+            tree.link(nodes[i], parents[i - from]);
+        this.linked = nodes.length;
+    }
+    /**
+     * The leaf the stream names: the target of a final persisted-leaf record, else the last
+     * entry (`null` before the first). A target that is not in the tree is a problem (lenient:
+     * the last entry instead); in a window it is returned as it is, to be looked for further back.
+     */
+    streamLeaf() {
+        const nodes = this.tree.nodesInOrder();
+        const lastEntryId = nodes.length > 0 ? nodes[nodes.length - 1].id : null;
+        const last = this.lastRecord;
+        if (last?.kind !== "leaf")
+            return { leafId: lastEntryId, leafRecordId: undefined };
+        const target = last.target === null ? null : resolveAlias(last.target, this.leafRecords);
+        if (target === null || this.tree.has(target) || this.options.window) {
+            return { leafId: target, leafRecordId: last.id };
+        }
+        this.report({ code: "ENTRY_NOT_FOUND", message: `the leaf pointer names entry ${last.target}, which is not in the file` }, "the last entry is the leaf instead");
+        return { leafId: lastEntryId, leafRecordId: undefined };
+    }
+    /** The parent an entry's `parentId` really means, through persisted-leaf records. */
+    resolveParentId(parentId) {
+        return parentId === null ? null : resolveAlias(parentId, this.leafRecords);
+    }
+    required() {
+        if (this.state)
+            return this.state;
+        const torn = this.sawTorn ? " (only an incomplete line)" : "";
+        throw new SessionTreeError("EMPTY_FILE", `the file holds no session header${torn}`, { file: this.options.file });
+    }
+    noteEntry(id, parentId, line) {
+        this.parentIds.push(parentId);
+        this.entryLines.push(line);
+        this.lastRecord = { kind: "entry", id };
+    }
+    /** `action` says what lenient policy did about the problem; strict policy throws instead. */
+    report(problem, action) {
+        if (!this.options.lenient && !this.tolerant) {
+            throw new SessionTreeError(problem.code, problem.message, { file: this.options.file, line: problem.line });
+        }
+        this.problems.push(action ? { ...problem, message: `${problem.message}; ${action}` } : problem);
+    }
+    startFrom(first) {
+        const reason = headerProblem(first);
+        let header = first.record;
+        let headerIsEntry = false;
+        if (reason) {
+            if (!this.options.lenient) {
+                throw new SessionTreeError("INVALID_HEADER", reason, { file: this.options.file, line: first.line });
+            }
+            // Lenient: the header is made up, and a first line that is an entry stays an entry.
+            const record = first.record;
+            headerIsEntry = record !== undefined && entryShapeError(record) === undefined;
+            header = {
+                type: "session",
+                version: CURRENT_SESSION_VERSION,
+                id: "recovered-session",
+                timestamp: headerIsEntry ? String(record?.timestamp) : new Date(0).toISOString(),
+                cwd: "",
+            };
+            this.report({ code: "INVALID_HEADER", message: reason, line: first.line }, "a header was made up (id recovered-session, empty cwd)");
+        }
+        const migration = new Migration(header);
+        if (migration.from > CURRENT_SESSION_VERSION) {
+            throw new SessionTreeError("UNSUPPORTED_VERSION", `session format version ${migration.from} is newer than this library supports (${CURRENT_SESSION_VERSION})`, { file: this.options.file, line: first.line });
+        }
+        this.state = { tree: SessionTree.empty(header), migration };
+        if (headerIsEntry)
+            this.apply(first);
+    }
+    /**
+     * Resolved parent node of every entry from `from` on; a missing parent is bridged to the
+     * previous entry. Most entries follow their parent directly, which is checked before the index.
+     */
+    resolveParents(tree, nodes, from) {
+        const parents = new Array(nodes.length - from);
+        const hasAliases = this.leafRecords.size > 0;
+        for (let i = from; i < nodes.length; i++) {
+            const named = this.parentIds[i];
+            if (named === null)
+                continue;
+            const previous = i > 0 ? nodes[i - 1] : undefined;
+            if (previous !== undefined && previous.id === named) {
+                parents[i - from] = previous;
+                continue;
+            }
+            const parentId = hasAliases ? resolveAlias(named, this.leafRecords) : named;
+            const parent = parentId === null ? undefined : tree.getNode(parentId);
+            if (parentId === null || parent) {
+                parents[i - from] = parent;
+                continue;
+            }
+            const node = nodes[i];
+            if (this.options.window) {
+                this.outside.add(node.id);
+                continue;
+            }
+            this.report({
+                code: "MISSING_PARENT",
+                message: `entry ${node.id} names parent ${named}, which is not in the file`,
+                line: this.entryLines[i],
+                entryId: node.id,
+            }, previous ? `bridged to the previous entry ${previous.id}` : "kept as a root");
+            parents[i - from] = previous;
+        }
+        return parents;
+    }
+    /**
+     * Finds parent cycles among the entries from `from` on (only possible through a parent that
+     * comes later in the stream; linked entries never point into new ones) and cuts each at an
+     * entry whose parent is later, which then becomes a root. Linear.
+     */
+    breakCycles(nodes, parents, from) {
+        const parentOf = (i) => parents[i - from];
+        let forward = false;
+        for (let i = from; i < nodes.length && !forward; i++)
+            forward = (parentOf(i)?.order ?? -1) >= i;
+        if (!forward)
+            return;
+        const state = new Uint8Array(nodes.length - from); // 0 new, 1 on the current walk, 2 done
+        for (let start = from; start < nodes.length; start++) {
+            if (state[start - from] !== 0)
+                continue;
+            const walk = [];
+            let at = start;
+            // Entries linked before `from` are done: their parents are settled.
+            while (at !== undefined && at >= from && state[at - from] === 0) {
+                state[at - from] = 1;
+                walk.push(at);
+                at = parentOf(at)?.order;
+            }
+            if (at !== undefined && at >= from && state[at - from] === 1) {
+                const cycle = walk.slice(walk.indexOf(at));
+                const cut = cycle.find((i) => parentOf(i).order >= i) ?? at;
+                const entry = nodes[cut];
+                this.report({
+                    code: "PARENT_CYCLE",
+                    message: `following parent ids from entry ${entry.id} leads back to it (a cycle of ${cycle.length})`,
+                    line: this.entryLines[cut],
+                    entryId: entry.id,
+                }, "it is kept as a root");
+                parents[cut - from] = undefined;
+            }
+            for (const i of walk)
+                state[i - from] = 2;
+        }
+    }
+}
+/** The message of an error without the `file:line: ` its constructor put in front. */
+export function stripLocation(error) {
+    const prefix = error.message.match(/^(?:.*?:\d+: |line \d+: )/);
+    return prefix ? error.message.slice(prefix[0].length) : error.message;
+}
+/** Why the first line is not a usable session header, or undefined when it is. */
+export function headerProblem(first) {
+    if (!first.record) {
+        const reason = first.error ? stripLocation(first.error) : "unreadable";
+        return `the first line is not a session header (${reason})`;
+    }
+    const header = first.record;
+    if (header.type !== "session") {
+        return `the first line is not a session header (its type is ${JSON.stringify(header.type)}, expected "session")`;
+    }
+    if (typeof header.id !== "string" || header.id === "")
+        return "the session header has no string id";
+    if (header.version !== undefined && (typeof header.version !== "number" || !Number.isInteger(header.version))) {
+        return `the session header's version ${JSON.stringify(header.version)} is not an integer`;
+    }
+    return undefined;
+}
+/**
+ * The entry an id means once persisted-leaf records are seen through: a child whose parentId
+ * names such a record belongs under that record's target. Bounded, so a loop of leaf records
+ * cannot hang.
+ */
+export function resolveAlias(id, aliases) {
+    let current = id;
+    for (let hops = 0; current !== null && aliases.has(current) && hops <= aliases.size; hops++) {
+        current = aliases.get(current) ?? null;
+    }
+    return current;
+}
+//# sourceMappingURL=reducer.js.map

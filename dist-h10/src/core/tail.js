@@ -1,0 +1,66 @@
+/**
+ * Resuming from the end of a file. When the active path reaches, close to the end of the file,
+ * a compaction that carries both `retainedTail` and `retainedState`, nothing before that
+ * compaction can change the context: the leaf's context is computed from the last lines alone,
+ * and the cost of a resume follows the tail, not the file. Pure: the store reads the lines.
+ */
+import { isRetainedState } from "./context.js";
+import { SessionReducer } from "./reducer.js";
+/** A header for a window: the reducer needs one, and nothing in a window reads it. */
+const WINDOW_HEADER = { type: "session", version: 3, id: "window", timestamp: "", cwd: "" };
+/**
+ * Applies `records`, the last complete lines of a current-version file in file order, to a
+ * strict reducer in window mode, then walks from the leaf the stream names towards the root
+ * and stops at the first compaction with `retainedTail` and `retainedState`.
+ */
+export function resumeFromTail(records) {
+    if (records.length === 0)
+        return { kind: "more" };
+    const reducer = SessionReducer.fresh(WINDOW_HEADER, { window: true });
+    let leafId;
+    try {
+        for (const record of records)
+            reducer.applyRecord(record, 0);
+        reducer.settle();
+        leafId = reducer.streamLeaf().leafId;
+    }
+    catch {
+        // Anything unusual is left to a full open, which reports it properly.
+        return { kind: "no" };
+    }
+    const tree = reducer.tree;
+    for (const id of reducer.leafRecords.keys())
+        if (tree.has(id))
+            return { kind: "no" };
+    if (leafId === null)
+        return { kind: "no" };
+    const path = [];
+    const walked = new Set();
+    // The compaction nearest the leaf decides the messages: if it keeps entries from the path
+    // (pi's kind, no retainedTail), they must lie within what the walk covers.
+    let firstKept;
+    let nearestSeen = false;
+    let node = tree.getNode(leafId);
+    if (!node)
+        return { kind: "more" };
+    for (; node; node = node.parent) {
+        const entry = node.entry;
+        path.push(entry);
+        walked.add(entry.id);
+        if (entry.type === "compaction") {
+            const compaction = entry;
+            if (!nearestSeen && !Array.isArray(compaction.retainedTail))
+                firstKept = compaction.firstKeptEntryId;
+            nearestSeen = true;
+            if (Array.isArray(compaction.retainedTail) && isRetainedState(compaction.retainedState)) {
+                if (firstKept !== undefined && !walked.has(firstKept))
+                    return { kind: "no" };
+                return { kind: "found", leafId, path: path.reverse() };
+            }
+        }
+        if (!node.parent && reducer.outside.has(node.id))
+            return { kind: "more" };
+    }
+    return { kind: "no" };
+}
+//# sourceMappingURL=tail.js.map

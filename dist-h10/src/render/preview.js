@@ -1,0 +1,195 @@
+/**
+ * One-line, terminal-safe descriptions of entries and messages, shared by the text renderers.
+ *
+ * Message text can hold anything: newlines, U+2028, control characters, bidi overrides, lone
+ * surrogates, megabytes of tool output. A preview is always one short line that cannot move
+ * the cursor or reorder the rest of the terminal line.
+ */
+import { segmentGraphemes, truncateToWidth } from "./terminal.js";
+// Until src/cli/commands/{ls,search}.ts and the tests in test/cli/ import these from terminal.js:
+// names, not copies.
+export { displayWidth, truncateToWidth } from "./terminal.js";
+/** Default preview length, in user-perceived characters. */
+export const DEFAULT_PREVIEW_LENGTH = 60;
+/** Bidi controls (embeddings, overrides, isolates, marks) and the BOM: dropped. */
+const INVISIBLE = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
+/** C0 and C1 controls, DEL and the Unicode line and paragraph separators: become spaces. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
+/** A surrogate half without its partner. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/**
+ * Makes text safe to print on one terminal line: controls become spaces, bidi controls go,
+ * lone surrogates become U+FFFD. Spaces are kept as they are (labels are not trimmed).
+ */
+export function sanitize(text) {
+    return text.replace(INVISIBLE, "").replace(CONTROL, " ").replace(LONE_SURROGATE, "\ufffd");
+}
+const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
+/**
+ * One line of at most `max` user-perceived characters (grapheme clusters): whitespace runs
+ * collapse to one space, the ends are trimmed and a cut is marked with `…`.
+ */
+export function oneLine(text, max = DEFAULT_PREVIEW_LENGTH) {
+    // Never scan more than needed: a tool result may be a megabyte long.
+    const budget = Math.max(16, max * 16);
+    const head = text.length > budget ? text.slice(0, budget) : text;
+    const clean = sanitize(head).replace(/\s+/g, " ").trim();
+    if (PRINTABLE_ASCII.test(clean)) {
+        // One grapheme per character: no need for the (slow) segmenter.
+        if (clean.length > max)
+            return `${clean.slice(0, max).trimEnd()}…`;
+        return text.length > budget ? `${clean.trimEnd()}…` : clean;
+    }
+    let out = "";
+    let count = 0;
+    for (const { segment } of segmentGraphemes(clean)) {
+        if (count === max)
+            return `${out.trimEnd()}…`;
+        out += segment;
+        count++;
+    }
+    return text.length > budget ? `${out.trimEnd()}…` : out;
+}
+/** The text of message content: a string, or its blocks in order (non-text blocks as tags). */
+export function contentText(content) {
+    if (typeof content === "string")
+        return content;
+    if (!Array.isArray(content))
+        return content === undefined || content === null ? "" : String(content);
+    const parts = [];
+    for (const block of content) {
+        if (!block || typeof block !== "object")
+            continue;
+        const b = block;
+        switch (b.type) {
+            case "text":
+                if (typeof b.text === "string")
+                    parts.push(b.text);
+                break;
+            case "image":
+                parts.push(`[image${typeof b.mimeType === "string" ? ` ${b.mimeType}` : ""}]`);
+                break;
+            case "thinking":
+                parts.push(b.redacted ? "[thinking, redacted]" : `[thinking] ${typeof b.thinking === "string" ? b.thinking : ""}`);
+                break;
+            case "toolCall":
+                parts.push(`→ ${String(b.name)}(${argsPreview(b.arguments)})`);
+                break;
+            default:
+                parts.push(`[${String(b.type)}]`);
+        }
+    }
+    return parts.join(" ");
+}
+function argsPreview(args) {
+    if (args === undefined)
+        return "";
+    try {
+        const json = JSON.stringify(args);
+        return json === undefined ? "" : json.length > 200 ? `${json.slice(0, 200)}…` : json;
+    }
+    catch {
+        return "…";
+    }
+}
+/** Kind and text of an agent or context message. */
+export function describeMessage(message) {
+    if (!message || typeof message !== "object")
+        return { kind: "message", text: "" };
+    const m = message;
+    const role = typeof m.role === "string" ? m.role : "message";
+    switch (role) {
+        case "user":
+            return { kind: role, text: contentText(m.content) };
+        case "assistant": {
+            let text = contentText(m.content);
+            if (m.stopReason === "error" || m.stopReason === "aborted" || m.stopReason === "length") {
+                const reason = typeof m.errorMessage === "string" ? `${m.stopReason}: ${m.errorMessage}` : m.stopReason;
+                text = `(${reason}) ${text}`;
+            }
+            return { kind: role, text };
+        }
+        case "toolResult":
+            return {
+                kind: role,
+                text: `${String(m.toolName)}${m.isError ? " (error)" : ""}: ${contentText(m.content)}`,
+            };
+        case "bashExecution": {
+            const exit = typeof m.exitCode === "number" ? ` (exit ${m.exitCode})` : m.cancelled ? " (cancelled)" : "";
+            return { kind: role, text: `$ ${String(m.command)}${exit}` };
+        }
+        case "custom":
+            return { kind: role, text: `${String(m.customType)}: ${contentText(m.content)}` };
+        case "compactionSummary":
+            return { kind: "compaction summary", text: String(m.summary) };
+        case "branchSummary":
+            return { kind: "branch summary", text: String(m.summary) };
+        default:
+            return { kind: role, text: "content" in m ? contentText(m.content) : "" };
+    }
+}
+/** Kind and text of an entry: the role for messages, else the entry type. */
+export function describeEntry(entry) {
+    switch (entry.type) {
+        case "message":
+            return describeMessage(entry.message);
+        case "compaction": {
+            const e = entry;
+            return { kind: "compaction", text: `${e.summary} (kept from ${e.firstKeptEntryId})` };
+        }
+        case "branch_summary": {
+            const e = entry;
+            return { kind: "branch_summary", text: e.summary ? `${e.summary} (from ${e.fromId})` : `(from ${e.fromId})` };
+        }
+        case "model_change": {
+            const e = entry;
+            return { kind: "model_change", text: `${e.provider}/${e.modelId}` };
+        }
+        case "thinking_level_change":
+            return { kind: "thinking_level_change", text: String(entry.thinkingLevel) };
+        case "custom":
+            return { kind: "custom", text: String(entry.customType) };
+        case "custom_message": {
+            const e = entry;
+            return { kind: "custom_message", text: `${e.customType}: ${contentText(e.content)}` };
+        }
+        case "label": {
+            const e = entry;
+            return { kind: "label", text: e.label ? `${e.targetId} "${e.label}"` : `${e.targetId} (cleared)` };
+        }
+        case "session_info": {
+            const name = entry.name;
+            return { kind: "session_info", text: typeof name === "string" && name.trim() ? name : "(name cleared)" };
+        }
+        case "leaf":
+            return { kind: "leaf", text: `→ ${entry.targetId ?? "(before the first entry)"}` };
+        default:
+            // A type this version does not know (kept verbatim; outside the union).
+            return { kind: String(entry.type), text: "" };
+    }
+}
+/** `kind: preview` for one line, or just the kind when there is no text. */
+export function formatDescription(description, max = DEFAULT_PREVIEW_LENGTH) {
+    const text = oneLine(description.text, max);
+    return text ? `${sanitize(description.kind)}: ${text}` : sanitize(description.kind);
+}
+/**
+ * Like {@link oneLine}, but cut to a number of terminal columns (the `…` included) instead of
+ * a number of characters.
+ */
+export function oneLineToWidth(text, columns) {
+    if (columns <= 0)
+        return "";
+    // Columns ≥ characters, so oneLine with `columns` characters holds everything needed.
+    const line = oneLine(text, columns);
+    return truncateToWidth(line, columns);
+}
+/**
+ * Makes multi-line text safe for a terminal: every line is {@link sanitize}d (tabs become
+ * spaces) and loses its trailing spaces; line breaks of every kind become `\n`.
+ */
+export function sanitizeLines(text) {
+    return text.split(/\r\n|[\n\r\u2028\u2029\u0085]/).map((line) => sanitize(line).trimEnd());
+}
+//# sourceMappingURL=preview.js.map

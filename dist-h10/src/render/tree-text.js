@@ -1,0 +1,333 @@
+/**
+ * The session tree as box-drawing text, one line per entry:
+ *
+ * ```
+ * Session: fix the CI
+ * 1a2b3c4d user: Our CI fails on Node 16…
+ * 5e6f7a8b assistant: structuredClone became a global in Node 17…
+ * ├── 9c0d1e2f user: Also add a polyfill
+ * │   3a4b5c6d assistant: Added core-js… [polyfill]
+ * └── • 7e8f9a0b user: Instead, declare engines.node >= 20
+ *     • 1c2d3e4f assistant: Added "engines"…  ← leaf
+ * ```
+ *
+ * Indentation grows only where the tree forks: an only child is printed at its parent's
+ * indentation, so a 5,000-entry chain stays 5,000 short lines. Siblings get `├──`/`└──`.
+ * Below a fork, the entries of the active path (root → leaf) carry a `•` so that the chosen
+ * branch shows without colour; above the first fork every entry is on every path.
+ * The walk is iterative: no depth can overflow the stack.
+ *
+ * Options add what pi's `/tree` selector has: its filters (hidden entries' children move up
+ * to the nearest shown ancestor), a subtree (`from`), a depth limit (`… N more`), folding of
+ * long straight runs (`┆ … 37 entries …`), a width to fit each line to, and colours.
+ */
+import { kindStyle, lineWriter } from "./color.js";
+import { DEFAULT_PREVIEW_LENGTH, describeEntry, oneLine, oneLineToWidth, sanitize } from "./preview.js";
+import { displayWidth, truncateToWidth } from "./terminal.js";
+/** Every {@link TreeFilter}, in pi's order. */
+export const TREE_FILTERS = ["default", "no-tools", "user-only", "labeled-only", "all"];
+const BRANCH = "├── ";
+const LAST = "└── ";
+const PIPE = "│   ";
+const SPACE = "    ";
+const ACTIVE = "• ";
+const DEFAULT_FOLD_LIMIT = 6;
+function hasText(content) {
+    if (typeof content === "string")
+        return content.trim().length > 0;
+    if (!Array.isArray(content))
+        return false;
+    return content.some((block) => !!block &&
+        typeof block === "object" &&
+        block.type === "text" &&
+        typeof block.text === "string" &&
+        block.text.trim().length > 0);
+}
+const SETTINGS_TYPES = new Set(["label", "custom", "model_change", "thinking_level_change", "session_info"]);
+/**
+ * Whether pi's `/tree` selector shows an entry under a filter (pi-coding-agent's
+ * tree-selector `applyFilter`). In every mode, assistant messages without text (only tool
+ * calls) are hidden unless they stopped with an error or were aborted, or are the leaf.
+ * - `default`: everything but settings entries (label, custom, model_change,
+ *   thinking_level_change, session_info);
+ * - `no-tools`: `default` without tool results;
+ * - `user-only`: user messages;
+ * - `labeled-only`: entries with a label;
+ * - `all`: everything.
+ */
+export function treeFilterShows(node, filter, leafId) {
+    const { entry } = node;
+    const role = entry.type === "message" ? entry.message?.role : undefined;
+    if (role === "assistant" && entry.id !== leafId) {
+        const message = entry.message;
+        const stop = message.stopReason;
+        const errorOrAborted = !!stop && stop !== "stop" && stop !== "toolUse";
+        if (!hasText(message.content) && !errorOrAborted)
+            return false;
+    }
+    switch (filter) {
+        case "user-only":
+            return role === "user";
+        case "no-tools":
+            return !SETTINGS_TYPES.has(entry.type) && role !== "toolResult";
+        case "labeled-only":
+            return node.label !== undefined;
+        case "all":
+            return true;
+        default:
+            return !SETTINGS_TYPES.has(entry.type);
+    }
+}
+/** Every node by id, found without recursion. */
+function indexNodes(roots) {
+    const byId = new Map();
+    const stack = [...roots];
+    for (let node = stack.pop(); node; node = stack.pop()) {
+        byId.set(node.entry.id, node);
+        for (const child of node.children)
+            stack.push(child);
+    }
+    return byId;
+}
+/**
+ * The tree as pi's `/tree` shows it under `filter`: the shown entries, each with its shown
+ * descendants re-attached to it where hidden entries were between (children stay in order).
+ * Returns copies of the nodes; `keep` is shown whatever the filter says. Iterative.
+ */
+export function filterTree(roots, filter, options = {}) {
+    return buildView(roots, (node) => treeFilterShows(node, filter, options.leafId), options.keep).roots;
+}
+/** The shown tree below `starts` (copies), and the ids shown; `always` is shown whatever `show` says. */
+function buildView(starts, show, always) {
+    const roots = [];
+    const shown = new Set();
+    const stack = [];
+    for (let i = starts.length - 1; i >= 0; i--)
+        stack.push({ node: starts[i], holder: undefined });
+    for (let item = stack.pop(); item; item = stack.pop()) {
+        const { node } = item;
+        let holder = item.holder;
+        if (!show || node.entry.id === always || show(node)) {
+            const copy = { ...node, children: [] };
+            (holder ? holder.children : roots).push(copy);
+            shown.add(node.entry.id);
+            holder = copy;
+        }
+        const { children } = node;
+        for (let i = children.length - 1; i >= 0; i--)
+            stack.push({ node: children[i], holder });
+    }
+    return { roots, shown };
+}
+/** Number of shown entries below a node. */
+function countBelow(view) {
+    let count = 0;
+    const stack = [...view.children];
+    for (let next = stack.pop(); next; next = stack.pop()) {
+        count++;
+        for (const child of next.children)
+            stack.push(child);
+    }
+    return count;
+}
+/** Ids on the path from the root to `leafId`. */
+function activePath(byId, leafId) {
+    const ids = new Set();
+    let id = leafId ?? null;
+    while (id !== null && !ids.has(id)) {
+        const node = byId.get(id);
+        if (!node)
+            break;
+        ids.add(id);
+        id = node.entry.parentId;
+    }
+    return ids;
+}
+/** One straight run, with its middle folded: nodes to show and the number of entries between. */
+function foldRun(run, limit, keep) {
+    if (run.length <= limit)
+        return [...run];
+    const rows = [];
+    let hidden = 0;
+    const flush = (before) => {
+        if (hidden === 1 && before)
+            rows.push(before);
+        else if (hidden > 1)
+            rows.push(hidden);
+        hidden = 0;
+    };
+    let lastHidden;
+    run.forEach((view, i) => {
+        if (i < 2 || i >= run.length - 2 || keep(view)) {
+            flush(lastHidden);
+            rows.push(view);
+        }
+        else {
+            hidden++;
+            lastHidden = view;
+        }
+    });
+    return rows;
+}
+/** Renders a tree (as {@link SessionTree.getTree} returns it) as lines of text. */
+export function renderTreeLines(roots, options = {}) {
+    const width = options.width !== undefined && options.width > 0 ? Math.floor(options.width) : undefined;
+    const previewLength = options.previewLength ?? (width === undefined ? DEFAULT_PREVIEW_LENGTH : undefined);
+    let maxIndent = options.maxIndent ?? 64;
+    if (width !== undefined)
+        maxIndent = Math.min(maxIndent, Math.floor(width / 2));
+    maxIndent = Math.max(4, Math.floor(maxIndent / 4) * 4);
+    const leafMarker = options.leafMarker ?? "← leaf";
+    const leafId = options.leafId ?? null;
+    const markActive = options.markActivePath !== false;
+    const foldLimit = Math.max(4, options.foldLimit ?? DEFAULT_FOLD_LIMIT);
+    const maxDepth = options.depth !== undefined && options.depth >= 0 ? Math.floor(options.depth) : undefined;
+    const lines = [];
+    const fit = lineWriter(width, options.color === true);
+    if (options.sessionName !== undefined) {
+        lines.push(fit([
+            { text: "Session: ", styles: ["bold"] },
+            { text: sanitize(options.sessionName), styles: ["bold"] },
+        ]));
+    }
+    const byId = options.from !== undefined || leafId !== null ? indexNodes(roots) : new Map();
+    const from = options.from === undefined ? undefined : byId.get(options.from);
+    const starts = options.from === undefined ? roots : from ? [from] : [];
+    const filter = options.filter;
+    const { roots: view, shown } = buildView(starts, filter === undefined ? undefined : (node) => treeFilterShows(node, filter, leafId), from?.entry.id);
+    if (view.length === 0) {
+        const empty = roots.length > 0 && filter !== undefined
+            ? `(no entries shown by the ${filter} filter)`
+            : (options.emptyText ?? "(empty)");
+        lines.push(empty);
+        return lines;
+    }
+    const active = activePath(byId, leafId);
+    // A leaf the filter hides is pointed at from its nearest shown ancestor, as pi selects that one.
+    let leafShownAt = leafId;
+    while (leafShownAt !== null && !shown.has(leafShownAt))
+        leafShownAt = byId.get(leafShownAt)?.entry.parentId ?? null;
+    const leafText = leafShownAt === leafId ? `  ${leafMarker}` : `  ${leafMarker} below (${leafId})`;
+    const entryLine = (node, prefix) => {
+        const { entry } = node;
+        const isActive = active.has(entry.id);
+        const bold = isActive && options.color ? "bold" : undefined;
+        const description = describeEntry(entry);
+        const kind = sanitize(description.kind);
+        const head = [];
+        if (prefix)
+            head.push({ text: clip(prefix, maxIndent), styles: ["gray"] });
+        if (isActive && markActive && prefix)
+            head.push({ text: ACTIVE, styles: ["cyan", "bold"] });
+        head.push({ text: `${entry.id} `, styles: ["gray", bold] });
+        head.push({ text: kind, styles: [kindStyle(description.kind), bold] });
+        const label = node.label === undefined ? undefined : sanitize(node.label);
+        const leafTail = leafShownAt !== null && entry.id === leafShownAt ? leafText : "";
+        const tail = (labelText) => {
+            const segments = [];
+            if (labelText !== undefined)
+                segments.push({ text: ` [${labelText}]`, styles: ["yellow", "bold"] });
+            if (leafTail)
+                segments.push({ text: leafTail, styles: ["cyan", "bold"] });
+            return segments;
+        };
+        let preview = "";
+        let labelText = label;
+        if (width === undefined) {
+            preview = oneLine(description.text, previewLength);
+        }
+        else {
+            const headWidth = head.reduce((sum, segment) => sum + displayWidth(segment.text), 0);
+            // Room for the preview (after ": ") and the label (in " [...]").
+            const room = width - headWidth - displayWidth(leafTail) - 2;
+            const cap = previewLength === undefined ? room : Math.min(room, previewLength + 1);
+            const full = cap >= 4 ? oneLineToWidth(description.text, cap) : "";
+            if (label !== undefined) {
+                const labelWidth = displayWidth(label) + 3;
+                if (full && labelWidth + displayWidth(full) > room) {
+                    // Both do not fit: the label keeps a third of the room (or what the preview leaves).
+                    const budget = Math.max(Math.floor(room / 3), room - displayWidth(full), 8);
+                    if (labelWidth > budget)
+                        labelText = truncateToWidth(label, budget - 3);
+                }
+                const left = room - displayWidth(labelText ?? "") - 3;
+                preview = left >= 4 ? oneLineToWidth(description.text, Math.min(left, cap)) : "";
+            }
+            else {
+                preview = full;
+            }
+        }
+        const segments = preview
+            ? [...head, { text: `: ${preview}`, styles: [bold] }, ...tail(labelText)]
+            : [...head, ...tail(labelText)];
+        return fit(segments);
+    };
+    const noteLine = (prefix, text) => {
+        const segments = [];
+        if (prefix)
+            segments.push({ text: clip(prefix, maxIndent), styles: ["gray"] });
+        segments.push({ text, styles: ["gray"] });
+        return fit(segments);
+    };
+    const stack = [];
+    const pushChildren = (children, prefix, depth) => {
+        if (children.length === 1) {
+            stack.push({ view: children[0], linePrefix: prefix, childPrefix: prefix, depth });
+            return;
+        }
+        for (let i = children.length - 1; i >= 0; i--) {
+            const last = i === children.length - 1;
+            stack.push({
+                view: children[i],
+                linePrefix: prefix + (last ? LAST : BRANCH),
+                childPrefix: prefix + (last ? SPACE : PIPE),
+                depth,
+            });
+        }
+    };
+    pushChildren(view, "", 0);
+    const keep = (node) => node.label !== undefined || node.entry.id === leafShownAt;
+    for (let item = stack.pop(); item; item = stack.pop()) {
+        const { linePrefix, childPrefix } = item;
+        // The straight run starting here: every later entry is its predecessor's only child.
+        const run = [item.view];
+        let depth = item.depth;
+        let last = item.view;
+        while (last.children.length === 1 && (maxDepth === undefined || depth < maxDepth)) {
+            last = last.children[0];
+            run.push(last);
+            depth++;
+        }
+        const rows = options.fold ? foldRun(run, foldLimit, keep) : run;
+        rows.forEach((row, i) => {
+            const prefix = i === 0 ? linePrefix : childPrefix;
+            if (typeof row === "number")
+                lines.push(noteLine(prefix, `┆ … ${row.toLocaleString("en-US")} entries …`));
+            else
+                lines.push(entryLine(row, prefix));
+        });
+        if (last.children.length === 0)
+            continue;
+        if (maxDepth !== undefined && depth >= maxDepth) {
+            const more = countBelow(last);
+            const branches = last.children.length > 1 ? ` in ${last.children.length} branches` : "";
+            // The leaf among them: say so, as a filter's hidden leaf is pointed at.
+            const leafBelow = leafShownAt !== null && active.has(last.entry.id) && last.entry.id !== leafShownAt
+                ? `  ${leafMarker} below (${leafId})`
+                : "";
+            lines.push(noteLine(childPrefix, `… ${more.toLocaleString("en-US")} more${branches}${leafBelow}`));
+            continue;
+        }
+        pushChildren(last.children, childPrefix, depth + 1);
+    }
+    return lines;
+}
+/** {@link renderTreeLines} joined, with a final newline. */
+export function renderTree(roots, options = {}) {
+    return `${renderTreeLines(roots, options).join("\n")}\n`;
+}
+/** Keeps the rightmost `max` characters of an over-deep indentation. */
+function clip(prefix, max) {
+    return prefix.length <= max ? prefix : `… ${prefix.slice(prefix.length - max)}`;
+}
+//# sourceMappingURL=tree-text.js.map

@@ -1,0 +1,136 @@
+/**
+ * The JSONL codec: one record per line. Only `\n` ends a line: U+2028/U+2029, NEL and `\r`
+ * inside strings are data (JSON.stringify writes U+2028 raw), and a `\r` before the `\n` is
+ * JSON white space, so CRLF files parse too.
+ *
+ * A line that is not one JSON object is not thrown away: {@link parseLine} tries to salvage
+ * what a crash typically leaves (NUL padding, two records glued together, a torn record glued
+ * to a whole one) and says what it did, so a lenient load can keep the records and a strict
+ * load can name the line.
+ */
+import { SessionTreeError } from "../core/errors.js";
+/** The text of a record's line, newline included. */
+export function encodeRecord(record) {
+    return `${JSON.stringify(record)}\n`;
+}
+/** True for a line that holds only white space (pi skips those). */
+export function isBlankLine(text) {
+    return text.trim() === "";
+}
+/** True for a line of NUL bytes (and white space): space a crash left unwritten. */
+export function isNulPadding(text) {
+    return text.includes("\0") && text.replace(/[\0\s]/g, "") === "";
+}
+/** How many record starts one damaged line is searched for; bounds the work on a bad line. */
+const MAX_SALVAGE_STARTS = 64;
+/**
+ * Parses one line. Never throws: a bad line comes back with `error` set, naming the line, and
+ * with `salvaged` records when some could be recovered from it.
+ * @param text the line without its `\n`
+ * @param line 1-based line number
+ */
+export function parseLine(text, line, file) {
+    const parsed = parseObject(text);
+    if (parsed.record)
+        return { line, record: parsed.record };
+    const where = { file, line };
+    if (isNulPadding(text)) {
+        return {
+            line,
+            error: new SessionTreeError("NUL_PADDING", `${text.length} NUL bytes instead of a record`, where),
+            salvaged: [],
+        };
+    }
+    const withoutNul = text.includes("\0") ? text.replace(/\0/g, "") : text;
+    if (withoutNul !== text) {
+        const retry = parseObject(withoutNul);
+        if (retry.record) {
+            return {
+                line,
+                error: new SessionTreeError("NUL_PADDING", "NUL bytes around a record", where),
+                salvaged: [retry.record],
+            };
+        }
+    }
+    const pieces = salvageObjects(withoutNul);
+    if (pieces.length > 0) {
+        const what = pieces.length > 1
+            ? `${pieces.length} records glued on one line`
+            : "a damaged record followed by a whole one on one line";
+        return { line, error: new SessionTreeError("GLUED_RECORDS", what, where), salvaged: pieces };
+    }
+    return { line, error: new SessionTreeError("INVALID_JSON", `${parsed.reason}: ${preview(text)}`, where) };
+}
+function parseObject(text) {
+    let value;
+    try {
+        value = JSON.parse(text);
+    }
+    catch (cause) {
+        return { reason: `not valid JSON (${cause instanceof Error ? cause.message : String(cause)})` };
+    }
+    if (value === null || typeof value !== "object" || Array.isArray(value)) {
+        const kind = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
+        return { reason: `expected a JSON object, found ${kind}` };
+    }
+    return { record: value, reason: "" };
+}
+/**
+ * Whole JSON objects with a `type` found in a damaged line, left to right. Candidates start
+ * where a record would (`{"type":`); each is cut at its matching brace (string-aware), parsed,
+ * and kept if it is an object. At most {@link MAX_SALVAGE_STARTS} starts are tried.
+ */
+function salvageObjects(text) {
+    const found = [];
+    let from = 0;
+    for (let tries = 0; tries < MAX_SALVAGE_STARTS; tries++) {
+        const start = text.indexOf('{"type":', from);
+        if (start < 0)
+            break;
+        const end = matchingBrace(text, start);
+        if (end < 0) {
+            from = start + 1;
+            continue;
+        }
+        const parsed = parseObject(text.slice(start, end + 1));
+        if (parsed.record && typeof parsed.record.type === "string") {
+            found.push(parsed.record);
+            from = end + 1;
+        }
+        else {
+            from = start + 1;
+        }
+    }
+    return found;
+}
+/** Index of the `}` that closes the object opening at `start`, or -1. */
+function matchingBrace(text, start) {
+    let depth = 0;
+    let inString = false;
+    for (let i = start; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (inString) {
+            if (c === 0x5c)
+                i++; // backslash: skip the escaped character
+            else if (c === 0x22)
+                inString = false;
+        }
+        else if (c === 0x22) {
+            inString = true;
+        }
+        else if (c === 0x7b) {
+            depth++;
+        }
+        else if (c === 0x7d) {
+            depth--;
+            if (depth === 0)
+                return i;
+        }
+    }
+    return -1;
+}
+function preview(text) {
+    const flat = text.replace(/\s+/g, " ");
+    return flat.length > 60 ? `${flat.slice(0, 60)}…` : flat;
+}
+//# sourceMappingURL=codec.js.map

@@ -1,0 +1,642 @@
+/**
+ * The JSONL file store: chunked streaming reads, appends of one line per record at the end of
+ * the file under an inter-process lock, three durability modes, and atomic whole-file
+ * replacement with a backup (used only by explicit migration and repair).
+ */
+import { closeSync, constants, copyFileSync, existsSync, fstatSync, fsyncSync, ftruncateSync, mkdirSync, openSync, readSync, renameSync, statSync, unlinkSync, writeSync, } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { SessionTreeError } from "../core/errors.js";
+import { encodeRecord, isBlankLine, isNulPadding, parseLine } from "./codec.js";
+import { PARENT_MARKER, readEnvelope } from "./envelope.js";
+import { FileLineSource, fileIdentity as identityOf } from "./line-source.js";
+import { lineText, scanByteLines } from "./lines.js";
+import { acquireLock, tryLock } from "./lock.js";
+import { sessionFileName } from "./paths.js";
+const NEWLINE = 0x0a;
+/**
+ * Decoded lines from byte `start` (see {@link scanByteLines}): never the whole file as one
+ * string.
+ */
+export function* scanLines(fd, start = 0, firstLine = 1) {
+    for (const bytes of scanByteLines(fd, start, firstLine)) {
+        yield {
+            line: bytes.line,
+            text: lineText(bytes),
+            terminated: bytes.terminated,
+            end: bytes.offset + bytes.end - bytes.start + (bytes.terminated ? 1 : 0),
+        };
+    }
+}
+/** Every line of a file (see {@link scanLines}). */
+export function* readFileLines(path) {
+    const fd = openFile(path, "r");
+    try {
+        yield* scanLines(fd);
+    }
+    finally {
+        closeSync(fd);
+    }
+}
+function stripBom(text) {
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+function openFile(path, flags, mode) {
+    try {
+        return openSync(path, flags, mode);
+    }
+    catch (cause) {
+        throw ioError(cause, path, "open");
+    }
+}
+function ioError(cause, path, action) {
+    const code = cause?.code;
+    if (code === "ENOENT")
+        return new SessionTreeError("FILE_NOT_FOUND", "no such file", { file: path }, { cause });
+    if (code === "EEXIST")
+        return new SessionTreeError("FILE_EXISTS", "the file already exists", { file: path }, { cause });
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    return new SessionTreeError("IO_ERROR", `cannot ${action}: ${reason}`, { file: path }, { cause });
+}
+function writeAll(fd, data) {
+    let offset = 0;
+    while (offset < data.length)
+        offset += writeSync(fd, data, offset, data.length - offset);
+}
+/** Fsyncs a directory, so a rename or a new file in it survives a crash. */
+export function fsyncDirectory(dir) {
+    let fd;
+    try {
+        fd = openSync(dir, constants.O_RDONLY);
+        fsyncSync(fd);
+    }
+    catch {
+        // Some file systems do not allow fsync on directories; the rename itself has happened.
+    }
+    finally {
+        if (fd !== undefined)
+            closeSync(fd);
+    }
+}
+/** `base`, or `base.1`, `base.2`, … : the first name that does not exist yet. */
+export function freeName(base) {
+    for (let n = 0;; n++) {
+        const name = n === 0 ? base : `${base}.${n}`;
+        if (!existsSync(name))
+            return name;
+    }
+}
+/**
+ * Writes `text` to `file` atomically: a temporary file in the same directory, fsync, rename
+ * over the target, fsync of the directory. The result is owner-only.
+ */
+export function writeFileAtomic(file, text) {
+    const dir = dirname(file);
+    const temp = join(dir, `.${basename(file)}.${process.pid}.${Date.now()}.tmp`);
+    try {
+        const fd = openFile(temp, "wx", 0o600);
+        try {
+            writeAll(fd, Buffer.from(text));
+            fsyncSync(fd);
+        }
+        finally {
+            closeSync(fd);
+        }
+        renameSync(temp, file);
+        fsyncDirectory(dir);
+    }
+    catch (cause) {
+        if (existsSync(temp))
+            unlinkSync(temp);
+        throw cause instanceof SessionTreeError ? cause : ioError(cause, file, "rewrite");
+    }
+}
+function encodePosition(position) {
+    const base = `${position.identity}/${position.offset}/${position.lines}`;
+    return position.owesNewline ? `${base}/+` : base;
+}
+function decodePosition(position, file) {
+    const [identity, offset, lines, owes] = position.split("/");
+    const parsed = { identity: identity ?? "", offset: Number(offset), lines: Number(lines), owesNewline: owes === "+" };
+    if (!Number.isSafeInteger(parsed.offset) || !Number.isSafeInteger(parsed.lines)) {
+        throw new SessionTreeError("INVALID_ARGUMENT", `not a position of this store: ${JSON.stringify(position)}`, {
+            file,
+        });
+    }
+    return parsed;
+}
+/** Longest a lease is kept by a burst of appends that never lets the event loop turn. */
+const LEASE_MS = 100;
+/** How long such a burst leaves the lock free before taking it again (waiters poll every few ms). */
+const LEASE_GAP_MS = 5;
+/** Files under this size are read whole: the end alone is not worth a second read. */
+const TAIL_MIN_FILE = 8 * 1024 * 1024;
+const CAPABILITIES = Object.freeze({
+    lazyBodies: true,
+    tailReads: true,
+    durability: Object.freeze(["none", "fsync", "group"]),
+});
+/**
+ * A session stored in one JSONL file. Appends hold the inter-process lock (`<file>.lock`)
+ * while they check the position and write; the lock is kept until the current turn of the
+ * event loop ends, so a burst of appends pays for one lock and other processes wait at most
+ * for the end of the burst.
+ */
+export class FileSessionStore {
+    file;
+    capabilities = CAPABILITIES;
+    durability;
+    groupSize;
+    groupDelayMs;
+    lockOptions;
+    fd;
+    fdIdentity;
+    /** Physical lines up to the end of what this store last read or wrote. */
+    lineCount = 0;
+    /** Group commit: appends written but not yet fsynced, and when the first of them was. */
+    unsynced = 0;
+    unsyncedSince = 0;
+    groupTimer;
+    /** Sources handed out by `read`, whose descriptors `close` releases. */
+    sources = [];
+    /** The lock, while this store holds it (until the end of the current event-loop turn). */
+    lease;
+    /** When the lease was taken, and a count that tells leases apart (for the release at the turn's end). */
+    leaseSince = 0;
+    leaseGeneration = 0;
+    options;
+    constructor(file, options = {}) {
+        this.file = file;
+        this.options = options;
+        this.durability = options.durability ?? "none";
+        this.groupSize = options.groupSize ?? 64;
+        this.groupDelayMs = options.groupDelayMs ?? 50;
+        this.lockOptions = options.lock;
+    }
+    get location() {
+        return this.file;
+    }
+    async exists() {
+        return existsSync(this.file);
+    }
+    derive(header) {
+        return new FileSessionStore(join(dirname(this.file), sessionFileName(header.timestamp, header.id)), this.options);
+    }
+    async create(header) {
+        mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
+        // Owner-only: sessions hold conversations, tool output and sometimes secrets.
+        const fd = openFile(this.file, "wx", 0o600);
+        try {
+            writeAll(fd, Buffer.from(encodeRecord(header)));
+            if (this.durability !== "none")
+                fsyncSync(fd);
+        }
+        finally {
+            closeSync(fd);
+        }
+        if (this.durability !== "none")
+            fsyncDirectory(dirname(this.file));
+        this.lineCount = 1;
+        return encodePosition(this.positionAt(statSync(this.file)));
+    }
+    /**
+     * Reads the file in 1 MiB chunks. In a current-version file, entries in pi's exact layout
+     * come back as envelopes (read from the bytes in place, see `envelope.ts`) and the rest is
+     * parsed; the returned `source` keeps the file open to read those bodies later.
+     */
+    async read() {
+        const fd = openFile(this.file, "r");
+        let kept = false;
+        try {
+            const read = this.readAllFrom(fd);
+            kept = read.source !== undefined;
+            return read;
+        }
+        catch (cause) {
+            throw cause instanceof SessionTreeError ? cause : ioError(cause, this.file, "read");
+        }
+        finally {
+            if (!kept)
+                closeSync(fd);
+        }
+    }
+    readAllFrom(fd) {
+        const stats = fstatSync(fd);
+        const lines = [];
+        const checks = new EnvelopeChecks();
+        let lazy = false;
+        let headerSeen = false;
+        let envelopes = 0;
+        let previousId;
+        let end = 0;
+        let count = 0;
+        let owesNewline = false;
+        for (const bytes of scanByteLines(fd)) {
+            const { buffer, start, line, terminated, offset } = bytes;
+            if (lazy && terminated && checks.clean(buffer, start, bytes.end)) {
+                const envelope = readEnvelope(buffer, start, bytes.end, offset, line, previousId);
+                if (envelope) {
+                    lines.push(envelope);
+                    envelopes++;
+                    previousId = envelope.id;
+                    end = offset + bytes.end - start + 1;
+                    count = line;
+                    continue;
+                }
+            }
+            previousId = undefined;
+            const raw = {
+                line,
+                text: lineText(bytes),
+                terminated,
+                end: offset + bytes.end - start + (terminated ? 1 : 0),
+            };
+            const parsed = terminated ? this.parseRaw(raw) : this.parseLast(raw);
+            if (parsed?.torn) {
+                lines.push(parsed);
+                break;
+            }
+            end = raw.end;
+            count = line;
+            owesNewline = !terminated;
+            if (!parsed)
+                continue;
+            lines.push(parsed);
+            if (!headerSeen) {
+                headerSeen = true;
+                // Envelopes only for the current format: older files are migrated from parsed records.
+                lazy = parsed.record?.type === "session" && parsed.record.version === 3;
+            }
+        }
+        this.lineCount = count;
+        const identity = identityOf(stats);
+        const read = { lines, position: encodePosition({ lines: count, offset: end, identity, owesNewline }) };
+        if (envelopes > 0)
+            read.source = this.track(new FileLineSource(this.file, fd, identity));
+        return read;
+    }
+    track(source) {
+        this.sources = this.sources.filter((ref) => ref.deref() !== undefined);
+        this.sources.push(new WeakRef(source));
+        return source;
+    }
+    async readTail(count) {
+        let fd;
+        try {
+            fd = openSync(this.file, "r");
+        }
+        catch {
+            return undefined;
+        }
+        try {
+            return this.readTailFrom(fd, count);
+        }
+        finally {
+            closeSync(fd);
+        }
+    }
+    readTailFrom(fd, count) {
+        const size = fstatSync(fd).size;
+        if (size < TAIL_MIN_FILE)
+            return undefined;
+        const head = Buffer.allocUnsafe(Math.min(size, 64 * 1024));
+        const headRead = readSync(fd, head, 0, head.length, 0);
+        const headerEnd = head.subarray(0, headRead).indexOf(NEWLINE);
+        if (headerEnd < 0)
+            return undefined;
+        const header = parseLine(stripBom(head.toString("utf8", 0, headerEnd)), 1).record;
+        if (header?.type !== "session" || header.version !== 3)
+            return undefined;
+        // Reading more than an eighth of the file from its end is not worth it: read it whole.
+        const start = tailStart(fd, size, headerEnd + 1, count, size - Math.floor(size / 8));
+        if (start === undefined)
+            return undefined;
+        const window = Buffer.allocUnsafe(size - start);
+        let done = 0;
+        while (done < window.length) {
+            const read = readSync(fd, window, done, window.length - done, start + done);
+            if (read === 0)
+                return undefined;
+            done += read;
+        }
+        if (window.length === 0 || window[window.length - 1] !== NEWLINE)
+            return undefined;
+        const records = [];
+        for (let from = 0; from < window.length;) {
+            const nl = window.indexOf(NEWLINE, from);
+            const text = window.toString("utf8", from, nl);
+            from = nl + 1;
+            if (isBlankLine(text))
+                continue;
+            const parsed = parseLine(text, 0);
+            if (!parsed.record)
+                return undefined;
+            records.push(parsed.record);
+        }
+        return { header, records, whole: start === headerEnd + 1 };
+    }
+    async readSince(position) {
+        const at = decodePosition(position, this.file);
+        let stats;
+        try {
+            stats = statSync(this.file);
+        }
+        catch {
+            return undefined;
+        }
+        if (identityOf(stats) !== at.identity || stats.size < at.offset)
+            return undefined;
+        return this.readFrom(at, stats.size);
+    }
+    /** The complete lines from `at` on; an unterminated last line is left for its writer. */
+    readFrom(at, size) {
+        if (size === at.offset)
+            return { lines: [], position: encodePosition(at) };
+        const fd = openFile(this.file, "r");
+        try {
+            const lines = [];
+            let end = at.offset;
+            let count = at.lines;
+            if (at.owesNewline) {
+                // Another writer has written the newline the last line lacked: it ends that line.
+                const byte = Buffer.alloc(1);
+                if (readSync(fd, byte, 0, 1, at.offset) === 1 && byte[0] === NEWLINE)
+                    end++;
+                else
+                    return { lines: [], position: encodePosition(at) };
+            }
+            for (const raw of scanLines(fd, end, at.lines + 1)) {
+                if (!raw.terminated)
+                    break; // being written, or torn: not ours to read yet
+                const parsed = this.parseRaw(raw);
+                if (parsed)
+                    lines.push(parsed);
+                end = raw.end;
+                count = raw.line;
+            }
+            return { lines, position: encodePosition({ lines: count, offset: end, identity: at.identity }) };
+        }
+        finally {
+            closeSync(fd);
+        }
+    }
+    async append(records, expected) {
+        const at = decodePosition(expected, this.file);
+        await this.holdLock();
+        // From here to the write nothing awaits: no other writer of this process runs in between.
+        try {
+            const checked = this.check(at);
+            if (checked.status !== "ok")
+                return checked;
+            const fd = this.appendFd(at.identity);
+            const prefix = checked.owesNewline ? "\n" : "";
+            const data = Buffer.from(prefix + records.map(encodeRecord).join(""));
+            writeAll(fd, data);
+            this.sync(fd);
+            const end = at.offset + data.length;
+            this.lineCount = at.lines + records.length;
+            return { status: "ok", position: encodePosition({ identity: at.identity, offset: end, lines: this.lineCount }) };
+        }
+        catch (cause) {
+            throw cause instanceof SessionTreeError ? cause : ioError(cause, this.file, "append");
+        }
+    }
+    async replace(records, expected) {
+        const at = decodePosition(expected, this.file);
+        await this.holdLock();
+        // No tail repair: the backup keeps the file as it was, torn last line included.
+        const checked = this.check(at, false);
+        if (checked.status !== "ok")
+            return checked;
+        this.closeFd();
+        const backup = freeName(`${this.file}.bak`);
+        try {
+            copyFileSync(this.file, backup, constants.COPYFILE_EXCL);
+        }
+        catch (cause) {
+            throw ioError(cause, this.file, "back up");
+        }
+        writeFileAtomic(this.file, records.map(encodeRecord).join(""));
+        this.lineCount = records.length;
+        return { status: "ok", backup, position: encodePosition(this.positionAt(statSync(this.file))) };
+    }
+    /**
+     * Under the lock: does the file still end at `at`? If others appended, what they appended;
+     * if the file was replaced or cut, stale. With `repair`, an incomplete last line right at
+     * `at` (a crashed writer's) is repaired first: a whole record gets its newline and is handed
+     * back as appended by others; anything else is copied to a backup next to the file and cut
+     * off, so no record is ever glued onto it. `owesNewline`: write a newline before the records.
+     */
+    check(at, repair = true) {
+        let stats;
+        try {
+            stats = statSync(this.file);
+        }
+        catch (cause) {
+            throw ioError(cause, this.file, "append to");
+        }
+        if (identityOf(stats) !== at.identity || stats.size < at.offset)
+            return { status: "stale" };
+        if (stats.size === at.offset)
+            return { status: "ok", owesNewline: at.owesNewline === true };
+        const read = this.readFrom(at, stats.size);
+        if (read.position !== encodePosition(at))
+            return { status: "behind", read };
+        // Only an unterminated line follows: nobody else can be writing it, we hold the lock.
+        if (!repair)
+            return { status: "ok", owesNewline: false };
+        const fd = this.appendFd(at.identity);
+        if (this.repairTail(fd, at.offset, stats.size)) {
+            return { status: "behind", read: this.readFrom(at, fstatSync(fd).size) };
+        }
+        return { status: "ok", owesNewline: false };
+    }
+    /**
+     * Takes the lock unless this store holds it, and keeps it until the current event-loop turn
+     * ends: a burst of appends pays for one lock. A burst that never lets the event loop turn
+     * (appends awaited back to back) gives the lock up every {@link LEASE_MS} and waits
+     * {@link LEASE_GAP_MS} before taking it again, so other processes get their turn.
+     */
+    async holdLock() {
+        if (this.lease) {
+            if (Date.now() - this.leaseSince < LEASE_MS)
+                return;
+            this.endLease();
+            await sleep(LEASE_GAP_MS);
+            if (this.holding())
+                return; // another append of this store took it meanwhile
+        }
+        const lease = tryLock(this.file, this.lockOptions) ?? (await acquireLock(this.file, this.lockOptions));
+        if (this.holding()) {
+            lease(); // another append of this store took it while we waited
+            return;
+        }
+        this.lease = lease;
+        this.leaseSince = Date.now();
+        const generation = ++this.leaseGeneration;
+        setImmediate(() => {
+            if (this.leaseGeneration === generation)
+                this.endLease();
+        });
+    }
+    /** Read through a method: the lease changes across awaits, which TypeScript's narrowing does not see. */
+    holding() {
+        return this.lease !== undefined;
+    }
+    endLease() {
+        const lease = this.lease;
+        this.lease = undefined;
+        lease?.();
+    }
+    async flush() {
+        this.flushSync();
+    }
+    flushSync() {
+        if (this.groupTimer)
+            clearTimeout(this.groupTimer);
+        this.groupTimer = undefined;
+        if (this.unsynced > 0 && this.fd !== undefined)
+            fsyncSync(this.fd);
+        this.unsynced = 0;
+    }
+    async close() {
+        this.endLease();
+        this.closeFd();
+        // Kept: a source read after this reopens its file, and the next close closes it again.
+        for (const ref of this.sources)
+            ref.deref()?.close();
+    }
+    closeFd() {
+        this.flushSync();
+        if (this.fd !== undefined) {
+            closeSync(this.fd);
+            this.fd = undefined;
+        }
+        this.fdIdentity = undefined;
+    }
+    positionAt(stats) {
+        return { lines: this.lineCount, offset: stats.size, identity: identityOf(stats) };
+    }
+    parseRaw(raw) {
+        return isBlankLine(raw.text) ? undefined : parseLine(raw.text, raw.line, this.file);
+    }
+    /** A last line without `\n`: a record if it parses whole, else an incomplete (torn) append. */
+    parseLast(raw) {
+        if (isBlankLine(raw.text))
+            return undefined;
+        const parsed = parseLine(raw.text, raw.line, this.file);
+        if (parsed.record)
+            return parsed;
+        const what = isNulPadding(raw.text) ? "NUL bytes" : "an incomplete record";
+        const error = new SessionTreeError("TORN_TAIL", `the last line is ${what} (${Buffer.byteLength(raw.text)} bytes without a newline)`, { file: this.file, line: raw.line });
+        return { line: raw.line, error, torn: true };
+    }
+    /** The append descriptor, reopened when it is not of the file with this identity (replaced since). */
+    appendFd(identity) {
+        if (this.fd !== undefined && this.fdIdentity !== identity)
+            this.closeFd();
+        if (this.fd === undefined) {
+            if (!existsSync(this.file)) {
+                throw new SessionTreeError("FILE_NOT_FOUND", "the session file disappeared", { file: this.file });
+            }
+            this.fd = openFile(this.file, "a+");
+            this.fdIdentity = identityOf(fstatSync(this.fd));
+        }
+        return this.fd;
+    }
+    /**
+     * Repairs the unterminated last line from `start` to `size`: a whole record just gets its
+     * newline (true: there is a new line to read); an incomplete one (a crashed writer's) is
+     * copied to a backup file next to the session and cut off (false).
+     */
+    repairTail(fd, start, size) {
+        const tail = Buffer.alloc(size - start);
+        readSync(fd, tail, 0, tail.length, start);
+        if (parseLine(tail.toString("utf8"), 0).record) {
+            writeAll(fd, Buffer.from("\n"));
+            return true;
+        }
+        const backup = freeName(`${this.file}.torn`);
+        const backupFd = openFile(backup, "wx", 0o600);
+        try {
+            writeAll(backupFd, tail);
+            fsyncSync(backupFd);
+        }
+        finally {
+            closeSync(backupFd);
+        }
+        fsyncDirectory(dirname(this.file));
+        ftruncateSync(fd, start);
+        return false;
+    }
+    sync(fd) {
+        if (this.durability === "fsync") {
+            fsyncSync(fd);
+        }
+        else if (this.durability === "group") {
+            if (this.unsynced === 0)
+                this.unsyncedSince = Date.now();
+            this.unsynced++;
+            if (this.unsynced >= this.groupSize || Date.now() - this.unsyncedSince >= this.groupDelayMs) {
+                this.flushSync();
+            }
+            else if (!this.groupTimer) {
+                this.groupTimer = setTimeout(() => this.flushSync(), this.groupDelayMs);
+                this.groupTimer.unref();
+            }
+        }
+    }
+}
+/**
+ * Whether a line may have its envelope read in place: no NUL byte, and exactly one
+ * `"parentId":` key (two records glued on one line have two). The next NUL and the next key
+ * are searched once per chunk position and remembered, so a chunk is searched about once.
+ */
+class EnvelopeChecks {
+    buffer;
+    nul = -1;
+    marker = -1;
+    clean(buffer, start, end) {
+        if (buffer !== this.buffer) {
+            this.buffer = buffer;
+            this.nul = buffer.indexOf(0);
+            this.marker = -2;
+        }
+        if (this.nul !== -1 && this.nul < start)
+            this.nul = buffer.indexOf(0, start);
+        if (this.nul !== -1 && this.nul < end)
+            return false;
+        if (this.marker !== -1 && this.marker < start)
+            this.marker = buffer.indexOf(PARENT_MARKER, start);
+        if (this.marker === -1 || this.marker >= end)
+            return false;
+        this.marker = buffer.indexOf(PARENT_MARKER, this.marker + 1);
+        return this.marker === -1 || this.marker >= end;
+    }
+}
+/**
+ * Where the last `count` lines of the file start, searching backwards in 1 MiB reads: the
+ * offset after the newline that precedes them, or `bodyStart` when fewer lines follow it. The
+ * search stops at `minStart` (more of the file is not worth reading from the end): then the
+ * window starts at the first line that begins at or after it (undefined if there is none).
+ */
+function tailStart(fd, size, bodyStart, count, minStart) {
+    const floor = Math.max(bodyStart, minStart);
+    const chunk = Buffer.allocUnsafe(1024 * 1024);
+    // The file's last byte is the newline of the last line: count the newlines before it.
+    let seen = 0;
+    let lowest;
+    for (let end = size - 1; end > floor;) {
+        const start = Math.max(floor, end - chunk.length);
+        const read = readSync(fd, chunk, 0, end - start, start);
+        for (let at = chunk.subarray(0, read).lastIndexOf(NEWLINE); at !== -1;) {
+            lowest = start + at + 1;
+            if (++seen === count)
+                return lowest;
+            at = at === 0 ? -1 : chunk.subarray(0, at).lastIndexOf(NEWLINE);
+        }
+        end = start;
+    }
+    return floor === bodyStart ? bodyStart : lowest;
+}
+//# sourceMappingURL=file-store.js.map

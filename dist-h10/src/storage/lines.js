@@ -1,0 +1,76 @@
+/**
+ * Lines of a file as byte ranges: 1 MiB chunks, only `\n` (byte 0x0A, which never occurs inside
+ * a multi-byte UTF-8 sequence) ends a line, a UTF-8 byte-order mark at the start of the file is
+ * dropped, and a line is not decoded to a string unless someone asks. The one line scanner of
+ * the project: the file store's open (which reads envelopes from the bytes), its `scanLines`,
+ * and the catalog's cheap pass all read through it.
+ */
+import { readSync } from "node:fs";
+const CHUNK_SIZE = 1 << 20;
+const NEWLINE = 0x0a;
+/** The line as a string (UTF-8). */
+export function lineText(line) {
+    return line.buffer.toString("utf8", line.start, line.end);
+}
+/**
+ * Every line of an open file from byte `start` (a line start), numbered from `firstLine`.
+ * `buffer` is a view of the current chunk (a new object per chunk) or a copy (a line across
+ * chunks); the same line object is yielded each time.
+ */
+export function* scanByteLines(fd, start = 0, firstLine = 1) {
+    const chunk = Buffer.allocUnsafe(CHUNK_SIZE);
+    const current = { buffer: chunk, start: 0, end: 0, line: firstLine - 1, terminated: true, offset: 0 };
+    let carry;
+    let carryOffset = 0;
+    let position = start;
+    let first = start === 0;
+    for (;;) {
+        const read = readSync(fd, chunk, 0, CHUNK_SIZE, position);
+        if (read === 0)
+            break;
+        // A new view per chunk, ending where the data ends: searches never see stale bytes, and
+        // a consumer can tell chunks apart by the buffer object.
+        const view = chunk.subarray(0, read);
+        let from = 0;
+        if (first) {
+            first = false;
+            if (read >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf)
+                from = 3;
+        }
+        for (let nl = view.indexOf(NEWLINE, from); nl !== -1; nl = view.indexOf(NEWLINE, from)) {
+            current.line++;
+            if (carry) {
+                current.buffer = Buffer.concat([carry, view.subarray(from, nl)]);
+                current.start = 0;
+                current.end = current.buffer.length;
+                current.offset = carryOffset;
+                carry = undefined;
+            }
+            else {
+                current.buffer = view;
+                current.start = from;
+                current.end = nl;
+                current.offset = position + from;
+            }
+            yield current;
+            from = nl + 1;
+        }
+        if (from < read) {
+            const rest = Buffer.from(view.subarray(from));
+            if (!carry)
+                carryOffset = position + from;
+            carry = carry ? Buffer.concat([carry, rest]) : rest;
+        }
+        position += read;
+    }
+    if (carry && carry.length > 0) {
+        current.line++;
+        current.buffer = carry;
+        current.start = 0;
+        current.end = carry.length;
+        current.offset = carryOffset;
+        current.terminated = false;
+        yield current;
+    }
+}
+//# sourceMappingURL=lines.js.map

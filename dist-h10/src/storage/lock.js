@@ -1,0 +1,195 @@
+/**
+ * An inter-process write lock for one session file: `<file>.lock`, created with O_EXCL and
+ * holding the owner's pid, host and a random token.
+ *
+ * Why not proper-lockfile (which pi uses for its settings): its staleness is judged by the
+ * lock's mtime, so after a holder crashes every writer stalls for at least two seconds, and its
+ * synchronous API has no retries. Appends hold this lock for microseconds; a crashed holder on
+ * this host is recognised at once because its pid is gone. A holder on another host (a shared
+ * file system) is presumed alive until its lock is `staleMs` old.
+ */
+import { randomBytes } from "node:crypto";
+import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { hostname } from "node:os";
+import { setTimeout as sleep } from "node:timers/promises";
+import { SessionTreeError } from "../core/errors.js";
+const HOST = hostname();
+/** Tokens tell locks apart: random per process, then a counter (cheaper than fresh randomness per lock). */
+const PROCESS_TOKEN = randomBytes(6).toString("hex");
+let lockCounter = 0;
+/**
+ * Locks this process holds, with how many holders in this process share each: the lock is
+ * between processes, and within one (single-threaded) process writers take turns anyway.
+ * Released if the process exits while holding them.
+ */
+const held = new Map();
+process.once("exit", () => {
+    for (const path of held.keys())
+        release(path);
+});
+function holdOnce(path) {
+    let done = false;
+    return () => {
+        if (done)
+            return;
+        done = true;
+        const count = (held.get(path) ?? 1) - 1;
+        if (count > 0) {
+            held.set(path, count);
+        }
+        else {
+            held.delete(path);
+            release(path);
+        }
+    };
+}
+function readOwner(path) {
+    try {
+        const owner = JSON.parse(readFileSync(path, "utf8"));
+        return typeof owner.pid === "number" && typeof owner.token === "string" ? owner : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+function isAlive(pid) {
+    try {
+        process.kill(pid, 0);
+        return true;
+    }
+    catch (error) {
+        return error.code === "EPERM";
+    }
+}
+function ageMs(path) {
+    try {
+        return Date.now() - statSync(path).mtimeMs;
+    }
+    catch {
+        return 0;
+    }
+}
+/** True when the lock's holder is certainly gone. */
+function isStale(path, owner, staleMs) {
+    // Unreadable: a holder died between creating and writing it (or is writing it right now).
+    if (!owner)
+        return ageMs(path) > 1000;
+    if (owner.host === HOST)
+        return owner.pid !== process.pid && !isAlive(owner.pid);
+    return ageMs(path) > staleMs;
+}
+/**
+ * Breaks a stale lock. The rename is atomic, so of several processes breaking the same lock
+ * only one moves it; if what it moved is no longer the stale lock it read (a new holder took
+ * over in between), it puts that lock back.
+ */
+function breakLock(path, seen) {
+    const aside = `${path}.stale-${process.pid}-${randomBytes(4).toString("hex")}`;
+    try {
+        renameSync(path, aside);
+    }
+    catch {
+        return; // someone else broke or released it
+    }
+    const moved = readOwner(aside);
+    if (moved && seen && moved.token !== seen.token) {
+        try {
+            linkSync(aside, path);
+        }
+        catch {
+            // A third process already holds a new lock; the one we moved was released by now.
+        }
+    }
+    try {
+        unlinkSync(aside);
+    }
+    catch {
+        // already gone
+    }
+}
+/**
+ * Takes the lock of `file`, waiting (with backoff, without blocking the event loop) while another
+ * live process holds it. If this process holds it already, the lock is shared (counted) and
+ * returned at once: within one process, writers check their position under it instead.
+ * @throws SessionTreeError LOCKED after `timeoutMs`
+ */
+export async function acquireLock(file, options = {}) {
+    return tryLock(file, options) ?? waitForLock(file, options);
+}
+/** Takes the lock if it is free (or held by this process) at once; undefined if another process holds it. */
+export function tryLock(file, options = {}) {
+    // Two tries: the first may only break a dead holder's lock.
+    return takeLock(file, options.staleMs ?? 30_000, 2);
+}
+async function waitForLock(file, options) {
+    const timeoutMs = options.timeoutMs ?? 10_000;
+    const staleMs = options.staleMs ?? 30_000;
+    const deadline = Date.now() + timeoutMs;
+    for (let attempt = 0;; attempt++) {
+        // Backoff with jitter, 1 ms (timers have no finer grain) to ~6 ms: a holder in a long
+        // burst frees the lock for a few ms now and then (see the file store), and a waiter must
+        // look often enough to get it.
+        await sleep(Math.min(4, 2 ** Math.min(attempt, 2)) * (0.5 + Math.random()));
+        const release = takeLock(file, staleMs, 3);
+        if (release)
+            return release;
+        if (Date.now() >= deadline) {
+            const owner = readOwner(`${file}.lock`);
+            const who = owner ? `process ${owner.pid} on ${owner.host}` : "another process";
+            throw new SessionTreeError("LOCKED", `the session is locked by ${who} (${file}.lock)`, { file });
+        }
+    }
+}
+/**
+ * One try (breaking a stale lock and trying again, `tries` times at most): the release
+ * function, or undefined while a live process holds the lock.
+ */
+function takeLock(file, staleMs, tries) {
+    const path = `${file}.lock`;
+    const already = held.get(path);
+    if (already !== undefined) {
+        held.set(path, already + 1);
+        return holdOnce(path);
+    }
+    for (let attempt = 0; attempt < tries; attempt++) {
+        let fd;
+        try {
+            fd = openSync(path, "wx", 0o600);
+        }
+        catch (error) {
+            if (error.code !== "EEXIST") {
+                throw new SessionTreeError("IO_ERROR", `cannot create lock ${path}: ${error.message}`, { file });
+            }
+        }
+        if (fd !== undefined) {
+            const mine = { pid: process.pid, host: HOST, token: `${PROCESS_TOKEN}${(++lockCounter).toString(16)}` };
+            try {
+                writeSync(fd, JSON.stringify(mine));
+            }
+            finally {
+                closeSync(fd);
+            }
+            held.set(path, 1);
+            return holdOnce(path);
+        }
+        const owner = readOwner(path);
+        if (!isStale(path, owner, staleMs))
+            return undefined;
+        breakLock(path, owner);
+    }
+    return undefined;
+}
+/**
+ * Removes the lock. It is not read back first: while this process lives, no process on this
+ * host judges it stale, and a holder on another host is judged stale only after `staleMs`,
+ * far longer than an append holds the lock.
+ */
+function release(path) {
+    try {
+        unlinkSync(path);
+    }
+    catch {
+        // already gone
+    }
+}
+//# sourceMappingURL=lock.js.map

@@ -1,0 +1,92 @@
+/** Helpers of the CLI tests: spawning the built binary, fixtures and temp dirs. */
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+/** The repository root (this file runs from dist-test/test/cli/). */
+export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+/** The built executable that `npm test` builds before the tests (SESSION_TREE_BIN overrides it, for private builds). */
+export const BIN = process.env.SESSION_TREE_BIN ?? join(REPO, "dist", "cli", "main.js");
+/** pi's golden fixtures. */
+export const FIXTURES = process.env.SESSION_TREE_FIXTURES ?? resolve(REPO, "test/fixtures/pi-v3");
+/**
+ * The environment for the binary, without the colour switches: `node --test` on a terminal sets
+ * FORCE_COLOR for its children, which would colour the output the tests compare. A test that
+ * wants colour passes them in `options.env`.
+ */
+function inheritedEnv() {
+    const { FORCE_COLOR: _force, NO_COLOR: _no, ...rest } = process.env;
+    return rest;
+}
+/** Runs `node dist/cli/main.js ...args`. */
+export function cli(args, options = {}) {
+    return new Promise((done, fail) => {
+        const child = spawn(process.execPath, [BIN, ...args], {
+            cwd: options.cwd ?? REPO,
+            env: { ...inheritedEnv(), ...options.env },
+            stdio: ["pipe", "pipe", "pipe"],
+        });
+        const out = [];
+        const err = [];
+        child.stdout.on("data", (chunk) => out.push(chunk));
+        child.stderr.on("data", (chunk) => err.push(chunk));
+        child.on("error", fail);
+        child.on("close", (code) => {
+            done({ code, stdout: Buffer.concat(out).toString("utf8"), stderr: Buffer.concat(err).toString("utf8") });
+        });
+        child.stdin.on("error", () => {
+            // The command may exit before it reads all of stdin (a bad line stops it).
+        });
+        child.stdin.end(options.input ?? "");
+    });
+}
+/** Runs a command that must succeed and parses its stdout as JSON. */
+export async function cliJson(args, options = {}) {
+    const result = await cli(args, options);
+    if (result.code !== 0) {
+        throw new Error(`session-tree ${args.join(" ")} exited ${result.code}: ${result.stderr}`);
+    }
+    return JSON.parse(result.stdout);
+}
+/** A fixture's file name. */
+export function fixture(name) {
+    return join(FIXTURES, `${name}.jsonl`);
+}
+/** A fixture's expected results, as pi computed them. */
+export function expected(name) {
+    return JSON.parse(readFileSync(join(FIXTURES, `${name}.expected.json`), "utf8"));
+}
+const temps = [];
+/** A fresh temporary directory, removed by {@link removeTempDirs}. */
+export function tempDir() {
+    const dir = mkdtempSync(join(tmpdir(), "session-tree-cli-test-"));
+    temps.push(dir);
+    return dir;
+}
+/** Removes every directory {@link tempDir} made. */
+export function removeTempDirs() {
+    for (const dir of temps.splice(0))
+        rmSync(dir, { recursive: true, force: true });
+}
+/** The lines of a text output, without the empty string after the final newline. */
+export function lines(text) {
+    const all = text.split("\n");
+    if (all[all.length - 1] === "")
+        all.pop();
+    return all;
+}
+/** A user message as one stdin line for `session-tree append`. */
+export const userLine = (text, timestamp = 1748768400000) => JSON.stringify({ role: "user", content: text, timestamp });
+/** An assistant message, shaped as pi writes them, as one stdin line for `session-tree append`. */
+export const assistantLine = (text, timestamp = 1748768401000) => JSON.stringify({
+    role: "assistant",
+    content: [{ type: "text", text }],
+    api: "anthropic-messages",
+    provider: "anthropic",
+    model: "claude-sonnet-4-5",
+    usage: { input: 10, output: 5, cacheRead: 0, cacheWrite: 0, totalTokens: 15, cost: { total: 0 } },
+    stopReason: "stop",
+    timestamp,
+});
+//# sourceMappingURL=helpers.js.map

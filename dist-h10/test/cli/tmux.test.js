@@ -1,0 +1,272 @@
+/**
+ * The interactive REPL in a real terminal: tmux (Debian package `tmux`) runs it in a 100×30
+ * pane on a private server socket, `send-keys` types, and `capture-pane` shows the screen.
+ * Checked: the prompt, a command's output, Tab completion of commands and id prefixes,
+ * colours (and none with NO_COLOR), the Up arrow, history across runs, Ctrl-C and Ctrl-D,
+ * tree lines fitted to the pane width, and a bare `session-tree` starting the REPL.
+ *
+ * Without tmux the tests are skipped with a visible reason, except in CI (CI set), where a
+ * missing tmux is a failure.
+ */
+import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
+import { readFileSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { after, before, describe, test } from "node:test";
+import { Session } from "../../src/index.js";
+import { BIN, removeTempDirs, tempDir } from "./helpers.js";
+const WIDTH = 100;
+const HEIGHT = 30;
+/** How long to wait for the screen to show something. */
+const WAIT_MS = 8000;
+const tmuxVersion = spawnSync("tmux", ["-V"], { encoding: "utf8" });
+const haveTmux = tmuxVersion.status === 0;
+const skip = !haveTmux && !process.env.CI
+    ? "tmux is not installed (apt-get install tmux); these tests run, and fail without it, when CI is set"
+    : false;
+const socket = `st-test-${process.pid}`;
+/** The environment tmux itself runs with (not inside another tmux). */
+const tmuxEnv = { ...process.env };
+delete tmuxEnv.TMUX;
+delete tmuxEnv.TMUX_PANE;
+function tmux(...args) {
+    const result = spawnSync("tmux", ["-L", socket, ...args], { encoding: "utf8", env: tmuxEnv });
+    if (result.error)
+        throw result.error;
+    if (result.status !== 0)
+        throw new Error(`tmux ${args.join(" ")} failed: ${result.stderr.trim()}`);
+    return result.stdout;
+}
+function shellQuote(word) {
+    return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+/** The start of a prompt line, with or without a session. */
+const PROMPT_START = /^session-tree(?: \[[^\]]*\])?>(?: |$)/;
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+/** One REPL process in its own tmux session. */
+class Pane {
+    static count = 0;
+    name;
+    constructor(args, env) {
+        this.name = `repl${Pane.count++}`;
+        // `env -u` so that NO_COLOR/FORCE_COLOR from the test's own environment never leak in.
+        const entries = Object.entries(env);
+        const unset = entries.filter(([, value]) => value === undefined).flatMap(([key]) => ["-u", key]);
+        const set = entries.filter(([, value]) => value !== undefined).map(([key, value]) => `${key}=${value}`);
+        const command = ["env", ...unset, ...set, process.execPath, BIN, ...args].map(shellQuote).join(" ");
+        tmux("new-session", "-d", "-s", this.name, "-x", String(WIDTH), "-y", String(HEIGHT), command);
+    }
+    /** The screen as text; `escapes` keeps the colour sequences, `join` joins wrapped lines. */
+    screen({ escapes = false, join = false } = {}) {
+        const flags = ["-p", ...(escapes ? ["-e"] : []), ...(join ? ["-J"] : [])];
+        return tmux("capture-pane", ...flags, "-t", this.name);
+    }
+    /** Types keys (tmux key names like Enter, Tab, Up, C-u are keys; anything else is text). */
+    keys(...keys) {
+        tmux("send-keys", "-t", this.name, ...keys);
+    }
+    /** Types text literally (no key names). */
+    type(text) {
+        tmux("send-keys", "-t", this.name, "-l", text);
+    }
+    /** Waits until the screen satisfies `check`; fails with the screen after {@link WAIT_MS}. */
+    async waitFor(what, check, options = {}) {
+        const deadline = Date.now() + WAIT_MS;
+        let screen = "";
+        for (;;) {
+            try {
+                screen = this.screen(options);
+            }
+            catch (error) {
+                screen = `(no screen: ${error.message})`;
+            }
+            if (check(screen))
+                return screen;
+            if (Date.now() > deadline)
+                assert.fail(`waited ${WAIT_MS} ms for ${what}; the screen:\n${screen}`);
+            await sleep(50);
+        }
+    }
+    /** The last non-empty line on the screen (where the prompt is). */
+    lastLine(screen) {
+        const lines = screen.split("\n").filter((line) => line.trim() !== "");
+        return lines[lines.length - 1] ?? "";
+    }
+    /** Waits until the prompt line (the last one) is exactly `prompt` + `text` (trailing spaces aside). */
+    async waitForInput(text) {
+        return this.waitFor(`the input line to read ${JSON.stringify(text)}`, (screen) => {
+            // capture-pane drops trailing spaces: the prompt may end in `>` alone.
+            const line = this.lastLine(screen).trimEnd();
+            return PROMPT_START.test(line) && line.replace(PROMPT_START, "") === text.trimEnd();
+        });
+    }
+    /** Whether the REPL has ended (its tmux session is gone). */
+    ended() {
+        return spawnSync("tmux", ["-L", socket, "has-session", "-t", this.name], { env: tmuxEnv }).status !== 0;
+    }
+    async waitForEnd() {
+        const deadline = Date.now() + WAIT_MS;
+        while (!this.ended()) {
+            if (Date.now() > deadline)
+                assert.fail(`the REPL did not end; the screen:\n${this.screen()}`);
+            await sleep(50);
+        }
+    }
+}
+/** A prompt with a session (capture-pane drops the space after it on an empty line). */
+const PROMPT = /^session-tree \[[^\]]*\]>( |$)/m;
+const ESCAPE = "\u001b[";
+describe("repl in a terminal (tmux)", { skip }, () => {
+    after(() => {
+        spawnSync("tmux", ["-L", socket, "kill-server"], { env: tmuxEnv });
+        // tmux leaves its socket file behind.
+        const uid = process.getuid?.() ?? 0;
+        rmSync(join(process.env.TMUX_TMPDIR ?? "/tmp", `tmux-${uid}`, socket), { force: true });
+        removeTempDirs();
+    });
+    test("tmux is available", () => {
+        assert.ok(haveTmux, "tmux is not on PATH: install it (Debian: apt-get install tmux) — CI requires it");
+    });
+    const dir = tempDir();
+    const history = join(dir, "state", "history");
+    const env = {
+        HOME: dir,
+        SESSION_TREE_HISTORY: history,
+        XDG_STATE_HOME: undefined,
+        NO_COLOR: undefined,
+        FORCE_COLOR: undefined,
+    };
+    const long = Array.from({ length: 60 }, (_, i) => `word${i}`).join(" ");
+    let file = "";
+    let q1 = "";
+    let a1 = "";
+    let q1Prefix = "";
+    before(async () => {
+        const session = await Session.create({ dir, cwd: "/home/dev/project" });
+        q1 = await session.appendMessage({ role: "user", content: "What is a B-tree?", timestamp: Date.now() });
+        a1 = await session.appendMessage({
+            role: "assistant",
+            content: [{ type: "text", text: long }],
+            provider: "anthropic",
+            model: "claude-sonnet-4-5",
+            timestamp: Date.now(),
+        });
+        await session.close();
+        file = session.file;
+        /** The shortest prefix of q1 that no other id starts with. */
+        const ids = [q1, a1];
+        let prefixLength = 1;
+        while (ids.some((id) => id !== q1 && id.startsWith(q1.slice(0, prefixLength))))
+            prefixLength++;
+        q1Prefix = q1.slice(0, Math.max(prefixLength, 2));
+    });
+    let pane;
+    test("the prompt shows the session and the leaf, in colour", async () => {
+        // The server outlives each REPL: a new session started while the last one's server is
+        // shutting down would fail with "server exited unexpectedly".
+        tmux("start-server", ";", "set-option", "-g", "exit-empty", "off");
+        pane = new Pane(["repl", file], env);
+        const screen = await pane.waitFor("the prompt", (text) => PROMPT.test(text));
+        assert.match(pane.lastLine(screen), new RegExp(`^session-tree \\[…[0-9a-f]{8} ${a1}\\]>\\s*$`));
+        const coloured = pane.screen({ escapes: true });
+        assert.ok(coloured.includes(`${ESCAPE}33m${a1}`), `the leaf id is yellow:\n${coloured}`);
+    });
+    test("a command prints its output and the prompt follows the new leaf", async () => {
+        pane.type("send user hi");
+        pane.keys("Enter");
+        const screen = await pane.waitFor("the new id", (text) => /^[0-9a-f]{8}\s*$/m.test(text) && PROMPT.test(pane.lastLine(text)));
+        const id = /^([0-9a-f]{8})\s*$/m.exec(screen)[1];
+        assert.ok(pane.lastLine(screen).includes(` ${id}]>`), pane.lastLine(screen));
+    });
+    test("Up recalls the previous command; Ctrl-U clears it", async () => {
+        pane.keys("Up");
+        await pane.waitForInput("send user hi");
+        pane.keys("C-u");
+        await pane.waitForInput("");
+    });
+    test("Tab completes a command name, then an id prefix", async () => {
+        pane.type("bra");
+        await pane.waitForInput("bra");
+        pane.keys("Tab");
+        await pane.waitForInput("branch ");
+        pane.type(q1Prefix);
+        await pane.waitForInput(`branch ${q1Prefix}`);
+        pane.keys("Tab");
+        await pane.waitForInput(`branch ${q1} `);
+        pane.keys("Enter");
+        await pane.waitFor("the branch output", (text) => text.includes(`leaf: ${q1}`));
+    });
+    test("Ctrl-C drops the line being typed", async () => {
+        pane.type("send user never sent");
+        await pane.waitForInput("send user never sent");
+        pane.keys("C-c");
+        await pane.waitFor("a fresh prompt", (text) => text.includes("never sent^C") && pane.lastLine(text).endsWith("]>"));
+        const reopened = await Session.open(file);
+        assert.ok(reopened.getEntries().every((entry) => !JSON.stringify(entry).includes("never sent")), "the dropped line was not run");
+    });
+    test("tree: lines are cut to the pane width, colours by role", async () => {
+        pane.keys("C-l");
+        pane.type("tree");
+        pane.keys("Enter");
+        const screen = await pane.waitFor("the tree", (text) => text.includes(a1) && text.includes("leaf") && PROMPT.test(pane.lastLine(text)));
+        const joined = pane.screen({ join: true }).split("\n");
+        for (const line of joined)
+            assert.ok(line.length <= WIDTH, `a line wider than the pane: ${line}`);
+        const longLine = joined.find((line) => line.includes(a1));
+        assert.ok(longLine.includes("word0 word1"), longLine);
+        assert.ok(longLine.trimEnd().endsWith("…"), `the preview is cut: ${longLine}`);
+        assert.ok(longLine.trimEnd().length >= WIDTH - 8, `the preview fills the width: ${longLine}`);
+        assert.ok(!screen.includes("word59"));
+        const coloured = pane.screen({ escapes: true });
+        const treeLines = coloured.split("\n").filter((line) => line.includes(a1) || line.includes(q1));
+        assert.ok(treeLines.some((line) => line.includes(ESCAPE) && !line.includes("]>")), `tree lines are coloured:\n${coloured}`);
+    });
+    test("exit ends the REPL and the history is saved (mode 0600)", async () => {
+        pane.type("exit");
+        pane.keys("Enter");
+        await pane.waitForEnd();
+        const saved = readFileSync(history, "utf8").split("\n");
+        assert.deepEqual(saved.slice(-5), ["send user hi", `branch ${q1}`, "tree", "exit", ""]);
+        assert.ok(!saved.includes("send user never sent"));
+        assert.equal(statSync(history).mode & 0o777, 0o600);
+    });
+    test("a new run recalls the previous run's commands with Up", async () => {
+        pane = new Pane(["repl", file], env);
+        await pane.waitFor("the prompt", (text) => PROMPT.test(text));
+        pane.keys("Up");
+        await pane.waitForInput("exit");
+        pane.keys("Up");
+        await pane.waitForInput("tree");
+        pane.keys("Down");
+        await pane.waitForInput("exit");
+        pane.keys("C-u");
+        await pane.waitForInput("");
+        // Ctrl-D on an empty line leaves.
+        pane.keys("C-d");
+        await pane.waitForEnd();
+    });
+    test("NO_COLOR=1: no colour at all, the same text", async () => {
+        pane = new Pane(["repl", file], { ...env, NO_COLOR: "1" });
+        await pane.waitFor("the prompt", (text) => PROMPT.test(text));
+        pane.type("tree");
+        pane.keys("Enter");
+        await pane.waitFor("the tree", (text) => text.includes(a1) && PROMPT.test(pane.lastLine(text)));
+        const screen = pane.screen({ escapes: true });
+        assert.ok(!screen.includes(ESCAPE), `no escape sequences with NO_COLOR:\n${JSON.stringify(screen)}`);
+        assert.ok(screen.includes(`${q1} user: What is a B-tree?`), screen);
+        pane.keys("C-d");
+        await pane.waitForEnd();
+    });
+    test("a bare session-tree on a terminal starts the REPL", async () => {
+        pane = new Pane([], { ...env, SESSION_TREE_HISTORY: "" });
+        const screen = await pane.waitFor("the empty prompt", (text) => /^session-tree>$/m.test(text));
+        assert.match(screen, /`help` lists the commands/);
+        pane.type("help");
+        pane.keys("Enter");
+        await pane.waitFor("the help", (text) => /^ {2}branch <id>/m.test(text));
+        pane.type("exit");
+        pane.keys("Enter");
+        await pane.waitForEnd();
+    });
+});
+//# sourceMappingURL=tmux.test.js.map

@@ -1,0 +1,104 @@
+import assert from "node:assert/strict";
+import { describe, test } from "node:test";
+import { isSessionTreeError, resolveIdPrefix, SessionTree, } from "../../src/core/index.js";
+const header = { type: "session", version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/" };
+const entry = (id, parentId, timestamp = "2026-01-01T00:00:00.000Z") => ({
+    type: "message",
+    id,
+    parentId,
+    timestamp,
+    message: { role: "user", content: id, timestamp: 0 },
+});
+const hex = (i) => i.toString(16).padStart(8, "0");
+describe("SessionTree", () => {
+    test("a 200,000-deep chain: getBranch, getTree, flatten and listBranches without recursion", () => {
+        const tree = SessionTree.empty(header);
+        const N = 200_000;
+        for (let i = 0; i < N; i++)
+            tree.insert(entry(hex(i), i === 0 ? null : hex(i - 1)));
+        assert.equal(tree.getBranch().length, N);
+        assert.equal(tree.getBranch(hex(10))[10]?.id, hex(10));
+        let depth = 0;
+        for (let node = tree.getTree()[0]; node; node = node.children[0])
+            depth++;
+        assert.equal(depth, N);
+        const rows = tree.flatten();
+        assert.equal(rows.length, N);
+        assert.equal(rows[N - 1]?.depth, N - 1);
+        assert.deepEqual(tree.listBranches(), [hex(N - 1)]);
+    });
+    test("a node with 200,000 children: children in O(children), stable order by instant", () => {
+        const tree = SessionTree.empty(header);
+        const N = 200_000;
+        tree.insert(entry("root0000", null));
+        for (let i = 1; i <= N; i++) {
+            // Half the children share one millisecond; one is earlier than all.
+            const ts = i === N ? "2025-12-31T23:59:59.999Z" : "2026-01-01T00:00:00.000Z";
+            tree.insert(entry(hex(i), "root0000", ts));
+        }
+        assert.equal(tree.getChildren("root0000").length, N);
+        const children = tree.getTree()[0]?.children ?? [];
+        assert.equal(children.length, N);
+        assert.equal(children[0]?.entry.id, hex(N), "earliest instant first");
+        assert.equal(children[1]?.entry.id, hex(1), "then file order among equal instants");
+        assert.equal(tree.listBranches().length, N);
+        assert.equal(tree.flatten().length, N + 1);
+    });
+    test("instants, not strings, order siblings", () => {
+        const tree = SessionTree.empty(header);
+        tree.insert(entry("aaaaaaaa", null));
+        tree.insert(entry("bbbbbbbb", "aaaaaaaa", "2026-01-01T12:00:00.500+02:00")); // 10:00:00.500Z
+        tree.insert(entry("cccccccc", "aaaaaaaa", "2026-01-01T10:00:00Z"));
+        assert.deepEqual(tree.flatten().map((r) => r.entry.id), ["aaaaaaaa", "cccccccc", "bbbbbbbb"]);
+    });
+    test("insert refuses duplicate ids and unknown parents; setLeaf refuses unknown ids", () => {
+        const tree = SessionTree.empty(header);
+        tree.insert(entry("aaaaaaaa", null));
+        assert.throws(() => tree.insert(entry("aaaaaaaa", null)), (e) => isSessionTreeError(e, "DUPLICATE_ID"));
+        assert.throws(() => tree.insert(entry("bbbbbbbb", "zzzzzzzz")), (e) => isSessionTreeError(e, "MISSING_PARENT"));
+        assert.throws(() => tree.setLeaf("zzzzzzzz"), (e) => isSessionTreeError(e, "ENTRY_NOT_FOUND"));
+        assert.equal(tree.size, 1);
+    });
+    test("labels: set, overwrite, clear; name: latest session_info, trimmed, empty clears", () => {
+        const tree = SessionTree.empty(header);
+        tree.insert(entry("aaaaaaaa", null));
+        const label = (id, label) => ({
+            type: "label",
+            id,
+            parentId: null,
+            timestamp: "2026-01-02T00:00:00.000Z",
+            targetId: "aaaaaaaa",
+            label,
+        });
+        tree.insert(label("11111111", "one"));
+        tree.insert(label("22222222", "two"));
+        assert.equal(tree.getLabel("aaaaaaaa"), "two");
+        tree.insert(label("33333333", ""));
+        assert.equal(tree.getLabel("aaaaaaaa"), undefined);
+        const info = (id, name) => ({
+            type: "session_info",
+            id,
+            parentId: null,
+            timestamp: "2026-01-02T00:00:00.000Z",
+            name,
+        });
+        tree.insert(info("44444444", "  hello "));
+        assert.equal(tree.getSessionName(), "hello");
+        tree.insert(info("55555555", "   "));
+        assert.equal(tree.getSessionName(), undefined);
+    });
+});
+describe("resolveIdPrefix", () => {
+    test("a unique prefix resolves; none and several are typed errors listing candidates", () => {
+        const tree = SessionTree.empty(header);
+        tree.insert(entry("abc12345", null));
+        tree.insert(entry("abd12345", "abc12345"));
+        tree.insert(entry("ff000000", "abd12345"));
+        assert.equal(resolveIdPrefix(tree, "abc"), "abc12345");
+        assert.equal(resolveIdPrefix(tree, "f"), "ff000000");
+        assert.equal(resolveIdPrefix(tree, "abd12345"), "abd12345");
+        assert.throws(() => resolveIdPrefix(tree, "ab"), (e) => isSessionTreeError(e, "AMBIGUOUS_ID") && e.message.includes("abc12345") && e.message.includes("abd12345"));
+        assert.throws(() => resolveIdPrefix(tree, "99"), (e) => isSessionTreeError(e, "ENTRY_NOT_FOUND"));
+    });
+});
+//# sourceMappingURL=tree.test.js.map

@@ -1,0 +1,10 @@
+/** Takes the lock of FILE, prints "locked", holds it for MS milliseconds, releases. */
+import { acquireLock } from "../../src/index.js";
+const [file, ms] = process.argv.slice(2);
+const release = await acquireLock(file);
+process.stdout.write("locked\n");
+setTimeout(() => {
+    release();
+    process.exit(0);
+}, Number(ms));
+//# sourceMappingURL=lock-holder.js.map
