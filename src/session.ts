@@ -29,7 +29,6 @@ import { cryptoRandomBytes, newEntryId, newSessionId, type RandomBytes } from ".
 import { loadTree } from "./core/load.js";
 import { type LoadProblem, SessionReducer } from "./core/reducer.js";
 import { resumeFromTail } from "./core/tail.js";
-import { isHeaderRecord } from "./core/validate.js";
 import { type FlatTreeRow, type ReadonlySessionTree, type SessionTree, TreeNode } from "./core/tree.js";
 import {
 	type AgentMessage,
@@ -42,6 +41,7 @@ import {
 	type SessionHeader,
 	type SessionTreeNode,
 } from "./core/types.js";
+import { isHeaderRecord } from "./core/validate.js";
 import { FileSessionStore } from "./storage/file-store.js";
 import { storeAt } from "./storage/locations.js";
 import { MemorySessionStore } from "./storage/memory-store.js";
@@ -230,7 +230,8 @@ export class Session {
 
 	/** Opens a session from any store. */
 	static async openStore(store: SessionStore, options: OpenSessionOptions = {}): Promise<Session> {
-		if (!(await store.exists())) throw new SessionTreeError("FILE_NOT_FOUND", "no such session", { file: store.location });
+		if (!(await store.exists()))
+			throw new SessionTreeError("FILE_NOT_FOUND", "no such session", { file: store.location });
 		const session = new Session(store, options);
 		if (options.load === "context" && !options.lenient && !options.verify) {
 			session.partial = await readPartialResume(store);

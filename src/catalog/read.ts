@@ -66,6 +66,7 @@ class RememberingSource implements LineSource {
 	}
 
 	readLines(spans: readonly Envelope[]): string[] {
+		if (this.remembered.size === 0) return this.source.readLines(spans);
 		const texts: string[] = new Array(spans.length);
 		const missing: Envelope[] = [];
 		const at: number[] = [];

@@ -5,10 +5,10 @@
  */
 
 export * from "./context.js";
+export * from "./copy.js";
 export * from "./entries.js";
 export * from "./errors.js";
 export * from "./id-prefix.js";
-export * from "./copy.js";
 export * from "./ids.js";
 export * from "./lazy.js";
 export * from "./load.js";

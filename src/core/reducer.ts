@@ -233,7 +233,12 @@ export class SessionReducer {
 			const header = tree.header;
 			const fresh = derivedEntryId(`${header.id}:dup:${line}`, (id) => tree.has(id) || this.leafRecords.has(id));
 			this.report(
-				{ code: "DUPLICATE_ID", message: `entry id ${entry.id} is already used by a leaf record`, line, entryId: entry.id },
+				{
+					code: "DUPLICATE_ID",
+					message: `entry id ${entry.id} is already used by a leaf record`,
+					line,
+					entryId: entry.id,
+				},
 				`this entry is given id ${fresh}`,
 			);
 			entry.id = fresh;

@@ -24,6 +24,11 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 	return value !== null && typeof value === "object";
 }
 
+/** The `code` of a thrown value (a Node system error's `ENOENT`, `EEXIST`, …), if it has one. */
+export function errorCode(error: unknown): unknown {
+	return isObject(error) ? error.code : undefined;
+}
+
 /** True for what a JSON line must hold to be a record: an object that is not an array. */
 export function isRawRecord(value: unknown): value is RawRecord {
 	return isObject(value) && !Array.isArray(value);

@@ -46,13 +46,12 @@ export interface Segment {
 
 /** Cuts segments (sanitized text) so that together they fit in `width` columns, ending with `…`. */
 export function fitSegments(segments: readonly Segment[], width: number): Segment[] {
-	const widths = segments.map((segment) => displayWidth(segment.text));
-	const total = widths.reduce((sum, w) => sum + w, 0);
+	const measured = segments.map((segment) => ({ segment, w: displayWidth(segment.text) }));
+	const total = measured.reduce((sum, { w }) => sum + w, 0);
 	if (total <= width) return [...segments];
 	const out: Segment[] = [];
 	let room = width;
-	for (const [i, segment] of segments.entries()) {
-		const w = widths[i] as number;
+	for (const { segment, w } of measured) {
 		if (w < room) {
 			out.push(segment);
 			room -= w;

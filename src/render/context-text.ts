@@ -17,7 +17,8 @@
  */
 
 import type { ContextEntry } from "../core/context.js";
-import type { CompactionSummaryMessage, ContextMessage, SessionContext } from "../core/types.js";
+import type { ContextMessage, SessionContext } from "../core/types.js";
+import { isObject } from "../core/validate.js";
 import { kindStyle, lineWriter, type Segment } from "./color.js";
 import { describeMessage, groupDigits, oneLine, oneLineToWidth, sanitize, sanitizeLines } from "./preview.js";
 import { displayWidth } from "./terminal.js";
@@ -52,7 +53,8 @@ export function renderContextLines(context: SessionContext, options: ContextText
 	messages.forEach((message, i) => {
 		const description = describeMessage(message);
 		const head: Segment[] = [{ text: `${String(i + 1).padStart(numberWidth)}.`, styles: ["gray"] }];
-		if (entries) head.push({ text: ` ${sourceColumn(entries[i] as ContextEntry)}`, styles: ["gray"] });
+		const entry = entries?.[i];
+		if (entry) head.push({ text: ` ${sourceColumn(entry)}`, styles: ["gray"] });
 		head.push({ text: ` ${sanitize(description.kind)}`, styles: [kindStyle(description.kind), "bold"] });
 		const tail: Segment[] = [];
 		const after = suffix(message);
@@ -113,7 +115,7 @@ function sourceColumn({ entry, message }: ContextEntry): string {
 
 function suffix(message: ContextMessage): string {
 	if (message.role === "compactionSummary") {
-		const tokens = (message as CompactionSummaryMessage).tokensBefore;
+		const tokens = message.tokensBefore;
 		return typeof tokens === "number" ? ` (${groupDigits(tokens)} tokens before)` : "";
 	}
 	if (message.role === "branchSummary") return ` (from ${sanitize(String(message.fromId))})`;
@@ -122,8 +124,8 @@ function suffix(message: ContextMessage): string {
 
 /** A whole message: a short headline for its numbered line and the lines of its body. */
 function fullText(message: unknown): { headline: string; body: string[] } {
-	if (!message || typeof message !== "object") return { headline: "", body: [] };
-	const m = message as Record<string, unknown>;
+	if (!isObject(message)) return { headline: "", body: [] };
+	const m = message;
 	switch (m.role) {
 		case "assistant": {
 			let headline = "";
@@ -156,9 +158,8 @@ function blockLines(content: unknown, fullArgs: boolean): string[] {
 	if (typeof content === "string") return sanitizeLines(content);
 	if (!Array.isArray(content)) return content === undefined || content === null ? [] : sanitizeLines(String(content));
 	const lines: string[] = [];
-	for (const block of content) {
-		if (!block || typeof block !== "object") continue;
-		const b = block as Record<string, unknown>;
+	for (const b of content) {
+		if (!isObject(b)) continue;
 		switch (b.type) {
 			case "text":
 				if (typeof b.text === "string") lines.push(...sanitizeLines(b.text));

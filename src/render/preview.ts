@@ -6,20 +6,8 @@
  * the cursor or reorder the rest of the terminal line.
  */
 
-import type {
-	BranchSummaryEntry,
-	CompactionEntry,
-	CustomEntry,
-	CustomMessageEntry,
-	LabelEntry,
-	LeafEntry,
-	MessageEntry,
-	ModelChangeEntry,
-	SessionEntry,
-	SessionInfoEntry,
-	ThinkingLevelChangeEntry,
-	UnknownEntry,
-} from "../core/types.js";
+import type { SessionEntry, UnknownEntry } from "../core/types.js";
+import { isObject } from "../core/validate.js";
 import { segmentGraphemes, truncateToWidth } from "./terminal.js";
 
 // Until src/cli/commands/{ls,search}.ts and the tests in test/cli/ import these from terminal.js:
@@ -76,9 +64,8 @@ export function contentText(content: unknown): string {
 	if (typeof content === "string") return content;
 	if (!Array.isArray(content)) return content === undefined || content === null ? "" : String(content);
 	const parts: string[] = [];
-	for (const block of content) {
-		if (!block || typeof block !== "object") continue;
-		const b = block as Record<string, unknown>;
+	for (const b of content) {
+		if (!isObject(b)) continue;
 		switch (b.type) {
 			case "text":
 				if (typeof b.text === "string") parts.push(b.text);
@@ -119,8 +106,8 @@ export interface Description {
 
 /** Kind and text of an agent or context message. */
 export function describeMessage(message: unknown): Description {
-	if (!message || typeof message !== "object") return { kind: "message", text: "" };
-	const m = message as Record<string, unknown>;
+	if (!isObject(message)) return { kind: "message", text: "" };
+	const m = message;
 	const role = typeof m.role === "string" ? m.role : "message";
 	switch (role) {
 		case "user":
@@ -157,40 +144,37 @@ export function describeMessage(message: unknown): Description {
 export function describeEntry(entry: SessionEntry): Description {
 	switch (entry.type) {
 		case "message":
-			return describeMessage((entry as MessageEntry).message);
-		case "compaction": {
-			const e = entry as CompactionEntry;
-			return { kind: "compaction", text: `${e.summary} (kept from ${e.firstKeptEntryId})` };
-		}
+			return describeMessage(entry.message);
+		case "compaction":
+			return { kind: "compaction", text: `${entry.summary} (kept from ${entry.firstKeptEntryId})` };
 		case "branch_summary": {
-			const e = entry as BranchSummaryEntry;
-			return { kind: "branch_summary", text: e.summary ? `${e.summary} (from ${e.fromId})` : `(from ${e.fromId})` };
+			const { summary, fromId } = entry;
+			return { kind: "branch_summary", text: summary ? `${summary} (from ${fromId})` : `(from ${fromId})` };
 		}
-		case "model_change": {
-			const e = entry as ModelChangeEntry;
-			return { kind: "model_change", text: `${e.provider}/${e.modelId}` };
-		}
+		case "model_change":
+			return { kind: "model_change", text: `${entry.provider}/${entry.modelId}` };
 		case "thinking_level_change":
-			return { kind: "thinking_level_change", text: String((entry as ThinkingLevelChangeEntry).thinkingLevel) };
+			return { kind: "thinking_level_change", text: String(entry.thinkingLevel) };
 		case "custom":
-			return { kind: "custom", text: String((entry as CustomEntry).customType) };
-		case "custom_message": {
-			const e = entry as CustomMessageEntry;
-			return { kind: "custom_message", text: `${e.customType}: ${contentText(e.content)}` };
-		}
-		case "label": {
-			const e = entry as LabelEntry;
-			return { kind: "label", text: e.label ? `${e.targetId} "${e.label}"` : `${e.targetId} (cleared)` };
-		}
+			return { kind: "custom", text: String(entry.customType) };
+		case "custom_message":
+			return { kind: "custom_message", text: `${entry.customType}: ${contentText(entry.content)}` };
+		case "label":
+			return {
+				kind: "label",
+				text: entry.label ? `${entry.targetId} "${entry.label}"` : `${entry.targetId} (cleared)`,
+			};
 		case "session_info": {
-			const name = (entry as SessionInfoEntry).name;
+			const name = entry.name;
 			return { kind: "session_info", text: typeof name === "string" && name.trim() ? name : "(name cleared)" };
 		}
 		case "leaf":
-			return { kind: "leaf", text: `→ ${(entry as LeafEntry).targetId ?? "(before the first entry)"}` };
-		default:
-			// A type this version does not know (kept verbatim; outside the union).
-			return { kind: String((entry as UnknownEntry).type), text: "" };
+			return { kind: "leaf", text: `→ ${entry.targetId ?? "(before the first entry)"}` };
+		default: {
+			// A type this version does not know: kept verbatim, outside the union (so `entry` is `never` here).
+			const unknown: UnknownEntry = entry;
+			return { kind: String(unknown.type), text: "" };
+		}
 	}
 }
 

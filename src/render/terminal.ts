@@ -71,7 +71,7 @@ const SGR: Readonly<Record<Style, readonly [number, number]>> = {
 };
 
 /** `util.styleText` where Node has it (20.12 and later); the package supports Node 20.6. */
-const nodeStyleText = (util as Partial<typeof util>).styleText;
+const nodeStyleText: typeof util.styleText | undefined = util.styleText;
 
 /** Resets every style: ends a line cut inside styled text. */
 export const RESET = "\u001b[0m";

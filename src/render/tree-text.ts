@@ -22,7 +22,8 @@
  * long straight runs (`┆ … 37 entries …`), a width to fit each line to, and colours.
  */
 
-import type { AssistantMessage, MessageEntry, SessionTreeNode } from "../core/types.js";
+import type { SessionTreeNode } from "../core/types.js";
+import { isObject } from "../core/validate.js";
 import { kindStyle, lineWriter, type Segment } from "./color.js";
 import { DEFAULT_PREVIEW_LENGTH, describeEntry, groupDigits, oneLine, oneLineToWidth, sanitize } from "./preview.js";
 import { displayWidth, type Style, truncateToWidth } from "./terminal.js";
@@ -90,11 +91,7 @@ function hasText(content: unknown): boolean {
 	if (!Array.isArray(content)) return false;
 	return content.some(
 		(block) =>
-			!!block &&
-			typeof block === "object" &&
-			(block as { type?: unknown }).type === "text" &&
-			typeof (block as { text?: unknown }).text === "string" &&
-			(block as { text: string }).text.trim().length > 0,
+			isObject(block) && block.type === "text" && typeof block.text === "string" && block.text.trim().length > 0,
 	);
 }
 
@@ -113,9 +110,9 @@ const SETTINGS_TYPES = new Set(["label", "custom", "model_change", "thinking_lev
  */
 export function treeFilterShows(node: SessionTreeNode, filter: TreeFilter, leafId?: string | null): boolean {
 	const { entry } = node;
-	const role = entry.type === "message" ? (entry as MessageEntry).message?.role : undefined;
-	if (role === "assistant" && entry.id !== leafId) {
-		const message = (entry as MessageEntry).message as AssistantMessage;
+	const message = entry.type === "message" ? entry.message : undefined;
+	const role = message?.role;
+	if (message?.role === "assistant" && entry.id !== leafId) {
 		const stop = message.stopReason;
 		const errorOrAborted = !!stop && stop !== "stop" && stop !== "toolUse";
 		if (!hasText(message.content) && !errorOrAborted) return false;
@@ -167,7 +164,7 @@ function buildView(
 	const roots: SessionTreeNode[] = [];
 	const shown = new Set<string>();
 	const stack: Array<{ node: SessionTreeNode; holder: SessionTreeNode | undefined }> = [];
-	for (let i = starts.length - 1; i >= 0; i--) stack.push({ node: starts[i] as SessionTreeNode, holder: undefined });
+	for (const node of starts.toReversed()) stack.push({ node, holder: undefined });
 	for (let item = stack.pop(); item; item = stack.pop()) {
 		const { node } = item;
 		let holder = item.holder;
@@ -178,9 +175,14 @@ function buildView(
 			holder = copy;
 		}
 		const { children } = node;
-		for (let i = children.length - 1; i >= 0; i--) stack.push({ node: children[i] as SessionTreeNode, holder });
+		for (const child of children.toReversed()) stack.push({ node: child, holder });
 	}
 	return { roots, shown };
+}
+
+/** The one node of a list of children, if there is exactly one. */
+function onlyChild(children: readonly SessionTreeNode[]): SessionTreeNode | undefined {
+	return children.length === 1 ? children[0] : undefined;
 }
 
 /** Number of shown entries below a node. */
@@ -338,14 +340,16 @@ export function renderTreeLines(roots: readonly SessionTreeNode[], options: Tree
 
 	const stack: Pending[] = [];
 	const pushChildren = (children: readonly SessionTreeNode[], prefix: string, depth: number) => {
-		if (children.length === 1) {
-			stack.push({ view: children[0] as SessionTreeNode, linePrefix: prefix, childPrefix: prefix, depth });
+		const only = onlyChild(children);
+		if (only) {
+			stack.push({ view: only, linePrefix: prefix, childPrefix: prefix, depth });
 			return;
 		}
-		for (let i = children.length - 1; i >= 0; i--) {
-			const last = i === children.length - 1;
+		// Pushed last child first, so that they pop in order.
+		for (const [k, child] of children.toReversed().entries()) {
+			const last = k === 0;
 			stack.push({
-				view: children[i] as SessionTreeNode,
+				view: child,
 				linePrefix: prefix + (last ? LAST : BRANCH),
 				childPrefix: prefix + (last ? SPACE : PIPE),
 				depth,
@@ -361,8 +365,12 @@ export function renderTreeLines(roots: readonly SessionTreeNode[], options: Tree
 		const run: SessionTreeNode[] = [item.view];
 		let depth = item.depth;
 		let last = item.view;
-		while (last.children.length === 1 && (maxDepth === undefined || depth < maxDepth)) {
-			last = last.children[0] as SessionTreeNode;
+		for (
+			let next = onlyChild(last.children);
+			next && (maxDepth === undefined || depth < maxDepth);
+			next = onlyChild(last.children)
+		) {
+			last = next;
 			run.push(last);
 			depth++;
 		}

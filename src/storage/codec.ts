@@ -12,6 +12,7 @@
 import { SessionTreeError } from "../core/errors.js";
 import type { ParsedLine } from "../core/load.js";
 import type { RawRecord } from "../core/migrate.js";
+import { isRawRecord } from "../core/validate.js";
 
 /** The text of a record's line, newline included. */
 export function encodeRecord(record: object): string {
@@ -77,11 +78,11 @@ function parseObject(text: string): { record?: RawRecord; reason: string } {
 	} catch (cause) {
 		return { reason: `not valid JSON (${cause instanceof Error ? cause.message : String(cause)})` };
 	}
-	if (value === null || typeof value !== "object" || Array.isArray(value)) {
+	if (!isRawRecord(value)) {
 		const kind = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
 		return { reason: `expected a JSON object, found ${kind}` };
 	}
-	return { record: value as RawRecord, reason: "" };
+	return { record: value, reason: "" };
 }
 
 /**

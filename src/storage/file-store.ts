@@ -26,6 +26,7 @@ import { SessionTreeError } from "../core/errors.js";
 import type { RawRecord } from "../core/migrate.js";
 import type { ParsedLine } from "../core/reducer.js";
 import type { SessionHeader } from "../core/types.js";
+import { errorCode } from "../core/validate.js";
 import { encodeRecord, isBlankLine, isNulPadding, parseLine } from "./codec.js";
 import { PARENT_MARKER, readEnvelope } from "./envelope.js";
 import { FileLineSource, fileIdentity as identityOf } from "./line-source.js";
@@ -106,7 +107,7 @@ function openFile(path: string, flags: string | number, mode?: number): number {
 }
 
 function ioError(cause: unknown, path: string, action: string): SessionTreeError {
-	const code = (cause as NodeJS.ErrnoException | undefined)?.code;
+	const code = errorCode(cause);
 	if (code === "ENOENT") return new SessionTreeError("FILE_NOT_FOUND", "no such file", { file: path }, { cause });
 	if (code === "EEXIST")
 		return new SessionTreeError("FILE_EXISTS", "the file already exists", { file: path }, { cause });

@@ -39,7 +39,7 @@ export function registerStoreScheme(scheme: string, factory: StoreFactory): void
 /** The scheme of a location, or undefined for a plain path (one-letter schemes are drive letters). */
 export function schemeOf(location: string): string | undefined {
 	const match = /^([a-z][a-z0-9+.-]+):/i.exec(location);
-	return match ? (match[1] as string).toLowerCase() : undefined;
+	return match?.[1]?.toLowerCase();
 }
 
 /**

@@ -13,6 +13,7 @@ import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unli
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { SessionTreeError } from "../core/errors.js";
+import { errorCode, isObject } from "../core/validate.js";
 
 /** Options of {@link acquireLock}. */
 export interface LockOptions {
@@ -26,6 +27,11 @@ interface LockOwner {
 	pid: number;
 	host: string;
 	token: string;
+}
+
+/** True for a parsed lock file that names its owner (a numeric pid and a string token). */
+function isLockOwner(value: unknown): value is LockOwner {
+	return isObject(value) && typeof value.pid === "number" && typeof value.token === "string";
 }
 
 /** Releases a held lock. Idempotent. */
@@ -72,8 +78,8 @@ function holdOnce(path: string): ReleaseLock {
 
 function readOwner(path: string): LockOwner | undefined {
 	try {
-		const owner = JSON.parse(readFileSync(path, "utf8")) as LockOwner;
-		return typeof owner.pid === "number" && typeof owner.token === "string" ? owner : undefined;
+		const owner: unknown = JSON.parse(readFileSync(path, "utf8"));
+		return isLockOwner(owner) ? owner : undefined;
 	} catch {
 		return undefined;
 	}
@@ -84,7 +90,7 @@ function isAlive(pid: number): boolean {
 		process.kill(pid, 0);
 		return true;
 	} catch (error) {
-		return (error as NodeJS.ErrnoException).code === "EPERM";
+		return errorCode(error) === "EPERM";
 	}
 }
 
@@ -182,8 +188,9 @@ function takeLock(file: string, staleMs: number, tries: number): ReleaseLock | u
 		try {
 			fd = openSync(path, "wx", 0o600);
 		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code !== "EEXIST") {
-				throw new SessionTreeError("IO_ERROR", `cannot create lock ${path}: ${(error as Error).message}`, { file });
+			if (errorCode(error) !== "EEXIST") {
+				const reason = error instanceof Error ? error.message : String(error);
+				throw new SessionTreeError("IO_ERROR", `cannot create lock ${path}: ${reason}`, { file });
 			}
 		}
 		if (fd !== undefined) {

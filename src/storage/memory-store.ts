@@ -146,17 +146,22 @@ export class MemorySessionStore implements SessionStore {
 
 	private decode(position: StorePosition): { generation: number; count: number } {
 		const [generation, count] = position.split("/").map(Number);
-		if (!Number.isSafeInteger(generation) || !Number.isSafeInteger(count)) {
+		if (
+			generation === undefined ||
+			count === undefined ||
+			!Number.isSafeInteger(generation) ||
+			!Number.isSafeInteger(count)
+		) {
 			throw new SessionTreeError("INVALID_ARGUMENT", `not a position of this store: ${JSON.stringify(position)}`);
 		}
-		return { generation: generation as number, count: count as number };
+		return { generation, count };
 	}
 
 	private parse(records: MemoryRecords, from: number): ParsedLine[] {
 		const out: ParsedLine[] = [];
-		for (let index = from; index < records.lines.length; index++) {
-			const text = (records.lines[index] as string).slice(0, -1);
-			if (!isBlankLine(text)) out.push(parseLine(text, index + 1, this.location));
+		for (const [k, line] of records.lines.slice(from).entries()) {
+			const text = line.slice(0, -1);
+			if (!isBlankLine(text)) out.push(parseLine(text, from + k + 1, this.location));
 		}
 		return out;
 	}
@@ -175,7 +180,11 @@ export class MemoryCollection implements SessionCollection {
 
 	async *list(): AsyncIterable<SessionListing> {
 		for (const [name, records] of [...spaces]) {
-			yield { location: `memory:${name}`, modified: records.modified, bytes: Buffer.byteLength(records.lines.join("")) };
+			yield {
+				location: `memory:${name}`,
+				modified: records.modified,
+				bytes: Buffer.byteLength(records.lines.join("")),
+			};
 		}
 	}
 
