@@ -24,8 +24,11 @@ export {
 	type SessionEnvironment,
 } from "./session.js";
 export { parseLine } from "./storage/codec.js";
+export { DirectoryCollection } from "./storage/directory-collection.js";
 export { FileSessionStore, type FileStoreOptions, type RawLine, readFileLines } from "./storage/file-store.js";
 export {
+	type CollectionFactory,
+	collectionAt,
 	registerStoreScheme,
 	type StoreFactory,
 	type StoreOptions,

@@ -5,11 +5,8 @@
  */
 
 import { resolve } from "node:path";
-import { fileURLToPath } from "node:url";
-import { SessionTreeError } from "../core/errors.js";
 import { DirectoryCollection } from "../storage/directory-collection.js";
-import { schemeOf } from "../storage/locations.js";
-import { MemoryCollection } from "../storage/memory-store.js";
+import { collectionAt } from "../storage/locations.js";
 import { defaultAgentDir } from "../storage/paths.js";
 import type { SessionCollection } from "../storage/store.js";
 
@@ -35,33 +32,6 @@ export interface Selection {
 	/** How the place was chosen, for messages. */
 	kind: "project" | "all" | "dir";
 	collection: SessionCollection;
-}
-
-/**
- * The collection a location names: `memory:` for the memory sessions of this process, else a
- * directory of session files (a path or a `file:` URL; it must exist).
- * @throws SessionTreeError FILE_NOT_FOUND or INVALID_ARGUMENT for a directory that is missing or
- *   a file, INVALID_ARGUMENT for a scheme with no collection
- */
-export function collectionAt(location: string): SessionCollection {
-	const scheme = schemeOf(location);
-	if (scheme === undefined) return DirectoryCollection.directory(location);
-	if (scheme === "file") return DirectoryCollection.directory(fileURLToPath(location));
-	if (scheme === "memory") {
-		if (location.length > "memory:".length) {
-			throw new SessionTreeError("INVALID_ARGUMENT", "the memory collection is memory: (all memory sessions)", {
-				file: location,
-			});
-		}
-		return new MemoryCollection();
-	}
-	throw new SessionTreeError(
-		"INVALID_ARGUMENT",
-		`no session collection for ${scheme}: locations (built in: a directory, memory:)`,
-		{
-			file: location,
-		},
-	);
 }
 
 /**

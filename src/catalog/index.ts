@@ -1,6 +1,6 @@
 /** Sessions as a collection: choosing, summarising and searching them through their stores and the reducer. */
 
-export { collectionAt, type Selection, type SelectionOptions, selectCollection } from "./discover.js";
+export { type Selection, type SelectionOptions, selectCollection } from "./discover.js";
 export { CatalogSession, type JsonRecord, listSessions, readListed, readSession, SkippedFile } from "./read.js";
 export {
 	compileQuery,

@@ -347,7 +347,8 @@ const SPECS = defineCommands([
 				"subdirectories (so DIR may be a project directory or a sessions root). A CWD column appears\n" +
 				"when the sessions belong to more than one directory.\n" +
 				"\n" +
-				"Each file is read once, without building its tree. Files that are not sessions are skipped\n" +
+				"Each session is read through its store by the same reader as an open, without parsing most\n" +
+				"message bodies. Files that are not sessions are skipped\n" +
 				"with a warning on stderr; damaged sessions are listed as a lenient open reads them, with a\n" +
 				"warning. On a terminal a progress bar shows on stderr when listing takes a while.",
 			examples: [

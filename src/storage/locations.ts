@@ -7,10 +7,11 @@
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SessionTreeError } from "../core/errors.js";
+import { DirectoryCollection } from "./directory-collection.js";
 import { FileSessionStore } from "./file-store.js";
 import type { LockOptions } from "./lock.js";
-import { MemorySessionStore } from "./memory-store.js";
-import type { Durability, SessionStore } from "./store.js";
+import { MemoryCollection, MemorySessionStore } from "./memory-store.js";
+import type { Durability, SessionCollection, SessionStore } from "./store.js";
 
 /** Options every store is opened with. */
 export interface StoreOptions {
@@ -23,17 +24,52 @@ export interface StoreOptions {
 /** Makes the store of a location with the scheme it was registered for. */
 export type StoreFactory = (location: string, options: StoreOptions) => SessionStore;
 
+/** Makes the collection (many sessions: `ls`, `search`) of a location with the scheme it was registered for. */
+export type CollectionFactory = (location: string) => SessionCollection;
+
 const factories = new Map<string, StoreFactory>();
+const collectionFactories = new Map<string, CollectionFactory>();
 
 /**
- * Lets `scheme:` locations open stores made by `factory` (in this process). A scheme is two or
- * more letters, digits, `+`, `-` or `.`, starting with a letter; `file` and `memory` are built in.
+ * Lets `scheme:` locations open stores made by `factory` (in this process), and, with
+ * `collection`, lets the catalog list and search the sessions of such a location. A scheme is
+ * two or more letters, digits, `+`, `-` or `.`, starting with a letter; `file` and `memory` are
+ * built in.
  */
-export function registerStoreScheme(scheme: string, factory: StoreFactory): void {
+export function registerStoreScheme(scheme: string, factory: StoreFactory, collection?: CollectionFactory): void {
 	if (!/^[a-z][a-z0-9+.-]+$/i.test(scheme) || scheme === "file" || scheme === "memory") {
 		throw new SessionTreeError("INVALID_ARGUMENT", `cannot register the store scheme ${JSON.stringify(scheme)}`);
 	}
 	factories.set(scheme.toLowerCase(), factory);
+	if (collection) collectionFactories.set(scheme.toLowerCase(), collection);
+	else collectionFactories.delete(scheme.toLowerCase());
+}
+
+/**
+ * The collection a location names: a directory of session files (a path or a `file:` URL; it
+ * must exist), `memory:` for the memory sessions of this process, or a registered scheme's.
+ * @throws SessionTreeError FILE_NOT_FOUND or INVALID_ARGUMENT for a directory that is missing or
+ *   a file, INVALID_ARGUMENT for a scheme with no collection
+ */
+export function collectionAt(location: string): SessionCollection {
+	const scheme = schemeOf(location);
+	if (scheme === undefined) return DirectoryCollection.directory(location);
+	if (scheme === "file") return DirectoryCollection.directory(fileURLToPath(location));
+	if (scheme === "memory") {
+		if (location.length > "memory:".length) {
+			throw new SessionTreeError("INVALID_ARGUMENT", "the memory collection is memory: (all memory sessions)", {
+				file: location,
+			});
+		}
+		return new MemoryCollection();
+	}
+	const factory = collectionFactories.get(scheme);
+	if (factory) return factory(location);
+	throw new SessionTreeError(
+		"INVALID_ARGUMENT",
+		`no session collection for ${scheme}: locations (built in: a directory, memory:)`,
+		{ file: location },
+	);
 }
 
 /** The scheme of a location, or undefined for a plain path (one-letter schemes are drive letters). */

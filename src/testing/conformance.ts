@@ -521,7 +521,11 @@ export function storeConformance(name: string, target: ConformanceTarget): void 
 				assert.equal((await Session.openStore(await same(derived))).getLeafId(), added, "the copy is writable");
 				const ff = await f.fork();
 				assert.equal(ff.getHeader().parentSession, f.location, "a fork of the fork names the fork");
-				assert.equal(store.derive(ff.getHeader()).location, ff.location);
+				assert.equal(
+					derived.derive(ff.getHeader()).location,
+					ff.location,
+					"a fork of the fork is where the fork's store derives it",
+				);
 				await assertCode(() => s.fork("ffffffff"), "ENTRY_NOT_FOUND", "fork at a missing entry");
 			});
 

@@ -6,10 +6,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
-import { collectionAt, selectCollection } from "../../src/catalog/discover.js";
+import { selectCollection } from "../../src/catalog/discover.js";
 import { listSessions } from "../../src/catalog/read.js";
 import { DirectoryCollection } from "../../src/storage/directory-collection.js";
 import { FileSessionStore } from "../../src/storage/file-store.js";
+import { collectionAt } from "../../src/storage/locations.js";
 import { MemoryCollection } from "../../src/storage/memory-store.js";
 import { defaultSessionDir } from "../../src/storage/paths.js";
 

@@ -133,12 +133,12 @@ describe("MemorySessionStore", () => {
 		a.delete();
 	});
 
-	test("derive: another memory session named by the new header's id, not created yet", async () => {
+	test("derive: another memory session named under this one by the new header's id, not created yet", async () => {
 		const store = new MemorySessionStore(freshName());
 		const id = `derived-${process.pid}-${++n}`;
 		const derived = store.derive({ ...HEADER, id });
 		assert.ok(derived instanceof MemorySessionStore);
-		assert.equal(derived.location, `memory:${id}`);
+		assert.equal(derived.location, `${store.location}/${id}`);
 		assert.equal(await derived.exists(), false);
 	});
 
