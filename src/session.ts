@@ -15,8 +15,6 @@ import {
 	type ContextEntry,
 	contextEntriesOf,
 	keptMessages,
-	type LoadSteps,
-	loadContext,
 	type PathStep,
 	pathState,
 	sessionContextOf,
@@ -25,11 +23,9 @@ import {
 import * as make from "./core/entries.js";
 import { SessionTreeError } from "./core/errors.js";
 import { resolveIdPrefix } from "./core/id-prefix.js";
-import { cryptoRandomBytes, newEntryId, newSessionId, type RandomBytes } from "./core/ids.js";
-import { loadTree } from "./core/load.js";
-import { type LoadProblem, SessionReducer } from "./core/reducer.js";
-import { resumeFromTail } from "./core/tail.js";
-import { type FlatTreeRow, type ReadonlySessionTree, type SessionTree, TreeNode } from "./core/tree.js";
+import { newEntryId, newSessionId } from "./core/ids.js";
+import type { LoadProblem } from "./core/reducer.js";
+import type { FlatTreeRow, ReadonlySessionTree, SessionTree } from "./core/tree.js";
 import {
 	type AgentMessage,
 	type ContextMessage,
@@ -41,108 +37,29 @@ import {
 	type SessionHeader,
 	type SessionTreeNode,
 } from "./core/types.js";
-import { isHeaderRecord } from "./core/validate.js";
+import { loadSteps, SessionLog } from "./session-log.js";
+import type {
+	CreateSessionOptions,
+	ForkOptions,
+	NavigateOptions,
+	NavigateResult,
+	OpenSessionOptions,
+	SessionEnvironment,
+} from "./session-options.js";
 import { FileSessionStore } from "./storage/file-store.js";
 import { storeAt } from "./storage/locations.js";
 import { MemorySessionStore } from "./storage/memory-store.js";
 import { defaultAgentDir, defaultSessionDir, sessionFileName } from "./storage/paths.js";
-import type { Durability, SessionStore, StorePosition, StoreRead, WriteOutcome } from "./storage/store.js";
+import type { SessionStore } from "./storage/store.js";
 
-/** Clock and randomness, replaceable for reproducible sessions (the demo, tests). */
-export interface SessionEnvironment {
-	/** Current time. Default `() => new Date()`. */
-	now?: () => Date;
-	/** Random bytes for ids. Default: Web Crypto. */
-	random?: RandomBytes;
-}
-
-/** Options of {@link Session.create}. */
-export interface CreateSessionOptions extends SessionEnvironment {
-	/**
-	 * Where to create it: a path, a `file:` URL, `memory:NAME`, or a location of a registered
-	 * store scheme (see `registerStoreScheme`). Takes precedence over `file` and `dir`.
-	 */
-	location?: string;
-	/** The agent's working directory, stored in the header. Default `process.cwd()`. */
-	cwd?: string;
-	/** The exact file to create. Default: `<dir>/<timestamp>_<id>.jsonl`. */
-	file?: string;
-	/** Directory for the new file. Default: pi's layout, `<agentDir>/sessions/--<cwd>--/`. */
-	dir?: string;
-	/** pi's agent directory. Default `$PI_CODING_AGENT_DIR` or `~/.pi/agent`. */
-	agentDir?: string;
-	/** Session id. Default: a fresh UUID v7. */
-	id?: string;
-	/** Location of the session this one derives from. */
-	parentSession?: string;
-	/** How durable an acknowledged append is; default "none" (pi's behaviour). See docs/durability.md. */
-	durability?: Durability;
-}
-
-/** Options of {@link Session.open}. */
-export interface OpenSessionOptions extends SessionEnvironment {
-	/**
-	 * Load what can be loaded and report problems in {@link Session.problems} instead of
-	 * throwing. Gaps (missing parents) are bridged to the previous entry in the file.
-	 */
-	lenient?: boolean;
-	/** How durable an acknowledged append is; default "none" (pi's behaviour). See docs/durability.md. */
-	durability?: Durability;
-	/**
-	 * Parse every line now. By default, the bulk of a large file (messages, summaries,
-	 * compactions and settings changes in pi's layout; not labels, names or custom entries) is
-	 * indexed by envelope at open, and each body is parsed, and checked, on first use; the
-	 * active context is read at open. With `verify`, a bad body is found at open (strict:
-	 * thrown; lenient: in {@link Session.problems}) instead of when first read.
-	 */
-	verify?: boolean;
-	/**
-	 * `"all"` (the default) reads the whole tree. `"context"` reads only what the leaf's context
-	 * needs when the store can (a file whose active path meets a compaction with `retainedTail`
-	 * near its end, read from the end alone): what an agent resuming a session needs. Then the
-	 * header, the leaf and its context are at hand, any write reads the rest first, and other
-	 * reads throw NOT_LOADED until `await session.load()`. Ignored with `lenient` or `verify`.
-	 */
-	load?: "all" | "context";
-}
-
-/** Options of {@link Session.fork}. */
-export interface ForkOptions {
-	/** Where to create the copy (any location). Default: beside this session, in the same kind of store. */
-	location?: string;
-	/** The exact file to create (file sessions). */
-	file?: string;
-	/** Directory for the new file (file sessions). Default: the source file's directory. */
-	dir?: string;
-}
-
-/** What {@link Session.navigate} did. */
-export interface NavigateResult {
-	/** The leaf after navigating. */
-	leafId: string | null;
-	/** For a user or custom message: its text, to edit and send again. */
-	editorText?: string;
-	/** Id of the branch summary entry, when a summary was given. */
-	summaryEntryId?: string;
-}
-
-/** Options of {@link Session.navigate}. */
-export interface NavigateOptions {
-	/** Leave a branch summary at the new position explaining what was left behind. */
-	summary?: string;
-	details?: unknown;
-	fromHook?: boolean;
-}
-
-/** A resume from the end of the store: the leaf and the path from a self-contained compaction to it. */
-interface PartialResume {
-	header: SessionHeader;
-	leafId: string;
-	path: SessionEntry[];
-}
-
-/** How many times a write catches up with other writers before it gives up (WRITE_CONFLICT). */
-const MAX_WRITE_ATTEMPTS = 1000;
+export type {
+	CreateSessionOptions,
+	ForkOptions,
+	NavigateOptions,
+	NavigateResult,
+	OpenSessionOptions,
+	SessionEnvironment,
+} from "./session-options.js";
 
 /**
  * A conversation tree in one session store (a JSONL file, memory, or a registered backend).
@@ -152,28 +69,13 @@ const MAX_WRITE_ATTEMPTS = 1000;
  * it with a `leaf` record (see docs/format.md), so a reopened session resumes where it was
  * left. Writes of one session run one after another in the order they were called, so
  * `session.appendMessage(a); session.appendMessage(b)` chains b under a even unawaited.
+ * The state and the writes themselves are kept by a {@link SessionLog} (src/session-log.ts).
  */
 export class Session {
-	private readonly store: SessionStore;
-	private readonly now: () => Date;
-	private readonly random: RandomBytes;
-	private readonly lenient: boolean;
-	/** The session state: tree, persisted-leaf records and problems, kept by the core reducer. */
-	private reducer: SessionReducer | undefined;
-	/** Set while the session was opened with `load: "context"` and the rest is not read yet. */
-	private partial: PartialResume | undefined;
-	/** The version the store holds; below 3 until the first write migrates it. */
-	private diskVersion = CURRENT_SESSION_VERSION;
-	/** How far this session has read the store; what lies beyond was written by others. */
-	private position: StorePosition = "";
-	/** The writes of this session, one after another. */
-	private queue: Promise<unknown> = Promise.resolve();
+	private readonly log: SessionLog;
 
-	private constructor(store: SessionStore, env: SessionEnvironment & { lenient?: boolean }) {
-		this.store = store;
-		this.now = env.now ?? (() => new Date());
-		this.random = env.random ?? cryptoRandomBytes;
-		this.lenient = env.lenient ?? false;
+	private constructor(log: SessionLog) {
+		this.log = log;
 	}
 
 	// ---- opening --------------------------------------------------------------------------
@@ -211,11 +113,7 @@ export class Session {
 	}
 
 	private static async start(store: SessionStore, header: SessionHeader, env: SessionEnvironment): Promise<Session> {
-		const position = await store.create(header);
-		const session = new Session(store, env);
-		session.reducer = SessionReducer.fresh(header, { file: store.location });
-		session.position = position;
-		return session;
+		return new Session(await SessionLog.create(store, header, env));
 	}
 
 	/**
@@ -230,31 +128,7 @@ export class Session {
 
 	/** Opens a session from any store. */
 	static async openStore(store: SessionStore, options: OpenSessionOptions = {}): Promise<Session> {
-		if (!(await store.exists()))
-			throw new SessionTreeError("FILE_NOT_FOUND", "no such session", { file: store.location });
-		const session = new Session(store, options);
-		if (options.load === "context" && !options.lenient && !options.verify) {
-			session.partial = await readPartialResume(store);
-			if (session.partial) return session;
-		}
-		const tree = await session.readStore();
-		if (options.verify) {
-			tree.getEntries();
-		} else {
-			// What a resume needs, read now in one pass: the bodies of the leaf's context.
-			loadContext(tree.getPath(), loadSteps);
-		}
-		return session;
-	}
-
-	/** Reads the whole store into a new state: the session's view of the store starts over. */
-	private async readStore(): Promise<SessionTree> {
-		const read = await this.store.read();
-		const result = loadTree(read.lines, { lenient: this.lenient, file: this.store.location, source: read.source });
-		this.reducer = result.reducer;
-		this.diskVersion = result.fromVersion;
-		this.position = read.position;
-		return result.tree;
+		return new Session(await SessionLog.open(store, options));
 	}
 
 	/**
@@ -262,16 +136,7 @@ export class Session {
 	 * resumed; afterwards every read works. Does nothing for a session already read whole.
 	 */
 	async load(): Promise<void> {
-		await this.ensureLoaded();
-	}
-
-	private async ensureLoaded(): Promise<void> {
-		const partial = this.partial;
-		if (!partial) return;
-		const tree = await this.readStore();
-		this.partial = undefined;
-		// Another writer may have appended meanwhile: the leaf stays the one this session resumed.
-		if (tree.has(partial.leafId)) tree.setLeaf(partial.leafId);
+		await this.log.ensureLoaded();
 	}
 
 	/**
@@ -280,24 +145,19 @@ export class Session {
 	 * repaired elsewhere) is read again whole.
 	 */
 	async refresh(): Promise<void> {
-		await this.serialize(async () => {
-			if (this.partial) return;
-			const read = await this.store.readSince(this.position);
-			if (read) this.absorb(read);
-			else await this.reload();
-		});
+		await this.log.serialize(() => this.log.refreshNow());
 	}
 
 	// ---- where it lives -------------------------------------------------------------------
 
 	/** The session file, or undefined for a session in another kind of store. */
 	get file(): string | undefined {
-		return this.store instanceof FileSessionStore ? this.store.file : undefined;
+		return this.log.store instanceof FileSessionStore ? this.log.store.file : undefined;
 	}
 
 	/** Where the session is: a file path, `memory:NAME`, or a URL of a registered store. */
 	get location(): string {
-		return this.store.location;
+		return this.log.store.location;
 	}
 
 	/**
@@ -306,18 +166,18 @@ export class Session {
 	 * (an append that never finished, left out).
 	 */
 	get problems(): readonly LoadProblem[] {
-		return this.reducer?.problems ?? [];
+		return this.log.problems;
 	}
 
 	/** The version of the session as it is stored (below 3 until it is migrated). */
 	get fileVersion(): number {
-		return this.diskVersion;
+		return this.log.storedVersion;
 	}
 
 	/** Makes every acknowledged append durable now (for the "group" durability mode). */
 	async flush(): Promise<void> {
-		await this.queue;
-		await this.store.flush();
+		await this.log.settled();
+		await this.log.store.flush();
 	}
 
 	/**
@@ -327,31 +187,19 @@ export class Session {
 	 * repaired elsewhere), that read throws IO_ERROR: `await session.refresh()` reads it anew.
 	 */
 	async close(): Promise<void> {
-		await this.queue;
-		await this.store.close();
+		await this.log.settled();
+		await this.log.store.close();
 	}
 
 	// ---- reading --------------------------------------------------------------------------
 
 	/** The tree; throws NOT_LOADED while only the context was read (`load: "context"`). */
 	private get tree(): SessionTree {
-		return this.state.tree;
-	}
-
-	/** The whole session's state; throws NOT_LOADED while only the context was read (`load: "context"`). */
-	private get state(): SessionReducer {
-		if (this.partial || !this.reducer) {
-			throw new SessionTreeError(
-				"NOT_LOADED",
-				"opened with load: 'context'; await session.load() before reading beyond the context",
-				{ file: this.store.location },
-			);
-		}
-		return this.reducer;
+		return this.log.state.tree;
 	}
 
 	getHeader(): SessionHeader {
-		return this.partial ? this.partial.header : this.tree.header;
+		return this.log.partial ? this.log.partial.header : this.tree.header;
 	}
 
 	getSessionId(): string {
@@ -363,11 +211,11 @@ export class Session {
 	}
 
 	getLeafId(): string | null {
-		return this.partial ? this.partial.leafId : this.tree.getLeafId();
+		return this.log.partial ? this.log.partial.leafId : this.tree.getLeafId();
 	}
 
 	getLeafEntry(): SessionEntry | undefined {
-		if (this.partial) return this.partial.path[this.partial.path.length - 1];
+		if (this.log.partial) return this.log.partial.path[this.log.partial.path.length - 1];
 		return this.tree.getLeafEntry();
 	}
 
@@ -384,7 +232,7 @@ export class Session {
 			return resolveIdPrefix(this.tree, idOrPrefix);
 		} catch (error) {
 			if (error instanceof SessionTreeError) {
-				throw new SessionTreeError(error.code, error.message, { file: this.store.location });
+				throw new SessionTreeError(error.code, error.message, { file: this.log.store.location });
 			}
 			throw error;
 		}
@@ -448,7 +296,7 @@ export class Session {
 
 	/** The path whose context is asked for: from the resumed end when it covers it. */
 	private contextPath(leafId: string | null | undefined): readonly PathStep[] {
-		const partial = this.partial;
+		const partial = this.log.partial;
 		if (partial && (leafId === undefined || leafId === partial.leafId)) return stepsOf(partial.path);
 		return this.tree.getPath(leafId);
 	}
@@ -540,15 +388,16 @@ export class Session {
 	 * rewritten: one `leaf` record is appended so that the move survives a restart.
 	 */
 	branch(entryId: string): Promise<void> {
-		return this.serialize(async () => {
+		return this.log.serialize(async () => {
+			await this.log.ensureLoaded();
 			this.requireEntry(entryId);
-			await this.moveLeaf(entryId);
+			await this.log.moveLeaf(entryId);
 		});
 	}
 
 	/** Moves the leaf before the first entry: the next append starts a new root. */
 	resetLeaf(): Promise<void> {
-		return this.serialize(() => this.moveLeaf(null));
+		return this.log.serialize(() => this.log.moveLeaf(null));
 	}
 
 	/**
@@ -569,7 +418,8 @@ export class Session {
 	 * the current leaf changes nothing.
 	 */
 	navigate(targetId: string, options: NavigateOptions = {}): Promise<NavigateResult> {
-		return this.serialize(async () => {
+		return this.log.serialize(async () => {
+			await this.log.ensureLoaded();
 			const target = this.requireEntry(targetId);
 			// As pi: navigating to the entry that already is the leaf changes nothing.
 			if (targetId === this.tree.getLeafId()) return { leafId: targetId };
@@ -586,7 +436,7 @@ export class Session {
 			if (editorText !== undefined) result.editorText = editorText;
 			if (options.summary) {
 				const summary = options.summary;
-				result.summaryEntryId = await this.appendNow((stamp) =>
+				result.summaryEntryId = await this.log.appendNow((stamp) =>
 					make.branchSummaryEntry(
 						{ ...stamp, parentId: leafId },
 						leafId ?? "root",
@@ -597,7 +447,7 @@ export class Session {
 				);
 				result.leafId = result.summaryEntryId;
 			} else {
-				await this.moveLeaf(leafId);
+				await this.log.moveLeaf(leafId);
 			}
 			return result;
 		});
@@ -612,20 +462,20 @@ export class Session {
 	 * that no parent goes missing.
 	 */
 	fork(entryId?: string, options: ForkOptions = {}): Promise<Session> {
-		return this.serialize(async () => {
-			await this.ensureLoaded();
+		return this.log.serialize(async () => {
+			await this.log.ensureLoaded();
 			const from = entryId ?? this.tree.getLeafId();
 			if (from === null) {
 				throw new SessionTreeError("INVALID_ARGUMENT", "nothing to fork: the leaf is before the first entry");
 			}
 			this.requireEntry(from);
-			const env = { now: this.now, random: this.random };
-			const header = newHeader({ ...env, cwd: this.getCwd(), parentSession: this.store.location });
+			const env = { now: this.log.now, random: this.log.random };
+			const header = newHeader({ ...env, cwd: this.getCwd(), parentSession: this.log.store.location });
 			const target = await Session.start(this.storeForCopy(header, options), header, env);
 			// Loaded when first needed: reading a session never does.
 			const { forkRecords } = await import("./core/copy.js");
-			const records = forkRecords(this.tree, from, (taken) => newEntryId(taken, this.random), this.stamp());
-			await target.appendRecords(records);
+			const records = forkRecords(this.tree, from, (taken) => newEntryId(taken, this.log.random), this.log.stamp());
+			await target.log.serialize(() => target.log.appendRecords(records));
 			return target;
 		});
 	}
@@ -638,10 +488,10 @@ export class Session {
 	private storeForCopy(header: SessionHeader, options: ForkOptions): SessionStore {
 		const location = options.location ?? options.file;
 		if (location !== undefined) return storeAt(location);
-		if (options.dir === undefined) return this.store.derive(header);
-		if (!(this.store instanceof FileSessionStore)) {
+		if (options.dir === undefined) return this.log.store.derive(header);
+		if (!(this.log.store instanceof FileSessionStore)) {
 			throw new SessionTreeError("INVALID_ARGUMENT", "`dir` is for file sessions; give a `location` instead", {
-				file: this.store.location,
+				file: this.log.store.location,
 			});
 		}
 		return new FileSessionStore(resolve(options.dir, sessionFileName(header.timestamp, header.id)));
@@ -652,20 +502,7 @@ export class Session {
 	 * @returns the backup's location, or undefined when the session was already current
 	 */
 	migrate(): Promise<string | undefined> {
-		return this.serialize(() => this.migrateNow());
-	}
-
-	private async migrateNow(): Promise<string | undefined> {
-		await this.ensureLoaded();
-		if (this.diskVersion >= CURRENT_SESSION_VERSION) return undefined;
-		if (this.problems.length > 0) {
-			throw new SessionTreeError(
-				"NOT_WRITABLE",
-				"the file has problems (opened leniently); repair it before it is rewritten",
-				{ file: this.store.location },
-			);
-		}
-		return this.rewrite();
+		return this.log.serialize(() => this.log.migrateNow());
 	}
 
 	/**
@@ -675,170 +512,28 @@ export class Session {
 	 * @returns the backup's location, or undefined when there was nothing to repair
 	 */
 	repair(): Promise<string | undefined> {
-		return this.serialize(async () => {
-			await this.ensureLoaded();
+		return this.log.serialize(async () => {
+			await this.log.ensureLoaded();
 			// Read every body first: a lenient session learns of damaged ones only when it reads them.
 			this.tree.getEntries();
-			if (this.problems.length === 0 && this.diskVersion >= CURRENT_SESSION_VERSION) return undefined;
-			return this.rewrite();
+			if (this.problems.length === 0 && this.log.storedVersion >= CURRENT_SESSION_VERSION) return undefined;
+			return this.log.rewrite();
 		});
-	}
-
-	/**
-	 * Replaces the stored session with the tree as loaded (current format, every parent
-	 * present, the leaf kept), atomically, keeping the original as a backup; then reads the
-	 * session again from what was written. Used by migrate and repair.
-	 */
-	private async rewrite(): Promise<string> {
-		const { rewriteRecords } = await import("./core/copy.js");
-		for (let attempt = 0; ; attempt++) {
-			const records = rewriteRecords(this.tree, (taken) => newEntryId(taken, this.random), this.stamp());
-			const outcome = await this.store.replace(records, this.position);
-			if (outcome.status === "ok") {
-				await this.reload();
-				return outcome.backup;
-			}
-			await this.catchUp(outcome, attempt);
-		}
 	}
 
 	// ---- internals ------------------------------------------------------------------------
 
-	/** Runs `op` after every write called before it (whether that one succeeded or not). */
-	private serialize<T>(op: () => Promise<T>): Promise<T> {
-		const run = this.queue.then(op, op);
-		this.queue = run.then(
-			() => undefined,
-			() => undefined,
-		);
-		return run;
-	}
-
-	private stamp(): string {
-		return this.now().toISOString();
-	}
-
-	private freshId(): string {
-		const reducer = this.state;
-		return newEntryId((id) => reducer.tree.has(id) || reducer.leafRecords.has(id), this.random);
-	}
-
 	private requireEntry(id: string): SessionEntry {
 		const entry = this.tree.getEntry(id);
-		if (!entry) throw new SessionTreeError("ENTRY_NOT_FOUND", `no entry with id ${id}`, { file: this.store.location });
+		if (!entry) throw new SessionTreeError("ENTRY_NOT_FOUND", `no entry with id ${id}`, { file: this.location });
 		return entry;
 	}
 
 	/** Builds an entry as a child of the leaf, stores it, then applies it: one serialized write. */
 	private append(build: (stamp: make.EntryStamp) => SessionEntry): Promise<string> {
-		return this.serialize(() => this.appendNow(build));
-	}
-
-	/**
-	 * Compare-and-append: builds the entry (a fresh id, the leaf as parent), appends it at this
-	 * session's position; if others appended meanwhile, applies what they wrote and tries again
-	 * with a fresh id. Then the entry is applied to the state and becomes the leaf.
-	 */
-	private async appendNow(build: (stamp: make.EntryStamp) => SessionEntry): Promise<string> {
-		await this.prepareWrite();
-		for (let attempt = 0; ; attempt++) {
-			const entry = build({ id: this.freshId(), parentId: this.tree.getLeafId(), timestamp: this.stamp() });
-			const outcome = await this.store.append([entry], this.position);
-			if (outcome.status === "ok") {
-				this.applyOwn([entry], outcome.position);
-				return entry.id;
-			}
-			await this.catchUp(outcome, attempt);
-		}
-	}
-
-	/** Writes records that already have ids and parents (the copies of a fork). */
-	private appendRecords(records: readonly SessionEntry[]): Promise<void> {
-		return this.serialize(async () => {
-			if (records.length === 0) return;
-			await this.prepareWrite();
-			for (let attempt = 0; ; attempt++) {
-				const outcome = await this.store.append(records, this.position);
-				if (outcome.status === "ok") {
-					this.applyOwn(records, outcome.position);
-					return;
-				}
-				await this.catchUp(outcome, attempt);
-			}
-		});
-	}
-
-	private async moveLeaf(targetId: string | null): Promise<void> {
-		if (this.tree.getLeafId() === targetId) return;
-		await this.appendNow((stamp) => make.leafEntry(stamp, targetId));
-	}
-
-	/** Before a write: the whole tree is read, and an older format is rewritten first. */
-	private async prepareWrite(): Promise<void> {
-		await this.ensureLoaded();
-		await this.migrateNow();
-	}
-
-	/** Applies records this session stored: the last one decides the leaf (an entry, or a leaf record's target). */
-	private applyOwn(records: readonly SessionEntry[], position: StorePosition): void {
-		const reducer = this.state;
-		for (const record of records) reducer.applyRecord(record, 0);
-		reducer.settle();
-		this.position = position;
-		const last = records.at(-1);
-		if (last) reducer.tree.setLeaf(last.type === "leaf" ? reducer.resolveParentId(last.targetId) : last.id);
-	}
-
-	/** After a write that did not happen: takes in what others wrote (or the whole store, if replaced). */
-	private async catchUp(outcome: Exclude<WriteOutcome<object>, { status: "ok" }>, attempt: number): Promise<void> {
-		if (attempt + 1 >= MAX_WRITE_ATTEMPTS) {
-			throw new SessionTreeError(
-				"WRITE_CONFLICT",
-				`other writers kept appending: gave up after ${MAX_WRITE_ATTEMPTS} attempts`,
-				{ file: this.store.location },
-			);
-		}
-		if (outcome.status === "behind") this.absorb(outcome.read);
-		else await this.reload();
-	}
-
-	/** Applies what other writers appended; this session's leaf stays. */
-	private absorb(read: StoreRead): void {
-		this.state.applyOthers(read.lines);
-		this.position = read.position;
-	}
-
-	/** The store was replaced (migrated or repaired): read it again, keeping our leaf if it still exists. */
-	private async reload(): Promise<void> {
-		const leafId = this.reducer?.tree.getLeafId() ?? null;
-		const tree = await this.readStore();
-		if (leafId === null || tree.has(leafId)) tree.setLeaf(leafId);
+		return this.log.serialize(() => this.log.appendNow(build));
 	}
 }
-
-/**
- * Tries to resume from the end of the store: the last 1,000, 4,000 and 16,000 records (the
- * store gives fewer, or declines, when more is not worth reading from the end: a small file,
- * more than an eighth of a large one), until the active path meets a compaction with
- * `retainedTail` and `retainedState`.
- */
-async function readPartialResume(store: SessionStore): Promise<PartialResume | undefined> {
-	if (!store.capabilities.tailReads || !store.readTail) return undefined;
-	for (const count of [1000, 4000, 16000]) {
-		const read = await store.readTail(count);
-		if (!read || read.whole) return undefined;
-		// A header a full open would reject is left to the full open, which reports it.
-		if (!isHeaderRecord(read.header)) return undefined;
-		const found = resumeFromTail(read.records);
-		if (found.kind === "found") return { header: read.header, leafId: found.leafId, path: found.path };
-		// Fewer records than asked for: the store gave all it finds worth reading from the end.
-		if (found.kind === "no" || read.records.length < count) return undefined;
-	}
-	return undefined;
-}
-
-/** Tree nodes are path steps: parse their bodies in one pass over the store. */
-const loadSteps: LoadSteps = (steps: readonly PathStep[]) => TreeNode.load(steps);
 
 function newHeader(options: CreateSessionOptions): SessionHeader {
 	const timestamp = (options.now ?? (() => new Date()))().toISOString();

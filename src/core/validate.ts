@@ -94,3 +94,23 @@ export function headerShapeError(header: RawRecord): string | undefined {
 	}
 	return undefined;
 }
+
+/**
+ * Parses one line that must hold a JSON object: the record, or why it is not one. The one
+ * parse-an-object of the project: the codec (whole lines) and lazy bodies both use it.
+ */
+export function parseRecord(
+	text: string,
+): { record: RawRecord; reason?: undefined } | { record?: undefined; reason: string } {
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch (cause) {
+		return { reason: `not valid JSON (${cause instanceof Error ? cause.message : String(cause)})` };
+	}
+	if (!isRawRecord(value)) {
+		const kind = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
+		return { reason: `expected a JSON object, found ${kind}` };
+	}
+	return { record: value };
+}

@@ -7,6 +7,7 @@ import {
 	SessionTree,
 	type SessionTreeNode,
 } from "../../src/core/index.js";
+import { Session } from "../../src/session.js";
 
 const header = { type: "session" as const, version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/" };
 const entry = (id: string, parentId: string | null, timestamp = "2026-01-01T00:00:00.000Z"): SessionEntry => ({
@@ -129,5 +130,28 @@ describe("resolveIdPrefix", () => {
 			() => resolveIdPrefix(tree, "99"),
 			(e: unknown) => isSessionTreeError(e, "ENTRY_NOT_FOUND"),
 		);
+	});
+});
+
+describe("the tree a session hands out", () => {
+	test("is a frozen view: reads work, mutators are absent, assignment throws, labels are a copy", async () => {
+		const session = await Session.inMemory({ cwd: "/" });
+		const q = await session.appendMessage({ role: "user", content: "q", timestamp: 1 });
+		await session.appendLabelChange(q, "start");
+		const view = session.getTreeIndex();
+		assert.equal(view.getLeafId(), session.getLeafId());
+		assert.equal(view.getLabel(q), "start");
+		assert.ok(Object.isFrozen(view));
+		const loose = view as unknown as Record<string, unknown>;
+		for (const name of ["setLeaf", "insert", "attach", "addNode", "link", "getNode"]) {
+			assert.equal(loose[name], undefined, `${name} is not on the view`);
+		}
+		assert.throws(() => {
+			loose.getLeafId = () => "x";
+		}, TypeError);
+		const labels = view.getLabels() as Map<string, unknown>;
+		labels.clear();
+		assert.equal(session.getLabel(q), "start", "clearing the returned labels changes nothing");
+		assert.equal(session.getTreeIndex(), view, "one view per tree");
 	});
 });

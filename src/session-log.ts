@@ -1,0 +1,308 @@
+/**
+ * A session's state and its store: the core reducer's state, how far this session has read
+ * the store, and its writes, one after another, each a compare-and-append. The facade
+ * (src/session.ts) decides what to write; this module gets it stored without losing what other
+ * writers appended meanwhile.
+ */
+
+import { type LoadSteps, loadContext, type PathStep } from "./core/context.js";
+import * as make from "./core/entries.js";
+import { SessionTreeError } from "./core/errors.js";
+import { cryptoRandomBytes, newEntryId, type RandomBytes } from "./core/ids.js";
+import { loadTree } from "./core/load.js";
+import { type LoadProblem, SessionReducer } from "./core/reducer.js";
+import { resumeFromTail } from "./core/tail.js";
+import { type SessionTree, TreeNode } from "./core/tree.js";
+import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./core/types.js";
+import { isHeaderRecord } from "./core/validate.js";
+import type { OpenSessionOptions, SessionEnvironment } from "./session-options.js";
+import type { SessionStore, StorePosition, StoreRead, WriteOutcome } from "./storage/store.js";
+
+/** How many times a write catches up with other writers before it gives up (WRITE_CONFLICT). */
+const MAX_WRITE_ATTEMPTS = 1000;
+
+/** A resume from the end of the store: the leaf and the path from a self-contained compaction to it. */
+export interface PartialResume {
+	header: SessionHeader;
+	leafId: string;
+	path: SessionEntry[];
+}
+
+/** Tree nodes are path steps: parse their bodies in one pass over the store. */
+export const loadSteps: LoadSteps = (steps: readonly PathStep[]) => TreeNode.load(steps);
+
+/** One session's state and its store. */
+export class SessionLog {
+	readonly store: SessionStore;
+	readonly now: () => Date;
+	readonly random: RandomBytes;
+	private readonly lenient: boolean;
+	/** The session state: tree, persisted-leaf records and problems, kept by the core reducer. */
+	private reducer: SessionReducer | undefined;
+	/** Set while the session was opened with `load: "context"` and the rest is not read yet. */
+	private resumed: PartialResume | undefined;
+	/** The version the store holds; below 3 until the first write migrates it. */
+	private version = CURRENT_SESSION_VERSION;
+	/** How far this session has read the store; what lies beyond was written by others. */
+	private position: StorePosition = "";
+	/** The writes of this session, one after another. */
+	private queue: Promise<unknown> = Promise.resolve();
+
+	private constructor(store: SessionStore, env: SessionEnvironment & { lenient?: boolean }) {
+		this.store = store;
+		this.now = env.now ?? (() => new Date());
+		this.random = env.random ?? cryptoRandomBytes;
+		this.lenient = env.lenient ?? false;
+	}
+
+	/** Creates the session in the store: just the header. */
+	static async create(store: SessionStore, header: SessionHeader, env: SessionEnvironment): Promise<SessionLog> {
+		const position = await store.create(header);
+		const log = new SessionLog(store, env);
+		log.reducer = SessionReducer.fresh(header, { file: store.location });
+		log.position = position;
+		return log;
+	}
+
+	/** Reads a session from the store (see {@link OpenSessionOptions}). */
+	static async open(store: SessionStore, options: OpenSessionOptions): Promise<SessionLog> {
+		if (!(await store.exists())) {
+			throw new SessionTreeError("FILE_NOT_FOUND", "no such session", { file: store.location });
+		}
+		const log = new SessionLog(store, options);
+		if (options.load === "context" && !options.lenient && !options.verify) {
+			log.resumed = await readPartialResume(store);
+			if (log.resumed) return log;
+		}
+		const tree = await log.readStore();
+		if (options.verify) {
+			tree.getEntries();
+		} else {
+			// What a resume needs, read now in one pass: the bodies of the leaf's context.
+			loadContext(tree.getPath(), loadSteps);
+		}
+		return log;
+	}
+
+	/** The resumed end of the session while only the context was read (`load: "context"`). */
+	get partial(): PartialResume | undefined {
+		return this.resumed;
+	}
+
+	/** The whole session's state; throws NOT_LOADED while only the context was read. */
+	get state(): SessionReducer {
+		if (this.resumed || !this.reducer) {
+			throw new SessionTreeError(
+				"NOT_LOADED",
+				"opened with load: 'context'; await session.load() before reading beyond the context",
+				{ file: this.store.location },
+			);
+		}
+		return this.reducer;
+	}
+
+	/** See `Session.problems`. */
+	get problems(): readonly LoadProblem[] {
+		return this.reducer?.problems ?? [];
+	}
+
+	/** The version of the session as it is stored. */
+	get storedVersion(): number {
+		return this.version;
+	}
+
+	/** Runs `op` after every write called before it (whether that one succeeded or not). */
+	serialize<T>(op: () => Promise<T>): Promise<T> {
+		const run = this.queue.then(op, op);
+		this.queue = run.then(
+			() => undefined,
+			() => undefined,
+		);
+		return run;
+	}
+
+	/** Resolves when every write called so far has finished. */
+	async settled(): Promise<void> {
+		await this.queue;
+	}
+
+	/** Reads the rest of a session resumed from its end, keeping the leaf it resumed. */
+	async ensureLoaded(): Promise<void> {
+		const partial = this.resumed;
+		if (!partial) return;
+		const tree = await this.readStore();
+		this.resumed = undefined;
+		// Another writer may have appended meanwhile: the leaf stays the one this session resumed.
+		if (tree.has(partial.leafId)) tree.setLeaf(partial.leafId);
+	}
+
+	/** Takes in what other writers appended since this session last read or wrote (serialize it). */
+	async refreshNow(): Promise<void> {
+		if (this.resumed) return;
+		const read = await this.store.readSince(this.position);
+		if (read) this.absorb(read);
+		else await this.reload();
+	}
+
+	/** The current time, for entries. */
+	stamp(): string {
+		return this.now().toISOString();
+	}
+
+	/**
+	 * Compare-and-append (call it serialized): builds the entry (a fresh id, the leaf as
+	 * parent), appends it at this session's position; if others appended meanwhile, applies
+	 * what they wrote and tries again with a fresh id. Then the entry is applied to the state
+	 * and becomes the leaf.
+	 */
+	async appendNow(build: (stamp: make.EntryStamp) => SessionEntry): Promise<string> {
+		await this.prepareWrite();
+		for (let attempt = 0; ; attempt++) {
+			const state = this.state;
+			const stamp = { id: this.freshId(), parentId: state.tree.getLeafId(), timestamp: this.stamp() };
+			const entry = build(stamp);
+			const outcome = await this.store.append([entry], this.position);
+			if (outcome.status === "ok") {
+				this.applyOwn([entry], outcome.position);
+				return entry.id;
+			}
+			await this.catchUp(outcome, attempt);
+		}
+	}
+
+	/** Writes records that already have ids and parents (the copies of a fork; call it serialized). */
+	async appendRecords(records: readonly SessionEntry[]): Promise<void> {
+		if (records.length === 0) return;
+		await this.prepareWrite();
+		for (let attempt = 0; ; attempt++) {
+			const outcome = await this.store.append(records, this.position);
+			if (outcome.status === "ok") {
+				this.applyOwn(records, outcome.position);
+				return;
+			}
+			await this.catchUp(outcome, attempt);
+		}
+	}
+
+	/** Appends a persisted-leaf record moving the leaf (nothing when it is there already). */
+	async moveLeaf(targetId: string | null): Promise<void> {
+		await this.ensureLoaded();
+		if (this.state.tree.getLeafId() === targetId) return;
+		await this.appendNow((stamp) => make.leafEntry(stamp, targetId));
+	}
+
+	/**
+	 * Rewrites a v1/v2 session in the current format (call it serialized).
+	 * @returns the backup's location, or undefined when the session was already current
+	 */
+	async migrateNow(): Promise<string | undefined> {
+		await this.ensureLoaded();
+		if (this.version >= CURRENT_SESSION_VERSION) return undefined;
+		if (this.problems.length > 0) {
+			throw new SessionTreeError(
+				"NOT_WRITABLE",
+				"the file has problems (opened leniently); repair it before it is rewritten",
+				{ file: this.store.location },
+			);
+		}
+		return this.rewrite();
+	}
+
+	/**
+	 * Replaces the stored session with the tree as loaded (current format, every parent
+	 * present, the leaf kept), atomically, keeping the original as a backup; then reads the
+	 * session again from what was written. Used by migrate and repair.
+	 */
+	async rewrite(): Promise<string> {
+		// Loaded when first needed: reading a session never does.
+		const { rewriteRecords } = await import("./core/copy.js");
+		for (let attempt = 0; ; attempt++) {
+			const records = rewriteRecords(this.state.tree, (taken) => newEntryId(taken, this.random), this.stamp());
+			const outcome = await this.store.replace(records, this.position);
+			if (outcome.status === "ok") {
+				await this.reload();
+				return outcome.backup;
+			}
+			await this.catchUp(outcome, attempt);
+		}
+	}
+
+	/** An entry id neither the tree nor a persisted-leaf record uses. */
+	private freshId(): string {
+		const state = this.state;
+		return newEntryId((id) => state.tree.has(id) || state.leafRecords.has(id), this.random);
+	}
+
+	/** Before a write: the whole tree is read, and an older format is rewritten first. */
+	private async prepareWrite(): Promise<void> {
+		await this.ensureLoaded();
+		await this.migrateNow();
+	}
+
+	/** Reads the whole store into a new state: the session's view of the store starts over. */
+	private async readStore(): Promise<SessionTree> {
+		const read = await this.store.read();
+		const result = loadTree(read.lines, { lenient: this.lenient, file: this.store.location, source: read.source });
+		this.reducer = result.reducer;
+		this.version = result.fromVersion;
+		this.position = read.position;
+		return result.tree;
+	}
+
+	/** Applies records this session stored: the last one decides the leaf (an entry, or a leaf record's target). */
+	private applyOwn(records: readonly SessionEntry[], position: StorePosition): void {
+		const state = this.state;
+		for (const record of records) state.applyRecord(record, 0);
+		state.settle();
+		this.position = position;
+		const last = records.at(-1);
+		if (last) state.tree.setLeaf(last.type === "leaf" ? state.resolveParentId(last.targetId) : last.id);
+	}
+
+	/** After a write that did not happen: takes in what others wrote (or the whole store, if replaced). */
+	private async catchUp(outcome: Exclude<WriteOutcome<object>, { status: "ok" }>, attempt: number): Promise<void> {
+		if (attempt + 1 >= MAX_WRITE_ATTEMPTS) {
+			throw new SessionTreeError(
+				"WRITE_CONFLICT",
+				`other writers kept appending: gave up after ${MAX_WRITE_ATTEMPTS} attempts`,
+				{ file: this.store.location },
+			);
+		}
+		if (outcome.status === "behind") this.absorb(outcome.read);
+		else await this.reload();
+	}
+
+	/** Applies what other writers appended; this session's leaf stays. */
+	private absorb(read: StoreRead): void {
+		this.state.applyOthers(read.lines);
+		this.position = read.position;
+	}
+
+	/** The store was replaced (migrated or repaired): read it again, keeping our leaf if it still exists. */
+	private async reload(): Promise<void> {
+		const leafId = this.reducer?.tree.getLeafId() ?? null;
+		const tree = await this.readStore();
+		if (leafId === null || tree.has(leafId)) tree.setLeaf(leafId);
+	}
+}
+
+/**
+ * Tries to resume from the end of the store: the last 1,000, 4,000 and 16,000 records (the
+ * store gives fewer, or declines, when more is not worth reading from the end: a small file,
+ * more than an eighth of a large one), until the active path meets a compaction with
+ * `retainedTail` and `retainedState`.
+ */
+async function readPartialResume(store: SessionStore): Promise<PartialResume | undefined> {
+	if (!store.capabilities.tailReads || !store.readTail) return undefined;
+	for (const count of [1000, 4000, 16000]) {
+		const read = await store.readTail(count);
+		if (!read || read.whole) return undefined;
+		// A header a full open would reject is left to the full open, which reports it.
+		if (!isHeaderRecord(read.header)) return undefined;
+		const found = resumeFromTail(read.records);
+		if (found.kind === "found") return { header: read.header, leafId: found.leafId, path: found.path };
+		// Fewer records than asked for: the store gave all it finds worth reading from the end.
+		if (found.kind === "no" || read.records.length < count) return undefined;
+	}
+	return undefined;
+}
