@@ -14,15 +14,15 @@
  */
 
 export * from "./core/index.js";
-export {
-	type CreateSessionOptions,
-	type ForkOptions,
-	type NavigateOptions,
-	type NavigateResult,
-	type OpenSessionOptions,
-	Session,
-	type SessionEnvironment,
-} from "./session.js";
+export { Session } from "./session.js";
+export type {
+	CreateSessionOptions,
+	ForkOptions,
+	NavigateOptions,
+	NavigateResult,
+	OpenSessionOptions,
+	SessionEnvironment,
+} from "./session-options.js";
 export { parseLine } from "./storage/codec.js";
 export { DirectoryCollection } from "./storage/directory-collection.js";
 export { FileSessionStore, type FileStoreOptions, type RawLine, readFileLines } from "./storage/file-store.js";

@@ -52,15 +52,6 @@ import { MemorySessionStore } from "./storage/memory-store.js";
 import { defaultAgentDir, defaultSessionDir, sessionFileName } from "./storage/paths.js";
 import type { SessionStore } from "./storage/store.js";
 
-export type {
-	CreateSessionOptions,
-	ForkOptions,
-	NavigateOptions,
-	NavigateResult,
-	OpenSessionOptions,
-	SessionEnvironment,
-} from "./session-options.js";
-
 /**
  * A conversation tree in one session store (a JSONL file, memory, or a registered backend).
  *

@@ -3,10 +3,10 @@
  * session's store reads its lines (a file store hands most entries back as envelopes: type, id,
  * parent, timestamp, role and where the line is, without parsing the line); the core reducer
  * interprets them exactly as an open does; summaries and searches run over the reducer's tree.
- * A body is read only when asked for, through the store's line source: a whole raw line for a
- * pre-filter, the start or the end of a line for a peek, or the parsed entry, checked by the
- * core's rules for bodies (`LazyBodies`, which the reducer's tree uses too). There is no second
- * reader of the format here: envelopes come from `storage/envelope.ts`, meaning from the reducer.
+ * A body is read only when asked for, through the store's line source: the raw bytes of a line,
+ * not decoded, for a pre-filter, or the parsed entry, checked by the core's rules for bodies
+ * (`LazyBodies`, which the reducer's tree uses too). There is no second reader of the format
+ * here: envelopes come from `storage/envelope.ts`, meaning from the reducer.
  *
  * A session a strict read rejects for damage is read again as a lenient open reads it, with a
  * warning naming the line; one that is not a session at all (no header, a newer format) or
@@ -15,7 +15,7 @@
  */
 
 import { SessionTreeError, type SessionTreeErrorCode } from "../core/errors.js";
-import { Envelope, LazyBodies, type LineSource } from "../core/lazy.js";
+import { type Envelope, LazyBodies, type LineSource, type LineVisitor, visitLines } from "../core/lazy.js";
 import { loadTree } from "../core/load.js";
 import { stripLocation } from "../core/reducer.js";
 import type { SessionTree, TreeNode } from "../core/tree.js";
@@ -52,17 +52,20 @@ const DAMAGE = new Set<SessionTreeErrorCode>([
 const NOT_A_SESSION = new Set<SessionTreeErrorCode>(["INVALID_HEADER", "EMPTY_FILE"]);
 
 /**
- * A line source that keeps the texts of the lines last read for a pre-filter: the bodies the
+ * A line source that keeps the texts of the lines a pre-filter let through: the bodies the
  * reducer parses next (through this source) are then not read and decoded a second time.
  */
 class RememberingSource implements LineSource {
 	private remembered = new Map<Envelope, string>();
 
-	constructor(private readonly source: LineSource) {}
+	constructor(
+		/** The store's source. */
+		readonly source: LineSource,
+	) {}
 
 	/** Keeps these texts (and forgets those kept before). */
-	remember(lines: readonly Envelope[], texts: readonly string[]): void {
-		this.remembered = new Map(lines.map((line, i) => [line, texts[i] as string]));
+	remember(texts: Map<Envelope, string>): void {
+		this.remembered = texts;
 	}
 
 	readLines(spans: readonly Envelope[]): string[] {
@@ -86,6 +89,11 @@ class RememberingSource implements LineSource {
 		}
 		return texts;
 	}
+}
+
+/** Raw bytes of a line as a Buffer (the store's own, or a view of other bytes), to search or decode. */
+export function asBuffer(bytes: Uint8Array): Buffer {
+	return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 /** One session as the reducer read it, with its raw lines at hand. */
@@ -146,50 +154,43 @@ export class CatalogSession {
 	}
 
 	/**
-	 * The raw lines of unparsed nodes (see {@link unparsed}), read in one pass over the store.
-	 * They are kept until the next call, so parsing those nodes next does not read them again.
+	 * Visits the raw lines of unparsed nodes (see {@link unparsed}) in one pass over the store,
+	 * without decoding them; `index` is the node's in `nodes` (see `LineSource.visitLines`).
 	 */
-	rawLines(nodes: readonly TreeNode[]): string[] {
-		const texts = this.readParts(nodes, (line) => line);
-		if (this.source instanceof RememberingSource) {
-			this.source.remember(
-				nodes.map((node) => node.envelope as Envelope),
-				texts,
-			);
-		}
-		return texts;
+	visitLines(nodes: readonly TreeNode[], visit: LineVisitor): void {
+		if (nodes.length === 0) return;
+		visitLines(
+			this.storeSource(),
+			nodes.map((node) => node.envelope as Envelope),
+			visit,
+		);
 	}
 
 	/**
-	 * The first `bytes` bytes of the raw lines of unparsed nodes, decoded (a character cut at
-	 * the end shows as U+FFFD), read in one pass without decoding the rest of the lines.
+	 * The unparsed nodes whose raw line `keep` accepts, in the order given, read in one pass
+	 * over the store. The lines kept are decoded and remembered until the next call, so parsing
+	 * those nodes next does not read them again.
 	 */
-	lineHeads(nodes: readonly TreeNode[], bytes: number): string[] {
-		return this.readParts(nodes, (line) => part(line, line.offset, Math.min(bytes, line.length)));
-	}
-
-	/** The last `bytes` bytes of the raw lines of unparsed nodes (see {@link lineHeads}). */
-	lineTails(nodes: readonly TreeNode[], bytes: number): string[] {
-		return this.readParts(nodes, (line) => {
-			const length = Math.min(bytes, line.length);
-			return part(line, line.offset + line.length - length, length);
+	filterLines(
+		nodes: readonly TreeNode[],
+		keep: (bytes: Uint8Array, start: number, end: number) => boolean,
+	): TreeNode[] {
+		const kept = new Array<boolean>(nodes.length).fill(false);
+		const texts = new Map<Envelope, string>();
+		this.visitLines(nodes, (index, bytes, start, end) => {
+			if (!keep(bytes, start, end)) return;
+			kept[index] = true;
+			texts.set((nodes[index] as TreeNode).envelope as Envelope, asBuffer(bytes).toString("utf8", start, end));
 		});
+		if (this.source instanceof RememberingSource) this.source.remember(texts);
+		return nodes.filter((_, i) => kept[i]);
 	}
 
-	private readParts(nodes: readonly TreeNode[], span: (line: Envelope) => Envelope): string[] {
-		if (nodes.length === 0) return [];
-		return this.requireSource().readLines(nodes.map((node) => span(node.envelope as Envelope)));
-	}
-
-	private requireSource(): LineSource {
+	/** The store's own source (not the one that remembers texts). */
+	private storeSource(): LineSource {
 		if (!this.source) throw new Error("this session's store returned no unparsed lines");
-		return this.source;
+		return this.source instanceof RememberingSource ? this.source.source : this.source;
 	}
-}
-
-/** A span of bytes inside a line, in the shape the line source reads. */
-function part(line: Envelope, offset: number, length: number): Envelope {
-	return new Envelope(line.type, line.id, line.parentId, line.timestamp, line.role, offset, length, line.line);
 }
 
 /** The sessions a collection lists, by location. */
@@ -197,6 +198,17 @@ export async function listSessions(collection: SessionCollection): Promise<Sessi
 	const listings: SessionListing[] = [];
 	for await (const listing of collection.list()) listings.push(listing);
 	return listings.sort((a, b) => compareLocations(a.location, b.location));
+}
+
+/**
+ * The positions of the listings, smallest session first (ties in the order given): the order a
+ * catalog reads sessions in when it reads them all. The largest then come when the code is warm
+ * and the heap has grown: their trees cost the garbage collector less than when read first
+ * (and the newest session, which a search would read first, is often the largest).
+ */
+export function smallestFirst(listings: readonly SessionListing[]): number[] {
+	const bytes = (i: number) => listings[i]?.bytes ?? 0;
+	return listings.map((_, i) => i).sort((a, b) => bytes(a) - bytes(b) || a - b);
 }
 
 /** Orders locations by code unit. */

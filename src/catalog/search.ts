@@ -8,6 +8,7 @@
 import type { SessionCollection, SessionListing, SessionStore } from "../storage/store.js";
 import { flattenKeepEnds } from "./format.js";
 import {
+	asBuffer,
 	type CatalogSession,
 	compareLocations,
 	type JsonRecord,
@@ -15,6 +16,7 @@ import {
 	readListed,
 	readSession,
 	SkippedFile,
+	smallestFirst,
 } from "./read.js";
 import type { SkippedSession } from "./summary.js";
 
@@ -61,6 +63,11 @@ export interface Matcher {
 	find(text: string): { start: number; end: number } | undefined;
 	/** False only when the raw line of an entry cannot hold a match (the entry is then not parsed). */
 	mayMatch(line: string): boolean;
+	/**
+	 * {@link mayMatch} of the raw line `bytes[start, end)` (UTF-8), without decoding it unless the
+	 * query ignores case. Lines visited in order in the same `bytes` are searched in one pass.
+	 */
+	mayMatchBytes(bytes: Uint8Array, start: number, end: number): boolean;
 	/** False when {@link mayMatch} is always true (a regular expression): raw lines are not worth reading. */
 	readonly filters: boolean;
 }
@@ -75,6 +82,83 @@ export class InvalidPattern extends Error {
 
 function escapeRegExp(text: string): string {
 	return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}
+
+/**
+ * About how often a byte occurs in session text, relative to the others: English letter
+ * frequencies (capitals a tenth of theirs), JSON's punctuation, digits. Only the order matters.
+ */
+function commonness(byte: number): number {
+	if (byte >= 0x80) return 3;
+	if (byte === 0x20 || byte === 0x22) return 20;
+	const char = String.fromCharCode(byte);
+	const letter = "etaoinshrdlcumwfgypbvkjxqz".indexOf(char.toLowerCase());
+	if (letter >= 0) return (26 - letter) / (char === char.toLowerCase() ? 1 : 10);
+	if (":,{}[]".includes(char)) return 10;
+	if ("0123456789.-_/\\".includes(char)) return 3;
+	return byte < 0x20 ? 0.1 : 0.5;
+}
+
+/**
+ * The longest needle `Buffer.indexOf` searches by its first byte alone (a `memchr`, then a
+ * comparison); it searches longer ones with Boyer-Moore-Horspool, which is several times
+ * slower on session text.
+ */
+const MAX_MEMCHR_NEEDLE = 6;
+/** A piece of a long needle searched for first is at least this long. */
+const MIN_PIECE = 3;
+/** Pieces found where the needle is not before the search looks for the whole needle instead. */
+const MAX_PIECE_MISSES = 16;
+
+/**
+ * Where some bytes occur in raw lines. For lines visited in order in the same buffer it
+ * remembers the next occurrence, so that buffer is searched once, not once per line. A long
+ * needle is searched by a short piece of it that starts with its rarest byte (see
+ * {@link MAX_MEMCHR_NEEDLE}), and checked whole where the piece is found.
+ */
+class Occurrences {
+	private bytes: Uint8Array | undefined;
+	private from = 0;
+	/** The first occurrence at or after `from` in `bytes`, or -1. */
+	private next = -1;
+	/** The piece searched for, and where it is in the needle. */
+	private readonly piece: Buffer;
+	private readonly at: number;
+
+	constructor(private readonly needle: Buffer) {
+		let at = 0;
+		if (needle.length > MAX_MEMCHR_NEEDLE) {
+			for (let i = 1; i <= needle.length - MIN_PIECE; i++) {
+				if (commonness(needle[i] as number) < commonness(needle[at] as number)) at = i;
+			}
+		}
+		this.at = at;
+		this.piece = needle.length > MAX_MEMCHR_NEEDLE ? needle.subarray(at, at + MAX_MEMCHR_NEEDLE) : needle;
+	}
+
+	/** True when `bytes[start, end)` holds the needle. */
+	in(bytes: Uint8Array, start: number, end: number): boolean {
+		if (bytes !== this.bytes || start < this.from || (this.next !== -1 && this.next < start)) {
+			this.bytes = bytes;
+			this.next = this.find(asBuffer(bytes), start);
+		}
+		this.from = start;
+		return this.next !== -1 && this.next + this.needle.length <= end;
+	}
+
+	/** `buf.indexOf(needle, from)`. */
+	private find(buf: Buffer, from: number): number {
+		const { needle, piece, at } = this;
+		if (piece === needle) return buf.indexOf(needle, from);
+		let misses = 0;
+		for (let i = buf.indexOf(piece, from + at); i !== -1; i = buf.indexOf(piece, i + 1)) {
+			const candidate = i - at;
+			if (candidate + needle.length > buf.length) return -1;
+			if (buf.compare(needle, 0, needle.length, candidate, candidate + needle.length) === 0) return candidate;
+			if (++misses === MAX_PIECE_MISSES) return buf.indexOf(needle, candidate + 1);
+		}
+		return -1;
+	}
 }
 
 /** Characters JSON.stringify writes escaped: a raw line holds them differently from the text. */
@@ -106,6 +190,16 @@ export function compileQuery(query: SearchQuery): Matcher {
 	// the line spells characters as \uXXXX escapes (JSON.stringify does not, others may).
 	const plain = !query.regex && !JSON_ESCAPED.test(query.pattern);
 	const lineTest = plain ? new RegExp(regex.source, query.ignoreCase ? "iu" : "u") : undefined;
+	const mayMatch = (line: string): boolean => {
+		if (!lineTest) return true;
+		if (!query.ignoreCase && line.includes(query.pattern)) return true;
+		return line.includes("\\u") || (query.ignoreCase === true && lineTest.test(line));
+	};
+	// The same test on bytes: the pattern's UTF-8 bytes, else `\u`. (U+FFFD is in the text where
+	// the bytes are not UTF-8: such a pattern is looked for in the decoded line.)
+	const bytesTell = lineTest !== undefined && !query.ignoreCase && !query.pattern.includes("\uFFFD");
+	const needle = bytesTell ? new Occurrences(Buffer.from(query.pattern, "utf8")) : undefined;
+	const escapes = new Occurrences(Buffer.from("\\u"));
 	return {
 		filters: lineTest !== undefined,
 		find(text) {
@@ -113,10 +207,11 @@ export function compileQuery(query: SearchQuery): Matcher {
 			const match = regex.exec(text);
 			return match ? { start: match.index, end: match.index + match[0].length } : undefined;
 		},
-		mayMatch(line) {
+		mayMatch,
+		mayMatchBytes(bytes, start, end) {
 			if (!lineTest) return true;
-			if (!query.ignoreCase && line.includes(query.pattern)) return true;
-			return line.includes("\\u") || (query.ignoreCase === true && lineTest.test(line));
+			if (!needle) return mayMatch(asBuffer(bytes).toString("utf8", start, end));
+			return needle.in(bytes, start, end) || escapes.in(bytes, start, end);
 		},
 	};
 }
@@ -226,9 +321,9 @@ const MAX_BATCH = 4096;
 
 /**
  * The hits of one session, in stream order, at most `budget`. Candidates are taken in growing
- * batches: the raw lines of unparsed ones are read in one pass and pre-filtered (unless the
- * query cannot rule a line out), and those that may match are parsed in one pass (by the
- * core's rules for bodies, from the lines already read) and searched.
+ * batches: the raw lines of unparsed ones are read in one pass and pre-filtered on their bytes
+ * (unless the query cannot rule a line out), and those that may match are parsed in one pass
+ * (by the core's rules for bodies, from the lines already read) and searched.
  */
 function findHits(session: CatalogSession, matcher: Matcher, budget: number, width: number): PendingHit[] {
 	const hits: PendingHit[] = [];
@@ -237,10 +332,14 @@ function findHits(session: CatalogSession, matcher: Matcher, budget: number, wid
 		const batch = candidates.slice(from, from + size);
 		from += size;
 		size = Math.min(2 * size, MAX_BATCH);
-		const unparsed = matcher.filters ? batch.filter((node) => session.unparsed(node)) : [];
-		const lines = session.rawLines(unparsed);
-		const ruledOut = new Set(unparsed.filter((_, i) => !matcher.mayMatch(lines[i] as string)));
-		const searched = batch.filter((node) => !ruledOut.has(node));
+		let searched = batch;
+		if (matcher.filters) {
+			const unparsed = batch.filter((node) => session.unparsed(node));
+			const kept = new Set(
+				session.filterLines(unparsed, (bytes, start, end) => matcher.mayMatchBytes(bytes, start, end)),
+			);
+			searched = batch.filter((node) => kept.has(node) || !session.unparsed(node));
+		}
 		const entries = session.entries(searched);
 		for (const [i, node] of searched.entries()) {
 			if (hits.length >= budget) break;
@@ -308,7 +407,13 @@ export interface SearchResult {
 	warnings: Array<{ file: string; message: string }>;
 }
 
-/** Searches the sessions of a collection, newest first, stopping at `limit` hits. */
+/** What one session gave: its hits and warnings, or why it was skipped. */
+type Outcome = { hits: SearchHit[]; warnings: readonly string[] } | { skipped: string };
+
+/**
+ * Searches the sessions of a collection, newest first, stopping at `limit` hits. (Without a
+ * limit they are read smallest first, see `smallestFirst`; what is found is the same.)
+ */
 export async function searchSessions(
 	collection: SessionCollection,
 	matcher: Matcher,
@@ -316,22 +421,35 @@ export async function searchSessions(
 ): Promise<SearchResult> {
 	const limit = options.limit ?? Number.POSITIVE_INFINITY;
 	const listings = newestFirst(await listSessions(collection));
-	const result: SearchResult = { hits: [], sessions: listings.length, skipped: [], warnings: [] };
+	const outcomes: Array<Outcome | undefined> = new Array(listings.length);
+	let found = 0;
 	let done = 0;
-	for (const listing of listings) {
-		if (result.hits.length >= limit) break;
-		const file = listing.location;
+	// A limit may stop the search early: newest first then. Else every session is read (see smallestFirst).
+	const order = Number.isFinite(limit) ? listings.map((_, i) => i) : smallestFirst(listings);
+	for (const index of order) {
+		if (found >= limit) break;
+		const listing = listings[index] as SessionListing;
 		try {
 			const { session, value } = await readListed(collection, listing, (read) =>
-				searchIn(read, matcher, { limit: limit - result.hits.length, snippetWidth: options.snippetWidth ?? 100 }),
+				searchIn(read, matcher, { limit: limit - found, snippetWidth: options.snippetWidth ?? 100 }),
 			);
-			result.hits.push(...value);
-			for (const message of session.warnings) result.warnings.push({ file, message });
+			outcomes[index] = { hits: value, warnings: session.warnings };
+			found += value.length;
 		} catch (error) {
 			if (!(error instanceof SkippedFile)) throw error;
-			result.skipped.push({ file, reason: error.message });
+			outcomes[index] = { skipped: error.message };
 		}
 		options.onProgress?.(++done, listings.length);
 	}
+	const result: SearchResult = { hits: [], sessions: listings.length, skipped: [], warnings: [] };
+	outcomes.forEach((outcome, i) => {
+		const file = (listings[i] as SessionListing).location;
+		if (!outcome) return;
+		if ("skipped" in outcome) result.skipped.push({ file, reason: outcome.skipped });
+		else {
+			for (const hit of outcome.hits) result.hits.push(hit);
+			for (const message of outcome.warnings) result.warnings.push({ file, message });
+		}
+	});
 	return result;
 }

@@ -1,7 +1,7 @@
 /**
  * One row of `session-tree ls`: what pi's session picker shows about a session (its
  * `buildSessionInfo`), plus the entry and branch counts, from the reducer's tree of the session
- * (see read.ts). Of most messages only the two ends of the line are read.
+ * (see read.ts). Most messages are not even read: their envelope holds their timestamp.
  */
 
 import type { TreeNode } from "../core/tree.js";
@@ -15,6 +15,7 @@ import {
 	readListed,
 	readSession,
 	SkippedFile,
+	smallestFirst,
 } from "./read.js";
 
 /** What `ls` knows about one session. */
@@ -62,13 +63,6 @@ export function messageText(content: unknown): string {
 	return parts.join(" ");
 }
 
-/** Bytes at the start of a line that hold pi's envelope, the message's role and `"content":`. */
-const HEAD_BYTES = 256;
-/** Bytes at the end of a line that hold a message's timestamp and the two closing braces. */
-const TAIL_BYTES = 32;
-/** The end of a message entry as pi writes it: the message's timestamp, then the message and the entry close. */
-const MESSAGE_TAIL = /"timestamp":(\d{1,16})\}\}$/;
-
 /** What pi's `buildSessionInfo` collects from the messages: the first user text and the last activity. */
 class Activity {
 	firstMessage = "";
@@ -96,57 +90,34 @@ class Activity {
 /**
  * The activity of a session's messages, as pi's `buildSessionInfo` finds it. Bodies are parsed
  * in stream order until the first user message with text. Of the other user and assistant
- * messages in pi's layout only the end of the line is read, for the message's timestamp; the
- * latest of those counts if its message has `content` (as pi requires), which is checked at
- * the start of its line. Messages in another layout are parsed.
+ * messages in pi's layout, with `content` (as pi requires), the timestamp is the one their
+ * envelope read at the end of the line. Messages in another layout are parsed.
  */
 function activityOf(session: CatalogSession): Activity {
 	const activity = new Activity();
-	const messages = session.nodes.filter((node) => node.type === "message");
-	for (const node of messages) {
-		if (activity.firstMessage) break;
-		if (node.role === undefined || node.role === "user") activity.add(record(session.entries([node])[0]));
-	}
-	// Messages already added are added again below: that changes neither the first message nor the maximum.
-	const peeks: TreeNode[] = [];
 	const parses: TreeNode[] = [];
-	for (const node of messages) {
-		if (node.role !== undefined && node.role !== "user" && node.role !== "assistant") continue;
-		if (node.role !== undefined && session.unparsed(node)) peeks.push(node);
-		else parses.push(node);
-	}
-	const tails = session.lineTails(peeks, TAIL_BYTES);
-	const times: number[] = [];
-	peeks.forEach((node, i) => {
-		const time = MESSAGE_TAIL.exec(tails[i] as string)?.[1];
+	for (const node of session.nodes) {
+		if (node.type !== "message" || (node.role !== undefined && node.role !== "user" && node.role !== "assistant")) {
+			continue;
+		}
+		// The message's timestamp as its envelope read it (its message has content, as pi requires), else parsed.
+		const time = node.role !== undefined && session.unparsed(node) ? node.envelope?.endTimestamp : undefined;
 		if (time === undefined) parses.push(node);
-		times[i] = time === undefined ? -1 : Number(time);
-	});
-	for (const entry of session.entries(parses)) activity.add(record(entry));
-	// The latest peeked time counts once its message is known to have content (else it is parsed).
-	for (let i = latestAbove(times, activity.last); i >= 0; i = latestAbove(times, activity.last)) {
-		const node = peeks[i] as TreeNode;
-		const [head] = session.lineHeads([node], HEAD_BYTES);
-		// The envelope's strings hold no quotes, so the first `"message":{` is the message's.
-		if (head?.includes(`"message":{"role":"${node.role}","content":`)) activity.at(times[i] as number);
-		else activity.add(record(session.entries([node])[0]));
-		times[i] = -1;
+		else activity.at(time);
 	}
+	for (const node of session.nodes) {
+		if (activity.firstMessage) break;
+		if (node.type === "message" && (node.role === undefined || node.role === "user")) {
+			activity.add(record(session.entries([node])[0]));
+		}
+	}
+	// Messages added above may be added again: that changes neither the first message nor the maximum.
+	for (const entry of session.entries(parses)) activity.add(record(entry));
 	return activity;
 }
 
 function record(entry: SessionEntry | undefined): JsonRecord {
 	return entry as unknown as JsonRecord;
-}
-
-/** The index of the largest time above `floor`, or -1. */
-function latestAbove(times: readonly number[], floor: number): number {
-	let latest = -1;
-	for (let i = 0; i < times.length; i++) {
-		const time = times[i] as number;
-		if (time > floor && (latest < 0 || time > (times[latest] as number))) latest = i;
-	}
-	return latest;
 }
 
 function dateOrNull(value: unknown): Date | null {
@@ -203,17 +174,24 @@ export async function summarizeSessions(
 	options: SummarizeOptions = {},
 ): Promise<{ sessions: SessionSummary[]; skipped: SkippedSession[] }> {
 	const listings = await listSessions(collection);
-	const sessions: SessionSummary[] = [];
-	const skipped: SkippedSession[] = [];
+	// Read smallest first; what was skipped is reported in the listing's order.
+	const outcomes: Array<SessionSummary | SkippedSession | undefined> = new Array(listings.length);
 	let done = 0;
-	for (const listing of listings) {
+	for (const index of smallestFirst(listings)) {
+		const listing = listings[index] as SessionListing;
 		try {
-			sessions.push((await readListed(collection, listing, summarize)).value);
+			outcomes[index] = (await readListed(collection, listing, summarize)).value;
 		} catch (error) {
 			if (!(error instanceof SkippedFile)) throw error;
-			skipped.push({ file: listing.location, reason: error.message });
+			outcomes[index] = { file: listing.location, reason: error.message };
 		}
 		options.onProgress?.(++done, listings.length);
+	}
+	const sessions: SessionSummary[] = [];
+	const skipped: SkippedSession[] = [];
+	for (const outcome of outcomes) {
+		if (outcome && "reason" in outcome) skipped.push(outcome);
+		else if (outcome) sessions.push(outcome);
 	}
 	sessions.sort(newestFirst);
 	return { sessions, skipped };

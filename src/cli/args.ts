@@ -5,7 +5,8 @@
  */
 
 import { parseArgs } from "node:util";
-import { type CliCommand, HELP_OPTION } from "./registry.js";
+import { errorCode } from "../core/validate.js";
+import { type CliCommand, HELP_OPTION, type OptionsConfig } from "./registry.js";
 
 /** Exit code of a failed command. */
 export const EXIT_FAILURE = 1;
@@ -30,9 +31,20 @@ export class CliError extends Error {
 	}
 }
 
+/**
+ * The input a command reads: a readable stream that may be a terminal, as `process.stdin`
+ * is, and that can be let go of (a `stream.Readable` can).
+ */
+export interface CliInput extends NodeJS.ReadableStream {
+	/** True when the stream is a terminal. */
+	readonly isTTY?: boolean;
+	/** Releases the stream, so that an open pipe no longer keeps the process waiting. */
+	destroy?(): void;
+}
+
 /** Where a command reads and writes. */
 export interface CliIO {
-	stdin: NodeJS.ReadableStream;
+	stdin: CliInput;
 	out(text: string): void;
 	err(text: string): void;
 }
@@ -52,12 +64,15 @@ export interface CommandHandler {
 	run(input: CommandInput): void | Promise<void>;
 }
 
+/** What node:util `parseArgs` returns for a command's options: no option is `multiple`. */
+type ParsedArgs = ReturnType<typeof parseArgs<{ options: OptionsConfig; allowPositionals: true; strict: true }>>;
+
 /** Parses a command's arguments; returns undefined when `--help` was asked for. */
 export function parseCommandArgs(
 	command: Pick<CliCommand, "name" | "options" | "positionals">,
 	argv: string[],
 ): Omit<CommandInput, "io"> | undefined {
-	let parsed: ReturnType<typeof parseArgs>;
+	let parsed: ParsedArgs;
 	try {
 		parsed = parseArgs({
 			args: argv,
@@ -71,18 +86,13 @@ export function parseCommandArgs(
 		if (isParseArgsError(error)) throw new UsageError(error.message, command.name);
 		throw error;
 	}
-	const values = parsed.values as Record<string, string | boolean | undefined>;
+	const { values, positionals } = parsed;
 	if (values.help) return undefined;
-	const required = command.positionals.filter((name) => !name.endsWith("?")).length;
-	const { positionals } = parsed;
-	if (positionals.length < required) {
-		const missing = command.positionals[positionals.length] as string;
-		throw new UsageError(`missing ${missing}`, command.name);
-	}
-	if (positionals.length > command.positionals.length) {
-		const extra = positionals[command.positionals.length] as string;
-		throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`, command.name);
-	}
+	// The first required positional not given, if any (optional ones, `NAME?`, come last).
+	const missing = command.positionals.slice(positionals.length).find((name) => !name.endsWith("?"));
+	if (missing !== undefined) throw new UsageError(`missing ${missing}`, command.name);
+	const extra = positionals[command.positionals.length];
+	if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`, command.name);
 	return { values, positionals };
 }
 
@@ -117,8 +127,20 @@ function cliFailureMessage({ problem, option }: ParseArgsFailure): string {
 }
 
 function isParseArgsError(error: unknown): error is Error & { code: string } {
-	const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+	const code = error instanceof Error ? errorCode(error) : undefined;
 	return typeof code === "string" && code.startsWith("ERR_PARSE_ARGS_");
+}
+
+/**
+ * The positional argument at `index`, one the command's spec requires: {@link parseCommandArgs}
+ * has checked that it is there.
+ */
+export function requiredPositional(positionals: readonly string[], index: number): string {
+	const value = positionals[index];
+	if (value === undefined) {
+		throw new Error(`positional argument ${index + 1} is missing, though the command requires it`);
+	}
+	return value;
 }
 
 /** A string option's value, if given. */

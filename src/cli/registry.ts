@@ -83,7 +83,7 @@ export interface CommandSpec {
 export type CliCommand = Pick<CommandSpec, "name" | "summary"> & CliFacet;
 
 /** A REPL command's metadata: its spec with the REPL facet spread in. */
-export type ReplCommandSpec = Pick<CommandSpec, "name" | "summary"> & ReplFacet;
+export type ReplCommandSpec = { readonly name: ReplCommandName } & Pick<CommandSpec, "summary"> & ReplFacet;
 
 /** Common option: `--json`. */
 export const JSON_OPTION: OptionsConfig = { json: { type: "boolean" } };
@@ -792,8 +792,8 @@ export const COMMAND_SPECS: readonly CommandSpec[] = SPECS;
 export type ReplCommandName = Extract<(typeof SPECS)[number], { readonly repl: object }>["name"];
 
 /** The REPL's commands, in the order of its `help`. */
-export const REPL_COMMAND_SPECS: readonly ReplCommandSpec[] = COMMAND_SPECS.flatMap((spec) =>
-	spec.repl ? [{ name: spec.name, summary: spec.summary, ...spec.repl }] : [],
+export const REPL_COMMAND_SPECS: readonly ReplCommandSpec[] = SPECS.flatMap((spec) =>
+	"repl" in spec ? [{ name: spec.name, summary: spec.summary, ...spec.repl }] : [],
 );
 
 /**

@@ -8,6 +8,7 @@
  */
 
 import { isSessionTreeError } from "../core/errors.js";
+import { errorCode } from "../core/validate.js";
 import { CliError, type CliIO, EXIT_FAILURE, EXIT_USAGE, parseCommandArgs, UsageError } from "./args.js";
 import { commandHelp, mainHelp } from "./help.js";
 import { CLI_COMMANDS, type CliCommand, findCliCommand } from "./registry.js";
@@ -84,5 +85,5 @@ function report(error: unknown, io: CliIO): number {
 }
 
 function isSystemError(error: unknown): error is Error {
-	return error instanceof Error && typeof (error as { code?: unknown }).code === "string";
+	return error instanceof Error && typeof errorCode(error) === "string";
 }

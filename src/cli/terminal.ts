@@ -4,7 +4,7 @@ import type { CliIO } from "./args.js";
 
 /** Whether stdin is a terminal (then the REPL is interactive). */
 export function stdinIsTerminal(io: CliIO): boolean {
-	return (io.stdin as { isTTY?: boolean }).isTTY === true;
+	return io.stdin.isTTY === true;
 }
 
 /** Whether a bare `session-tree` should start the REPL: stdin and stdout are both terminals. */

@@ -1,10 +1,12 @@
 /** The package version, read from package.json next to the build output. */
 
 import { readFileSync } from "node:fs";
+import { isObject } from "../core/validate.js";
 
 /** The `version` field of this package's package.json (`src/cli` and `dist/cli` sit two levels below it). */
 export function packageVersion(): string {
 	const text = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
-	const version = (JSON.parse(text) as { version?: unknown }).version;
+	const manifest: unknown = JSON.parse(text);
+	const version = isObject(manifest) ? manifest.version : undefined;
 	return typeof version === "string" ? version : "unknown";
 }

@@ -30,6 +30,13 @@ export class Envelope {
 		readonly length: number,
 		/** 1-based line number, for messages. */
 		readonly line: number,
+		/**
+		 * For a `message` line as pi writes them, its content right after its role and its own
+		 * timestamp as the last key of the message and of the line
+		 * (`"message":{"role":"user","content":…,"timestamp":1736157600000}}`): that number, read in
+		 * place; else undefined. (Nothing checks that the rest of the line is JSON.)
+		 */
+		readonly endTimestamp?: number,
 	) {}
 
 	/** The line as a `ParsedLine`: this envelope. */
@@ -38,6 +45,23 @@ export class Envelope {
 	}
 }
 
+/** Where some bytes of a store are: an {@link Envelope}, or any part of the line it names. */
+export interface Span {
+	/** Byte offset in the store. */
+	readonly offset: number;
+	/** Byte length. */
+	readonly length: number;
+}
+
+/**
+ * Sees the raw bytes of one span: `bytes[start, end)`, UTF-8 as stored. `index` is the span's
+ * position in the list given. The bytes are only valid during the call (the source may reuse
+ * its buffer): decode or copy what is kept. Spans read together may share one `bytes` object,
+ * visited by increasing `start`; a source gives each read a new object that holds nothing past
+ * what was read, so a visitor may remember a search of `bytes` for the next spans in it.
+ */
+export type LineVisitor = (index: number, bytes: Uint8Array, start: number, end: number) => void;
+
 /** A store that can give back the text of lines it indexed. */
 export interface LineSource {
 	/**
@@ -45,6 +69,32 @@ export interface LineSource {
 	 * @throws SessionTreeError when the store cannot be read any more
 	 */
 	readLines(spans: readonly Envelope[]): string[];
+	/**
+	 * Calls `visit` once for each span with its raw bytes, without decoding them, in an order of
+	 * the source's choosing (a file source goes by offset). Cheaper than {@link readLines} for
+	 * a look at the bytes (a pre-filter, the end of a line); optional, see {@link visitLines}.
+	 * @throws SessionTreeError when the store cannot be read any more
+	 */
+	visitLines?(spans: readonly Span[], visit: LineVisitor): void;
+}
+
+/**
+ * Visits the raw bytes of lines through `source.visitLines`, or for a source without it, of
+ * the texts its `readLines` gives, encoded again as UTF-8.
+ * @throws SessionTreeError when the store cannot be read any more
+ */
+export function visitLines(source: LineSource, spans: readonly Envelope[], visit: LineVisitor): void {
+	if (spans.length === 0) return;
+	if (source.visitLines) {
+		source.visitLines(spans, visit);
+		return;
+	}
+	const encoder = new TextEncoder();
+	const texts = source.readLines(spans);
+	for (let i = 0; i < spans.length; i++) {
+		const bytes = encoder.encode(texts[i] ?? "");
+		visit(i, bytes, 0, bytes.length);
+	}
 }
 
 /** A problem found in a body when it was parsed (the loader's `LoadProblem` shape). */

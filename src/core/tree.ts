@@ -111,6 +111,27 @@ export interface FlatTreeRow {
 }
 
 /**
+ * A flat tree row as plain data: what `session-tree tree --json` prints and what pi's golden
+ * fixtures record (`tree` in test/fixtures/pi-v3/README.md).
+ */
+export interface TreeRow {
+	id: string;
+	parentId: string | null;
+	type: string;
+	depth: number;
+	label?: string;
+}
+
+/** Rows of {@link SessionTree.flatten} as plain data. */
+export function treeRowsOf(rows: readonly FlatTreeRow[]): TreeRow[] {
+	return rows.map(({ entry, depth, label }) => {
+		const row: TreeRow = { id: entry.id, parentId: entry.parentId, type: entry.type, depth };
+		if (label !== undefined) row.label = label;
+		return row;
+	});
+}
+
+/**
  * The reading side of a {@link SessionTree}: what a session hands out
  * (`Session.getTreeIndex()`), so that its tree changes only through the session's writes.
  */

@@ -12,7 +12,7 @@
 import { SessionTreeError } from "../core/errors.js";
 import type { ParsedLine } from "../core/load.js";
 import type { RawRecord } from "../core/migrate.js";
-import { isRawRecord } from "../core/validate.js";
+import { parseRecord } from "../core/validate.js";
 
 /** The text of a record's line, newline included. */
 export function encodeRecord(record: object): string {
@@ -39,7 +39,7 @@ const MAX_SALVAGE_STARTS = 64;
  * @param line 1-based line number
  */
 export function parseLine(text: string, line: number, file?: string): ParsedLine {
-	const parsed = parseObject(text);
+	const parsed = parseRecord(text);
 	if (parsed.record) return { line, record: parsed.record };
 	const where = { file, line };
 	if (isNulPadding(text)) {
@@ -51,7 +51,7 @@ export function parseLine(text: string, line: number, file?: string): ParsedLine
 	}
 	const withoutNul = text.includes("\0") ? text.replace(/\0/g, "") : text;
 	if (withoutNul !== text) {
-		const retry = parseObject(withoutNul);
+		const retry = parseRecord(withoutNul);
 		if (retry.record) {
 			return {
 				line,
@@ -71,20 +71,6 @@ export function parseLine(text: string, line: number, file?: string): ParsedLine
 	return { line, error: new SessionTreeError("INVALID_JSON", `${parsed.reason}: ${preview(text)}`, where) };
 }
 
-function parseObject(text: string): { record?: RawRecord; reason: string } {
-	let value: unknown;
-	try {
-		value = JSON.parse(text);
-	} catch (cause) {
-		return { reason: `not valid JSON (${cause instanceof Error ? cause.message : String(cause)})` };
-	}
-	if (!isRawRecord(value)) {
-		const kind = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
-		return { reason: `expected a JSON object, found ${kind}` };
-	}
-	return { record: value, reason: "" };
-}
-
 /**
  * Whole JSON objects with a `type` found in a damaged line, left to right. Candidates start
  * where a record would (`{"type":`); each is cut at its matching brace (string-aware), parsed,
@@ -101,7 +87,7 @@ function salvageObjects(text: string): RawRecord[] {
 			from = start + 1;
 			continue;
 		}
-		const parsed = parseObject(text.slice(start, end + 1));
+		const parsed = parseRecord(text.slice(start, end + 1));
 		if (parsed.record && typeof parsed.record.type === "string") {
 			found.push(parsed.record);
 			from = end + 1;

@@ -23,12 +23,13 @@ import {
 import { basename, dirname, join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { SessionTreeError } from "../core/errors.js";
+import type { Envelope } from "../core/lazy.js";
 import type { RawRecord } from "../core/migrate.js";
 import type { ParsedLine } from "../core/reducer.js";
 import type { SessionHeader } from "../core/types.js";
 import { errorCode } from "../core/validate.js";
 import { encodeRecord, isBlankLine, isNulPadding, parseLine } from "./codec.js";
-import { PARENT_MARKER, readEnvelope } from "./envelope.js";
+import { indexOfParentMarker, readEnvelope } from "./envelope.js";
 import { FileLineSource, fileIdentity as identityOf } from "./line-source.js";
 import { lineText, scanByteLines } from "./lines.js";
 import type { LockOptions, ReleaseLock } from "./lock.js";
@@ -301,24 +302,24 @@ export class FileSessionStore implements SessionStore {
 		let lazy = false;
 		let headerSeen = false;
 		let envelopes = 0;
-		let previousId: string | undefined;
+		let previous: Envelope | undefined;
 		let end = 0;
 		let count = 0;
 		let owesNewline = false;
 		for (const bytes of scanByteLines(fd)) {
 			const { buffer, start, line, terminated, offset } = bytes;
 			if (lazy && terminated && checks.clean(buffer, start, bytes.end)) {
-				const envelope = readEnvelope(buffer, start, bytes.end, offset, line, previousId);
+				const envelope = readEnvelope(buffer, start, bytes.end, offset, line, previous);
 				if (envelope) {
 					lines.push(envelope);
 					envelopes++;
-					previousId = envelope.id;
+					previous = envelope;
 					end = offset + bytes.end - start + 1;
 					count = line;
 					continue;
 				}
 			}
-			previousId = undefined;
+			previous = undefined;
 			const raw: RawLine = {
 				line,
 				text: lineText(bytes),
@@ -665,9 +666,9 @@ class EnvelopeChecks {
 		}
 		if (this.nul !== -1 && this.nul < start) this.nul = buffer.indexOf(0, start);
 		if (this.nul !== -1 && this.nul < end) return false;
-		if (this.marker !== -1 && this.marker < start) this.marker = buffer.indexOf(PARENT_MARKER, start);
+		if (this.marker !== -1 && this.marker < start) this.marker = indexOfParentMarker(buffer, start);
 		if (this.marker === -1 || this.marker >= end) return false;
-		this.marker = buffer.indexOf(PARENT_MARKER, this.marker + 1);
+		this.marker = indexOfParentMarker(buffer, this.marker + 1);
 		return this.marker === -1 || this.marker >= end;
 	}
 }

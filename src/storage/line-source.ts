@@ -1,18 +1,44 @@
 /**
  * Reading indexed lines back from a session file, for entries whose body the loader left
- * unparsed. The source keeps the descriptor it indexed the file with: it keeps reading the
+ * unparsed: as text, or as raw bytes for a look that needs no decoding. The source keeps the descriptor it indexed the file with: it keeps reading the
  * same file even if someone renames another over its path (an atomic rewrite), and appends
  * never move what it indexed.
  */
 
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { SessionTreeError } from "../core/errors.js";
-import type { Envelope, LineSource } from "../core/lazy.js";
+import type { Envelope, LineSource, LineVisitor, Span } from "../core/lazy.js";
 
 /** Lines closer than this are read together. */
 const GAP = 64 * 1024;
-/** At most this much is read at once. */
-const MAX_READ = 8 * 1024 * 1024;
+/** At most this much is read at once (unless one span is longer). */
+const MAX_READ = 1024 * 1024;
+
+/**
+ * The read buffer, kept between reads: a fresh one would cost the system a page fault per
+ * 4 KiB on every read. Undefined while a read uses it (a visitor that reads again gets a buffer
+ * of its own).
+ */
+let spare: Buffer | undefined;
+
+function takeBuffer(): Buffer {
+	const buffer = spare ?? Buffer.allocUnsafeSlow(MAX_READ);
+	spare = undefined;
+	return buffer;
+}
+
+function giveBack(buffer: Buffer): void {
+	spare = buffer;
+}
+
+/** The indices of the spans sorted by offset, or undefined when they are in that order already. */
+function byOffset(spans: readonly Span[]): number[] | undefined {
+	let sorted = true;
+	for (let i = 1; i < spans.length && sorted; i++) sorted = (spans[i] as Span).offset >= (spans[i - 1] as Span).offset;
+	if (sorted) return undefined;
+	const order = spans.map((_, i) => i);
+	return order.sort((a, b) => (spans[a] as Span).offset - (spans[b] as Span).offset);
+}
 
 /** Closes descriptors of sources nobody can reach any more (sessions dropped without `close`). */
 const orphans = new FinalizationRegistry<{ fd: number | undefined }>((handle) => {
@@ -54,34 +80,48 @@ export class FileLineSource implements LineSource {
 
 	readLines(spans: readonly Envelope[]): string[] {
 		const texts: string[] = new Array(spans.length);
-		if (spans.length === 0) return texts;
-		const fd = this.descriptor();
-		const order = spans.map((_, i) => i);
-		order.sort((a, b) => (spans[a] as Envelope).offset - (spans[b] as Envelope).offset);
-		let buffer = Buffer.allocUnsafe(0);
-		for (let k = 0; k < order.length; ) {
-			// One read covers the next spans that lie close together.
-			const first = spans[order[k] as number] as Envelope;
-			let last = k;
-			let end = first.offset + first.length;
-			while (last + 1 < order.length) {
-				const next = spans[order[last + 1] as number] as Envelope;
-				const nextEnd = Math.max(end, next.offset + next.length);
-				if (next.offset - end > GAP || nextEnd - first.offset > MAX_READ) break;
-				end = nextEnd;
-				last++;
-			}
-			const size = end - first.offset;
-			if (buffer.length < size) buffer = Buffer.allocUnsafe(Math.max(size, 64 * 1024));
-			this.readFully(fd, buffer, size, first.offset);
-			for (; k <= last; k++) {
-				const index = order[k] as number;
-				const span = spans[index] as Envelope;
-				const from = span.offset - first.offset;
-				texts[index] = buffer.toString("utf8", from, from + span.length);
-			}
-		}
+		this.visitLines(spans, (index, bytes, start, end) => {
+			texts[index] = (bytes as Buffer).toString("utf8", start, end);
+		});
 		return texts;
+	}
+
+	/** By offset; spans that lie close together are read at once, into a buffer kept for the next read. */
+	visitLines(spans: readonly Span[], visit: LineVisitor): void {
+		if (spans.length === 0) return;
+		const fd = this.descriptor();
+		const order = byOffset(spans);
+		const at = (k: number): number => (order ? (order[k] as number) : k);
+		const buffer = takeBuffer();
+		try {
+			for (let k = 0; k < spans.length; ) {
+				// One read covers the next spans that lie close together.
+				const first = spans[at(k)] as Span;
+				let last = k;
+				let end = first.offset + first.length;
+				while (last + 1 < spans.length) {
+					const next = spans[at(last + 1)] as Span;
+					const nextEnd = Math.max(end, next.offset + next.length);
+					if (next.offset - end > GAP || nextEnd - first.offset > MAX_READ) break;
+					end = nextEnd;
+					last++;
+				}
+				const size = end - first.offset;
+				// A span longer than a read gets a buffer of its own.
+				const into = size <= buffer.length ? buffer : Buffer.allocUnsafe(size);
+				this.readFully(fd, into, size, first.offset);
+				// A new view per read, ending where the data ends (see LineVisitor).
+				const bytes = into.subarray(0, size);
+				for (; k <= last; k++) {
+					const index = at(k);
+					const span = spans[index] as Span;
+					const from = span.offset - first.offset;
+					visit(index, bytes, from, from + span.length);
+				}
+			}
+		} finally {
+			giveBack(buffer);
+		}
 	}
 
 	/** Closes the descriptor; a later read reopens the path if it is still the same file. */

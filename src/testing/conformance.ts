@@ -7,7 +7,8 @@
 
 import assert from "node:assert/strict";
 import { after, before, describe, type TestContext, test } from "node:test";
-import type { AgentMessage, SessionHeader } from "../core/types.js";
+import type { AgentMessage, EntryBase, MessageEntry, SessionHeader } from "../core/types.js";
+import { errorCode, isHeaderRecord } from "../core/validate.js";
 import { Session } from "../session.js";
 import type { SessionStore, StoreCapabilities, StorePosition, StoreRead } from "../storage/store.js";
 import {
@@ -17,12 +18,14 @@ import {
 	assertStale,
 	behindRead,
 	chain,
-	type Expected,
 	entryId,
+	itemAt,
 	jsonTexts,
 	messageRecord,
 	newHeader,
 	okPosition,
+	okReplace,
+	parseRecordText,
 	RecordingStore,
 	recordsOf,
 	treeRows,
@@ -191,7 +194,7 @@ export function storeConformance(name: string, target: ConformanceTarget): void 
 				const caps = store.capabilities;
 				const first = chain(3, null, "first");
 				const p1 = okPosition(await store.append(first, p0), "append of three records");
-				const lastId = first[2]?.id as string;
+				const lastId = itemAt(first, 2).id;
 				const odd = oddRecords(lastId);
 				const p2 = okPosition(await store.append(odd, p1), "append of unusual records");
 				const all = [header, ...first, ...odd];
@@ -200,7 +203,7 @@ export function storeConformance(name: string, target: ConformanceTarget): void 
 				assertRecords(await since(store, p1), odd, caps, "readSince the first append");
 				const end = await since(store, p2);
 				assertRecords(end, [], caps, "readSince the end");
-				const more = chain(1, odd[odd.length - 1]?.id as string, "more");
+				const more = chain(1, itemAt(odd, -1).id, "more");
 				okPosition(await store.append(more, end.position), "append at readSince's position");
 				const whole = await store.read();
 				assertRecords(whole, [...all, ...more], caps, "read");
@@ -236,9 +239,7 @@ export function storeConformance(name: string, target: ConformanceTarget): void 
 				const other = await same(store);
 				const po = (await other.read()).position;
 				const replacement = [header, ...chain(2, null, "after")];
-				const first = await store.replace(replacement, p1);
-				const p2 = okPosition(first, "replace");
-				const backup1 = (first as { backup: string }).backup;
+				const { position: p2, backup: backup1 } = okReplace(await store.replace(replacement, p1), "replace");
 				assert.ok(typeof backup1 === "string" && backup1 !== "", "replace names its backup");
 				assertRecords(await store.read(), replacement, caps, "after the replace");
 				assertRecords(await other.read(), replacement, caps, "after the replace, through another store object");
@@ -255,16 +256,14 @@ export function storeConformance(name: string, target: ConformanceTarget): void 
 				assert.equal(await store.readSince(p0), undefined, "readSince the create's position");
 				assert.equal(await other.readSince(po), undefined, "readSince another store object's position from before");
 				assertRecords(await store.read(), replacement, caps, "the stale writes changed nothing");
-				const more = chain(1, replacement[2]?.id as string, "more");
+				const more = chain(1, itemAt(replacement, 2).id, "more");
 				const p3 = okPosition(await store.append(more, p2), "append at the position replace returned");
 				const behind = behindRead(await store.replace([header], p2), "replace at a position others wrote past");
 				assertRecords(behind, more, caps, "what the replace is behind by");
 				assertRecords(await store.read(), [...replacement, ...more], caps, "a replace that is behind replaces nothing");
 				// As long as the first session, so that only the position, not the size, can tell it is stale.
 				const third = [header, ...chain(6, null, "third")];
-				const second = await store.replace(third, p3);
-				okPosition(second, "a second replace");
-				const backup2 = (second as { backup: string }).backup;
+				const { backup: backup2 } = okReplace(await store.replace(third, p3), "a second replace");
 				assert.notEqual(backup2, backup1, "a second replace keeps its own backup");
 				if (target.readBackup) {
 					assert.deepEqual(jsonTexts(await target.readBackup(backup1, store)), jsonTexts([header, ...old]), "backup 1");
@@ -312,7 +311,7 @@ export function storeConformance(name: string, target: ConformanceTarget): void 
 				const small = chain(4, null, "small");
 				const p1 = okPosition(await store.append(small, position));
 				const answers: string[] = [];
-				const check = async (count: number, entries: readonly Record<string, unknown>[], what: string) => {
+				const check = async (count: number, entries: readonly object[], what: string) => {
 					const tail = await store.readTail?.(count);
 					answers.push(tail ? "tail" : "undefined");
 					if (!tail) return;
@@ -326,7 +325,7 @@ export function storeConformance(name: string, target: ConformanceTarget): void 
 					assert.equal(tail.whole, tail.records.length === entries.length, `${what}: whole`);
 				};
 				await check(2, small, "a small session");
-				const big = bigChain(small[small.length - 1]?.id as string);
+				const big = bigChain(itemAt(small, -1).id);
 				okPosition(await store.append(big, p1));
 				await check(10, [...small, ...big], "a large session");
 				await check(100, [...small, ...big], "a large session, 100 records");
@@ -367,7 +366,7 @@ export function storeConformance(name: string, target: ConformanceTarget): void 
 				assert.equal(await store.exists(), true, "exists after close");
 				assertRecords(await store.read(), [header, ...first], caps, "read after close");
 				await store.close();
-				const second = chain(1, first[1]?.id as string, "second");
+				const second = chain(1, itemAt(first, 1).id, "second");
 				const p2 = okPosition(await store.append(second, p1), "append after close, at a position from before it");
 				await store.close();
 				assertRecords(await since(store, p1), second, caps, "readSince after close");
@@ -418,7 +417,7 @@ export function storeConformance(name: string, target: ConformanceTarget): void 
 				await s.branch(q1);
 				assert.equal((await reopen(store)).getLeafId(), q1, "branch persists");
 				const records = await read(store);
-				const last = records[records.length - 1] as Record<string, unknown>;
+				const last = itemAt(records, -1);
 				assert.equal(last.type, "leaf", "branch appends a leaf record");
 				assert.equal(last.targetId, q1);
 				await s.branch(q1);
@@ -590,7 +589,7 @@ export function storeConformance(name: string, target: ConformanceTarget): void 
 				const records = store.capabilities.tailReads ? bigChain(null) : chain(20, null, "history");
 				okPosition(await store.append(records, position));
 				const s = await reopen(store);
-				const kept = records[records.length - 3]?.id as string;
+				const kept = itemAt(records, -3).id;
 				await s.appendCompaction("the history so far", kept, 50_000, undefined, undefined, true);
 				await s.appendMessage(user("after the compaction"));
 				await s.appendMessage(assistant("an answer"));
@@ -608,10 +607,12 @@ export function storeConformance(name: string, target: ConformanceTarget): void 
 			for (const piCase of PI_CASES) {
 				it(`${piCase.name}: written with create and append, opened like pi`, async () => {
 					const lines = piCase.jsonl.split("\n").filter((line) => line.trim() !== "");
-					const records = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
-					const want = JSON.parse(piCase.expected) as Expected;
+					const records = lines.map((line) => parseRecordText(line, piCase.name));
+					const want = piCase.expected;
+					const header = itemAt(records, 0);
+					assert.ok(isHeaderRecord(header), `${piCase.name}: the first line is a session header`);
 					const store = await fresh();
-					let position = await store.create(records[0] as SessionHeader);
+					let position = await store.create(header);
 					for (let at = 1; at < records.length; at += 8) {
 						position = okPosition(await store.append(records.slice(at, at + 8), position), `append from ${at}`);
 					}
@@ -673,14 +674,14 @@ export function storeConformance(name: string, target: ConformanceTarget): void 
 								seen.push(...jsonTexts(recordsOf(read, writer.capabilities, `writer ${w}: behind read`)));
 								at = read.position;
 							}
-							parent = records[1]?.id as string;
+							parent = itemAt(records, 1).id;
 						}
-						return { seen, at };
+						return { writer, seen, at };
 					}),
 				);
 				// Once every writer is done, what each read and wrote, and what follows, is the session.
 				for (const [w, view] of views.entries()) {
-					const writer = stores[w] as SessionStore;
+					const { writer } = view;
 					const rest = await since(writer, view.at, `writer ${w}: readSince its last position`);
 					view.seen.push(...jsonTexts(recordsOf(rest, writer.capabilities)));
 				}
@@ -690,7 +691,7 @@ export function storeConformance(name: string, target: ConformanceTarget): void 
 				for (const [w, view] of views.entries()) {
 					assert.deepEqual(view.seen, final, `writer ${w}'s reads add up to the session`);
 				}
-				const records = final.map((text) => JSON.parse(text) as Record<string, unknown>);
+				const records = final.map((text) => parseRecordText(text));
 				for (let i = 1; i < records.length; i += 2) {
 					assert.equal(records[i + 1]?.parentId, records[i]?.id, `an append's two records are adjacent (at ${i})`);
 				}
@@ -700,26 +701,28 @@ export function storeConformance(name: string, target: ConformanceTarget): void 
 				const store = await fresh();
 				const first = await Session.createIn(store);
 				const root = await first.appendMessage(user("root"));
-				await first.appendSessionInfo("shared");
-				const top = first.getLeafId() as string;
+				const top = await first.appendSessionInfo("shared");
 				const sessions = [first];
 				for (let w = 1; w < writers; w++) sessions.push(await reopen(store));
-				const pending: Promise<string>[][] = sessions.map(() => []);
+				const pending: Array<{ session: Session; ops: Promise<string>[] }> = sessions.map((session) => ({
+					session,
+					ops: [],
+				}));
 				const others: Promise<unknown>[] = [];
 				for (let i = 0; i < WRITES_PER_WRITER; i++) {
-					sessions.forEach((s, w) => {
+					pending.forEach(({ session: s, ops }, w) => {
 						const op =
 							i % 4 === 1
 								? s.appendLabelChange(root, `label by ${w}`)
 								: i % 4 === 3
 									? s.appendCustomEntry("progress", { w, i })
 									: s.appendMessage(i % 2 ? assistant(`w${w} ${i}`) : user(`w${w} ${i}`));
-						(pending[w] as Promise<string>[]).push(op);
+						ops.push(op);
 						if (i === 2) others.push(s.refresh());
 						if (i === WRITES_PER_WRITER / 2 && w === 0) others.push(s.close());
 					});
 				}
-				const ids = await Promise.all(pending.map((ops) => Promise.all(ops)));
+				const ids = await Promise.all(pending.map(({ ops }) => Promise.all(ops)));
 				await Promise.all(others);
 				const all = ids.flat();
 				assert.equal(new Set(all).size, all.length, "every write got its own id");
@@ -785,9 +788,9 @@ export function storeConformance(name: string, target: ConformanceTarget): void 
 					`b's first append meets stale (saw ${JSON.stringify(spy.outcomes)})`,
 				);
 				assert.equal(spy.outcomes.at(-1)?.status, "ok");
-				assert.ok(b.getEntry(inserted.id as string), "b re-read the replaced session");
+				assert.ok(b.getEntry(inserted.id), "b re-read the replaced session");
 				await a.refresh();
-				assert.ok(a.getEntry(inserted.id as string), "refresh re-reads a replaced session");
+				assert.ok(a.getEntry(inserted.id), "refresh re-reads a replaced session");
 				assert.ok(a.getEntry(answer), "and what was appended after");
 				const r = await reopen(store);
 				assert.equal(r.entryCount, 4);
@@ -801,25 +804,25 @@ export function storeConformance(name: string, target: ConformanceTarget): void 
 				const q = await s.appendMessage(user("q"));
 				await s.appendMessage(assistant("an answer left behind"));
 				await s.branch(q);
-				await s.appendMessage(assistant("the answer on the path"));
+				const leaf = await s.appendMessage(assistant("the answer on the path"));
 				const r = await reopen(store);
 				await r.close();
 				const c = await same(store);
 				const current = await c.read();
 				okPosition(await c.replace(recordsOf(current, c.capabilities), current.position), "replace");
-				return { s, r };
+				return { s, r, leaf };
 			};
 
 			it("a closed session still reads after its session was replaced elsewhere", async () => {
-				const { s, r } = await closedBeforeReplace();
+				const { s, r, leaf } = await closedBeforeReplace();
 				// Session.close's TSDoc: a closed session can still be read; a body its store reads
 				// lazily (after close, from the path again) is gone once the session was replaced
 				// elsewhere: that read fails with IO_ERROR naming the remedy, refresh().
 				try {
 					assert.deepEqual(r.getEntries(), s.getEntries(), "a closed session reads its entries");
 				} catch (error) {
-					assert.ok(r.getEntry(s.getLeafId() as string), "the entries read at open stay readable");
-					assert.equal((error as { code?: unknown }).code, "IO_ERROR", String(error));
+					assert.ok(r.getEntry(leaf), "the entries read at open stay readable");
+					assert.equal(errorCode(error), "IO_ERROR", String(error));
 					assert.match(String(error), /refresh\(\)/, "the error names the remedy");
 				}
 				await r.refresh();
@@ -853,7 +856,7 @@ export function storeConformance(name: string, target: ConformanceTarget): void 
 				}
 				const repaired = await reopen(store);
 				assert.deepEqual(repaired.problems, []);
-				assert.equal(repaired.getEntry(orphan.id as string)?.parentId, root.id, "the gap is bridged");
+				assert.equal(repaired.getEntry(orphan.id)?.parentId, root.id, "the gap is bridged");
 				assert.equal(await lenient.repair(), undefined, "nothing left to repair");
 				const added = await writer.appendMessage(user("from a writer that opened before the repair"));
 				const r = await reopen(store);
@@ -865,12 +868,14 @@ export function storeConformance(name: string, target: ConformanceTarget): void 
 				const { store } = await created();
 				const stores = [store];
 				for (let w = 1; w < writers; w++) stores.push(await same(store));
-				const sessions = await Promise.all(stores.map((s) => Session.openStore(s)));
+				const opened = await Promise.all(
+					stores.map(async (st) => ({ store: st, session: await Session.openStore(st) })),
+				);
 				const ops: Promise<unknown>[] = [];
 				for (let i = 0; i < 4; i++) {
-					sessions.forEach((s, w) => {
+					opened.forEach(({ store: st, session: s }, w) => {
 						ops.push(s.appendMessage(user(`w${w} ${i}`)));
-						ops.push((stores[w] as SessionStore).close());
+						ops.push(st.close());
 						if (i % 2) ops.push(s.close());
 					});
 				}
@@ -903,7 +908,7 @@ function assistant(text: string): AgentMessage {
 }
 
 /** About 9.4 MiB of user messages in one chain under `parentId`. */
-function bigChain(parentId: string | null): Record<string, unknown>[] {
+function bigChain(parentId: string | null): MessageEntry[] {
 	const filler = "x".repeat(TAIL_RECORD_BYTES);
 	return chain(TAIL_RECORDS, parentId, "large").map((record, i) => ({
 		...record,
@@ -916,7 +921,7 @@ function bigChain(parentId: string | null): Record<string, unknown>[] {
  * empty key, every kind of character JSON strings may hold (line and paragraph separators,
  * NUL, a lone surrogate, a byte-order mark), large and small numbers, a 200 KB string.
  */
-function oddRecords(parentId: string): Record<string, unknown>[] {
+function oddRecords(parentId: string): EntryBase[] {
 	const text =
 		"line\nbreak \u2028 \u2029 \u0085 \r\n tab\t nul\u0000 bom\ufeff emoji \u{1f469}\u200d\u{1f469}\u200d\u{1f467} " +
 		'rtl \u202e lone \ud800 end \\ "quoted" \u{10ffff} \uffff';

@@ -7,7 +7,8 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import type { RawRecord } from "../core/migrate.js";
-import type { SessionHeader } from "../core/types.js";
+import type { MessageEntry, SessionHeader } from "../core/types.js";
+import { errorCode, isRawRecord } from "../core/validate.js";
 import type { Session } from "../session.js";
 import type {
 	AppendOutcome,
@@ -33,7 +34,7 @@ export function entryId(): string {
 }
 
 /** A user message entry in pi's layout (so stores with lazy bodies index it as an envelope). */
-export function messageRecord(id: string, parentId: string | null, text: string): Record<string, unknown> {
+export function messageRecord(id: string, parentId: string | null, text: string): MessageEntry {
 	return {
 		type: "message",
 		id,
@@ -44,8 +45,8 @@ export function messageRecord(id: string, parentId: string | null, text: string)
 }
 
 /** A chain of `count` user message entries under `parentId`. */
-export function chain(count: number, parentId: string | null, text = "message"): Record<string, unknown>[] {
-	const records: Record<string, unknown>[] = [];
+export function chain(count: number, parentId: string | null, text = "message"): MessageEntry[] {
+	const records: MessageEntry[] = [];
 	let parent = parentId;
 	for (let i = 0; i < count; i++) {
 		const id = entryId();
@@ -53,6 +54,23 @@ export function chain(count: number, parentId: string | null, text = "message"):
 		parent = id;
 	}
 	return records;
+}
+
+/**
+ * The item at `index` of test data (a negative index counts from the end, as `at` does); fails
+ * when there is none.
+ */
+export function itemAt<T>(items: readonly T[], index: number, what = "the test data"): T {
+	const item = items.at(index);
+	assert.ok(item !== undefined, `${what}: no item at ${index} of ${items.length}`);
+	return item;
+}
+
+/** The record a line's JSON text holds; fails unless it is a JSON object. */
+export function parseRecordText(text: string, what = "a line"): RawRecord {
+	const value: unknown = JSON.parse(text);
+	assert.ok(isRawRecord(value), `${what}: not a JSON object: ${text.slice(0, 80)}`);
+	return value;
 }
 
 /** The same records as the JSON text a line holds: comparing these compares key order too. */
@@ -90,13 +108,16 @@ export function recordsOf(read: StoreRead, capabilities: StoreCapabilities, what
 		const texts = read.source.readLines(envelopes.map((item) => item.envelope));
 		assert.equal(texts.length, envelopes.length, `${what}: the source returns one text per envelope`);
 		envelopes.forEach((item, index) => {
-			const record = JSON.parse(texts[index] as string) as RawRecord;
+			const record = parseRecordText(itemAt(texts, index, what), `${what}: the body of envelope ${item.envelope.id}`);
 			assert.equal(record.id, item.envelope.id, `${what}: the body read for envelope ${item.envelope.id}`);
 			assert.equal(record.type, item.envelope.type, `${what}: the type of envelope ${item.envelope.id}`);
 			records[item.at] = record;
 		});
 	}
-	return records as RawRecord[];
+	return records.map((record, at) => {
+		assert.ok(record, `${what}: record ${at} was read`);
+		return record;
+	});
 }
 
 /** Asserts that a read holds exactly `want`, key order included. */
@@ -111,16 +132,22 @@ export function assertRecords(
 
 /** The position of an `ok` outcome; fails on any other. */
 export function okPosition(outcome: AppendOutcome | ReplaceOutcome, what = "write"): StorePosition {
-	assert.equal(outcome.status, "ok", `${what}: expected ok, got ${describeOutcome(outcome)}`);
-	const position = (outcome as { position: StorePosition }).position;
-	assert.equal(typeof position, "string", `${what}: the position is a string`);
-	return position;
+	if (outcome.status !== "ok") assert.fail(`${what}: expected ok, got ${describeOutcome(outcome)}`);
+	assert.equal(typeof outcome.position, "string", `${what}: the position is a string`);
+	return outcome.position;
+}
+
+/** The position and backup of an `ok` replace; fails on any other outcome. */
+export function okReplace(outcome: ReplaceOutcome, what = "replace"): { position: StorePosition; backup: string } {
+	if (outcome.status !== "ok") assert.fail(`${what}: expected ok, got ${describeOutcome(outcome)}`);
+	assert.equal(typeof outcome.position, "string", `${what}: the position is a string`);
+	return { position: outcome.position, backup: outcome.backup };
 }
 
 /** The read of a `behind` outcome; fails on any other. */
 export function behindRead(outcome: AppendOutcome | ReplaceOutcome, what = "write"): StoreRead {
-	assert.equal(outcome.status, "behind", `${what}: expected behind, got ${describeOutcome(outcome)}`);
-	return (outcome as { read: StoreRead }).read;
+	if (outcome.status !== "behind") assert.fail(`${what}: expected behind, got ${describeOutcome(outcome)}`);
+	return outcome.read;
 }
 
 /** Fails unless the outcome is `stale`. */
@@ -144,7 +171,7 @@ export async function assertCode(action: () => unknown, code: string, what: stri
 	} catch (error) {
 		failed = true;
 		assert.ok(error instanceof Error, `${what}: threw a non-Error: ${String(error)}`);
-		const got = (error as { code?: unknown }).code;
+		const got = errorCode(error);
 		assert.equal(got, code, `${what}: expected a SessionTreeError ${code}, got code ${String(got)}: ${error.message}`);
 	}
 	assert.ok(failed, `${what}: expected a SessionTreeError ${code}, but it succeeded`);
@@ -168,7 +195,10 @@ export interface Expected {
 	leaves: string[];
 	sessionName: string | null;
 	entryCount: number;
+	/** Legacy cases: the text pi wrote back over the file when it migrated it. */
 	migratedText?: string;
+	/** Legacy cases: each context message's role and text (these do not depend on ids). */
+	contextRoles?: Array<{ role: string; text: string }>;
 }
 
 /** A session's tree as a fixture's flat rows. */

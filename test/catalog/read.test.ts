@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { type CatalogSession, readSession, SkippedFile } from "../../src/catalog/read.js";
+import type { LineSource } from "../../src/core/lazy.js";
 import { Session } from "../../src/session.js";
 import { FileSessionStore } from "../../src/storage/file-store.js";
 import { MemorySessionStore } from "../../src/storage/memory-store.js";
@@ -214,9 +215,56 @@ describe("readSession", () => {
 			session.nodes.every((node) => session.unparsed(node)),
 			"the tree still holds only envelopes",
 		);
-		assert.deepEqual(session.rawLines(session.nodes.slice(1)), [JSON.stringify(msg("b", "a", "second", "assistant"))]);
-		assert.deepEqual(session.lineTails(session.nodes.slice(0, 1), 16), [',"timestamp":1}}']);
-		assert.deepEqual(session.lineHeads(session.nodes.slice(0, 1), 17), ['{"type":"message"']);
+	});
+
+	test("raw lines are visited as bytes; the lines a filter keeps are not read again to be parsed", async () => {
+		const lines = [msg("a", null, "first"), msg("b", "a", "second", "assistant"), msg("c", "b", "third")];
+		const file = write([HEADER, ...lines]);
+		const text = (bytes: Uint8Array, start: number, end: number) => Buffer.from(bytes.subarray(start, end)).toString();
+		// With the file store's source, and with a source that only has readLines (the catalog falls back on it).
+		for (const bytesToo of [true, false]) {
+			const store = new FileSessionStore(file);
+			const reads: string[] = [];
+			const readAll = store.read.bind(store);
+			store.read = async () => {
+				const read = await readAll();
+				const source = read.source as LineSource;
+				read.source = {
+					readLines(spans) {
+						reads.push(...spans.map((span) => span.id));
+						return source.readLines(spans);
+					},
+					...(bytesToo ? { visitLines: (spans, visit) => source.visitLines?.(spans, visit) } : {}),
+				};
+				return read;
+			};
+			const { session } = await read(store);
+			const seen: string[] = [];
+			session.visitLines([...session.nodes].reverse(), (index, bytes, start, end) => {
+				seen[index] = text(bytes, start, end);
+			});
+			assert.deepEqual(seen, lines.map((line) => JSON.stringify(line)).reverse());
+			reads.length = 0;
+			const kept = session.filterLines(
+				session.nodes,
+				(bytes, start, end) => !text(bytes, start, end).includes("first"),
+			);
+			assert.deepEqual(
+				kept.map((node) => node.id),
+				["b", "c"],
+			);
+			assert.deepEqual(reads, bytesToo ? [] : ["a", "b", "c"]);
+			reads.length = 0;
+			assert.deepEqual(
+				session.entries(session.nodes).map((entry) => entry.id),
+				["a", "b", "c"],
+			);
+			assert.deepEqual(reads, ["a"], "the lines the filter kept are parsed from the texts it read");
+			assert.deepEqual(
+				session.filterLines([], () => true),
+				[],
+			);
+		}
 	});
 
 	test("files that are not sessions are skipped with a reason", async () => {

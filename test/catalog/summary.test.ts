@@ -180,7 +180,8 @@ describe("summaries", () => {
 				`${JSON.stringify({ type: "session", version: 3, id: name, timestamp: "2025-01-01T00:00:00.000Z", cwd: "/" })}\n`,
 			);
 		}
-		writeFileSync(join(dir, "c.jsonl"), "junk\n");
+		writeFileSync(join(dir, "c.jsonl"), `${"junk".repeat(100)}\n`);
+		writeFileSync(join(dir, "d.jsonl"), "junk\n");
 		const progress: number[] = [];
 		const { sessions, skipped } = await summarizeSessions(new DirectoryCollection(dir), {
 			onProgress: (done, total) => progress.push(done, total),
@@ -189,10 +190,11 @@ describe("summaries", () => {
 			sessions.map((s) => s.id),
 			["a", "b"],
 		);
+		// Read smallest first (d before c), reported in the listing's order.
 		assert.deepEqual(
 			skipped.map((s) => s.file),
-			[join(dir, "c.jsonl")],
+			[join(dir, "c.jsonl"), join(dir, "d.jsonl")],
 		);
-		assert.deepEqual(progress, [1, 3, 2, 3, 3, 3]);
+		assert.deepEqual(progress, [1, 4, 2, 4, 3, 4, 4, 4]);
 	});
 });

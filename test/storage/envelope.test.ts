@@ -2,18 +2,20 @@
  * Envelopes read in place (`readEnvelope`) and what the file store hands the loader: envelopes
  * only for `message`/`branch_summary` lines in pi's exact layout in a current-version file,
  * whole parses for everything else (so the salvage of damaged lines works as before), across
- * chunk boundaries too.
+ * chunk boundaries too; the search for glued records; the raw bytes of lines read back
+ * (`visitLines`).
  */
 
 import assert from "node:assert/strict";
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { Envelope } from "../../src/core/lazy.js";
+import fc from "fast-check";
+import { Envelope, type LineSource, type Span, visitLines } from "../../src/core/lazy.js";
 import type { ParsedLine } from "../../src/core/load.js";
 import { FileSessionStore, isSessionTreeError, type MessageEntry, Session } from "../../src/index.js";
-import { readEnvelope } from "../../src/storage/envelope.js";
+import { indexOfParentMarker, PARENT_MARKER, readEnvelope } from "../../src/storage/envelope.js";
 
 const dir = mkdtempSync(join(tmpdir(), "st-envelope-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -44,11 +46,11 @@ function summaryLine(id: string, parentId: string | null): string {
 }
 
 /** `readEnvelope` on `text` placed after `pad` bytes of other data, as in a read chunk. */
-function envelopeOf(text: string, options: { pad?: number; offset?: number; line?: number; previousId?: string } = {}) {
+function envelopeOf(text: string, options: { pad?: number; offset?: number; line?: number; previous?: Envelope } = {}) {
 	const pad = options.pad ?? 0;
 	const buf = Buffer.concat([Buffer.alloc(pad, 0x78), Buffer.from(text), Buffer.from("\nnext line")]);
 	const end = pad + Buffer.byteLength(text);
-	return readEnvelope(buf, pad, end, options.offset ?? 0, options.line ?? 1, options.previousId);
+	return readEnvelope(buf, pad, end, options.offset ?? 0, options.line ?? 1, options.previous);
 }
 
 describe("readEnvelope", () => {
@@ -118,21 +120,37 @@ describe("readEnvelope", () => {
 		assert.equal(env.line, 3);
 	});
 
-	test("a parent equal to previousId reuses that very value; a different one is read from the bytes", () => {
-		// A String object makes identity observable: only a reuse returns the same object.
-		const previous = new String("abcdef00") as unknown as string;
-		const env = envelopeOf(messageLine("abcdef01", "abcdef00"), { previousId: previous });
+	test("a parent that is the previous envelope's id, and the same timestamp, reuse its very values", () => {
+		// String objects make identity observable: only a reuse returns the same object.
+		const envelope = (id: string, timestamp = T0) =>
+			new Envelope(
+				"message",
+				new String(id) as unknown as string,
+				null,
+				new String(timestamp) as unknown as string,
+				"user",
+				0,
+				99,
+				1,
+			);
+		const previous = envelope("abcdef00");
+		const env = envelopeOf(messageLine("abcdef01", "abcdef00"), { previous });
 		assert.ok(env);
-		assert.equal(env.parentId, previous, "the very previousId value");
-		for (const other of ["abcdef0", "abcdef000", "abcdef0f", "ABCDEF00"]) {
-			const otherPrevious = new String(other) as unknown as string;
-			const read = envelopeOf(messageLine("abcdef01", "abcdef00"), { previousId: otherPrevious });
+		assert.equal(env.parentId, previous.id, "the very id of the previous envelope");
+		assert.equal(env.timestamp, previous.timestamp, "the very timestamp of the previous envelope");
+		for (const other of ["abcdef0", "abcdef000", "abcdef0f", "ABCDEF00", "bbcdef00"]) {
+			const read = envelopeOf(messageLine("abcdef01", "abcdef00"), { previous: envelope(other) });
 			assert.ok(read);
 			assert.equal(typeof read.parentId, "string", other);
 			assert.equal(read.parentId, "abcdef00", other);
 		}
+		for (const other of ["2026-03-01T10:00:00.001Z", "1026-03-01T10:00:00.000Z", "2026-03-01T10:00:00.000", ""]) {
+			const read = envelopeOf(messageLine("abcdef01", "abcdef00"), { previous: envelope("abcdef00", other) });
+			assert.equal(typeof read?.timestamp, "string", other);
+			assert.equal(read?.timestamp, T0, other);
+		}
 		// A null parent stays null whatever the previous id.
-		assert.equal(envelopeOf(messageLine("abcdef01", null), { previousId: "abcdef00" })?.parentId, null);
+		assert.equal(envelopeOf(messageLine("abcdef01", null), { previous })?.parentId, null);
 	});
 
 	test("compaction, model_change and thinking_level_change lines give envelopes (no role)", () => {
@@ -149,6 +167,72 @@ describe("readEnvelope", () => {
 			assert.equal(env.parentId, "abcdef01");
 			assert.equal(env.role, undefined);
 		}
+	});
+
+	test("a message's own timestamp, when it ends the line and the content follows the role (endTimestamp)", () => {
+		const line = (message: object, type = "message") =>
+			JSON.stringify({ type, id: "abcdef01", parentId: null, timestamp: T0, message, padding: undefined });
+		const at = (message: object) => envelopeOf(line(message))?.endTimestamp;
+		assert.equal(envelopeOf(messageLine("abcdef01", null))?.endTimestamp, 1);
+		assert.equal(at({ role: "assistant", content: [], timestamp: 1736157600123 }), 1736157600123);
+		assert.equal(at({ role: "user", content: "x", timestamp: 0 }), 0);
+		assert.equal(at({ role: "narrator", content: "x", timestamp: 7 }), 7, "any role");
+		// Sixteen digits at most, read as Number reads them.
+		assert.equal(at({ role: "user", content: "x", timestamp: 123456789012345 }), 123456789012345);
+		const sixteen =
+			'{"type":"message","id":"a","parentId":null,"timestamp":"t","message":{"role":"user","content":"x","timestamp":9007199254740993}}';
+		assert.equal(envelopeOf(sixteen)?.endTimestamp, Number("9007199254740993"));
+		assert.equal(envelopeOf(sixteen.replace("9007199254740993", "19007199254740993"))?.endTimestamp, undefined);
+		for (const [why, message] of [
+			["no content", { role: "assistant", timestamp: 5 }],
+			["content not right after the role", { role: "user", note: 1, content: "x", timestamp: 5 }],
+			["the timestamp not last", { role: "user", content: "x", timestamp: 5, more: 1 }],
+			["a string timestamp", { role: "user", content: "x", timestamp: "5" }],
+			["a negative timestamp", { role: "user", content: "x", timestamp: -5 }],
+			["a fractional timestamp", { role: "user", content: "x", timestamp: 1.5 }],
+			["an exponent", { role: "user", content: "x", timestamp: 1e21 }],
+			["no timestamp", { role: "user", content: "x", other: 5 }],
+			["a nested timestamp key", { role: "user", content: "x", meta: { timestamp: 5 } }],
+		] as const) {
+			const env = envelopeOf(line(message));
+			assert.ok(env, why);
+			assert.equal(env.endTimestamp, undefined, why);
+		}
+		assert.equal(
+			envelopeOf(`${line({ role: "user", content: "x", timestamp: 5 }).slice(0, -2)},"t":1}}`)?.endTimestamp,
+			undefined,
+		);
+		const summary = JSON.stringify({
+			type: "branch_summary",
+			id: "a",
+			parentId: null,
+			timestamp: T0,
+			summary: "s",
+			x: { timestamp: 5 },
+		});
+		assert.equal(envelopeOf(summary)?.endTimestamp, undefined, "messages only");
+	});
+
+	describe("indexOfParentMarker", () => {
+		test("finds what Buffer.indexOf finds, from every position (property)", () => {
+			const piece = fc.constantFrom('"parentId":', "I", "Id", 'Id":', '"parent', 'd":', "x", '"', "é", "\n");
+			fc.assert(
+				fc.property(fc.array(piece, { maxLength: 60 }), (pieces) => {
+					const buf = Buffer.from(pieces.join(""));
+					for (let from = 0; from <= buf.length; from++) {
+						assert.equal(indexOfParentMarker(buf, from), buf.indexOf(PARENT_MARKER, from), `${buf} from ${from}`);
+					}
+				}),
+				{ numRuns: 500 },
+			);
+		});
+
+		test("many capital I's before the marker (base64, say)", () => {
+			const buf = Buffer.from(`${"IdI".repeat(500)}"parentId":${"I".repeat(100)}"parentId":`);
+			assert.equal(indexOfParentMarker(buf, 0), 1500);
+			assert.equal(indexOfParentMarker(buf, 1501), 1500 + 11 + 100);
+			assert.equal(indexOfParentMarker(buf, 1612), -1);
+		});
 	});
 
 	describe("lines that give no envelope (parsed whole instead)", () => {
@@ -610,5 +694,149 @@ describe("FileSessionStore.read", () => {
 			assert.ok((starts[2] as number) < CHUNK && nulAt >= CHUNK, "the NUL is in the second chunk");
 			assert.deepEqual(kinds((await readAll(file)).lines), ["record", "envelope", "NUL_PADDING", "envelope"]);
 		});
+	});
+});
+
+describe("visitLines: the raw bytes of lines read back", () => {
+	const text = (bytes: Uint8Array, start: number, end: number) => Buffer.from(bytes.subarray(start, end)).toString();
+
+	/** Every visit of `spans`: index, text, and the bytes object it came in. */
+	function visitAll(source: LineSource, spans: readonly Span[]) {
+		const visits: Array<{ index: number; text: string; bytes: Uint8Array; end: number }> = [];
+		source.visitLines?.(spans, (index, bytes, start, end) => {
+			visits.push({ index, text: text(bytes, start, end), bytes, end });
+		});
+		return visits;
+	}
+
+	test("file source: any spans in any order, each visited once, by offset, in reads that end where the data ends", async () => {
+		const CHUNK = 1 << 20;
+		const lines = [
+			header(3),
+			messageLine("aaaa0001", null, "é😀 first"),
+			messageLine("aaaa0002", "aaaa0001", "x".repeat(100 * 1024)),
+			messageLine("aaaa0003", "aaaa0002", "third"),
+			messageLine("aaaa0004", "aaaa0003", "y".repeat(CHUNK + 10)),
+			messageLine("aaaa0005", "aaaa0004", "last"),
+		];
+		const file = fresh();
+		writeFileSync(file, `${lines.join("\n")}\n`);
+		const store = new FileSessionStore(file);
+		const read = await store.read();
+		const source = read.source as LineSource;
+		const envelopes = read.lines.filter((l): l is Envelope => l instanceof Envelope);
+		assert.equal(envelopes.length, 5);
+		const first = envelopes[0] as Envelope;
+		const spans: Span[] = [
+			...[...envelopes].reverse(),
+			{ offset: first.offset, length: 9 },
+			{ offset: first.offset + first.length - 4, length: 4 },
+			{ offset: first.offset, length: 0 },
+			first,
+		];
+		const firstText = lines[1] as string;
+		const expected = [...lines.slice(1).reverse(), firstText.slice(0, 9), firstText.slice(-4), "", firstText];
+		const visits = visitAll(source, spans);
+		assert.deepEqual(
+			visits.map((v) => v.index).sort((a, b) => a - b),
+			spans.map((_, i) => i),
+			"every span once",
+		);
+		for (const visit of visits) assert.equal(visit.text, expected[visit.index], `span ${visit.index}`);
+		const offsets = visits.map((v) => (spans[v.index] as Span).offset);
+		assert.deepEqual(
+			offsets,
+			[...offsets].sort((a, b) => a - b),
+			"by offset",
+		);
+		// A bytes object per read, holding nothing past the last span read into it; a span longer
+		// than a read is read alone.
+		const reads = [...new Set(visits.map((v) => v.bytes))];
+		assert.equal(reads.length, 3);
+		for (const bytes of reads) {
+			assert.equal(bytes.length, Math.max(...visits.filter((v) => v.bytes === bytes).map((v) => v.end)));
+		}
+		// Lines far apart are read apart; close ones together.
+		const [, second, third] = envelopes as [Envelope, Envelope, Envelope];
+		assert.equal(new Set(visitAll(source, [first, third]).map((v) => v.bytes)).size, 2);
+		assert.equal(new Set(visitAll(source, [first, second, third]).map((v) => v.bytes)).size, 1);
+		assert.deepEqual(source.readLines(envelopes), lines.slice(1), "readLines decodes what visitLines sees");
+		let calls = 0;
+		source.visitLines?.([], () => calls++);
+		assert.equal(calls, 0);
+		await store.close();
+	});
+
+	test("file source: a visitor may read again, and the bytes it was given stay as they were", async () => {
+		const lines = [header(3), messageLine("bbbb0001", null, "one"), messageLine("bbbb0002", "bbbb0001", "two")];
+		const file = fresh();
+		writeFileSync(file, `${lines.join("\n")}\n`);
+		const store = new FileSessionStore(file);
+		const read = await store.read();
+		const source = read.source as LineSource;
+		const [a, b] = read.lines.filter((l): l is Envelope => l instanceof Envelope) as [Envelope, Envelope];
+		const seen: string[] = [];
+		source.visitLines?.([a], (_, bytes, start, end) => {
+			assert.deepEqual(source.readLines([b]), [lines[2]]);
+			seen.push(text(bytes, start, end));
+		});
+		assert.deepEqual(seen, [lines[1]]);
+		await store.close();
+	});
+
+	test("file source: after close the same file is read again; a file replaced since cannot be", async () => {
+		const lines = [header(3), messageLine("cccc0001", null, "one")];
+		const file = fresh();
+		writeFileSync(file, `${lines.join("\n")}\n`);
+		const store = new FileSessionStore(file);
+		const read = await store.read();
+		await store.close();
+		const source = read.source as LineSource;
+		const envelopes = read.lines.filter((l): l is Envelope => l instanceof Envelope);
+		assert.deepEqual(
+			visitAll(source, envelopes).map((v) => v.text),
+			[lines[1]],
+		);
+		await store.close();
+		const other = fresh();
+		writeFileSync(other, `${lines.join("\n")}\n`);
+		renameSync(other, file);
+		assert.throws(
+			() => visitAll(source, envelopes),
+			(error: unknown) => isSessionTreeError(error) && error.code === "IO_ERROR",
+		);
+	});
+
+	test("the helper uses a source's visitLines, or encodes what readLines gives", () => {
+		const texts = new Map([
+			["a", "plain"],
+			["b", "é😀"],
+		]);
+		const envelopes = ["a", "b"].map((id, i) => new Envelope("message", id, null, T0, "user", i * 10, 5, i + 2));
+		const readOnly: LineSource = { readLines: (spans) => spans.map((span) => texts.get(span.id) ?? "") };
+		const seen: string[] = [];
+		visitLines(readOnly, envelopes, (index, bytes, start, end) => {
+			assert.ok(bytes instanceof Uint8Array);
+			seen[index] = text(bytes, start, end);
+		});
+		assert.deepEqual(seen, ["plain", "é😀"]);
+		const given: Array<readonly Span[]> = [];
+		const withBytes: LineSource = {
+			readLines: () => assert.fail("readLines is not used"),
+			visitLines(spans, visit) {
+				given.push(spans);
+				spans.forEach((_, i) => {
+					visit(i, Buffer.from("xyz"), 1, 2);
+				});
+			},
+		};
+		const visited: string[] = [];
+		visitLines(withBytes, envelopes, (index, bytes, start, end) => {
+			visited[index] = text(bytes, start, end);
+		});
+		assert.deepEqual(given, [envelopes]);
+		assert.deepEqual(visited, ["y", "y"]);
+		visitLines(withBytes, [], () => assert.fail("nothing to visit"));
+		assert.equal(given.length, 1);
 	});
 });

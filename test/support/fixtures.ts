@@ -3,21 +3,15 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Session } from "../../src/index.js";
+import { type Session, type TreeRow, treeRowsOf } from "../../src/index.js";
+
+export type { TreeRow };
 
 const here = dirname(fileURLToPath(import.meta.url));
 /** The repository root (tests run from dist-test/test/...). */
 export const repoRoot = resolve(here, "..", "..", "..");
 /** The pi-v3 fixture folder (copied into the repository with its README and provenance). */
 export const fixtureDir = resolve(repoRoot, "test", "fixtures", "pi-v3");
-
-export interface TreeRow {
-	id: string;
-	parentId: string | null;
-	type: string;
-	depth: number;
-	label?: string;
-}
 
 export interface Expected {
 	leafId: string | null;
@@ -55,11 +49,7 @@ export function asJson<T>(value: T): unknown {
 
 /** The session's tree as the fixture's flat rows. */
 export function treeRows(session: Session): TreeRow[] {
-	return session.flattenTree().map(({ entry, depth, label }) => {
-		const row: TreeRow = { id: entry.id, parentId: entry.parentId, type: entry.type, depth };
-		if (label !== undefined) row.label = label;
-		return row;
-	});
+	return treeRowsOf(session.flattenTree());
 }
 
 /** `[{role, text}]` of context messages, as the fixture README defines `contextRoles`. */

@@ -40,20 +40,26 @@ export const EMBEDDED_CASES: readonly string[] = [
 	"unicode",
 ];
 
-/** A JavaScript string literal in ASCII only (every other code unit escaped). */
-function literal(text: string): string {
-	return JSON.stringify(text).replace(
-		/[^\x20-\x7e]/g,
-		(unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`,
-	);
+/**
+ * A JavaScript literal of a JSON value in ASCII only (every other code unit escaped): a string
+ * literal for a string, an object literal for an object. JSON is JavaScript's syntax, but for
+ * a `__proto__` key, which an object literal would take as the prototype.
+ */
+function literal(value: unknown): string {
+	const json = JSON.stringify(value);
+	if (json.includes('"__proto__":')) throw new Error("a __proto__ key cannot be embedded as an object literal");
+	return json.replace(/[^\x20-\x7e]/g, (unit) => `\\u${unit.charCodeAt(0).toString(16).padStart(4, "0")}`);
 }
 
 /** The text of src/testing/pi-fixtures.ts. */
 export function renderFixtureModule(): string {
 	const cases = EMBEDDED_CASES.map((name) => {
 		const jsonl = readFileSync(join(fixtureDir, `${name}.jsonl`), "utf8");
-		const expected = JSON.stringify(JSON.parse(readFileSync(join(fixtureDir, `${name}.expected.json`), "utf8")));
-		return `\t{\n\t\tname: ${literal(name)},\n\t\tjsonl: ${literal(jsonl)},\n\t\texpected: ${literal(expected)},\n\t},\n`;
+		const expected: unknown = JSON.parse(readFileSync(join(fixtureDir, `${name}.expected.json`), "utf8"));
+		return (
+			`\t{\n\t\tname: ${literal(name)},\n\t\tjsonl: ${literal(jsonl)},\n` +
+			`\t\t// biome-ignore format: generated data, kept on one line\n\t\texpected: ${literal(expected)},\n\t},\n`
+		);
 	});
 	return `/**
  * Golden cases of pi's session format v3, embedded so that the conformance suite needs no
@@ -63,13 +69,15 @@ export function renderFixtureModule(): string {
  * the fixture files.
  */
 
+import type { Expected } from "./helpers.js";
+
 /** One fixture case. */
 export interface PiCase {
 	readonly name: string;
 	/** The \`NAME.jsonl\` text, byte for byte. */
 	readonly jsonl: string;
-	/** The \`NAME.expected.json\` content, as JSON text. */
-	readonly expected: string;
+	/** The \`NAME.expected.json\` content (the compiler checks it against {@link Expected}). */
+	readonly expected: Expected;
 }
 
 /** The embedded cases, by name. */

@@ -102,7 +102,7 @@ export async function runDemo(dir: string, io: CliIO): Promise<void> {
 		"a parentId. The leaf pointer marks the end of the active branch.",
 	);
 	const session = await Session.create({ dir, cwd: process.cwd() });
-	const file = session.file as string;
+	const file = session.location;
 	say.line(`file: ${file}`);
 	say.both(session);
 

@@ -1,15 +1,15 @@
 /** The small editing commands: label, name, nav. Each appends one or two lines to the file. */
 
 import { sanitize, sanitizeLines } from "../../render/preview.js";
-import { type CommandHandler, stringValue } from "../args.js";
+import { type CommandHandler, requiredPositional, stringValue } from "../args.js";
 import { openSession, resolveEntryId } from "../open.js";
 
 /** Runs `session-tree label`; its name, options and help are in the registry (src/cli/registry.ts). */
 export const labelCommand: CommandHandler = {
 	async run({ positionals, io }) {
-		const session = await openSession(positionals[0] as string, io);
+		const session = await openSession(requiredPositional(positionals, 0), io);
 		try {
-			const id = resolveEntryId(session, positionals[1] as string);
+			const id = resolveEntryId(session, requiredPositional(positionals, 1));
 			const text = positionals[2];
 			await session.appendLabelChange(id, text === undefined || text === "" ? undefined : text);
 		} finally {
@@ -21,9 +21,9 @@ export const labelCommand: CommandHandler = {
 /** Runs `session-tree name`; its name, options and help are in the registry (src/cli/registry.ts). */
 export const nameCommand: CommandHandler = {
 	async run({ positionals, io }) {
-		const session = await openSession(positionals[0] as string, io);
+		const session = await openSession(requiredPositional(positionals, 0), io);
 		try {
-			await session.appendSessionInfo(positionals[1] as string);
+			await session.appendSessionInfo(requiredPositional(positionals, 1));
 		} finally {
 			await session.close();
 		}
@@ -33,9 +33,9 @@ export const nameCommand: CommandHandler = {
 /** Runs `session-tree nav`; its name, options and help are in the registry (src/cli/registry.ts). */
 export const navCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
-		const session = await openSession(positionals[0] as string, io);
+		const session = await openSession(requiredPositional(positionals, 0), io);
 		try {
-			const id = resolveEntryId(session, positionals[1] as string);
+			const id = resolveEntryId(session, requiredPositional(positionals, 1));
 			const summary = stringValue(values, "summary");
 			const result = await session.navigate(id, summary !== undefined && summary !== "" ? { summary } : {});
 			if (values.json) {

@@ -2,7 +2,7 @@
 
 import type { LoadProblem } from "../../core/load.js";
 import { Session } from "../../session.js";
-import { CliError, type CommandHandler } from "../args.js";
+import { CliError, type CommandHandler, requiredPositional } from "../args.js";
 
 function problemLine(file: string, problem: LoadProblem): string {
 	const where = problem.line === undefined ? file : `${file}:${problem.line}`;
@@ -12,7 +12,7 @@ function problemLine(file: string, problem: LoadProblem): string {
 /** Runs `session-tree validate`; its name, options and help are in the registry (src/cli/registry.ts). */
 export const validateCommand: CommandHandler = {
 	async run({ positionals, values, io }) {
-		const file = positionals[0] as string;
+		const file = requiredPositional(positionals, 0);
 		const session = await Session.open(file, { lenient: true, verify: true });
 		const problems = session.problems;
 		const where = session.file ?? file;
@@ -30,7 +30,7 @@ export const validateCommand: CommandHandler = {
 /** Runs `session-tree repair`; its name, options and help are in the registry (src/cli/registry.ts). */
 export const repairCommand: CommandHandler = {
 	async run({ positionals, io }) {
-		const file = positionals[0] as string;
+		const file = requiredPositional(positionals, 0);
 		const session = await Session.open(file, { lenient: true, verify: true });
 		const where = session.file ?? file;
 		for (const problem of session.problems) io.err(`session-tree: repairing ${problemLine(where, problem)}\n`);

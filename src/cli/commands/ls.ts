@@ -81,6 +81,7 @@ export function renderLs(
 	const { now, width, paint: p } = options;
 	const showCwd = new Set(sessions.map((session) => session.cwd)).size > 1;
 	const cells = sessions.map((session) => ({
+		session,
 		when: whenText(session.modified, now),
 		entries: String(session.entries),
 		branches: String(session.branches),
@@ -100,15 +101,15 @@ export function renderLs(
 		(showCwd ? `${c.cwd}${" ".repeat(w.cwd - displayWidth(c.cwd))}  ` : "");
 	const room = Math.max(10, (width ?? PIPED_TEXT_WIDTH + prefix(head).length) - prefix(head).length);
 	const lines = [p(`${prefix(head)}NAME / FIRST MESSAGE`.trimEnd(), "bold")];
-	sessions.forEach((session, i) => {
-		const cell = cells[i] as (typeof cells)[number];
+	for (const cell of cells) {
+		const { session } = cell;
 		let text: string;
 		if (session.name !== null) text = p(truncateToWidth(flatten(session.name), room), "bold");
 		else if (session.firstMessage !== null) text = `"${truncateToWidth(flatten(session.firstMessage), room - 2)}"`;
 		else text = p("(no messages)", "dim");
 		lines.push(`${prefix(cell)}${text}`);
 		lines.push(p(`    ${session.file}`, "dim"));
-	});
+	}
 	return `${lines.join("\n")}\n`;
 }
 

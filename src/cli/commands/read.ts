@@ -1,11 +1,11 @@
 /** The read-only commands: ctx, path, leaves, tree, info. None of them writes to the file. */
 
-import type { MessageEntry, SessionEntry } from "../../core/types.js";
+import type { SessionEntry } from "../../core/types.js";
 import { renderContext } from "../../render/context-text.js";
 import { sanitize } from "../../render/preview.js";
 import { shouldColor, terminalWidth } from "../../render/terminal.js";
-import { renderTree, TREE_FILTERS, type TreeFilter } from "../../render/tree-text.js";
-import { type CommandHandler, type CommandInput, stringValue, UsageError } from "../args.js";
+import { renderTree, TREE_FILTERS } from "../../render/tree-text.js";
+import { type CommandHandler, type CommandInput, requiredPositional, stringValue, UsageError } from "../args.js";
 import { openSession, resolveEntryId } from "../open.js";
 
 function jsonLine(value: unknown): string {
@@ -38,7 +38,7 @@ export const ctxCommand: CommandHandler = {
 		const given = stringValue(values, "leaf");
 		// The leaf's context alone needs only the end of a large file (see docs/performance.md).
 		const load = given === undefined ? "context" : "all";
-		const session = await openSession(positionals[0] as string, io, values.lenient === true, load);
+		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true, load);
 		const leaf = given === undefined ? undefined : resolveEntryId(session, given);
 		const context = session.buildSessionContext(leaf);
 		if (values.json) {
@@ -52,14 +52,14 @@ export const ctxCommand: CommandHandler = {
 };
 
 function pathLine(entry: SessionEntry): string {
-	const role = entry.type === "message" ? (entry as MessageEntry).message?.role : undefined;
+	const role = entry.type === "message" ? entry.message?.role : undefined;
 	return typeof role === "string" ? `${entry.id} ${entry.type} ${sanitize(role)}` : `${entry.id} ${entry.type}`;
 }
 
 /** Runs `session-tree path`; its name, options and help are in the registry (src/cli/registry.ts). */
 export const pathCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
-		const session = await openSession(positionals[0] as string, io, values.lenient === true);
+		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true);
 		const given = stringValue(values, "leaf");
 		const leaf = given === undefined ? undefined : resolveEntryId(session, given);
 		const path = session.getBranch(leaf);
@@ -74,7 +74,7 @@ export const pathCommand: CommandHandler = {
 /** Runs `session-tree leaves`; its name, options and help are in the registry (src/cli/registry.ts). */
 export const leavesCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
-		const session = await openSession(positionals[0] as string, io, values.lenient === true);
+		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true);
 		const leaves = session.listBranches();
 		io.out(values.json ? jsonLine(leaves) : leaves.map((id) => `${id}\n`).join(""));
 	},
@@ -96,7 +96,8 @@ const TREE_VIEW_OPTIONS = ["filter", "depth", "fold", "fold-limit", "leaf", "wid
 export const treeCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
 		const filterName = stringValue(values, "filter");
-		if (filterName !== undefined && !TREE_FILTERS.includes(filterName as TreeFilter)) {
+		const filter = TREE_FILTERS.find((mode) => mode === filterName);
+		if (filterName !== undefined && filter === undefined) {
 			throw new UsageError(
 				`unknown filter ${JSON.stringify(filterName)} (use one of ${TREE_FILTERS.join(", ")})`,
 				"tree",
@@ -110,7 +111,7 @@ export const treeCommand: CommandHandler = {
 		const foldLimit = integerOption(values, "fold-limit", "tree", 4);
 		const style = values.json ? undefined : textStyle(values, "tree");
 
-		const session = await openSession(positionals[0] as string, io, values.lenient === true);
+		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true);
 		const fromGiven = stringValue(values, "from");
 		const from = fromGiven === undefined ? undefined : resolveEntryId(session, fromGiven);
 		if (values.json) {
@@ -128,7 +129,7 @@ export const treeCommand: CommandHandler = {
 			renderTree(session.getTree(), {
 				leafId,
 				sessionName: session.getSessionName(),
-				...(filterName !== undefined ? { filter: filterName as TreeFilter } : {}),
+				...(filter !== undefined ? { filter } : {}),
 				...(from !== undefined ? { from } : {}),
 				...(depth !== undefined ? { depth } : {}),
 				fold: values.fold === true || foldLimit !== undefined,
@@ -153,7 +154,7 @@ export interface SessionInfo {
 /** Runs `session-tree info`; its name, options and help are in the registry (src/cli/registry.ts). */
 export const infoCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
-		const session = await openSession(positionals[0] as string, io, values.lenient === true);
+		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true);
 		const header = session.getHeader();
 		const info: SessionInfo = {
 			id: session.getSessionId(),

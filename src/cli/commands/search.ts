@@ -4,7 +4,7 @@ import { compileQuery, InvalidPattern, type Matcher, type SearchHit, searchSessi
 import { type Painter, painter, shouldColor } from "../../render/color.js";
 import { displayWidth } from "../../render/preview.js";
 import { createProgress } from "../../render/progress.js";
-import { CliError, type CommandHandler, stringValue, UsageError } from "../args.js";
+import { CliError, type CommandHandler, requiredPositional, stringValue, UsageError } from "../args.js";
 import { outputWidth, reportProblems, selectFromArgs } from "./ls.js";
 
 /** A row of `search --json`: a hit as the catalog reports it. */
@@ -53,7 +53,7 @@ function positiveInteger(text: string | undefined, option: string): number | und
 /** Runs `session-tree search`; its name, options and help are in the registry (src/cli/registry.ts). */
 export const searchCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
-		const pattern = positionals[0] as string;
+		const pattern = requiredPositional(positionals, 0);
 		if (pattern === "") throw new UsageError("TEXT is empty", "search");
 		const limit = positiveInteger(stringValue(values, "limit"), "--limit");
 		let matcher: Matcher;

@@ -2,9 +2,11 @@
 
 import { resolve } from "node:path";
 import { createInterface } from "node:readline";
+import type { RawRecord } from "../../core/migrate.js";
 import type { AgentMessage } from "../../core/types.js";
+import { isRawRecord } from "../../core/validate.js";
 import { Session } from "../../session.js";
-import { CliError, type CommandHandler, stringValue } from "../args.js";
+import { CliError, type CommandHandler, requiredPositional, stringValue } from "../args.js";
 import { openSession, resolveEntryId } from "../open.js";
 
 /** Runs `session-tree new`; its name, options and help are in the registry (src/cli/registry.ts). */
@@ -21,19 +23,34 @@ export const newCommand: CommandHandler = {
 	},
 };
 
-/** Why a stdin line is not an agent message, or undefined when it is one. */
-function messageProblem(value: unknown): string | undefined {
-	if (value === null || typeof value !== "object" || Array.isArray(value)) {
-		return `expected a JSON object, got ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`;
+/**
+ * Type guard: a message `append` takes, an object with a string `role` (what the loader asks
+ * of a message entry's message). Its other fields are appended as they are.
+ */
+function isAgentMessage(value: RawRecord): value is AgentMessage {
+	return typeof value.role === "string";
+}
+
+/** A stdin line's message, or why the line holds none. */
+function parseMessageLine(line: string): { message: AgentMessage; problem?: undefined } | { problem: string } {
+	let value: unknown;
+	try {
+		value = JSON.parse(line);
+	} catch (error) {
+		return { problem: `not valid JSON (${error instanceof Error ? error.message : String(error)})` };
 	}
-	if (typeof (value as { role?: unknown }).role !== "string") return 'the message has no string "role"';
-	return undefined;
+	if (!isRawRecord(value)) {
+		const kind = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
+		return { problem: `expected a JSON object, got ${kind}` };
+	}
+	if (!isAgentMessage(value)) return { problem: 'the message has no string "role"' };
+	return { message: value };
 }
 
 /** Runs `session-tree append`; its name, options and help are in the registry (src/cli/registry.ts). */
 export const appendCommand: CommandHandler = {
 	async run({ positionals, io }) {
-		const session = await openSession(positionals[0] as string, io);
+		const session = await openSession(requiredPositional(positionals, 0), io);
 		const lines = createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY });
 		let lineNumber = 0;
 		let appended = 0;
@@ -41,19 +58,12 @@ export const appendCommand: CommandHandler = {
 			for await (const line of lines) {
 				lineNumber++;
 				if (line.trim() === "") continue;
-				let value: unknown;
-				let problem: string | undefined;
-				try {
-					value = JSON.parse(line);
-					problem = messageProblem(value);
-				} catch (error) {
-					problem = `not valid JSON (${(error as Error).message})`;
-				}
-				if (problem !== undefined) {
+				const parsed = parseMessageLine(line);
+				if (parsed.problem !== undefined) {
 					const done = appended === 1 ? "1 message was" : `${appended} messages were`;
-					throw new CliError(`stdin line ${lineNumber}: ${problem}; ${done} appended before it, none after`);
+					throw new CliError(`stdin line ${lineNumber}: ${parsed.problem}; ${done} appended before it, none after`);
 				}
-				io.out(`${await session.appendMessage(value as AgentMessage)}\n`);
+				io.out(`${await session.appendMessage(parsed.message)}\n`);
 				appended++;
 			}
 		} finally {
@@ -66,9 +76,9 @@ export const appendCommand: CommandHandler = {
 /** Runs `session-tree branch`; its name, options and help are in the registry (src/cli/registry.ts). */
 export const branchCommand: CommandHandler = {
 	async run({ positionals, io }) {
-		const session = await openSession(positionals[0] as string, io);
+		const session = await openSession(requiredPositional(positionals, 0), io);
 		try {
-			await session.branch(resolveEntryId(session, positionals[1] as string));
+			await session.branch(resolveEntryId(session, requiredPositional(positionals, 1)));
 		} finally {
 			await session.close();
 		}
@@ -78,7 +88,7 @@ export const branchCommand: CommandHandler = {
 /** Runs `session-tree migrate`; its name, options and help are in the registry (src/cli/registry.ts). */
 export const migrateCommand: CommandHandler = {
 	async run({ positionals, io }) {
-		const session = await openSession(positionals[0] as string, io);
+		const session = await openSession(requiredPositional(positionals, 0), io);
 		try {
 			const backup = await session.migrate();
 			io.out(backup === undefined ? "already current\n" : `${backup}\n`);
@@ -91,7 +101,7 @@ export const migrateCommand: CommandHandler = {
 /** Runs `session-tree fork`; its name, options and help are in the registry (src/cli/registry.ts). */
 export const forkCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
-		const session = await openSession(positionals[0] as string, io, values.lenient === true);
+		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true);
 		const given = positionals[1];
 		const id = given === undefined ? undefined : resolveEntryId(session, given);
 		const dir = stringValue(values, "dir");
@@ -105,7 +115,7 @@ export const forkCommand: CommandHandler = {
 /** Runs `session-tree clone`; its name, options and help are in the registry (src/cli/registry.ts). */
 export const cloneCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
-		const session = await openSession(positionals[0] as string, io, values.lenient === true);
+		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true);
 		const dir = stringValue(values, "dir");
 		const cloned = await session.clone(dir !== undefined ? { dir: resolve(dir) } : {});
 		io.out(`${cloned.file}\n`);

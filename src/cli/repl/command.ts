@@ -33,6 +33,13 @@ export function requireArgs(command: ReplCommandSpec, args: string[], count: num
 	if (args.length < count) throw usageError(command, `missing ${what}`);
 }
 
+/** The argument at `index`; fails as {@link requireArgs} does when there is none, `what` naming it. */
+export function requireArg(command: ReplCommandSpec, args: readonly string[], index: number, what: string): string {
+	const arg = args[index];
+	if (arg === undefined) throw usageError(command, `missing ${what}`);
+	return arg;
+}
+
 /** Fails when there are more than `allowed` arguments. */
 export function noMoreArgs(command: ReplCommandSpec, args: string[], allowed: number): void {
 	if (args.length > allowed) throw usageError(command, `unexpected argument ${JSON.stringify(args[allowed])}`);
@@ -47,12 +54,12 @@ export function parseOptions(
 	for (const [name, option] of Object.entries(command.options ?? {})) options[name] = { type: option.type };
 	try {
 		const parsed = parseArgs({ args, options, allowPositionals: true, strict: true });
-		return { values: parsed.values as Record<string, string | boolean | undefined>, positionals: parsed.positionals };
+		return { values: parsed.values, positionals: parsed.positionals };
 	} catch (error) {
 		const failure = parseArgsFailure(error);
 		if (failure?.problem === "unknown option") throw usageError(command, `unknown option ${failure.option}`);
 		if (failure) throw usageError(command, `option ${failure.option} ${failure.problem}`);
-		throw usageError(command, (error as Error).message);
+		throw usageError(command, error instanceof Error ? error.message : String(error));
 	}
 }
 

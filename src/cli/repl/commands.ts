@@ -24,7 +24,7 @@ const HANDLERS: Record<ReplCommandName, ReplHandler> = {
 
 /** Every REPL command, in the order `help` lists them. */
 export const REPL_COMMANDS: readonly ReplCommand[] = REPL_COMMAND_SPECS.map((spec) => {
-	const handler = HANDLERS[spec.name as ReplCommandName];
+	const handler = HANDLERS[spec.name];
 	return { ...spec, run: (state: ReplState, args: string[]) => handler(state, args, spec) };
 });
 

@@ -36,15 +36,15 @@ export const MAX_CANDIDATES = 200;
 /** Completions of the word under the cursor: `[candidates, the text they replace]`. */
 export function completeLine(line: string, source: CompletionSource): [string[], string] {
 	const { tokens, endsInSpace } = tokenize(line);
-	const inWord = !endsInSpace && tokens.length > 0;
-	const current: Token = inWord
-		? (tokens[tokens.length - 1] as Token)
-		: { value: "", start: line.length, end: line.length, quoted: false };
-	const index = inWord ? tokens.length - 1 : tokens.length;
+	// The word under the cursor: the last one, unless a space follows it.
+	const last = endsInSpace ? undefined : tokens.at(-1);
+	const current: Token = last ?? { value: "", start: line.length, end: line.length, quoted: false };
+	const index = last !== undefined ? tokens.length - 1 : tokens.length;
 	const raw = line.slice(current.start);
+	const first = tokens[0];
 	// Leading spaces before the command are fine; the command is the first word.
-	if (index === 0) return [finish(matching(replCommandWords(), current.value)), raw];
-	const command = findReplSpec((tokens[0] as Token).value);
+	if (index === 0 || first === undefined) return [finish(matching(replCommandWords(), current.value)), raw];
+	const command = findReplSpec(first.value);
 	if (!command) return [[], raw];
 	const kind = kindAt(
 		command,
@@ -115,8 +115,9 @@ function finish(candidates: string[]): string[] {
 
 /** The longest prefix all strings share. */
 export function commonPrefix(words: readonly string[]): string {
-	if (words.length === 0) return "";
-	let prefix = words[0] as string;
+	const [first] = words;
+	if (first === undefined) return "";
+	let prefix = first;
 	for (const word of words) {
 		while (!word.startsWith(prefix)) prefix = prefix.slice(0, -1);
 	}

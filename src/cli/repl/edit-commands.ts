@@ -1,16 +1,14 @@
 /** The REPL commands that write to the current session: send, branch, compact, summary, nav, label, name. */
 
-import type { AgentMessage } from "../../core/types.js";
 import { sanitize } from "../../render/preview.js";
-import { noMoreArgs, type ReplHandlers, requireArgs, textOf } from "./command.js";
+import { noMoreArgs, type ReplHandlers, requireArg, requireArgs, textOf } from "./command.js";
 import { assistantMessage, parseRole, toolResultMessage, userMessage } from "./messages.js";
 import { ReplError } from "./state.js";
 
 /** The handlers of send, branch, compact, summary, nav, label and name. */
 export const EDIT_COMMANDS = {
 	async send(state, args, command) {
-		requireArgs(command, args, 1, "<role>");
-		const role = parseRole(args[0] as string);
+		const role = parseRole(requireArg(command, args, 0, "<role>"));
 		requireArgs(command, args, 2, "<text…>");
 		const text = textOf(args, 1);
 		const session = state.requireSession();
@@ -23,7 +21,7 @@ export const EDIT_COMMANDS = {
 				id = await session.appendMessage(assistantMessage(text));
 				break;
 			case "toolResult":
-				id = await session.appendMessage(toolResultMessage(session.getBranch(), text) as AgentMessage);
+				id = await session.appendMessage(toolResultMessage(session.getBranch(), text));
 				break;
 			case "custom":
 				id = await session.appendCustomMessageEntry("session-tree", text, true);
@@ -33,19 +31,19 @@ export const EDIT_COMMANDS = {
 	},
 
 	async branch(state, args, command) {
-		requireArgs(command, args, 1, "<id>");
+		const given = requireArg(command, args, 0, "<id>");
 		noMoreArgs(command, args, 1);
 		const session = state.requireSession();
-		const id = session.resolveId(args[0] as string);
+		const id = session.resolveId(given);
 		await session.branch(id);
 		state.line(`leaf: ${state.id(id)}`);
 	},
 
 	async compact(state, args, command) {
-		requireArgs(command, args, 1, "<firstKeptId>");
+		const given = requireArg(command, args, 0, "<firstKeptId>");
 		requireArgs(command, args, 2, "<summary…>");
 		const session = state.requireSession();
-		const firstKept = session.resolveId(args[0] as string);
+		const firstKept = session.resolveId(given);
 		const onPath = session.getBranch().some((entry) => entry.id === firstKept);
 		if (!onPath) throw new ReplError(`${firstKept} is not on the active path (see \`ctx\`)`);
 		const id = await session.appendCompaction(textOf(args, 1), firstKept, 0, undefined, undefined, true);
@@ -53,19 +51,19 @@ export const EDIT_COMMANDS = {
 	},
 
 	async summary(state, args, command) {
-		requireArgs(command, args, 1, "<id|root>");
+		const given = requireArg(command, args, 0, "<id|root>");
 		requireArgs(command, args, 2, "<text…>");
 		const session = state.requireSession();
-		const target = args[0] === "root" ? null : session.resolveId(args[0] as string);
+		const target = given === "root" ? null : session.resolveId(given);
 		const id = await session.branchWithSummary(target, textOf(args, 1));
 		state.line(state.id(id));
 	},
 
 	async nav(state, args, command) {
-		requireArgs(command, args, 1, "<id>");
+		const given = requireArg(command, args, 0, "<id>");
 		noMoreArgs(command, args, 1);
 		const session = state.requireSession();
-		const result = await session.navigate(session.resolveId(args[0] as string));
+		const result = await session.navigate(session.resolveId(given));
 		state.line(`leaf: ${state.id(result.leafId)}`);
 		if (result.editorText !== undefined) {
 			const [first, ...rest] = result.editorText.split(/\r?\n/);
@@ -76,9 +74,9 @@ export const EDIT_COMMANDS = {
 	},
 
 	async label(state, args, command) {
-		requireArgs(command, args, 1, "<id>");
+		const given = requireArg(command, args, 0, "<id>");
 		const session = state.requireSession();
-		const target = session.resolveId(args[0] as string);
+		const target = session.resolveId(given);
 		const text = textOf(args, 1).trim();
 		await session.appendLabelChange(target, text === "" ? undefined : text);
 		state.line(

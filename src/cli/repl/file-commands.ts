@@ -2,7 +2,7 @@
 
 import { resolve } from "node:path";
 import { Session } from "../../session.js";
-import { noMoreArgs, parseOptions, type ReplHandlers, requireArgs } from "./command.js";
+import { noMoreArgs, parseOptions, type ReplHandlers, requireArg } from "./command.js";
 import type { ReplState } from "./state.js";
 
 /** Opens a session file, printing what a lenient open worked around as warnings. */
@@ -24,7 +24,7 @@ export function loadedLine(state: ReplState, session: Session): string {
 /** Makes a new, forked or cloned session the current one and prints its file. */
 async function switchToNew(state: ReplState, session: Session): Promise<void> {
 	await state.switchTo(session);
-	state.line(session.file as string);
+	state.line(session.location);
 }
 
 /** The handlers of new, load, fork and clone. */
@@ -39,9 +39,9 @@ export const FILE_COMMANDS = {
 
 	async load(state, args, command) {
 		const { values, positionals } = parseOptions(command, args);
-		requireArgs(command, positionals, 1, "<file>");
+		const file = requireArg(command, positionals, 0, "<file>");
 		noMoreArgs(command, positionals, 1);
-		const session = await openSessionFile(state, positionals[0] as string, values.lenient === true);
+		const session = await openSessionFile(state, file, values.lenient === true);
 		await state.switchTo(session);
 		state.line(loadedLine(state, session));
 	},

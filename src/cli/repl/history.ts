@@ -14,6 +14,7 @@
 import { appendFileSync, chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
+import { errorCode } from "../../core/validate.js";
 
 /** How many commands the history keeps. */
 export const HISTORY_SIZE = 1000;
@@ -59,11 +60,11 @@ export class History {
 		try {
 			text = readFileSync(this.file, "utf8");
 		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code !== "ENOENT") this.fail(error);
+			if (errorCode(error) !== "ENOENT") this.fail(error);
 			return [];
 		}
 		const lines = parseHistory(text, this.size);
-		if (text.split("\n").filter((line) => line.trim() !== "").length > this.size) this.rewrite(lines);
+		if (text.split("\n").filter((line) => line.trim() !== "").length > this.size) this.rewrite(this.file, lines);
 		this.last = lines[lines.length - 1];
 		return lines;
 	}
@@ -87,14 +88,14 @@ export class History {
 		try {
 			const text = readFileSync(this.file, "utf8");
 			const all = text.split("\n").filter((line) => line.trim() !== "");
-			if (all.length > this.size) this.rewrite(all.slice(all.length - this.size));
+			if (all.length > this.size) this.rewrite(this.file, all.slice(all.length - this.size));
 		} catch (error) {
-			if ((error as NodeJS.ErrnoException).code !== "ENOENT") this.fail(error);
+			if (errorCode(error) !== "ENOENT") this.fail(error);
 		}
 	}
 
-	private rewrite(lines: readonly string[]): void {
-		const file = this.file as string;
+	/** Replaces the history file with `lines` (through a temporary file, renamed over it). */
+	private rewrite(file: string, lines: readonly string[]): void {
 		const temp = `${file}.${process.pid}.tmp`;
 		try {
 			writeFileSync(temp, lines.map((line) => `${line}\n`).join(""), { mode: 0o600 });
@@ -108,6 +109,6 @@ export class History {
 	private fail(error: unknown): void {
 		if (this.warned) return;
 		this.warned = true;
-		this.warn(`history not saved (${(error as Error).message})`);
+		this.warn(`history not saved (${error instanceof Error ? error.message : String(error)})`);
 	}
 }

@@ -1,6 +1,12 @@
 /** The messages the REPL's `send` appends, built as an agent would have written them. */
 
-import type { AssistantMessage, MessageEntry, SessionEntry, ToolResultMessage, UserMessage } from "../../core/types.js";
+import {
+	type AssistantMessage,
+	isAssistantMessage,
+	type SessionEntry,
+	type ToolResultMessage,
+	type UserMessage,
+} from "../../core/types.js";
 import { ReplError } from "./state.js";
 
 /** The roles `send` knows, in the order `help` lists them. */
@@ -57,13 +63,13 @@ export function toolResultMessage(
 	const answered = new Set<string>();
 	let call: { id: string; name: string } | undefined;
 	for (let i = path.length - 1; i >= 0 && !call; i--) {
-		const entry = path[i] as SessionEntry;
-		if (entry.type !== "message") continue;
-		const message = (entry as MessageEntry).message as Record<string, unknown>;
+		const entry = path[i];
+		if (entry?.type !== "message") continue;
+		const { message } = entry;
 		if (message.role === "toolResult" && typeof message.toolCallId === "string") answered.add(message.toolCallId);
 		if (message.role === "user") break;
-		if (message.role === "assistant" && Array.isArray(message.content)) {
-			for (const block of message.content as Array<Record<string, unknown>>) {
+		if (isAssistantMessage(message) && Array.isArray(message.content)) {
+			for (const block of message.content) {
 				if (block?.type === "toolCall" && typeof block.id === "string" && !answered.has(block.id)) {
 					call = { id: block.id, name: typeof block.name === "string" ? block.name : "repl" };
 					break;

@@ -79,7 +79,7 @@ export async function runScript(io: CliIO, options: ReplOptions): Promise<void> 
 		await state.close();
 	}
 	// Stopped before the end (exit, --strict): let go of stdin, or an open pipe keeps us waiting.
-	if (stoppedEarly) (io.stdin as { destroy?: () => void }).destroy?.();
+	if (stoppedEarly) io.stdin.destroy?.();
 	if (stoppedAt !== undefined) throw new CliError(`stopped at line ${stoppedAt} (--strict)`);
 	if (failed > 0) throw new CliError(`${failed} of ${commands} commands failed`);
 }

@@ -5,6 +5,7 @@
 
 import { basename } from "node:path";
 import { isSessionTreeError } from "../../core/errors.js";
+import { errorCode } from "../../core/validate.js";
 import { sanitize } from "../../render/preview.js";
 import { truncateToWidth } from "../../render/terminal.js";
 import type { Session } from "../../session.js";
@@ -125,7 +126,7 @@ export function errorMessage(state: ReplState, error: unknown): { message: strin
 				: error.message;
 		return { message };
 	}
-	if (error instanceof Error && typeof (error as { code?: unknown }).code === "string") {
+	if (error instanceof Error && typeof errorCode(error) === "string") {
 		return { message: error.message };
 	}
 	const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);

@@ -38,33 +38,40 @@ function isSpace(char: string): boolean {
 	return char === " " || char === "\t";
 }
 
+/** An empty word that starts at `at`. */
+function newToken(at: number): Token {
+	return { value: "", start: at, end: at, quoted: false };
+}
+
 /** Splits a line into words; never throws (see {@link splitWords} for the strict form). */
 export function tokenize(line: string): Tokenized {
 	const tokens: Token[] = [];
+	/** The word being read, started by the first character that belongs to it. */
 	let current: Token | undefined;
 	let quote: '"' | "'" | undefined;
 	let i = 0;
-	const word = (at: number): Token => {
-		current ??= { value: "", start: at, end: at, quoted: false };
-		return current;
-	};
 	while (i < line.length) {
-		const char = line[i] as string;
+		const char = line.charAt(i);
 		if (quote === "'") {
 			if (char === "'") quote = undefined;
-			else word(i).value += char;
+			else {
+				current ??= newToken(i);
+				current.value += char;
+			}
 			i++;
 		} else if (quote === '"') {
 			if (char === '"') {
 				quote = undefined;
 				i++;
 			} else if (char === "\\" && i + 1 < line.length) {
-				const next = line[i + 1] as string;
+				const next = line.charAt(i + 1);
 				const escaped = DOUBLE_QUOTE_ESCAPES[next];
-				word(i).value += escaped ?? `\\${next}`;
+				current ??= newToken(i);
+				current.value += escaped ?? `\\${next}`;
 				i += 2;
 			} else {
-				word(i).value += char;
+				current ??= newToken(i);
+				current.value += char;
 				i++;
 			}
 		} else if (isSpace(char)) {
@@ -75,21 +82,23 @@ export function tokenize(line: string): Tokenized {
 			}
 			i++;
 		} else if (char === '"' || char === "'") {
-			const token = word(i);
-			token.quoted = true;
+			current ??= newToken(i);
+			current.quoted = true;
 			quote = char;
 			i++;
 		} else if (char === "\\" && i + 1 < line.length) {
-			word(i).value += line[i + 1];
+			current ??= newToken(i);
+			current.value += line.charAt(i + 1);
 			i += 2;
 		} else {
-			word(i).value += char;
+			current ??= newToken(i);
+			current.value += char;
 			i++;
 		}
 	}
 	const inWord = current !== undefined;
 	if (current) {
-		(current as Token).end = line.length;
+		current.end = line.length;
 		tokens.push(current);
 	}
 	return { tokens, openQuote: quote, endsInSpace: !inWord && line.length > 0 };

@@ -2,7 +2,7 @@
 
 import { type ContextTextOptions, renderContextLines } from "../../render/context-text.js";
 import { describeEntry, formatDescription, sanitize } from "../../render/preview.js";
-import { renderTreeLines, TREE_FILTERS, type TreeFilter, type TreeTextOptions } from "../../render/tree-text.js";
+import { renderTreeLines, TREE_FILTERS, type TreeTextOptions } from "../../render/tree-text.js";
 import type { Session } from "../../session.js";
 import { integerOption, noMoreArgs, parseOptions, type ReplHandlers, usageError } from "./command.js";
 
@@ -36,10 +36,11 @@ export const VIEW_COMMANDS = {
 		if (name !== undefined) options.sessionName = name;
 		const filter = values.filter;
 		if (typeof filter === "string") {
-			if (!TREE_FILTERS.includes(filter as TreeFilter)) {
+			const mode = TREE_FILTERS.find((name) => name === filter);
+			if (mode === undefined) {
 				throw usageError(command, `unknown filter ${JSON.stringify(filter)} (use ${TREE_FILTERS.join(", ")})`);
 			}
-			options.filter = filter as TreeFilter;
+			options.filter = mode;
 		}
 		if (typeof values.from === "string") options.from = session.resolveId(values.from);
 		const depth = integerOption(command, values.depth, "depth", 0);
