@@ -7,6 +7,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import type { RawRecord } from "../core/migrate.js";
+import { type TreeRow, treeRowsOf } from "../core/tree.js";
 import type { MessageEntry, SessionHeader } from "../core/types.js";
 import { errorCode, isRawRecord } from "../core/validate.js";
 import type { Session } from "../session.js";
@@ -177,14 +178,7 @@ export async function assertCode(action: () => unknown, code: string, what: stri
 	assert.ok(failed, `${what}: expected a SessionTreeError ${code}, but it succeeded`);
 }
 
-/** A fixture's flat tree rows, as test/fixtures/pi-v3/README.md defines them. */
-export interface TreeRow {
-	id: string;
-	parentId: string | null;
-	type: string;
-	depth: number;
-	label?: string;
-}
+export type { TreeRow };
 
 /** What pi reported for a fixture (the fields the suite compares). */
 export interface Expected {
@@ -203,11 +197,7 @@ export interface Expected {
 
 /** A session's tree as a fixture's flat rows. */
 export function treeRows(session: Session): TreeRow[] {
-	return session.flattenTree().map(({ entry, depth, label }) => {
-		const row: TreeRow = { id: entry.id, parentId: entry.parentId, type: entry.type, depth };
-		if (label !== undefined) row.label = label;
-		return row;
-	});
+	return treeRowsOf(session.flattenTree());
 }
 
 /** A value as JSON sees it (undefined fields dropped), as pi's expected files were written. */

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 import { SessionTreeError } from "../../src/core/errors.js";
-import { isSessionTreeError, loadTree, migrateRecords, type SessionTree } from "../../src/core/index.js";
+import { isSessionTreeError, loadTree, migrateRecords, type SessionTree, settleStream } from "../../src/core/index.js";
 import type { RawRecord } from "../../src/core/migrate.js";
 import { type LoadProblem, type ParsedLine, type ReducerOptions, SessionReducer } from "../../src/core/reducer.js";
 import type { SessionHeader } from "../../src/core/types.js";
@@ -115,17 +115,8 @@ function lineByLine(parsed: readonly ParsedLine[], options: ReducerOptions, sett
 		reducer.apply(line);
 		if ((i + 1) % settleEvery === 0 && reducer.started) reducer.settle();
 	});
-	const tree = reducer.tree;
-	reducer.settle();
-	const { leafId, leafRecordId } = reducer.streamLeaf();
-	tree.setLeaf(leafId);
-	return {
-		tree,
-		problems: reducer.problems,
-		fromVersion: reducer.fromVersion,
-		leafRecordId,
-		leafRecords: reducer.leafRecords,
-	};
+	const { reducer: _, ...result } = settleStream(reducer);
+	return result;
 }
 
 /** Non-blank lines of a file, parsed by the codec. */

@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Session, type TreeRow, treeRowsOf } from "../../src/index.js";
+import type { Expected as SuiteExpected } from "../../src/testing/helpers.js";
 
 export type { TreeRow };
 
@@ -13,16 +14,8 @@ export const repoRoot = resolve(here, "..", "..", "..");
 /** The pi-v3 fixture folder (copied into the repository with its README and provenance). */
 export const fixtureDir = resolve(repoRoot, "test", "fixtures", "pi-v3");
 
-export interface Expected {
-	leafId: string | null;
-	path: string[];
-	context: unknown;
-	tree: TreeRow[];
-	leaves: string[];
-	sessionName: string | null;
-	entryCount: number;
-	migratedText?: string;
-	contextRoles?: Array<{ role: string; text: string }>;
+/** What pi reported for a fixture: the conformance suite's fields, and the big-line case's. */
+export interface Expected extends SuiteExpected {
 	bigEntry?: { id: string; textLength: number; utf8Bytes: number; sha256: string };
 }
 
