@@ -287,22 +287,28 @@ export class SessionLog {
 }
 
 /**
- * Tries to resume from the end of the store: the last 1,000, 4,000 and 16,000 records (the
- * store gives fewer, or declines, when more is not worth reading from the end: a small file,
- * more than an eighth of a large one), until the active path meets a compaction with
- * `retainedTail` and `retainedState`.
+ * Tries to resume from part of the store: the records on the active path (a database reads
+ * them by index), else the last records of the stream. It asks for 1,000, 4,000 and 16,000
+ * records (the store gives fewer, or declines, when more is not worth reading: a small file,
+ * more than an eighth of a large one), until the walk from the leaf meets a compaction with
+ * `retainedTail` and `retainedState`, or the root.
  */
 async function readPartialResume(store: SessionStore): Promise<PartialResume | undefined> {
-	if (!store.capabilities.tailReads || !store.readTail) return undefined;
+	const read = store.capabilities.pathReads
+		? store.readPath?.bind(store)
+		: store.capabilities.tailReads
+			? store.readTail?.bind(store)
+			: undefined;
+	if (!read) return undefined;
 	for (const count of [1000, 4000, 16000]) {
-		const read = await store.readTail(count);
-		if (!read || read.whole) return undefined;
+		const part = await read(count);
+		if (!part || part.whole) return undefined;
 		// A header a full open would reject is left to the full open, which reports it.
-		if (!isHeaderRecord(read.header)) return undefined;
-		const found = resumeFromTail(read.records);
-		if (found.kind === "found") return { header: read.header, leafId: found.leafId, path: found.path };
-		// Fewer records than asked for: the store gave all it finds worth reading from the end.
-		if (found.kind === "no" || read.records.length < count) return undefined;
+		if (!isHeaderRecord(part.header)) return undefined;
+		const found = resumeFromTail(part.records);
+		if (found.kind === "found") return { header: part.header, leafId: found.leafId, path: found.path };
+		// Fewer records than asked for: the store gave all it finds worth reading.
+		if (found.kind === "no" || part.records.length < count) return undefined;
 	}
 	return undefined;
 }

@@ -22,7 +22,11 @@ export interface CreateSessionOptions extends SessionEnvironment {
 	cwd?: string;
 	/** The exact file to create. Default: `<dir>/<timestamp>_<id>.jsonl`. */
 	file?: string;
-	/** Directory for the new file. Default: pi's layout, `<agentDir>/sessions/--<cwd>--/`. */
+	/**
+	 * Directory for the new file, or a store holding many sessions (`sqlite:PATH`,
+	 * `postgres://…`: the session is keyed by its id there). Default: pi's layout,
+	 * `<agentDir>/sessions/--<cwd>--/`.
+	 */
 	dir?: string;
 	/** pi's agent directory. Default `$PI_CODING_AGENT_DIR` or `~/.pi/agent`. */
 	agentDir?: string;
@@ -53,8 +57,9 @@ export interface OpenSessionOptions extends SessionEnvironment {
 	verify?: boolean;
 	/**
 	 * `"all"` (the default) reads the whole tree. `"context"` reads only what the leaf's context
-	 * needs when the store can (a file whose active path meets a compaction with `retainedTail`
-	 * near its end, read from the end alone): what an agent resuming a session needs. Then the
+	 * needs when the store can (a file whose active path meets a compaction with `retainedTail`,
+	 * or the root, near its end, read from the end alone; a database store's active path, read
+	 * by index up to such a compaction or the root): what an agent resuming a session needs. Then the
 	 * header, the leaf and its context are at hand, any write reads the rest first, and other
 	 * reads throw NOT_LOADED until `await session.load()`. Ignored with `lenient` or `verify`.
 	 */
@@ -67,7 +72,10 @@ export interface ForkOptions {
 	location?: string;
 	/** The exact file to create (file sessions). */
 	file?: string;
-	/** Directory for the new file (file sessions). Default: the source file's directory. */
+	/**
+	 * Directory for the new file (file sessions), or a store holding many sessions (`sqlite:PATH`,
+	 * `postgres://…`). Default: beside the source, in the same kind of store.
+	 */
 	dir?: string;
 }
 

@@ -47,7 +47,7 @@ import type {
 	SessionEnvironment,
 } from "./session-options.js";
 import { FileSessionStore } from "./storage/file-store.js";
-import { storeAt } from "./storage/locations.js";
+import { collectionAt, schemeOf, storeAt } from "./storage/locations.js";
 import { MemorySessionStore } from "./storage/memory-store.js";
 import { defaultAgentDir, defaultSessionDir, sessionFileName } from "./storage/paths.js";
 import type { SessionStore } from "./storage/store.js";
@@ -80,6 +80,8 @@ export class Session {
 		let store: SessionStore;
 		if (options.location !== undefined) {
 			store = storeAt(options.location, { durability: options.durability });
+		} else if (options.dir !== undefined && schemeOf(options.dir) !== undefined) {
+			store = collectionAt(options.dir).sessionFor(header);
 		} else {
 			const dir = options.dir ?? defaultSessionDir(header.cwd, options.agentDir ?? defaultAgentDir());
 			const file = resolve(options.file ?? resolve(dir, sessionFileName(header.timestamp, header.id)));
@@ -480,6 +482,7 @@ export class Session {
 		const location = options.location ?? options.file;
 		if (location !== undefined) return storeAt(location);
 		if (options.dir === undefined) return this.log.store.derive(header);
+		if (schemeOf(options.dir) !== undefined) return collectionAt(options.dir).sessionFor(header);
 		if (!(this.log.store instanceof FileSessionStore)) {
 			throw new SessionTreeError("INVALID_ARGUMENT", "`dir` is for file sessions; give a `location` instead", {
 				file: this.log.store.location,

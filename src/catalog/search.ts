@@ -5,7 +5,8 @@
  * parsed only when its raw text may hold a match.
  */
 
-import type { SessionCollection, SessionListing, SessionStore } from "../storage/store.js";
+import { SEARCHED_TYPES, searchableTexts } from "../core/search-text.js";
+import type { SessionCollection, SessionListing, SessionStore, TextQuery } from "../storage/store.js";
 import { flattenKeepEnds } from "./format.js";
 import {
 	asBuffer,
@@ -55,6 +56,11 @@ export interface SearchOptions {
 	snippetWidth?: number;
 	/** Called after each session with the number done so far. */
 	onProgress?: (done: number, total: number) => void;
+	/**
+	 * Read every session, even where the collection has a full-text index that could narrow the
+	 * search first (an index matches by its own rules: PostgreSQL's by word prefixes).
+	 */
+	scan?: boolean;
 }
 
 /** A compiled query. */
@@ -70,6 +76,8 @@ export interface Matcher {
 	mayMatchBytes(bytes: Uint8Array, start: number, end: number): boolean;
 	/** False when {@link mayMatch} is always true (a regular expression): raw lines are not worth reading. */
 	readonly filters: boolean;
+	/** The plain text looked for, for a collection's full-text index; absent for a regular expression. */
+	readonly text?: TextQuery;
 }
 
 /** The query is not a valid regular expression. */
@@ -202,6 +210,7 @@ export function compileQuery(query: SearchQuery): Matcher {
 	const escapes = new Occurrences(Buffer.from("\\u"));
 	return {
 		filters: lineTest !== undefined,
+		text: query.regex ? undefined : { text: query.pattern, ignoreCase: query.ignoreCase === true },
 		find(text) {
 			regex.lastIndex = 0;
 			const match = regex.exec(text);
@@ -214,53 +223,6 @@ export function compileQuery(query: SearchQuery): Matcher {
 			return needle.in(bytes, start, end) || escapes.in(bytes, start, end);
 		},
 	};
-}
-
-/** Entry types whose text is searched. */
-const SEARCHED_TYPES = new Set(["message", "custom_message", "compaction", "branch_summary"]);
-
-/** The searchable texts of message content: text blocks and thinking. */
-function contentTexts(content: unknown, out: string[]): void {
-	if (typeof content === "string") {
-		out.push(content);
-		return;
-	}
-	if (!Array.isArray(content)) return;
-	for (const block of content) {
-		if (!block || typeof block !== "object") continue;
-		const b = block as JsonRecord;
-		if (b.type === "text" && typeof b.text === "string") out.push(b.text);
-		else if (b.type === "thinking" && typeof b.thinking === "string") out.push(b.thinking);
-	}
-}
-
-/** The role (or entry type) and the texts of an entry that are searched. */
-export function searchableTexts(record: JsonRecord): { role: string; texts: string[] } | undefined {
-	const texts: string[] = [];
-	switch (record.type) {
-		case "message": {
-			const message = record.message;
-			if (!message || typeof message !== "object") return undefined;
-			const m = message as JsonRecord;
-			const role = typeof m.role === "string" ? m.role : "message";
-			contentTexts(m.content, texts);
-			if (role === "bashExecution") {
-				if (typeof m.command === "string") texts.push(m.command);
-				if (typeof m.output === "string") texts.push(m.output);
-			}
-			if (typeof m.summary === "string") texts.push(m.summary);
-			return { role, texts };
-		}
-		case "custom_message":
-			contentTexts(record.content, texts);
-			return { role: "custom_message", texts };
-		case "compaction":
-		case "branch_summary":
-			if (typeof record.summary === "string") texts.push(record.summary);
-			return { role: record.type, texts };
-		default:
-			return undefined;
-	}
 }
 
 /** A slice of `text` that does not cut a surrogate pair at either end. */
@@ -343,7 +305,7 @@ function findHits(session: CatalogSession, matcher: Matcher, budget: number, wid
 		const entries = session.entries(searched);
 		for (const [i, node] of searched.entries()) {
 			if (hits.length >= budget) break;
-			const searchable = searchableTexts(entries[i] as unknown as JsonRecord);
+			const searchable = searchableTexts(entries[i] as object);
 			if (!searchable) continue;
 			for (const text of searchable.texts) {
 				const found = matcher.find(text);
@@ -411,6 +373,16 @@ export interface SearchResult {
 type Outcome = { hits: SearchHit[]; warnings: readonly string[] } | { skipped: string };
 
 /**
+ * The sessions a collection's full-text index says may hold the text, or undefined when it
+ * has no index or the index cannot narrow this query (a regular expression, a short text).
+ */
+async function indexed(collection: SessionCollection, matcher: Matcher): Promise<Set<string> | undefined> {
+	if (!collection.capabilities.search || !collection.searchText || !matcher.text) return undefined;
+	const locations = await collection.searchText(matcher.text);
+	return locations && new Set(locations);
+}
+
+/**
  * Searches the sessions of a collection, newest first, stopping at `limit` hits. (Without a
  * limit they are read smallest first, see `smallestFirst`; what is found is the same.)
  */
@@ -420,7 +392,9 @@ export async function searchSessions(
 	options: SearchOptions = {},
 ): Promise<SearchResult> {
 	const limit = options.limit ?? Number.POSITIVE_INFINITY;
-	const listings = newestFirst(await listSessions(collection));
+	const all = await listSessions(collection);
+	const candidates = options.scan ? undefined : await indexed(collection, matcher);
+	const listings = newestFirst(candidates ? all.filter((listing) => candidates.has(listing.location)) : all);
 	const outcomes: Array<Outcome | undefined> = new Array(listings.length);
 	let found = 0;
 	let done = 0;
@@ -441,7 +415,7 @@ export async function searchSessions(
 		}
 		options.onProgress?.(++done, listings.length);
 	}
-	const result: SearchResult = { hits: [], sessions: listings.length, skipped: [], warnings: [] };
+	const result: SearchResult = { hits: [], sessions: all.length, skipped: [], warnings: [] };
 	outcomes.forEach((outcome, i) => {
 		const file = (listings[i] as SessionListing).location;
 		if (!outcome) return;

@@ -334,7 +334,7 @@ const SPECS = defineCommands([
 		name: "ls",
 		summary: "list the sessions of a project (or all projects, or a directory), newest first",
 		cli: {
-			synopsis: "ls [DIR] [--cwd PATH] [--all] [--width N] [--json]",
+			synopsis: "ls [DIR|STORE] [--cwd PATH] [--all] [--width N] [--json]",
 			description:
 				"Lists session files, newest first, the way pi's session picker sees them: the time of the\n" +
 				"last user or assistant message (else the header's time, else the file's), the session name\n" +
@@ -344,8 +344,9 @@ const SPECS = defineCommands([
 				"Which sessions: by default those of the project in the current directory (or --cwd PATH) in\n" +
 				"pi's layout, <agent dir>/sessions/--<cwd>--/, where the agent dir is $PI_CODING_AGENT_DIR or\n" +
 				"~/.pi/agent; with --all those of every project; with DIR the *.jsonl files in DIR and in its\n" +
-				"subdirectories (so DIR may be a project directory or a sessions root). A CWD column appears\n" +
-				"when the sessions belong to more than one directory.\n" +
+				"subdirectories (so DIR may be a project directory or a sessions root); with STORE the\n" +
+				"sessions of a database (sqlite:PATH, postgres://…; each listed by its URL). A CWD column\n" +
+				"appears when the sessions belong to more than one directory.\n" +
 				"\n" +
 				"Each session is read through its store by the same reader as an open, without parsing most\n" +
 				"message bodies. Files that are not sessions are skipped\n" +
@@ -356,6 +357,7 @@ const SPECS = defineCommands([
 				"session-tree ls --all",
 				"session-tree ls --cwd ~/src/project --json",
 				"session-tree ls ~/.pi/agent/sessions/--home-me-project--",
+				"session-tree ls sqlite:./agents.db",
 			],
 			options: { ...SELECTION_OPTIONS, ...JSON_OPTION },
 			optionDocs: [
@@ -374,7 +376,7 @@ const SPECS = defineCommands([
 		name: "search",
 		summary: "search message text across sessions",
 		cli: {
-			synopsis: "search TEXT [DIR] [--cwd PATH] [--all] [--regex] [-i] [--limit N] [--width N] [--json]",
+			synopsis: "search TEXT [DIR|STORE] [--cwd PATH] [--all] [--regex] [-i] [--scan] [--limit N] [--width N] [--json]",
 			description:
 				"Searches the text of messages in the same sessions `ls` lists: user and assistant text,\n" +
 				"thinking, tool results, bash commands and output, custom messages, compaction and branch\n" +
@@ -388,6 +390,11 @@ const SPECS = defineCommands([
 				"TEXT is plain text; with --regex a JavaScript regular expression. Matching is case-sensitive\n" +
 				"unless -i is given.\n" +
 				"\n" +
+				"STORE is a database holding many sessions (sqlite:PATH, postgres://…). Its full-text index\n" +
+				"picks the sessions to read first: SQLite's matches any text of 3 or more characters exactly\n" +
+				"as a scan would; PostgreSQL's matches word prefixes, so a text inside a word is found only\n" +
+				"with --scan, which reads every session.\n" +
+				"\n" +
 				"Exit status, as grep's: 0 when something was found, 1 when nothing was (a note goes to\n" +
 				"stderr), 2 for a usage error such as an invalid --regex.",
 			examples: [
@@ -395,11 +402,13 @@ const SPECS = defineCommands([
 				"session-tree search -i 'timeout' --all --limit 20",
 				"session-tree search --regex 'fix(ed|es)? the (parser|lexer)' --cwd ~/src/project",
 				"session-tree search TODO ~/.pi/agent/sessions --json",
+				"session-tree search -i 'rate limit' sqlite:./agents.db",
 			],
 			options: {
 				...SELECTION_OPTIONS,
 				regex: { type: "boolean", short: "E" },
 				"ignore-case": { type: "boolean", short: "i" },
+				scan: { type: "boolean" },
 				limit: { type: "string" },
 				...JSON_OPTION,
 			},
@@ -407,6 +416,7 @@ const SPECS = defineCommands([
 				...SELECTION_DOCS,
 				{ flags: "-E, --regex", description: "TEXT is a regular expression (JavaScript syntax)" },
 				{ flags: "-i, --ignore-case", description: "ignore case" },
+				{ flags: "--scan", description: "read every session, even where a full-text index could narrow the search" },
 				{ flags: "--limit N", description: "stop after N hits" },
 				{
 					flags: "--json",
@@ -726,6 +736,64 @@ const SPECS = defineCommands([
 			optionDocs: [],
 			positionals: ["FILE"],
 			load: async () => (await import("./commands/integrity.js")).repairCommand,
+		},
+	},
+	{
+		name: "copy",
+		summary: "copy a session, or every session of a store, into another store",
+		cli: {
+			synopsis: "copy SRC DST",
+			description:
+				"Copies one session (SRC is a file or a session URL such as sqlite:PATH#ID) or every session\n" +
+				"of a store (SRC is a directory, sqlite:PATH or postgres://…) into DST: a directory (made if\n" +
+				"missing; files are named as pi names them), a database (sqlite:PATH, postgres://…; sessions\n" +
+				"are keyed by their header's id), or, for one session, the new session's own location (a\n" +
+				"FILE.jsonl or URL#ID). Prints each new session's location on stdout.\n" +
+				"\n" +
+				"The copy holds the same records as the same JSON text, in the same order, and is read back\n" +
+				"and compared before it counts: a file copied into a database and back gives the same lines.\n" +
+				"A damaged source is refused (repair it first); a session DST already holds is left alone\n" +
+				"with a warning, so an interrupted copy can be run again. Exit 1 if any session failed.",
+			examples: [
+				"session-tree copy ~/.pi/agent/sessions sqlite:./agents.db",
+				"session-tree copy session.jsonl postgres://db.internal/agents",
+				"session-tree copy 'sqlite:./agents.db#0195f3c2-…' ./exported/",
+			],
+			options: {},
+			optionDocs: [],
+			positionals: ["SRC", "DST"],
+			load: async () => (await import("./commands/transfer.js")).copyCommand,
+		},
+	},
+	{
+		name: "prune",
+		summary: "delete the old sessions of a store",
+		cli: {
+			synopsis: "prune STORE (--older-than DAYS | --keep N) [--dry-run] [--json]",
+			description:
+				"Deletes sessions of STORE (a directory, sqlite:PATH, postgres://…) that last changed more\n" +
+				"than DAYS days ago (--older-than), or all but the N that changed last (--keep). Prints each\n" +
+				"session deleted (with --dry-run: each it would delete, deleting nothing). Each deletion is\n" +
+				"atomic: a session is there whole or gone. Sessions whose time of change the store does not\n" +
+				"know are kept. Copy a store first (`copy`) to keep what prune deletes.",
+			examples: [
+				"session-tree prune sqlite:./agents.db --older-than 90 --dry-run",
+				"session-tree prune postgres://db.internal/agents --keep 10000",
+			],
+			options: {
+				"older-than": { type: "string" },
+				keep: { type: "string" },
+				"dry-run": { type: "boolean" },
+				...JSON_OPTION,
+			},
+			optionDocs: [
+				{ flags: "--older-than DAYS", description: "delete sessions last changed more than DAYS days ago" },
+				{ flags: "--keep N", description: "keep the N sessions changed last, delete the rest" },
+				{ flags: "--dry-run", description: "print what would be deleted, delete nothing" },
+				{ flags: "--json", description: "print a JSON array of {location, modified, bytes}" },
+			],
+			positionals: ["STORE"],
+			load: async () => (await import("./commands/transfer.js")).pruneCommand,
 		},
 	},
 	{

@@ -1,8 +1,9 @@
 /**
- * Resuming from the end of a file. When the active path reaches, close to the end of the file,
+ * Resuming from part of a session. When the active path reaches, close to the end of a file,
  * a compaction that carries both `retainedTail` and `retainedState`, nothing before that
  * compaction can change the context: the leaf's context is computed from the last lines alone,
- * and the cost of a resume follows the tail, not the file. Pure: the store reads the lines.
+ * and the cost of a resume follows the tail, not the file. A database reads the active path by
+ * index instead of the last lines; the same walk decides. Pure: the store reads the records.
  */
 
 import { isRetainedState } from "./context.js";
@@ -12,7 +13,7 @@ import type { SessionEntry, SessionHeader } from "./types.js";
 
 /** What {@link resumeFromTail} found. */
 export type TailResume =
-	/** The path from such a compaction to the leaf (compaction first). */
+	/** The path from such a compaction, or from the root, to the leaf (first entry first). */
 	| { kind: "found"; leafId: string; path: SessionEntry[] }
 	/** The walk left the lines given: try again with more of the file. */
 	| { kind: "more" }
@@ -23,9 +24,11 @@ export type TailResume =
 const WINDOW_HEADER: SessionHeader = { type: "session", version: 3, id: "window", timestamp: "", cwd: "" };
 
 /**
- * Applies `records`, the last complete lines of a current-version file in file order, to a
- * strict reducer in window mode, then walks from the leaf the stream names towards the root
- * and stops at the first compaction with `retainedTail` and `retainedState`.
+ * Applies `records`, the last complete lines of a current-version file in file order (or the
+ * records of the active path a database read by index), to a strict reducer in window mode,
+ * then walks from the leaf the stream names towards the root and stops at the first
+ * compaction with `retainedTail` and `retainedState`, or at the root: the path walked then
+ * holds everything the context depends on.
  */
 export function resumeFromTail(records: readonly RawRecord[]): TailResume {
 	if (records.length === 0) return { kind: "more" };
@@ -62,7 +65,12 @@ export function resumeFromTail(records: readonly RawRecord[]): TailResume {
 				return { kind: "found", leafId, path: path.reverse() };
 			}
 		}
-		if (!node.parent && reducer.outside.has(node.id)) return { kind: "more" };
+		if (!node.parent) {
+			if (reducer.outside.has(node.id)) return { kind: "more" };
+			// A root: the walk holds the whole path, and the context depends on nothing else.
+			if (firstKept !== undefined && !walked.has(firstKept)) return { kind: "no" };
+			return { kind: "found", leafId, path: path.reverse() };
+		}
 	}
 	return { kind: "no" };
 }

@@ -7,13 +7,15 @@
  */
 
 import { type Dirent, readdirSync, type Stats, statSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { unlink } from "node:fs/promises";
+import { dirname, join, relative, resolve } from "node:path";
 import { SessionTreeError } from "../core/errors.js";
+import type { SessionHeader } from "../core/types.js";
 import { FileSessionStore, type FileStoreOptions } from "./file-store.js";
-import { defaultSessionDir, sessionsRoot } from "./paths.js";
+import { defaultSessionDir, sessionFileName, sessionsRoot } from "./paths.js";
 import type { CollectionCapabilities, SessionCollection, SessionListing } from "./store.js";
 
-const CAPABILITIES: CollectionCapabilities = Object.freeze({ listing: true, search: false });
+const CAPABILITIES: CollectionCapabilities = Object.freeze({ listing: true, search: false, remove: true });
 
 /** The session files under some directories (and some files given as they are). */
 export class DirectoryCollection implements SessionCollection {
@@ -75,6 +77,34 @@ export class DirectoryCollection implements SessionCollection {
 
 	open(location: string): FileSessionStore {
 		return new FileSessionStore(resolve(location), this.options);
+	}
+
+	/** A file named as pi names it (`<timestamp>_<id>.jsonl`) in the collection's first directory. */
+	sessionFor(header: SessionHeader): FileSessionStore {
+		return new FileSessionStore(join(this.location, sessionFileName(header.timestamp, header.id)), this.options);
+	}
+
+	/**
+	 * Deletes a session file this collection lists (one unlink: the file is there whole or gone).
+	 * @throws SessionTreeError INVALID_ARGUMENT for a path the collection does not hold
+	 */
+	async remove(location: string): Promise<void> {
+		const path = resolve(location);
+		if (!path.endsWith(".jsonl") || !this.holds(path)) {
+			throw new SessionTreeError("INVALID_ARGUMENT", "not a session file of this collection", { file: location });
+		}
+		await unlink(path);
+	}
+
+	/** True for a file given as it is, or one directly in a directory of the collection or in a direct subdirectory. */
+	private holds(path: string): boolean {
+		return this.paths.some((root) => {
+			if (root === path) return true;
+			const rest = relative(root, path);
+			if (rest === "" || rest.startsWith("..") || resolve(root, rest) !== path) return false;
+			const parent = relative(root, dirname(path));
+			return parent === "" || !parent.includes("/");
+		});
 	}
 }
 

@@ -207,6 +207,7 @@ const TAIL_MIN_FILE = 8 * 1024 * 1024;
 const CAPABILITIES: StoreCapabilities = Object.freeze({
 	lazyBodies: true,
 	tailReads: true,
+	pathReads: false,
 	durability: Object.freeze(["none", "fsync", "group"] as const),
 });
 

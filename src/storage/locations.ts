@@ -30,6 +30,10 @@ export type CollectionFactory = (location: string) => SessionCollection;
 const factories = new Map<string, StoreFactory>();
 const collectionFactories = new Map<string, CollectionFactory>();
 
+// Built-in database schemes. Their modules load the database driver only on first use.
+// (sqlite: registration goes here)
+// (postgres: registration goes here)
+
 /**
  * Lets `scheme:` locations open stores made by `factory` (in this process), and, with
  * `collection`, lets the catalog list and search the sessions of such a location. A scheme is

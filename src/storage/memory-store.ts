@@ -36,6 +36,7 @@ let counter = 0;
 const CAPABILITIES: StoreCapabilities = Object.freeze({
 	lazyBodies: false,
 	tailReads: false,
+	pathReads: false,
 	durability: Object.freeze(["none"] as const),
 });
 
@@ -171,7 +172,7 @@ function positionOf(records: MemoryRecords): StorePosition {
 	return `${records.generation}/${records.lines.length}`;
 }
 
-const COLLECTION_CAPABILITIES: CollectionCapabilities = Object.freeze({ listing: true, search: false });
+const COLLECTION_CAPABILITIES: CollectionCapabilities = Object.freeze({ listing: true, search: false, remove: true });
 
 /** Every memory session of this process, as one collection (`memory:`). */
 export class MemoryCollection implements SessionCollection {
@@ -190,5 +191,15 @@ export class MemoryCollection implements SessionCollection {
 
 	open(location: string): MemorySessionStore {
 		return new MemorySessionStore(location);
+	}
+
+	/** `memory:ID`, by the header's id. */
+	sessionFor(header: SessionHeader): MemorySessionStore {
+		return new MemorySessionStore(header.id);
+	}
+
+	/** Forgets a memory session. */
+	async remove(location: string): Promise<void> {
+		new MemorySessionStore(location).delete();
 	}
 }

@@ -43,6 +43,11 @@ export interface StoreCapabilities {
 	readonly lazyBodies: boolean;
 	/** {@link SessionStore.readTail} is implemented: a resume may read only the end of the stream. */
 	readonly tailReads: boolean;
+	/**
+	 * {@link SessionStore.readPath} is implemented: a resume may read only the active path, by
+	 * index (a database walks the parent column from the leaf).
+	 */
+	readonly pathReads: boolean;
 	/** The durability modes the store honours; others are refused when it is opened. */
 	readonly durability: readonly Durability[];
 }
@@ -57,12 +62,15 @@ export interface StoreRead {
 	source?: LineSource;
 }
 
-/** The header and the last records of a session (see {@link SessionStore.readTail}). */
+/**
+ * The header and some records of a session, in stream order: its last records
+ * ({@link SessionStore.readTail}) or those on its active path ({@link SessionStore.readPath}).
+ */
 export interface TailRead {
 	header: RawRecord;
-	/** The last complete records, in stream order. */
+	/** The records read, in stream order. */
 	records: RawRecord[];
-	/** True when the records reach back to the header: they are the whole session. */
+	/** True when the records are every record after the header: the whole session. */
 	whole: boolean;
 }
 
@@ -118,6 +126,15 @@ export interface SessionStore {
 	 */
 	readTail?(count: number): Promise<TailRead | undefined>;
 	/**
+	 * The header and the records on the active path, for a resume that reads only what the
+	 * context needs (stores with `pathReads`): start at the last record of the stream that has
+	 * an `id` (an entry or a persisted-leaf record), follow `parentId` (a leaf record's
+	 * `parentId` is its target) through at most `count` records, and return them in stream
+	 * order. Undefined when that is not possible: a session of an older version, or one the
+	 * store cannot walk (a record it could not index).
+	 */
+	readPath?(count: number): Promise<TailRead | undefined>;
+	/**
 	 * A store of the same kind and place for a new session (a fork or clone of this one), not
 	 * created yet: a file beside this one, another name in the same memory space, another
 	 * session in the same database.
@@ -143,8 +160,21 @@ export interface SessionListing {
 export interface CollectionCapabilities {
 	/** {@link SessionCollection.list} enumerates its sessions. */
 	readonly listing: boolean;
-	/** The collection searches message text itself (a full-text index); else the catalog reads each session. */
+	/**
+	 * {@link SessionCollection.searchText} narrows a search with an index (full-text); else the
+	 * catalog reads every session.
+	 */
 	readonly search: boolean;
+	/** {@link SessionCollection.remove} deletes sessions (`prune`). */
+	readonly remove: boolean;
+}
+
+/** Text to find in message text (see {@link SessionCollection.searchText}). */
+export interface TextQuery {
+	/** The text, matched as a substring by the catalog. */
+	text: string;
+	/** Letter case does not matter. */
+	ignoreCase: boolean;
 }
 
 /** A place holding many sessions: a directory of files, a memory space, a database. */
@@ -155,4 +185,24 @@ export interface SessionCollection {
 	list(): AsyncIterable<SessionListing>;
 	/** The store of one of its sessions (a location from {@link list}). */
 	open(location: string): SessionStore;
+	/**
+	 * The store for a new session of this collection with this header, not created yet: a file
+	 * named as pi names it in a directory, `memory:ID`, a database row keyed by the header's id.
+	 */
+	sessionFor(header: SessionHeader): SessionStore;
+	/**
+	 * The locations of the sessions whose message text (the texts `searchableTexts` of the core
+	 * gives) may hold `query`, found by the collection's index (collections with `search`): a
+	 * superset of the sessions with a match where the index can tell, which the catalog then
+	 * reads and matches exactly. Undefined when the index cannot narrow this query (too short,
+	 * say): the catalog then reads every session.
+	 */
+	searchText?(query: TextQuery): Promise<string[] | undefined>;
+	/**
+	 * Deletes one of its sessions (collections with `remove`), atomically: the session is there
+	 * whole or gone. Used only by the explicit `prune`.
+	 */
+	remove?(location: string): Promise<void>;
+	/** Releases what the collection holds open (connections). It may be used again afterwards. */
+	close?(): Promise<void>;
 }

@@ -155,6 +155,8 @@ export function storeConformance(name: string, target: ConformanceTarget): void 
 				for (const mode of caps.durability) assert.ok(["none", "fsync", "group"].includes(mode), `mode ${mode}`);
 				assert.equal(new Set(caps.durability).size, caps.durability.length, "durability modes are listed once");
 				if (caps.tailReads) assert.equal(typeof store.readTail, "function", "tailReads: true needs readTail");
+				assert.equal(typeof caps.pathReads, "boolean", "pathReads");
+				if (caps.pathReads) assert.equal(typeof store.readPath, "function", "pathReads: true needs readPath");
 				const other = await same(store);
 				assert.equal(other.location, store.location, "another store object of the session has its location");
 				assert.deepEqual(other.capabilities, caps);
@@ -330,6 +332,41 @@ export function storeConformance(name: string, target: ConformanceTarget): void 
 				await check(10, [...small, ...big], "a large session");
 				await check(100, [...small, ...big], "a large session, 100 records");
 				assert.ok(answers.includes("tail"), "tailReads: true, yet no tail even for a session of 9 MiB");
+			});
+
+			it("readPath, when pathReads: the header and the active path, in stream order", async (t) => {
+				const { store, header, position } = await created();
+				if (!store.capabilities.pathReads || !store.readPath) {
+					t.skip("the store declares no path reads");
+					return;
+				}
+				const trunk = chain(3, null, "trunk");
+				const [a1, a2, a3] = [itemAt(trunk, 0), itemAt(trunk, 1), itemAt(trunk, 2)];
+				const side = chain(2, a2.id, "side");
+				const leaf = { type: "leaf", id: entryId(), parentId: a3.id, timestamp: a3.timestamp, targetId: a3.id };
+				const p1 = okPosition(await store.append([...trunk, ...side, leaf], position));
+				const path = async (count: number, expected: readonly object[], what: string) => {
+					const read = await store.readPath?.(count);
+					assert.ok(read, `${what}: a current-version session has a path`);
+					assert.equal(JSON.stringify(read.header), JSON.stringify(header), `${what}: the header`);
+					assert.deepEqual(jsonTexts(read.records), jsonTexts(expected), `${what}: the records of the path`);
+					assert.equal(read.whole, false, `${what}: not the whole session`);
+				};
+				await path(100, [a1, a2, a3, leaf], "through a leaf record to the root");
+				await path(2, [a3, leaf], "at most count records, nearest the leaf");
+				const next = chain(2, leaf.id, "after the leaf record");
+				okPosition(await store.append(next, p1));
+				await path(100, [a1, a2, a3, leaf, ...next], "an entry whose parent is a leaf record");
+				const reopened = await Session.openStore(await same(store), { load: "context" });
+				assert.equal(reopened.getLeafId(), itemAt(next, -1).id, "a context-only open resumes at the leaf");
+				assert.deepEqual(
+					reopened.buildSessionContext(),
+					(await reopen(store)).buildSessionContext(),
+					"the context read by path is the context of a full open",
+				);
+				await assertCode(async () => reopened.getEntries(), "NOT_LOADED", "only the path was read");
+				await reopened.load();
+				assert.equal(reopened.getEntries().length, trunk.length + side.length + next.length, "load reads the rest");
 			});
 
 			it("derive: a store of the same kind for a new session, named by its header", async () => {

@@ -41,7 +41,7 @@ describe("DirectoryCollection", () => {
 		utimesSync(top, new Date("2025-01-02T00:00:00.000Z"), new Date("2025-01-02T00:00:00.000Z"));
 		const collection = new DirectoryCollection(dir);
 		assert.equal(collection.location, dir);
-		assert.deepEqual(collection.capabilities, { listing: true, search: false });
+		assert.deepEqual(collection.capabilities, { listing: true, search: false, remove: true });
 		const listings = await listSessions(collection);
 		assert.deepEqual(
 			listings.map((listing) => listing.location),

@@ -184,16 +184,20 @@ describe("resumeFromTail", () => {
 		assert.equal(kind([retained("c1", "outside"), msg("m1", "c1"), leaf("l1", "before-the-window")]), "more");
 	});
 
-	test("no: the root is reached without such a compaction", () => {
-		assert.equal(kind([msg("m1", null), msg("m2", "m1")]), "no");
-		assert.equal(kind([msg("m1", null), compaction("c1", "m1"), msg("m2", "c1")]), "no");
-		assert.equal(
-			kind([msg("m1", null), compaction("c1", "m1", { retainedTail: [] }), msg("m2", "c1")]),
-			"no",
+	test("found: the root is reached (the walk holds the whole path)", () => {
+		const ids = (records: RawRecord[]) => {
+			const result = resumeFromTail(records);
+			return result.kind === "found" ? result.path.map((entry) => entry.id) : result.kind;
+		};
+		assert.deepEqual(ids([msg("m1", null), msg("m2", "m1")]), ["m1", "m2"]);
+		assert.deepEqual(ids([msg("m1", null), compaction("c1", "m1"), msg("m2", "c1")]), ["m1", "c1", "m2"]);
+		assert.deepEqual(
+			ids([msg("m1", null), compaction("c1", "m1", { retainedTail: [] }), msg("m2", "c1")]),
+			["m1", "c1", "m2"],
 			"retainedTail without retainedState",
 		);
-		// A usable compaction off the path does not help.
-		assert.equal(kind([msg("m1", null), retained("c1", "m1"), msg("m2", "m1")]), "no");
+		// A usable compaction off the path is not walked.
+		assert.deepEqual(ids([msg("m1", null), retained("c1", "m1"), msg("m2", "m1")]), ["m1", "m2"]);
 	});
 
 	test("no: duplicate ids", () => {

@@ -44,7 +44,7 @@ class KeyValueStore implements SessionStore {
 		durability: readonly ("none" | "fsync" | "group")[] = ["none", "fsync"],
 	) {
 		this.inner = new MemorySessionStore(`kv/${location.slice(location.indexOf(":") + 1)}`);
-		this.capabilities = { lazyBodies: false, tailReads: false, durability };
+		this.capabilities = { lazyBodies: false, tailReads: false, pathReads: false, durability };
 	}
 	exists(): Promise<boolean> {
 		return this.inner.exists();

@@ -44,6 +44,7 @@ export class MapDatabase {
 const CAPABILITIES: StoreCapabilities = Object.freeze({
 	lazyBodies: false,
 	tailReads: true,
+	pathReads: false,
 	durability: Object.freeze(["none"] as const),
 });
 

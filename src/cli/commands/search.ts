@@ -75,9 +75,11 @@ export const searchCommand: CommandHandler = {
 		const result = await searchSessions(selection.collection, matcher, {
 			...(limit === undefined ? {} : { limit }),
 			snippetWidth,
+			scan: values.scan === true,
 			onProgress: (done, total) => progress.update(done, total),
 		});
 		progress.finish();
+		await selection.collection.close?.();
 		reportProblems(io, result.skipped, result.warnings);
 		if (json) {
 			const rows: SearchRow[] = result.hits.map((hit) => ({

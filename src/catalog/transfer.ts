@@ -1,0 +1,220 @@
+/**
+ * Moving sessions between stores: `copy` (one session, or every session of a collection, into
+ * another store, losslessly) and `prune` (deleting old sessions of a collection). Both work
+ * through the storage contract only, so they work between any two stores: files, memory,
+ * SQLite, PostgreSQL, or a user's.
+ *
+ * A copy writes the records it read, in order, with the same JSON text: the stores keep the
+ * text the codec wrote, so a file copied into a database and back gives the same lines (for
+ * lines in the codec's own form, `JSON.stringify` of the record, which is what pi and this
+ * library write). It refuses a damaged source (repair it first), never writes over a session
+ * that exists, and removes what it wrote when it fails part way.
+ */
+
+import { SessionTreeError } from "../core/errors.js";
+import type { Envelope } from "../core/lazy.js";
+import type { RawRecord } from "../core/migrate.js";
+import { stripLocation } from "../core/reducer.js";
+import { isHeaderRecord, parseRecord } from "../core/validate.js";
+import { collectionAt, schemeOf, storeAt } from "../storage/locations.js";
+import type { SessionCollection, SessionListing, SessionStore, StoreRead } from "../storage/store.js";
+
+/** Records per append when copying: a million-entry session is not one transaction or one write. */
+const COPY_BATCH = 1000;
+
+/**
+ * Every record of a session, in order, bodies read (a store with lazy bodies hands envelopes).
+ * @throws SessionTreeError naming the location and line of a damaged or incomplete line
+ */
+export async function readAllRecords(store: SessionStore): Promise<RawRecord[]> {
+	const read: StoreRead = await store.read();
+	const records: Array<RawRecord | undefined> = [];
+	const envelopes: Envelope[] = [];
+	const at: number[] = [];
+	for (const line of read.lines) {
+		if (line.error || line.torn) {
+			const code = line.error?.code ?? "TORN_TAIL";
+			const reason = line.error ? stripLocation(line.error) : "an incomplete last line";
+			throw new SessionTreeError(code, `${reason}; repair the session before copying it`, {
+				file: store.location,
+				line: line.line,
+			});
+		}
+		if (line.record) records.push(line.record);
+		else if (line.envelope) {
+			at.push(records.length);
+			envelopes.push(line.envelope);
+			records.push(undefined);
+		}
+	}
+	if (envelopes.length > 0) {
+		if (!read.source)
+			throw new SessionTreeError("IO_ERROR", "the store gave envelopes without a source", { file: store.location });
+		const texts = read.source.readLines(envelopes);
+		envelopes.forEach((envelope, k) => {
+			const parsed = parseRecord(texts[k] ?? "");
+			if (!parsed.record) {
+				throw new SessionTreeError("INVALID_JSON", `${parsed.reason}; repair the session before copying it`, {
+					file: store.location,
+					line: envelope.line,
+				});
+			}
+			records[at[k] ?? 0] = parsed.record;
+		});
+	}
+	return records.filter((record): record is RawRecord => record !== undefined);
+}
+
+/** Where a copy goes: a collection (a new session named by the header's id) or one session's location. */
+export type CopyTarget = { collection: SessionCollection } | { location: string };
+
+/**
+ * Copies one session into `target`, which must not hold it yet.
+ * @returns the new session's location
+ * @throws SessionTreeError FILE_EXISTS when the target holds the session; the source's damage, see {@link readAllRecords}
+ */
+export async function copySession(source: SessionStore, target: CopyTarget): Promise<string> {
+	const records = await readAllRecords(source);
+	const header = records[0];
+	if (!header || !isHeaderRecord(header)) {
+		throw new SessionTreeError("INVALID_HEADER", "the first record is not a session header", {
+			file: source.location,
+			line: 1,
+		});
+	}
+	const store = "collection" in target ? target.collection.sessionFor(header) : storeAt(target.location);
+	let position = await store.create(header);
+	try {
+		for (let i = 1; i < records.length; i += COPY_BATCH) {
+			const outcome = await store.append(records.slice(i, i + COPY_BATCH), position);
+			if (outcome.status !== "ok") {
+				throw new SessionTreeError("WRITE_CONFLICT", "another writer wrote to the new session during the copy", {
+					file: store.location,
+				});
+			}
+			position = outcome.position;
+		}
+		await store.flush();
+		await verifyCopy(records, store);
+	} catch (error) {
+		await discard(store, target);
+		throw error;
+	} finally {
+		await store.close();
+	}
+	return store.location;
+}
+
+/** Reads the copy back: the same records, as the same JSON text, in the same order. */
+async function verifyCopy(records: readonly RawRecord[], store: SessionStore): Promise<void> {
+	const copied = await readAllRecords(store);
+	const differs = records.findIndex((record, i) => JSON.stringify(record) !== JSON.stringify(copied[i]));
+	if (differs >= 0 || copied.length !== records.length) {
+		const line = (differs >= 0 ? differs : Math.min(records.length, copied.length)) + 1;
+		throw new SessionTreeError("IO_ERROR", "the copy does not read back as the original", {
+			file: store.location,
+			line,
+		});
+	}
+}
+
+/** Removes a copy that failed part way, where the target can. */
+async function discard(store: SessionStore, target: CopyTarget): Promise<void> {
+	const collection = "collection" in target ? target.collection : undefined;
+	try {
+		await collection?.remove?.(store.location);
+	} catch {
+		// The copy's own error is the one to report; a partial copy left behind is named in it.
+	}
+}
+
+/** What {@link copyLocation} did with one session of the source. */
+export type CopyEvent =
+	| { kind: "copied"; source: string; location: string }
+	| { kind: "exists"; source: string; reason: string }
+	| { kind: "failed"; source: string; error: SessionTreeError };
+
+/**
+ * True when `location` names a collection (many sessions) rather than one session: a
+ * directory, `memory:`, or a database URL without `#SESSION_ID`.
+ */
+export function isCollectionLocation(location: string, isDirectory: (path: string) => boolean): boolean {
+	const scheme = schemeOf(location);
+	if (scheme === undefined || scheme === "file") return isDirectory(location);
+	if (scheme === "memory") return location === "memory:";
+	return !location.includes("#");
+}
+
+/**
+ * Copies what `source` names (one session, or every session of a collection) into `target` (a
+ * collection, or, for one session, a new session's location). Sessions the target already
+ * holds are reported and left alone, so a copy that stopped can be run again.
+ */
+export async function* copyLocation(
+	source: string,
+	target: string,
+	isDirectory: (path: string) => boolean,
+): AsyncGenerator<CopyEvent> {
+	const into: CopyTarget = isCollectionLocation(target, isDirectory)
+		? { collection: collectionAt(target) }
+		: { location: target };
+	try {
+		if (!isCollectionLocation(source, isDirectory)) {
+			yield await copyOne(storeAt(source), into);
+			return;
+		}
+		if ("location" in into) {
+			throw new SessionTreeError(
+				"INVALID_ARGUMENT",
+				"a whole store is copied into a store (a directory or a database), not one session",
+				{
+					file: target,
+				},
+			);
+		}
+		const from = collectionAt(source);
+		try {
+			for await (const listing of from.list()) yield await copyOne(from.open(listing.location), into);
+		} finally {
+			await from.close?.();
+		}
+	} finally {
+		if ("collection" in into) await into.collection.close?.();
+	}
+}
+
+async function copyOne(store: SessionStore, into: CopyTarget): Promise<CopyEvent> {
+	try {
+		return { kind: "copied", source: store.location, location: await copySession(store, into) };
+	} catch (error) {
+		if (!(error instanceof SessionTreeError)) throw error;
+		if (error.code === "FILE_EXISTS") return { kind: "exists", source: store.location, reason: error.message };
+		return { kind: "failed", source: store.location, error };
+	} finally {
+		await store.close();
+	}
+}
+
+/** Which sessions `prune` deletes: those last changed more than `olderThanDays` ago, or all but the newest `keep`. */
+export type PruneRule = { olderThanDays: number } | { keep: number };
+
+/**
+ * The sessions of a collection that `rule` deletes, oldest first. A session whose time of last
+ * change the collection does not know is never chosen.
+ */
+export async function pruneCandidates(
+	collection: SessionCollection,
+	rule: PruneRule,
+	now: Date = new Date(),
+): Promise<SessionListing[]> {
+	const dated: Array<SessionListing & { modified: Date }> = [];
+	for await (const listing of collection.list()) {
+		if (listing.modified) dated.push({ ...listing, modified: listing.modified });
+	}
+	dated.sort((a, b) => b.modified.getTime() - a.modified.getTime() || (a.location < b.location ? -1 : 1));
+	const chosen =
+		"keep" in rule
+			? dated.slice(rule.keep)
+			: dated.filter((listing) => now.getTime() - listing.modified.getTime() > rule.olderThanDays * 86_400_000);
+	return chosen.reverse();
+}

@@ -1,0 +1,92 @@
+/** `copy` and `prune` between directories of session files (the database stores have their own round trips). */
+
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { after, describe, test } from "node:test";
+import { Session } from "../../src/index.js";
+import { cli, fixture, lines, removeTempDirs, tempDir } from "./helpers.js";
+
+after(removeTempDirs);
+
+async function sessionIn(dir: string, text: string): Promise<string> {
+	const session = await Session.create({ dir, cwd: "/p" });
+	await session.appendMessage({ role: "user", content: text, timestamp: 1 });
+	const first = session.getLeafId() as string;
+	await session.appendMessage({ role: "user", content: `${text} more`, timestamp: 2 });
+	await session.branch(first);
+	await session.appendMessage({ role: "user", content: `${text} again`, timestamp: 3 });
+	await session.close();
+	return session.file as string;
+}
+
+describe("copy", () => {
+	test("one session into a directory: the same bytes, the new path on stdout, 0600", async () => {
+		const source = fixture("branched-session");
+		const target = join(tempDir(), "out");
+		const result = await cli(["copy", source, target]);
+		assert.equal(result.code, 0, result.stderr);
+		const [copied] = lines(result.stdout);
+		assert.ok(copied?.startsWith(target), result.stdout);
+		assert.deepEqual(readFileSync(copied as string), readFileSync(source), "byte-identical");
+		assert.equal(statSync(copied as string).mode & 0o777, 0o600);
+		const again = await cli(["copy", source, target]);
+		assert.equal(again.code, 0, "a session already there is left alone");
+		assert.match(again.stderr, /not copied/);
+		assert.equal(again.stdout, "");
+	});
+
+	test("a whole directory into another, then to an exact file; a damaged source is refused, naming the line", async () => {
+		const from = tempDir();
+		const a = await sessionIn(from, "alpha");
+		const b = await sessionIn(from, "beta");
+		const into = tempDir();
+		const result = await cli(["copy", from, into]);
+		assert.equal(result.code, 0, result.stderr);
+		assert.equal(lines(result.stdout).length, 2);
+		for (const file of [a, b]) {
+			const name = file.split("/").at(-1) as string;
+			assert.deepEqual(readFileSync(join(into, name)), readFileSync(file));
+		}
+		const exact = join(tempDir(), "exact.jsonl");
+		const one = await cli(["copy", a, exact]);
+		assert.equal(one.code, 0, one.stderr);
+		assert.deepEqual(lines(one.stdout), [exact]);
+		assert.deepEqual(readFileSync(exact), readFileSync(a));
+
+		writeFileSync(b, `${readFileSync(b, "utf8").trimEnd()}\n{oops\n`);
+		const bad = await cli(["copy", b, join(tempDir(), "bad.jsonl")]);
+		assert.equal(bad.code, 1);
+		assert.match(bad.stderr, new RegExp(`${b}:6: .*repair the session before copying it`));
+		assert.equal(existsSync(join(into, "bad.jsonl")), false);
+	});
+});
+
+describe("prune", () => {
+	test("--keep and --older-than, --dry-run deletes nothing, --json", async () => {
+		const dir = tempDir();
+		const files = [await sessionIn(dir, "one"), await sessionIn(dir, "two"), await sessionIn(dir, "three")];
+		const day = 86_400;
+		const now = Date.now() / 1000;
+		files.forEach((file, i) => {
+			utimesSync(file, now - (30 - i * 10) * day, now - (30 - i * 10) * day);
+		});
+		const dry = await cli(["prune", dir, "--older-than", "15", "--dry-run"]);
+		assert.equal(dry.code, 0, dry.stderr);
+		assert.deepEqual(lines(dry.stdout), [`would delete ${files[0]}`, `would delete ${files[1]}`]);
+		assert.equal(readdirSync(dir).length, 3, "a dry run deletes nothing");
+		const keep = await cli(["prune", dir, "--keep", "1", "--json"]);
+		assert.equal(keep.code, 0, keep.stderr);
+		assert.deepEqual(
+			JSON.parse(keep.stdout).map((row: { location: string }) => row.location),
+			[files[0], files[1]],
+		);
+		assert.deepEqual(readdirSync(dir), [files[2]?.split("/").at(-1)]);
+		const none = await cli(["prune", dir, "--older-than", "100"]);
+		assert.equal(none.code, 0);
+		assert.match(none.stderr, /nothing to prune/);
+		const usage = await cli(["prune", dir]);
+		assert.equal(usage.code, 2);
+		assert.match(usage.stderr, /--older-than DAYS or --keep N/);
+	});
+});
