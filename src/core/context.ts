@@ -107,6 +107,12 @@ export interface PathState {
 	model: ContextModel | null;
 	/** Index in the path of the last compaction, or -1. */
 	compactionIndex: number;
+	/**
+	 * The index from which on the path decides all three (a thinking level, a model, a
+	 * compaction), so that nothing before it matters to them; -1 when the path does not decide
+	 * them all (the defaults hold, or the first compaction is still to come).
+	 */
+	decidedFrom: number;
 }
 
 /**
@@ -149,9 +155,11 @@ export function pathState(path: readonly PathStep[]): PathState {
 				if (model === undefined) model = retained.model;
 			}
 		}
-		if (thinkingLevel !== undefined && model !== undefined && compactionIndex >= 0) break;
+		if (thinkingLevel !== undefined && model !== undefined && compactionIndex >= 0) {
+			return { thinkingLevel, model, compactionIndex, decidedFrom: i };
+		}
 	}
-	return { thinkingLevel: thinkingLevel ?? "off", model: model ?? null, compactionIndex };
+	return { thinkingLevel: thinkingLevel ?? "off", model: model ?? null, compactionIndex, decidedFrom: -1 };
 }
 
 /** A usable `retainedState`: a string thinking level and a model object or null. */
@@ -164,6 +172,22 @@ export function isRetainedState(value: unknown): value is RetainedState {
 /** Entry types that can give a context message on their own. */
 function givesMessage(type: string): boolean {
 	return type === "message" || type === "custom_message" || type === "branch_summary";
+}
+
+/**
+ * The index of the first path entry the context reads, given the path's {@link pathState}:
+ * the decided settings, and the kept range of the last compaction (from its `firstKeptEntryId`,
+ * unless it carries `retainedTail`). Undefined when the path does not decide its context alone:
+ * the settings reach further back, or the kept range starts before the path (a path cut from
+ * a longer one, as a resume reads it).
+ */
+export function contextStart(path: readonly PathStep[], state: PathState = pathState(path)): number | undefined {
+	if (state.decidedFrom < 0) return undefined;
+	const compaction = compactionAt(path, state.compactionIndex);
+	if (!compaction || Array.isArray(compaction.retainedTail)) return state.decidedFrom;
+	const first = contextRanges(path, state.compactionIndex)[0];
+	if (!first || first[0] > state.compactionIndex) return undefined;
+	return Math.min(first[0], state.decidedFrom);
 }
 
 /** The compaction at `index` of the path (the index {@link pathState} found), if any. */

@@ -1,12 +1,13 @@
 /**
- * Resuming from part of a session. When the active path reaches, close to the end of a file,
- * a compaction that carries both `retainedTail` and `retainedState`, nothing before that
- * compaction can change the context: the leaf's context is computed from the last lines alone,
- * and the cost of a resume follows the tail, not the file. A database reads the active path by
+ * Resuming from part of a session. When the end of the active path, close to the end of a
+ * file, decides the context on its own (a compaction with its kept entries, the thinking level
+ * and the model on it; or a compaction that carries `retainedTail` and `retainedState`),
+ * nothing before it can change the context: the leaf's context is computed from the last
+ * lines alone, and the cost of a resume follows the tail, not the file. A database reads the active path by
  * index instead of the last lines; the same walk decides. Pure: the store reads the records.
  */
 
-import { isRetainedState } from "./context.js";
+import { contextStart, stepsOf } from "./context.js";
 import type { RawRecord } from "./migrate.js";
 import { SessionReducer } from "./reducer.js";
 import type { SessionEntry, SessionHeader } from "./types.js";
@@ -26,9 +27,10 @@ const WINDOW_HEADER: SessionHeader = { type: "session", version: 3, id: "window"
 /**
  * Applies `records`, the last complete lines of a current-version file in file order (or the
  * records of the active path a database read by index), to a strict reducer in window mode,
- * then walks from the leaf the stream names towards the root and stops at the first
- * compaction with `retainedTail` and `retainedState`, or at the root: the path walked then
- * holds everything the context depends on.
+ * then walks from the leaf the stream names towards the root. The walk is enough when it
+ * reaches the root, or when the part it walked decides the context alone (see `contextStart`:
+ * the last compaction and its kept range, the thinking level and the model all lie on it, or
+ * a compaction's `retainedTail` and `retainedState` stand for what lies before it).
  */
 export function resumeFromTail(records: readonly RawRecord[]): TailResume {
 	if (records.length === 0) return { kind: "more" };
@@ -45,32 +47,20 @@ export function resumeFromTail(records: readonly RawRecord[]): TailResume {
 	const tree = reducer.tree;
 	for (const id of reducer.leafRecords.keys()) if (tree.has(id)) return { kind: "no" };
 	if (leafId === null) return { kind: "no" };
+	// The path from the leaf up to the root or to the first entry whose parent is not in the records.
 	const path: SessionEntry[] = [];
-	const walked = new Set<string>();
-	// The compaction nearest the leaf decides the messages: if it keeps entries from the path
-	// (pi's kind, no retainedTail), they must lie within what the walk covers.
-	let firstKept: string | undefined;
-	let nearestSeen = false;
 	let node = tree.getNode(leafId);
 	if (!node) return { kind: "more" };
+	let top = node;
 	for (; node; node = node.parent) {
-		const entry = node.entry;
-		path.push(entry);
-		walked.add(entry.id);
-		if (entry.type === "compaction") {
-			if (!nearestSeen && !Array.isArray(entry.retainedTail)) firstKept = entry.firstKeptEntryId;
-			nearestSeen = true;
-			if (Array.isArray(entry.retainedTail) && isRetainedState(entry.retainedState)) {
-				if (firstKept !== undefined && !walked.has(firstKept)) return { kind: "no" };
-				return { kind: "found", leafId, path: path.reverse() };
-			}
-		}
-		if (!node.parent) {
-			if (reducer.outside.has(node.id)) return { kind: "more" };
-			// A root: the walk holds the whole path, and the context depends on nothing else.
-			if (firstKept !== undefined && !walked.has(firstKept)) return { kind: "no" };
-			return { kind: "found", leafId, path: path.reverse() };
-		}
+		path.push(node.entry);
+		top = node;
 	}
-	return { kind: "no" };
+	path.reverse();
+	// A root: the walk holds the whole path, and the context depends on nothing else.
+	if (!reducer.outside.has(top.id)) return { kind: "found", leafId, path };
+	// Cut from a longer path: enough only if the part walked decides the context on its own.
+	const start = contextStart(stepsOf(path));
+	if (start === undefined) return { kind: "more" };
+	return { kind: "found", leafId, path: path.slice(start) };
 }

@@ -251,7 +251,7 @@ describe("ls", () => {
 	test("--help has a description and examples", async () => {
 		const result = await cli(["ls", "--help"]);
 		assert.equal(result.code, 0);
-		assert.match(result.stdout, /^Usage: session-tree ls \[DIR\]/);
+		assert.match(result.stdout, /^Usage: session-tree ls \[DIR\|STORE\]/);
 		assert.match(result.stdout, /Examples:\n {2}session-tree ls\n/);
 		assert.match(result.stdout, /PI_CODING_AGENT_DIR/);
 	});

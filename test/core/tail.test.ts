@@ -114,7 +114,7 @@ describe("resumeFromTail", () => {
 		assert.deepEqual(found(records), { leafId: "m2", path: ["c2", "m2"] });
 	});
 
-	test("compactions without both fields are walked through", () => {
+	test("the walk stops where the path decides the context: the last compaction's kept range and settings", () => {
 		const records = [
 			retained("c1", "outside"),
 			msg("m1", "c1"),
@@ -131,15 +131,17 @@ describe("resumeFromTail", () => {
 			compaction("c9", "c8", { retainedTail: "not an array", retainedState: STATE }),
 			msg("m5", "c9"),
 		];
-		assert.deepEqual(found(records), {
-			leafId: "m5",
-			path: ["c1", "m1", "c2", "m2", "c3", "m3", "c4", "m4", "c5", "c6", "c7", "c8", "c9", "m5"],
-		});
+		// c9's retainedState is valid and gives the settings; without an array retainedTail it keeps from c8.
+		assert.deepEqual(found(records), { leafId: "m5", path: ["c8", "c9", "m5"] });
+		// Without usable fields on c9 the walk goes on to the settings further back (c7, c6: "high"; the model from c4).
+		const pis = records.map((record) => (record.id === "c9" ? compaction("c9", "c8") : record));
+		assert.deepEqual(found(pis), { leafId: "m5", path: ["c4", "m4", "c5", "c6", "c7", "c8", "c9", "m5"] });
 	});
 
 	test("a retainedState with model null is valid; an empty retainedTail too", () => {
 		const records = [
-			msg("m1", null),
+			msg("m0", "outside"),
+			msg("m1", "m0"),
 			compaction("c1", "m1", { retainedTail: [], retainedState: { thinkingLevel: "off", model: null } }),
 			msg("m2", "c1"),
 		];
