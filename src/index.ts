@@ -5,14 +5,24 @@
  * @example
  * ```ts
  * import { Session } from "session-tree";
- * const session = Session.create({ dir: "./sessions", cwd: process.cwd() });
- * const q = session.appendMessage({ role: "user", content: "hi", timestamp: Date.now() });
- * session.branch(q);
+ * const session = await Session.create({ dir: "./sessions", cwd: process.cwd() });
+ * const q = await session.appendMessage({ role: "user", content: "hi", timestamp: Date.now() });
+ * await session.branch(q);
  * console.log(session.buildSessionContext().messages);
  * ```
  * @packageDocumentation
  */
 
+export {
+	type CopyEvent,
+	type CopyTarget,
+	copyLocation,
+	copySession,
+	isCollectionLocation,
+	type PruneRule,
+	pruneCandidates,
+	readAllRecords,
+} from "./catalog/transfer.js";
 export * from "./core/index.js";
 export { Session } from "./session.js";
 export type {
@@ -50,5 +60,6 @@ export type {
 	StorePosition,
 	StoreRead,
 	TailRead,
+	TextQuery,
 	WriteOutcome,
 } from "./storage/store.js";

@@ -11,6 +11,8 @@ import { DirectoryCollection } from "./directory-collection.js";
 import { FileSessionStore } from "./file-store.js";
 import type { LockOptions } from "./lock.js";
 import { MemoryCollection, MemorySessionStore } from "./memory-store.js";
+import { postgresCollection, postgresStore } from "./sql/postgres-store.js";
+import { sqliteCollection, sqliteStore } from "./sql/sqlite-store.js";
 import type { Durability, SessionCollection, SessionStore } from "./store.js";
 
 /** Options every store is opened with. */
@@ -31,8 +33,12 @@ const factories = new Map<string, StoreFactory>();
 const collectionFactories = new Map<string, CollectionFactory>();
 
 // Built-in database schemes. Their modules load the database driver only on first use.
-// (sqlite: registration goes here)
-// (postgres: registration goes here)
+factories.set("sqlite", sqliteStore);
+collectionFactories.set("sqlite", sqliteCollection);
+for (const scheme of ["postgres", "postgresql"]) {
+	factories.set(scheme, postgresStore);
+	collectionFactories.set(scheme, postgresCollection);
+}
 
 /**
  * Lets `scheme:` locations open stores made by `factory` (in this process), and, with

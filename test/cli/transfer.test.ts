@@ -62,6 +62,49 @@ describe("copy", () => {
 	});
 });
 
+describe("session URLs on the command line", () => {
+	test("a fixture copied into SQLite: ctx, tree, info, ls, search and append take its URL; prune empties the store", async () => {
+		const source = fixture("branched-session-clean");
+		const db = `sqlite:${join(tempDir(), "agents.db")}`;
+		const copied = await cli(["copy", source, db]);
+		assert.equal(copied.code, 0, copied.stderr);
+		const [url] = lines(copied.stdout);
+		assert.match(url as string, /^sqlite:\/.*agents\.db#[\w-]+$/);
+		for (const command of [
+			["ctx", "--json"],
+			["tree", "--json"],
+			["path", "--json"],
+		]) {
+			const fromFile = await cli([command[0] as string, source, ...command.slice(1)]);
+			const fromDb = await cli([command[0] as string, url as string, ...command.slice(1)]);
+			assert.equal(fromDb.code, 0, fromDb.stderr);
+			assert.equal(fromDb.stdout, fromFile.stdout, `${command[0]} reads the same from the database`);
+		}
+		const ls = await cli(["ls", db, "--json"]);
+		assert.equal(ls.code, 0, ls.stderr);
+		assert.deepEqual(
+			JSON.parse(ls.stdout).map((row: { file: string }) => row.file),
+			[url],
+		);
+		const appended = await cli(["append", url as string], {
+			input: `${JSON.stringify({ role: "user", content: "a zebra question", timestamp: 1 })}\n`,
+		});
+		assert.equal(appended.code, 0, appended.stderr);
+		const search = await cli(["search", "zebra", db, "--json"]);
+		assert.equal(search.code, 0, search.stderr);
+		assert.deepEqual(
+			JSON.parse(search.stdout).map((hit: { entryId: string }) => hit.entryId),
+			lines(appended.stdout),
+		);
+		const pruned = await cli(["prune", db, "--keep", "0"]);
+		assert.equal(pruned.code, 0, pruned.stderr);
+		assert.deepEqual(lines(pruned.stdout), [url]);
+		const gone = await cli(["ctx", url as string]);
+		assert.equal(gone.code, 1);
+		assert.match(gone.stderr, /no such session|FILE_NOT_FOUND|not found/i);
+	});
+});
+
 describe("prune", () => {
 	test("--keep and --older-than, --dry-run deletes nothing, --json", async () => {
 		const dir = tempDir();

@@ -1,0 +1,439 @@
+/**
+ * The database side of the PostgreSQL store: what a `postgres://` location names, the
+ * connection pools of this process, and the schema with its versioned migrations.
+ *
+ * The driver (`pg`) is an optional dependency, loaded on first use, so that importing the
+ * store (every `storeAt` does) costs nothing when no PostgreSQL location is ever opened.
+ *
+ * Pools: one per connection string per process, shared by every store object of that database,
+ * made on first use. Their idle connections never keep the process alive (`allowExitOnIdle`),
+ * so a CLI run ends when its work does. A store may ask for a private pool instead (a second
+ * writer with connections of its own, as another process would have).
+ */
+
+import type { Pool, PoolClient } from "pg";
+import { SessionTreeError } from "../../core/errors.js";
+import { isObject } from "../../core/validate.js";
+import { splitSessionUrl } from "./common.js";
+
+/** The schema holding the tables when the location names none. */
+export const DEFAULT_SCHEMA = "session_tree";
+
+/** Schema names a location may choose: unquoted-identifier characters, at most 63 bytes. */
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** A `postgres://` location taken apart. */
+export interface PostgresUrl {
+	/** The URL as given, without the `#SESSION_ID`: the collection's location. */
+	base: string;
+	/** What pg connects with: `base` without the `schema` query parameter. */
+	connectionString: string;
+	/** The PostgreSQL schema holding the tables. */
+	schema: string;
+	/** The session's name after `#`, if any. */
+	name: string | undefined;
+}
+
+/**
+ * Parses `postgres://…[?schema=NAME][#SESSION_ID]` (or `postgresql://`). The query parameter
+ * `schema` chooses the PostgreSQL schema (default {@link DEFAULT_SCHEMA}) and is removed from
+ * the connection string; every other part goes to pg as written.
+ * @throws SessionTreeError INVALID_ARGUMENT for another scheme, a bad schema or session name
+ */
+export function parsePostgresUrl(location: string): PostgresUrl {
+	const where = maskPassword(location);
+	if (!/^postgres(ql)?:\/\//i.test(location)) {
+		throw new SessionTreeError("INVALID_ARGUMENT", "not a postgres:// location (postgres://HOST/DB#SESSION_ID)", {
+			file: where,
+		});
+	}
+	// Split the masked location, so that a bad session name's error shows no password.
+	const { name } = splitSessionUrl(where);
+	const hash = location.indexOf("#");
+	const base = hash < 0 ? location : location.slice(0, hash);
+	const query = base.indexOf("?");
+	if (query < 0) return { base, connectionString: base, schema: DEFAULT_SCHEMA, name };
+	const kept: string[] = [];
+	const schemas: string[] = [];
+	for (const part of base.slice(query + 1).split("&")) {
+		const eq = part.indexOf("=");
+		if (decodeParam(eq < 0 ? part : part.slice(0, eq), where) === "schema") {
+			schemas.push(decodeParam(eq < 0 ? "" : part.slice(eq + 1), where));
+		} else if (part !== "") {
+			kept.push(part);
+		}
+	}
+	const schema = schemas.length === 0 ? DEFAULT_SCHEMA : (schemas[0] ?? DEFAULT_SCHEMA);
+	if (schemas.length > 1 || !SCHEMA_NAME.test(schema)) {
+		throw new SessionTreeError(
+			"INVALID_ARGUMENT",
+			`postgres: schema=${JSON.stringify(schemas.join(","))} is not one schema name (lower-case letters, digits and _, at most 63, not starting with a digit)`,
+			{ file: where },
+		);
+	}
+	const connectionString = base.slice(0, query) + (kept.length > 0 ? `?${kept.join("&")}` : "");
+	return { base, connectionString, schema, name };
+}
+
+function decodeParam(text: string, where: string): string {
+	try {
+		return decodeURIComponent(text);
+	} catch {
+		throw new SessionTreeError("INVALID_ARGUMENT", `postgres: a malformed query parameter: ${text}`, { file: where });
+	}
+}
+
+/**
+ * The location with its password (in the user part or a `password` query parameter) replaced
+ * by `***`: what error messages show, so that logs never hold a password.
+ */
+export function maskPassword(location: string): string {
+	const start = location.indexOf("://");
+	if (start < 0) return location;
+	const from = start + 3;
+	const rest = location.slice(from);
+	const end = rest.search(/[/?#]/);
+	const authority = end < 0 ? rest : rest.slice(0, end);
+	// The last @ ends the user part: a password may hold a raw @.
+	const at = authority.lastIndexOf("@");
+	const colon = at < 0 ? -1 : authority.indexOf(":");
+	const masked =
+		colon >= 0 && colon < at ? `${authority.slice(0, colon)}:***${authority.slice(at)}` : authority;
+	const tail = (end < 0 ? "" : rest.slice(end)).replace(/([?&]password=)[^&#]*/gi, "$1***");
+	return location.slice(0, from) + masked + tail;
+}
+
+/** `host:port` of a connection string, for messages (a `host` query parameter wins, as in pg). */
+export function serverOf(connectionString: string): string {
+	try {
+		const url = new URL(connectionString);
+		const host = url.searchParams.get("host") ?? (url.hostname || "localhost");
+		return `${host}:${url.searchParams.get("port") ?? (url.port || "5432")}`;
+	} catch {
+		return maskPassword(connectionString);
+	}
+}
+
+// ---- the driver and the pools -----------------------------------------------------------
+
+type Driver = typeof import("pg");
+
+let driver: Promise<Driver> | undefined;
+
+/**
+ * The pg module, imported on first use.
+ * @throws SessionTreeError INVALID_ARGUMENT when it is not installed
+ */
+async function loadDriver(where: string): Promise<Driver> {
+	driver ??= import("pg");
+	try {
+		return await driver;
+	} catch (error) {
+		driver = undefined;
+		throw new SessionTreeError(
+			"INVALID_ARGUMENT",
+			"postgres: locations need the optional dependency pg: npm install pg",
+			{ file: where },
+			{ cause: error },
+		);
+	}
+}
+
+/** Connections a shared pool keeps open at most: a few writers of one process at once. */
+const SHARED_MAX = 4;
+/** How long a connect may take before it fails: an unreachable server must not hang a CLI. */
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/** The pools of this process that {@link closePostgresPools} ends. */
+const livePools = new Set<PostgresPool>();
+/** The shared pools, by connection string. */
+const sharedPools = new Map<string, PostgresPool>();
+/** The schemas migrated (or being migrated) by this process, by connection string and schema. */
+const migrated = new Map<string, Promise<void>>();
+
+/** Connections left in a state that must not be reused (a failed ROLLBACK). */
+const brokenClients = new WeakSet<PoolClient>();
+
+/**
+ * Connections to one database: the pool of its connection string shared by the process, or a
+ * store's private one. Made lazily; a private pool retired by its store is ended once the last
+ * operation that took it is done, so a `close` racing an append never cuts the append short.
+ */
+export class PostgresPool {
+	private pool: Pool | undefined;
+	private users = 0;
+	private retired = false;
+
+	private constructor(
+		private readonly connectionString: string,
+		private readonly max: number,
+	) {
+		livePools.add(this);
+	}
+
+	/** The pool this process shares for the database of `url`. */
+	static shared(url: PostgresUrl): PostgresPool {
+		let pool = sharedPools.get(url.connectionString);
+		if (!pool) {
+			pool = new PostgresPool(url.connectionString, SHARED_MAX);
+			sharedPools.set(url.connectionString, pool);
+		}
+		return pool;
+	}
+
+	/** A pool of one connection for one store. */
+	static private(url: PostgresUrl): PostgresPool {
+		return new PostgresPool(url.connectionString, 1);
+	}
+
+	/**
+	 * Runs `work` on a connection, once `schema` is migrated. Errors that are not
+	 * SessionTreeErrors become IO_ERROR (LOCKED for a lock timeout) naming `where`.
+	 */
+	async run<T>(where: string, schema: string, work: (client: PoolClient) => Promise<T>): Promise<T> {
+		this.users++;
+		try {
+			const pg = await loadDriver(where);
+			const pool = this.open(pg);
+			await this.migrate(pool, schema, where);
+			const client = await connect(pool, this.connectionString, where);
+			let broken = false;
+			try {
+				return await work(client);
+			} catch (error) {
+				// A server-side error leaves the connection usable; anything else may not.
+				broken = brokenClients.has(client) || !(error instanceof SessionTreeError || error instanceof pg.DatabaseError);
+				throw error;
+			} finally {
+				client.release(broken);
+			}
+		} catch (error) {
+			throw storeError(error, where);
+		} finally {
+			this.users--;
+			if (this.retired && this.users === 0) void this.end();
+		}
+	}
+
+	/**
+	 * Runs `work` in a transaction opened by `begin` (`BEGIN` and any `SET LOCAL`, one round
+	 * trip): committed when it resolves, rolled back when it throws.
+	 */
+	async transaction<T>(
+		where: string,
+		schema: string,
+		begin: string,
+		work: (client: PoolClient) => Promise<T>,
+	): Promise<T> {
+		return this.run(where, schema, async (client) => {
+			await client.query(begin);
+			try {
+				const result = await work(client);
+				await client.query("COMMIT");
+				return result;
+			} catch (error) {
+				await client.query("ROLLBACK").catch(() => brokenClients.add(client));
+				throw error;
+			}
+		});
+	}
+
+	/** Ends the pool once the operations using it are done (a private pool, when its store closes). */
+	async retire(): Promise<void> {
+		this.retired = true;
+		if (this.users === 0) await this.end();
+	}
+
+	/** Ends the pool now: its idle connections close, busy ones when released. */
+	async end(): Promise<void> {
+		livePools.delete(this);
+		if (sharedPools.get(this.connectionString) === this) sharedPools.delete(this.connectionString);
+		const pool = this.pool;
+		this.pool = undefined;
+		if (pool) await pool.end();
+	}
+
+	private open(pg: Driver): Pool {
+		if (!this.pool) {
+			this.pool = new pg.Pool({
+				connectionString: this.connectionString,
+				max: this.max,
+				allowExitOnIdle: true,
+				connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+				// A private pool serves one store for a while: let its connection go soon.
+				idleTimeoutMillis: this.max === 1 ? 1000 : 10_000,
+			});
+			// An idle connection the server closed reports here; the pool drops it. Unheard, it would crash the process.
+			this.pool.on("error", () => {});
+		}
+		return this.pool;
+	}
+
+	private async migrate(pool: Pool, schema: string, where: string): Promise<void> {
+		const key = `${this.connectionString}\0${schema}`;
+		let done = migrated.get(key);
+		if (!done) {
+			done = (async () => {
+				const client = await connect(pool, this.connectionString, where);
+				try {
+					await migratePostgres(client, schema);
+					client.release();
+				} catch (error) {
+					client.release(true);
+					throw error;
+				}
+			})();
+			migrated.set(key, done);
+			// A failed migration is tried again by the next operation.
+			done.catch(() => migrated.delete(key));
+		}
+		await done;
+	}
+}
+
+/** A connection from `pool`; a failure names the server. */
+async function connect(pool: Pool, connectionString: string, where: string): Promise<PoolClient> {
+	try {
+		return await pool.connect();
+	} catch (error) {
+		throw new SessionTreeError(
+			"IO_ERROR",
+			`postgres: cannot connect to ${serverOf(connectionString)}: ${describe(error)}`,
+			{ file: where },
+			{ cause: error },
+		);
+	}
+}
+
+/** What went wrong, from an Error or an AggregateError (Node reports each address tried). */
+function describe(error: unknown): string {
+	if (error instanceof AggregateError && error.message === "") {
+		return error.errors.map((e) => describe(e)).join("; ");
+	}
+	if (error instanceof Error) return error.message || String(isObject(error) ? error.code : error.name);
+	return String(error);
+}
+
+/** A SessionTreeError for what pg threw: LOCKED when the session row stayed locked, else IO_ERROR. */
+function storeError(error: unknown, where: string): SessionTreeError {
+	if (error instanceof SessionTreeError) return error;
+	const code = isObject(error) && typeof error.code === "string" ? error.code : undefined;
+	if (code === "55P03") {
+		return new SessionTreeError("LOCKED", "another writer held the session's row lock too long", { file: where });
+	}
+	const sqlState = code && /^[0-9A-Z]{5}$/.test(code) ? ` (SQLSTATE ${code})` : "";
+	return new SessionTreeError("IO_ERROR", `postgres: ${describe(error)}${sqlState}`, { file: where }, { cause: error });
+}
+
+/**
+ * Ends every pool of this process, shared and private: for tests and for programs that want to
+ * exit before idle connections time out (idle connections never keep the process alive).
+ */
+export async function closePostgresPools(): Promise<void> {
+	const pools = [...livePools];
+	await Promise.all(pools.map((pool) => pool.end()));
+	migrated.clear();
+}
+
+// ---- the schema -------------------------------------------------------------------------
+
+/** A constant of session-tree's for its advisory locks ("STRE"), the first of the two keys. */
+const LOCK_SPACE = 0x53545245;
+
+/** The second key: FNV-1a of the schema name, as a signed 32-bit integer. */
+function schemaLockKey(schema: string): number {
+	let hash = 0x811c9dc5;
+	for (const byte of Buffer.from(schema)) hash = Math.imul(hash ^ byte, 0x01000193);
+	return hash | 0;
+}
+
+/** The DDL of each schema version, in the schema `s` (a checked name, quoted). */
+const MIGRATIONS: ReadonlyArray<{ version: number; ddl: (s: string) => string[] }> = [
+	{
+		version: 1,
+		ddl: (s) => [
+			`CREATE TABLE IF NOT EXISTS ${s}.sessions (
+	name text PRIMARY KEY,
+	generation bigint NOT NULL DEFAULT 0,
+	count bigint NOT NULL DEFAULT 0,
+	created_at timestamptz NOT NULL DEFAULT now(),
+	modified_at timestamptz NOT NULL DEFAULT now(),
+	bytes bigint NOT NULL DEFAULT 0
+)`,
+			`CREATE TABLE IF NOT EXISTS ${s}.records (
+	session text NOT NULL REFERENCES ${s}.sessions (name) ON DELETE CASCADE,
+	seq bigint NOT NULL,
+	type text,
+	id text,
+	parent_id text,
+	line text NOT NULL,
+	search tsvector,
+	unindexed boolean NOT NULL DEFAULT false,
+	PRIMARY KEY (session, seq)
+)`,
+			`CREATE INDEX IF NOT EXISTS records_session_id ON ${s}.records (session, id) WHERE id IS NOT NULL`,
+			`CREATE INDEX IF NOT EXISTS records_search ON ${s}.records USING gin (search)`,
+			`CREATE INDEX IF NOT EXISTS records_unindexed ON ${s}.records (session) WHERE unindexed`,
+			`CREATE TABLE IF NOT EXISTS ${s}.backups (
+	session text NOT NULL REFERENCES ${s}.sessions (name) ON DELETE CASCADE,
+	generation bigint NOT NULL,
+	seq bigint NOT NULL,
+	line text NOT NULL,
+	PRIMARY KEY (session, generation, seq)
+)`,
+		],
+	},
+];
+
+/** The newest schema version this library knows. */
+export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));
+
+/** `"schema"`: safe to put in SQL, the name matched {@link SCHEMA_NAME}. */
+export function quoteSchema(schema: string): string {
+	if (!SCHEMA_NAME.test(schema)) throw new SessionTreeError("INVALID_ARGUMENT", `not a schema name: ${schema}`);
+	return `"${schema}"`;
+}
+
+/** SQLSTATEs of a missing table or schema: nothing migrated yet. */
+const UNDEFINED = new Set(["42P01", "3F000"]);
+
+/**
+ * Brings `schema` to {@link SCHEMA_VERSION}: creates it and its tables if missing and applies the
+ * versions not recorded in `schema_migrations`, in one transaction holding an advisory lock
+ * keyed by the schema name, so two processes (or hosts) migrating at once apply each version
+ * once. A schema already current is only read (no lock, no DDL: a user without CREATE rights
+ * can use a schema made by another).
+ * @returns the versions this call applied
+ */
+export async function migratePostgres(client: PoolClient, schema: string): Promise<number[]> {
+	const s = quoteSchema(schema);
+	try {
+		const current = await client.query<{ v: number }>(`SELECT coalesce(max(version), 0) AS v FROM ${s}.schema_migrations`);
+		if ((current.rows[0]?.v ?? 0) >= SCHEMA_VERSION) return [];
+	} catch (error) {
+		if (!(isObject(error) && typeof error.code === "string" && UNDEFINED.has(error.code))) throw error;
+	}
+	await client.query("BEGIN");
+	try {
+		await client.query("SELECT pg_advisory_xact_lock($1::int4, $2::int4)", [LOCK_SPACE, schemaLockKey(schema)]);
+		const exists = await client.query("SELECT 1 FROM pg_namespace WHERE nspname = $1", [schema]);
+		if (exists.rowCount === 0) await client.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+		await client.query(
+			`CREATE TABLE IF NOT EXISTS ${s}.schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+		);
+		const done = await client.query<{ version: number }>(`SELECT version FROM ${s}.schema_migrations`);
+		const applied = new Set(done.rows.map((row) => row.version));
+		const now: number[] = [];
+		for (const migration of MIGRATIONS) {
+			if (applied.has(migration.version)) continue;
+			for (const statement of migration.ddl(s)) await client.query(statement);
+			await client.query(`INSERT INTO ${s}.schema_migrations (version) VALUES ($1)`, [migration.version]);
+			now.push(migration.version);
+		}
+		await client.query("COMMIT");
+		return now;
+	} catch (error) {
+		await client.query("ROLLBACK").catch(() => brokenClients.add(client));
+		throw error;
+	}
+}

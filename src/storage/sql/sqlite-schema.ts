@@ -1,0 +1,432 @@
+/**
+ * The SQLite database behind `sqlite:` locations: loading the optional driver (better-sqlite3
+ * 12), opening a database file (owner-only, WAL, a busy timeout), its schema and the versioned
+ * migrations that make it, the statements the store runs on it, and the one shared connection
+ * per file and process.
+ *
+ * The driver is loaded with a dynamic import on first use, so that the library and the CLI
+ * load without it; nothing here runs until a `sqlite:` location is used.
+ */
+
+import { chmodSync, closeSync, existsSync, openSync } from "node:fs";
+import type Sqlite from "better-sqlite3";
+import { SessionTreeError } from "../../core/errors.js";
+import { errorCode } from "../../core/validate.js";
+import type { IndexedRecord } from "./common.js";
+
+/** An open SQLite database (a better-sqlite3 connection). */
+export type SqliteDatabase = Sqlite.Database;
+
+/** A prepared statement with its parameters and the rows it returns. */
+export type SqliteStatement<Params extends unknown[], Row = unknown> = Sqlite.Statement<Params, Row>;
+
+/** The driver's constructor of connections. */
+export type SqliteDriver = typeof Sqlite;
+
+/**
+ * How long a statement waits for another connection's write lock (milliseconds) before it
+ * fails with LOCKED. Writes hold the lock for one short transaction, so this is only reached
+ * when a process holds it far longer than this library ever does.
+ */
+const BUSY_TIMEOUT_MS = 10_000;
+
+/**
+ * The migrations, in order: applying `MIGRATIONS[k]` brings a database to version `k + 1`.
+ * Each is idempotent (`IF NOT EXISTS`, `OR IGNORE`) so a migration interrupted by a crash, or
+ * raced by another process, is simply applied again; the version check under `BEGIN
+ * IMMEDIATE` makes sure that only one process applies each.
+ *
+ * Version 1:
+ * - `counters`: the last generation issued in this database. Generations are unique across
+ *   the database (not per session), so a position of a session that was removed and created
+ *   again under the same name is stale, never mistaken for a position of the new session.
+ * - `sessions`: one row per session, keyed by the name after `#` in its URL; `generation`
+ *   and `count` (records held, header included) make its position; `bytes` is the size of a
+ *   JSONL copy (each line and its newline).
+ * - `records`: every record of every session, `seq` 0 being the header; `line` is the JSON
+ *   text exactly as the codec wrote it; `type`, `id` and `parent_id` are read from it for
+ *   indexes. `rid` is an explicit integer key because the text index maps its rows back
+ *   by integer.
+ * - `records_by_id`: the walk from the leaf along `parent_id` (readPath) looks each parent up
+ *   by `(session, id)`.
+ * - `records_text`: FTS5 with the trigram tokenizer over the searchable text of each record
+ *   (rowid = `records.rid`): substring search, case-insensitive, for queries of 3 or more
+ *   characters. Contentless (the text is in `line` already) with `contentless_delete` so
+ *   rows can be deleted by rowid.
+ * - `backups`: the records a `replace` replaced, by session and the generation they had.
+ *
+ * No foreign keys: every write touches the rows of one session in one transaction, and a
+ * foreign key check would cost a lookup per inserted record.
+ */
+const MIGRATIONS: readonly string[] = [
+	`CREATE TABLE IF NOT EXISTS counters (
+	name TEXT PRIMARY KEY,
+	value INTEGER NOT NULL
+) WITHOUT ROWID;
+INSERT OR IGNORE INTO counters (name, value) VALUES ('generation', 0);
+CREATE TABLE IF NOT EXISTS sessions (
+	name TEXT PRIMARY KEY,
+	generation INTEGER NOT NULL,
+	count INTEGER NOT NULL,
+	created_ms INTEGER NOT NULL,
+	modified_ms INTEGER NOT NULL,
+	bytes INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS records (
+	rid INTEGER PRIMARY KEY,
+	session TEXT NOT NULL,
+	seq INTEGER NOT NULL,
+	type TEXT,
+	id TEXT,
+	parent_id TEXT,
+	line TEXT NOT NULL,
+	UNIQUE (session, seq)
+);
+CREATE INDEX IF NOT EXISTS records_by_id ON records (session, id);
+CREATE VIRTUAL TABLE IF NOT EXISTS records_text USING fts5(
+	text, content = '', contentless_delete = 1, tokenize = 'trigram'
+);
+CREATE TABLE IF NOT EXISTS backups (
+	session TEXT NOT NULL,
+	generation INTEGER NOT NULL,
+	seq INTEGER NOT NULL,
+	line TEXT NOT NULL,
+	PRIMARY KEY (session, generation, seq)
+) WITHOUT ROWID;`,
+];
+
+/** The schema version this code writes and reads. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Where the applied migrations are recorded (created by the first migration run). */
+const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
+	version INTEGER PRIMARY KEY,
+	applied_ms INTEGER NOT NULL
+)`;
+
+const INSTALL_HINT = "sqlite: locations need the optional dependency better-sqlite3@12: npm install better-sqlite3@12";
+
+let driver: Promise<SqliteDriver> | undefined;
+
+/**
+ * The driver, imported on first use.
+ * @throws SessionTreeError INVALID_ARGUMENT naming `file` when better-sqlite3 is not installed
+ *   (or its native part does not load)
+ */
+export async function loadDriver(file: string): Promise<SqliteDriver> {
+	driver ??= import("better-sqlite3").then((module) => module.default);
+	try {
+		return await driver;
+	} catch (cause) {
+		// Not cached: installing the driver and trying again works in the same process.
+		driver = undefined;
+		throw new SessionTreeError("INVALID_ARGUMENT", INSTALL_HINT, { file }, { cause });
+	}
+}
+
+/** The version recorded in the database: 0 before the first migration. */
+function schemaVersion(db: SqliteDatabase): number {
+	const table = db
+		.prepare<[], { found: number }>(
+			"SELECT 1 AS found FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'",
+		)
+		.get();
+	if (!table) return 0;
+	return (
+		db.prepare<[], { version: number | null }>("SELECT max(version) AS version FROM schema_migrations").get()
+			?.version ?? 0
+	);
+}
+
+/**
+ * Brings the database to {@link SCHEMA_VERSION}, one migration per `BEGIN IMMEDIATE`
+ * transaction: the version is read again under the write lock, so when several processes
+ * open a new database at once each migration is applied by exactly one of them. Safe to run
+ * any number of times.
+ * @throws SessionTreeError INVALID_ARGUMENT for a database of a newer schema than this code knows
+ */
+export function migrate(db: SqliteDatabase, file: string): void {
+	// Read outside a transaction first: an up-to-date database (the usual case) takes no write lock.
+	while (schemaVersion(db) < SCHEMA_VERSION) {
+		db.transaction(() => {
+			db.exec(MIGRATIONS_TABLE);
+			const version = schemaVersion(db);
+			const migration = MIGRATIONS[version];
+			if (migration === undefined) return;
+			db.exec(migration);
+			db.prepare<[number, number]>("INSERT INTO schema_migrations (version, applied_ms) VALUES (?, ?)").run(
+				version + 1,
+				Date.now(),
+			);
+		}).immediate();
+	}
+	const version = schemaVersion(db);
+	if (version > SCHEMA_VERSION) {
+		throw new SessionTreeError(
+			"INVALID_ARGUMENT",
+			`the database has schema version ${version}; this version of session-tree knows up to ${SCHEMA_VERSION}`,
+			{ file },
+		);
+	}
+}
+
+/**
+ * Opens the database file (and migrates it), or returns undefined when it does not exist and
+ * `create` is false: reading a database that is not there creates nothing. A new file is made
+ * owner-only before SQLite opens it (SQLite gives its -wal and -shm files the database's
+ * mode; they are set to 0600 too, in case they were left by another program).
+ * @throws SessionTreeError FILE_NOT_FOUND when the directory does not exist
+ */
+export function openDatabase(Driver: SqliteDriver, file: string, create: boolean): SqliteDatabase | undefined {
+	if (!existsSync(file)) {
+		if (!create) return undefined;
+		makeOwnerOnlyFile(file);
+	}
+	const db = new Driver(file, { fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+	try {
+		db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+		// WAL: readers never wait for the writer, and a commit appends to one file.
+		db.pragma("journal_mode = WAL");
+		db.pragma("synchronous = NORMAL");
+		migrate(db, file);
+		for (const suffix of ["-wal", "-shm"]) {
+			if (existsSync(file + suffix)) chmodSync(file + suffix, 0o600);
+		}
+	} catch (error) {
+		db.close();
+		throw error;
+	}
+	return db;
+}
+
+/** Creates an empty file (an empty SQLite database) readable by its owner only; one that exists is left alone. */
+function makeOwnerOnlyFile(file: string): void {
+	try {
+		closeSync(openSync(file, "wx", 0o600));
+	} catch (error) {
+		if (errorCode(error) === "EEXIST") return;
+		if (errorCode(error) === "ENOENT") {
+			throw new SessionTreeError("FILE_NOT_FOUND", "the database's directory does not exist", { file });
+		}
+		throw new SessionTreeError("IO_ERROR", `cannot create the database: ${String(error)}`, { file }, { cause: error });
+	}
+}
+
+/** The connection of each database file this process uses, shared by every store of it. */
+const shared = new Map<string, SqliteDatabase>();
+
+/**
+ * The shared connection to `file`, opened now if it is not open (undefined when the file does
+ * not exist and `create` is false). Synchronous, so that an operation gets the connection and
+ * runs its statements in one turn, with no `close` in between.
+ */
+export function sharedDatabase(Driver: SqliteDriver, file: string, create: boolean): SqliteDatabase | undefined {
+	const open = shared.get(file);
+	if (open?.open) return open;
+	const db = openDatabase(Driver, file, create);
+	if (db) shared.set(file, db);
+	else shared.delete(file);
+	return db;
+}
+
+/** Closes the shared connection to `file`, if open; the next operation opens it again. */
+export function closeSharedDatabase(file: string): void {
+	const db = shared.get(file);
+	shared.delete(file);
+	if (db?.open) db.close();
+}
+
+/**
+ * Closes every shared SQLite connection of this process (stores open them again when next
+ * used). An idle connection does not keep the process alive; this is for tests and for
+ * processes that want the files released (to delete them, say).
+ */
+export function closeSqliteDatabases(): void {
+	for (const file of [...shared.keys()]) closeSharedDatabase(file);
+}
+
+/** A session's row: its position. */
+export interface SessionRow {
+	generation: number;
+	count: number;
+}
+
+/** A stored record: its place in the stream and its text. */
+export interface LineRow {
+	seq: number;
+	line: string;
+}
+
+/** A step of the walk from the leaf: `depth` 1 is the leaf. */
+export interface PathRow extends LineRow {
+	depth: number;
+}
+
+/**
+ * The walk along the active path (readPath). It starts at the last record after the header
+ * that has an id (`+id` keeps the planner on the `(session, seq)` index, scanned backwards,
+ * rather than the id index) and looks each parent up in `records_by_id`; `CROSS JOIN` fixes
+ * the join order (the path outside) and `INDEXED BY` the index, whatever the planner would
+ * guess for a database never analysed; `limit` bounds the rows even when duplicate ids make
+ * the walk fan out. EXPLAIN QUERY PLAN (SQLite 3.53):
+ *
+ * ```
+ * CO-ROUTINE path
+ *   SETUP
+ *     SEARCH records USING INDEX sqlite_autoindex_records_1 (session=? AND seq=?)
+ *     SCALAR SUBQUERY 1
+ *       SEARCH records USING INDEX sqlite_autoindex_records_1 (session=? AND seq>?)
+ *   RECURSIVE STEP
+ *     SCAN path
+ *     SEARCH r USING INDEX records_by_id (session=? AND id=?)
+ * SCAN path
+ * SEARCH r USING INDEX sqlite_autoindex_records_1 (session=? AND seq=?)
+ * USE TEMP B-TREE FOR ORDER BY
+ * ```
+ *
+ * No step scans the session: the cost is a few index searches per record of the path (the
+ * `SCAN path` rows are the walk's own rows). test/storage/sqlite-store.test.ts checks this plan.
+ */
+const PATH_SQL = `WITH RECURSIVE path (seq, parent_id, depth) AS (
+	SELECT seq, parent_id, 1 FROM records
+	WHERE session = @session AND seq = (
+		SELECT seq FROM records
+		WHERE session = @session AND seq > 0 AND +id IS NOT NULL
+		ORDER BY seq DESC LIMIT 1
+	)
+	UNION ALL
+	SELECT r.seq, r.parent_id, path.depth + 1
+	FROM path CROSS JOIN records AS r INDEXED BY records_by_id
+	WHERE r.session = @session AND r.id = path.parent_id AND path.depth < @count AND +r.seq > 0
+	LIMIT @limit
+)
+SELECT path.seq AS seq, path.depth AS depth, r.line AS line
+FROM path CROSS JOIN records AS r
+WHERE r.session = @session AND r.seq = path.seq
+ORDER BY path.depth`;
+
+/** The statements the store runs, prepared once per connection. Every value is a parameter. */
+export class Statements {
+	/** The position of a session (name): undefined when it does not exist. */
+	readonly session: SqliteStatement<[string], SessionRow>;
+	/** A session's records from a seq on (name, seq), in order. */
+	readonly rowsFrom: SqliteStatement<[string, number], LineRow>;
+	/** One record of a session (name, seq). */
+	readonly lineAt: SqliteStatement<[string, number], LineRow>;
+	/** A new session's row (name, generation, count, created, modified, bytes). */
+	readonly insertSession: SqliteStatement<[string, number, number, number, number, number]>;
+	/** After an append (count, modified, bytes added, name). */
+	readonly appended: SqliteStatement<[number, number, number, string]>;
+	/** After a replace (generation, count, modified, bytes, name). */
+	readonly replaced: SqliteStatement<[number, number, number, number, string]>;
+	/** Copies a session's records to its backups under a generation (generation, name). */
+	readonly backUp: SqliteStatement<[number, string]>;
+	/** The records of a backup (name, generation), in order. */
+	readonly backupRows: SqliteStatement<[string, number], LineRow>;
+	/** The active path, leaf first (see {@link PATH_SQL}). */
+	readonly path: SqliteStatement<[{ session: string; count: number; limit: number }], PathRow>;
+	/** Every session: name, modification time, bytes. */
+	readonly list: SqliteStatement<[], { name: string; modified_ms: number; bytes: number }>;
+	/** The sessions whose text matches an FTS5 query. */
+	readonly search: SqliteStatement<[string], { session: string }>;
+	private readonly generation;
+	private readonly insertRecord;
+	private readonly insertText;
+	private readonly deleteText;
+	private readonly deleteRecords;
+	private readonly deleteBackups;
+	private readonly deleteSessionRow;
+	private synchronous = "NORMAL";
+
+	/** @param db a connection to a database at {@link SCHEMA_VERSION} */
+	constructor(readonly db: SqliteDatabase) {
+		this.session = db.prepare<[string], SessionRow>("SELECT generation, count FROM sessions WHERE name = ?");
+		this.rowsFrom = db.prepare<[string, number], LineRow>(
+			"SELECT seq, line FROM records WHERE session = ? AND seq >= ? ORDER BY seq",
+		);
+		this.lineAt = db.prepare<[string, number], LineRow>("SELECT seq, line FROM records WHERE session = ? AND seq = ?");
+		this.insertSession = db.prepare<[string, number, number, number, number, number]>(
+			"INSERT INTO sessions (name, generation, count, created_ms, modified_ms, bytes) VALUES (?, ?, ?, ?, ?, ?)",
+		);
+		this.appended = db.prepare<[number, number, number, string]>(
+			"UPDATE sessions SET count = ?, modified_ms = ?, bytes = bytes + ? WHERE name = ?",
+		);
+		this.replaced = db.prepare<[number, number, number, number, string]>(
+			"UPDATE sessions SET generation = ?, count = ?, modified_ms = ?, bytes = ? WHERE name = ?",
+		);
+		this.backUp = db.prepare<[number, string]>(
+			"INSERT INTO backups (session, generation, seq, line) SELECT session, ?, seq, line FROM records WHERE session = ?",
+		);
+		this.backupRows = db.prepare<[string, number], LineRow>(
+			"SELECT seq, line FROM backups WHERE session = ? AND generation = ? ORDER BY seq",
+		);
+		this.path = db.prepare<[{ session: string; count: number; limit: number }], PathRow>(PATH_SQL);
+		this.list = db.prepare<[], { name: string; modified_ms: number; bytes: number }>(
+			"SELECT name, modified_ms, bytes FROM sessions ORDER BY name",
+		);
+		this.search = db.prepare<[string], { session: string }>(
+			"SELECT DISTINCT r.session AS session FROM records_text JOIN records AS r ON r.rid = records_text.rowid " +
+				"WHERE records_text MATCH ? ORDER BY r.session",
+		);
+		this.generation = db.prepare<[], { value: number }>(
+			"UPDATE counters SET value = value + 1 WHERE name = 'generation' RETURNING value",
+		);
+		this.insertRecord = db.prepare<[string, number, string | null, string | null, string | null, string]>(
+			"INSERT INTO records (session, seq, type, id, parent_id, line) VALUES (?, ?, ?, ?, ?, ?)",
+		);
+		this.insertText = db.prepare<[number | bigint, string]>("INSERT INTO records_text (rowid, text) VALUES (?, ?)");
+		this.deleteText = db.prepare<[string]>(
+			"DELETE FROM records_text WHERE rowid IN (SELECT rid FROM records WHERE session = ?)",
+		);
+		this.deleteRecords = db.prepare<[string]>("DELETE FROM records WHERE session = ?");
+		this.deleteBackups = db.prepare<[string]>("DELETE FROM backups WHERE session = ?");
+		this.deleteSessionRow = db.prepare<[string]>("DELETE FROM sessions WHERE name = ?");
+	}
+
+	/** A generation never issued before in this database (inside a write transaction). */
+	nextGeneration(): number {
+		const row = this.generation.get();
+		if (!row) throw new Error("the generation counter is missing");
+		return row.value;
+	}
+
+	/** Inserts records as seq `from`, `from + 1`, … of the session, and their searchable text. */
+	insertRecords(session: string, from: number, rows: readonly IndexedRecord[]): void {
+		for (const [k, row] of rows.entries()) {
+			const { lastInsertRowid } = this.insertRecord.run(session, from + k, row.type, row.id, row.parentId, row.line);
+			if (row.text !== null) this.insertText.run(lastInsertRowid, row.text);
+		}
+	}
+
+	/** Deletes the session's records and their text (not its row or backups). */
+	deleteRows(session: string): void {
+		this.deleteText.run(session);
+		this.deleteRecords.run(session);
+	}
+
+	/** Deletes everything of the session: records, text, backups, its row. */
+	deleteSession(session: string): void {
+		this.deleteRows(session);
+		this.deleteBackups.run(session);
+		this.deleteSessionRow.run(session);
+	}
+
+	/** Sets `PRAGMA synchronous` for the next write (outside a transaction), if it differs. */
+	setSynchronous(mode: "NORMAL" | "FULL"): void {
+		if (this.synchronous === mode) return;
+		this.db.pragma(`synchronous = ${mode}`);
+		this.synchronous = mode;
+	}
+}
+
+const prepared = new WeakMap<SqliteDatabase, Statements>();
+
+/** The statements of a connection, prepared on first use. */
+export function statementsOf(db: SqliteDatabase): Statements {
+	let statements = prepared.get(db);
+	if (!statements) {
+		statements = new Statements(db);
+		prepared.set(db, statements);
+	}
+	return statements;
+}

@@ -1,0 +1,553 @@
+/**
+ * The SQLite store: `sqlite:PATH#SESSION_ID` is one session in the database file at PATH (a
+ * relative PATH resolves against the working directory), `sqlite:PATH` the database as a
+ * collection of sessions. Schema, migrations and connections are in `sqlite-schema.ts`; the
+ * driver (better-sqlite3 12, an optional dependency) is loaded on first use.
+ *
+ * Every write is one `BEGIN IMMEDIATE` transaction: it takes the database's write lock, reads
+ * the session's row, compares the caller's position with it, and writes or returns what the
+ * caller is behind by. better-sqlite3 runs statements synchronously, so a transaction never
+ * spans an `await`, and writers in this and other processes serialise on the lock.
+ *
+ * Durability (SQLite in WAL mode; the mode is set on the connection before each write):
+ * - `"none"` (default): `synchronous = NORMAL`. A commit is written to the WAL file, so an
+ *   acknowledged append survives a crash of the process; after a power loss the latest
+ *   commits may be missing (never half there) until a checkpoint has synced the WAL.
+ * - `"fsync"`: `synchronous = FULL`. The WAL is fsynced at every commit: an acknowledged
+ *   append survives a power loss.
+ * - `"group"` is not offered: SQLite syncs per commit or per checkpoint, not per group of
+ *   commits, so it is refused rather than pretended.
+ *
+ * Connections: one per database file and process, shared by every store object of it (and
+ * opened on first use); {@link closeSqliteDatabases} closes them. A store made with
+ * `privateConnection` opens its own (a second writer, in tests).
+ */
+
+import { resolve } from "node:path";
+import { SessionTreeError } from "../../core/errors.js";
+import type { RawRecord } from "../../core/migrate.js";
+import type { ParsedLine } from "../../core/reducer.js";
+import type { SessionHeader } from "../../core/types.js";
+import { errorCode } from "../../core/validate.js";
+import type { StoreOptions } from "../locations.js";
+import type {
+	AppendOutcome,
+	CollectionCapabilities,
+	Durability,
+	ReplaceOutcome,
+	SessionCollection,
+	SessionListing,
+	SessionStore,
+	StoreCapabilities,
+	StorePosition,
+	StoreRead,
+	TailRead,
+	TextQuery,
+} from "../store.js";
+import {
+	checkSessionName,
+	decodePosition,
+	encodePosition,
+	type IndexedRecord,
+	indexRecord,
+	parseStoredLine,
+	sessionUrl,
+	splitSessionUrl,
+} from "./common.js";
+import {
+	closeSharedDatabase,
+	loadDriver,
+	openDatabase,
+	type SessionRow,
+	type SqliteDatabase,
+	type SqliteDriver,
+	type Statements,
+	sharedDatabase,
+	statementsOf,
+} from "./sqlite-schema.js";
+
+export { closeSqliteDatabases } from "./sqlite-schema.js";
+
+const DURABILITY: readonly Durability[] = Object.freeze(["none", "fsync"] as const);
+
+const CAPABILITIES: StoreCapabilities = Object.freeze({
+	lazyBodies: false,
+	tailReads: false,
+	pathReads: true,
+	durability: DURABILITY,
+});
+
+const COLLECTION_CAPABILITIES: CollectionCapabilities = Object.freeze({ listing: true, search: true, remove: true });
+
+/** A `sqlite:` location taken apart. */
+export interface SqliteUrl {
+	/** The database file, absolute. */
+	file: string;
+	/** `sqlite:` and the absolute path: the collection's location. */
+	base: string;
+	/** The session's name after `#`, if any. */
+	name: string | undefined;
+}
+
+/**
+ * Parses `sqlite:PATH` or `sqlite:PATH#SESSION_ID`; a relative PATH is resolved against the
+ * working directory.
+ * @throws SessionTreeError INVALID_ARGUMENT for another scheme, an empty path or a bad session name
+ */
+export function parseSqliteUrl(location: string): SqliteUrl {
+	if (!/^sqlite:/i.test(location)) {
+		throw new SessionTreeError("INVALID_ARGUMENT", "not a sqlite: location (sqlite:PATH#SESSION_ID)", {
+			file: location,
+		});
+	}
+	const { base, name } = splitSessionUrl(location);
+	const path = base.slice("sqlite:".length);
+	if (path === "") {
+		throw new SessionTreeError("INVALID_ARGUMENT", "a sqlite: location needs a database path: sqlite:PATH#SESSION_ID", {
+			file: location,
+		});
+	}
+	const file = resolve(path);
+	return { file, base: `sqlite:${file}`, name };
+}
+
+/** Options of {@link SqliteSessionStore}. */
+export interface SqliteStoreOptions extends StoreOptions {
+	/**
+	 * Use a connection of this store's own, opened on first use and closed by `close`, instead
+	 * of the one this process shares per database file: a second writer as another process
+	 * would be (tests).
+	 */
+	privateConnection?: boolean;
+}
+
+/**
+ * Runs `work` on a connection to `file` with the statements prepared on it, or `missing` when
+ * the database does not exist and `connect` did not create it. Everything after the driver is
+ * loaded happens in one synchronous run: no `close` can come between getting the connection
+ * and using it. Driver errors become SessionTreeErrors naming `location`.
+ */
+async function withDatabase<T>(
+	location: string,
+	connect: (driver: SqliteDriver) => SqliteDatabase | undefined,
+	work: (sql: Statements) => T,
+	missing: () => T,
+): Promise<T> {
+	const driver = await loadDriver(location);
+	try {
+		const db = connect(driver);
+		return db ? work(statementsOf(db)) : missing();
+	} catch (error) {
+		throw storeError(error, location);
+	}
+}
+
+/** A SessionTreeError for what the driver threw: LOCKED when the lock stayed taken, else IO_ERROR. */
+function storeError(error: unknown, location: string): SessionTreeError {
+	if (error instanceof SessionTreeError) return error;
+	const code = errorCode(error);
+	const message = error instanceof Error ? error.message : String(error);
+	if (typeof code === "string" && (code.startsWith("SQLITE_BUSY") || code.startsWith("SQLITE_LOCKED"))) {
+		return new SessionTreeError("LOCKED", `the database stayed locked by another connection: ${message}`, {
+			file: location,
+		});
+	}
+	return new SessionTreeError("IO_ERROR", `sqlite: ${message}`, { file: location }, { cause: error });
+}
+
+/** The lines of stored rows, parsed, in order. */
+function parseRows(rows: readonly { seq: number; line: string }[], location: string): ParsedLine[] {
+	return rows.map((row) => parseStoredLine(row.line, row.seq, location));
+}
+
+/** The size of a JSONL copy of these records: each line and its newline. */
+function bytesOf(rows: readonly IndexedRecord[]): number {
+	let bytes = 0;
+	for (const row of rows) bytes += Buffer.byteLength(row.line) + 1;
+	return bytes;
+}
+
+/**
+ * One session of a SQLite database. A store made from a URL without `#SESSION_ID` has no name
+ * until {@link create}, which names the session by its header's id; its `location` is the
+ * session's URL from then on.
+ */
+export class SqliteSessionStore implements SessionStore {
+	readonly capabilities = CAPABILITIES;
+	/** The database file, absolute. */
+	readonly file: string;
+	private readonly base: string;
+	private name: string | undefined;
+	private readonly durability: Durability;
+	private readonly privateConnection: boolean;
+	private own: SqliteDatabase | undefined;
+
+	/**
+	 * @param location `sqlite:PATH#SESSION_ID`, or `sqlite:PATH` for a session to be created
+	 * @throws SessionTreeError INVALID_ARGUMENT for a malformed location or a durability it cannot give
+	 */
+	constructor(location: string, options: SqliteStoreOptions = {}) {
+		const url = parseSqliteUrl(location);
+		this.file = url.file;
+		this.base = url.base;
+		this.name = url.name;
+		this.durability = options.durability ?? "none";
+		if (!DURABILITY.includes(this.durability)) {
+			throw new SessionTreeError(
+				"INVALID_ARGUMENT",
+				`a sqlite: store cannot give durability ${JSON.stringify(this.durability)} (it offers ${DURABILITY.join(", ")})`,
+				{ file: location },
+			);
+		}
+		this.privateConnection = options.privateConnection === true;
+	}
+
+	/** `sqlite:/ABSOLUTE/PATH#SESSION_ID`; without `#…` before a store made without a name is created. */
+	get location(): string {
+		return this.name === undefined ? this.base : sessionUrl(this.base, this.name);
+	}
+
+	async exists(): Promise<boolean> {
+		const name = this.name;
+		if (name === undefined) return false;
+		return this.use(
+			false,
+			(sql) => sql.session.get(name) !== undefined,
+			() => false,
+		);
+	}
+
+	async create(header: SessionHeader): Promise<StorePosition> {
+		const name = this.name ?? checkSessionName(header.id, this.base);
+		const location = sessionUrl(this.base, name);
+		const row = indexRecord(header);
+		const position = await this.write((sql) => {
+			if (sql.session.get(name)) {
+				throw new SessionTreeError("FILE_EXISTS", "the session already exists", { file: location });
+			}
+			const generation = sql.nextGeneration();
+			const now = Date.now();
+			sql.insertRecords(name, 0, [row]);
+			sql.insertSession.run(name, generation, 1, now, now, bytesOf([row]));
+			return encodePosition(generation, 1);
+		}, true);
+		this.name = name;
+		return position;
+	}
+
+	async read(): Promise<StoreRead> {
+		const name = this.required();
+		return this.snapshot(
+			(sql) => {
+				const row = this.row(sql, name);
+				return { lines: parseRows(sql.rowsFrom.all(name, 0), this.location), position: positionOf(row) };
+			},
+			() => {
+				throw this.notFound();
+			},
+		);
+	}
+
+	async readSince(position: StorePosition): Promise<StoreRead | undefined> {
+		const at = decodePosition(position, this.location);
+		const name = this.name;
+		if (name === undefined) return undefined;
+		return this.snapshot(
+			(sql) => {
+				const row = sql.session.get(name);
+				if (!row || row.generation !== at.generation || at.count > row.count) return undefined;
+				return { lines: parseRows(sql.rowsFrom.all(name, at.count), this.location), position: positionOf(row) };
+			},
+			() => undefined,
+		);
+	}
+
+	async append(records: readonly object[], expected: StorePosition): Promise<AppendOutcome> {
+		const at = decodePosition(expected, this.location);
+		const name = this.required();
+		// Encoded before the transaction: the write lock is held for the statements only.
+		const rows = records.map(indexRecord);
+		return this.write((sql) => {
+			const row = this.row(sql, name);
+			const notNow = this.compare(sql, name, row, at);
+			if (notNow) return notNow;
+			sql.insertRecords(name, row.count, rows);
+			sql.appended.run(row.count + rows.length, Date.now(), bytesOf(rows), name);
+			return { status: "ok", position: encodePosition(row.generation, row.count + rows.length) };
+		});
+	}
+
+	async replace(records: readonly object[], expected: StorePosition): Promise<ReplaceOutcome> {
+		const at = decodePosition(expected, this.location);
+		const name = this.required();
+		const rows = records.map(indexRecord);
+		return this.write((sql) => {
+			const row = this.row(sql, name);
+			const notNow = this.compare(sql, name, row, at);
+			if (notNow) return notNow;
+			const generation = sql.nextGeneration();
+			sql.backUp.run(row.generation, name);
+			sql.deleteRows(name);
+			sql.insertRecords(name, 0, rows);
+			sql.replaced.run(generation, rows.length, Date.now(), bytesOf(rows), name);
+			return {
+				status: "ok",
+				position: encodePosition(generation, rows.length),
+				backup: backupName(this.location, row.generation),
+			};
+		});
+	}
+
+	/**
+	 * The active path by index: from the last record after the header with an id, along
+	 * `parent_id` through `(session, id)`, at most `count` records, in one read transaction.
+	 * Undefined for a header of another version than 3, a line that does not parse, or a walk
+	 * that is not one chain back through the stream (duplicate ids, a parent written later).
+	 */
+	async readPath(count: number): Promise<TailRead | undefined> {
+		const name = this.name;
+		if (name === undefined || !(count >= 1)) return undefined;
+		return this.snapshot(
+			(sql) => {
+				const head = sql.lineAt.get(name, 0);
+				const header = head ? parseStoredLine(head.line, 0, this.location).record : undefined;
+				if (header?.version !== 3) return undefined;
+				const walk = sql.path.all({ session: name, count, limit: count + 1 });
+				if (walk.length > count) return undefined;
+				const records: RawRecord[] = [];
+				for (const [k, step] of walk.entries()) {
+					if (step.depth !== k + 1 || (k > 0 && step.seq >= (walk[k - 1]?.seq ?? 0))) return undefined;
+					const record = parseStoredLine(step.line, step.seq, this.location).record;
+					if (!record) return undefined;
+					records.push(record);
+				}
+				return { header, records: records.reverse(), whole: false };
+			},
+			() => undefined,
+		);
+	}
+
+	/** Another session of the same database, named by the header's id. */
+	derive(header: SessionHeader): SqliteSessionStore {
+		const name = checkSessionName(header.id, this.base);
+		return new SqliteSessionStore(sessionUrl(this.base, name), { durability: this.durability });
+	}
+
+	/** Nothing to do: every acknowledged write is committed with the store's durability already. */
+	async flush(): Promise<void> {}
+
+	/** Closes a private connection; the shared one stays open for the other stores of the process. */
+	async close(): Promise<void> {
+		const own = this.own;
+		this.own = undefined;
+		if (own?.open) own.close();
+	}
+
+	/** Runs `work` on this store's connection (see {@link withDatabase}). */
+	private use<T>(create: boolean, work: (sql: Statements) => T, missing: () => T): Promise<T> {
+		return withDatabase(this.location, (driver) => this.connect(driver, create), work, missing);
+	}
+
+	/** Runs `work` in a read transaction: its statements see one snapshot of the database. */
+	private snapshot<T>(work: (sql: Statements) => T, missing: () => T): Promise<T> {
+		return this.use(false, (sql) => sql.db.transaction(() => work(sql)).deferred(), missing);
+	}
+
+	/** Runs `work` in a `BEGIN IMMEDIATE` transaction with this store's durability. */
+	private write<T>(work: (sql: Statements) => T, create = false): Promise<T> {
+		return this.use(
+			create,
+			(sql) => {
+				sql.setSynchronous(this.durability === "fsync" ? "FULL" : "NORMAL");
+				return sql.db.transaction(() => work(sql)).immediate();
+			},
+			() => {
+				throw this.notFound();
+			},
+		);
+	}
+
+	private connect(driver: SqliteDriver, create: boolean): SqliteDatabase | undefined {
+		if (!this.privateConnection) return sharedDatabase(driver, this.file, create);
+		if (!this.own?.open) this.own = openDatabase(driver, this.file, create);
+		return this.own;
+	}
+
+	/** Nothing when the stream still ends at `at`; else stale, or what the caller is behind by. */
+	private compare(
+		sql: Statements,
+		name: string,
+		row: SessionRow,
+		at: { generation: number; count: number },
+	): { status: "stale" } | { status: "behind"; read: StoreRead } | undefined {
+		if (at.generation !== row.generation || at.count > row.count) return { status: "stale" };
+		if (at.count === row.count) return undefined;
+		const lines = parseRows(sql.rowsFrom.all(name, at.count), this.location);
+		return { status: "behind", read: { lines, position: positionOf(row) } };
+	}
+
+	private row(sql: Statements, name: string): SessionRow {
+		const row = sql.session.get(name);
+		if (!row) throw this.notFound();
+		return row;
+	}
+
+	private required(): string {
+		if (this.name === undefined) throw this.notFound();
+		return this.name;
+	}
+
+	private notFound(): SessionTreeError {
+		return new SessionTreeError("FILE_NOT_FOUND", "no such session", { file: this.location });
+	}
+}
+
+function positionOf(row: SessionRow): StorePosition {
+	return encodePosition(row.generation, row.count);
+}
+
+/** `sqlite:/PATH#NAME@backup-GENERATION`: the records the session had in that generation. */
+function backupName(location: string, generation: number): string {
+	return `${location}@backup-${generation}`;
+}
+
+/**
+ * The records a `replace` of a SQLite session kept, by the backup name it returned, header first.
+ * @throws SessionTreeError INVALID_ARGUMENT for another name, FILE_NOT_FOUND when there is no such backup
+ */
+export async function readSqliteBackup(backup: string): Promise<RawRecord[]> {
+	const match = /^(.*)@backup-(\d{1,15})$/.exec(backup);
+	const url = match?.[1] === undefined ? undefined : parseSqliteUrl(match[1]);
+	const name = url?.name;
+	if (!url || name === undefined) {
+		throw new SessionTreeError("INVALID_ARGUMENT", "not a sqlite: backup (sqlite:PATH#SESSION_ID@backup-N)", {
+			file: backup,
+		});
+	}
+	const generation = Number(match?.[2]);
+	const notFound = () => new SessionTreeError("FILE_NOT_FOUND", "no such backup", { file: backup });
+	const rows = await withDatabase(
+		backup,
+		(driver) => sharedDatabase(driver, url.file, false),
+		(sql) => sql.backupRows.all(name, generation),
+		() => {
+			throw notFound();
+		},
+	);
+	if (rows.length === 0) throw notFound();
+	return parseRows(rows, backup).map((parsed) => {
+		if (!parsed.record) throw parsed.error ?? notFound();
+		return parsed.record;
+	});
+}
+
+/** The sessions of one SQLite database: `sqlite:PATH`. */
+export class SqliteCollection implements SessionCollection {
+	readonly capabilities = COLLECTION_CAPABILITIES;
+	/** `sqlite:` and the database file's absolute path. */
+	readonly location: string;
+	/** The database file, absolute. */
+	readonly file: string;
+
+	/** @throws SessionTreeError INVALID_ARGUMENT for a malformed location or one naming a session */
+	constructor(location: string) {
+		const url = parseSqliteUrl(location);
+		if (url.name !== undefined) {
+			throw new SessionTreeError("INVALID_ARGUMENT", "a sqlite: collection is a database: sqlite:PATH, without #", {
+				file: location,
+			});
+		}
+		this.file = url.file;
+		this.location = url.base;
+	}
+
+	/** Every session, by name; none when the database file does not exist. */
+	async *list(): AsyncIterable<SessionListing> {
+		const rows = await this.use(
+			(sql) => sql.list.all(),
+			() => [],
+		);
+		for (const row of rows) {
+			yield { location: sessionUrl(this.location, row.name), modified: new Date(row.modified_ms), bytes: row.bytes };
+		}
+	}
+
+	/**
+	 * The store of a session of this database.
+	 * @throws SessionTreeError INVALID_ARGUMENT for a location of another database or without a session name
+	 */
+	open(location: string): SqliteSessionStore {
+		return new SqliteSessionStore(sessionUrl(this.location, this.nameIn(location)));
+	}
+
+	/** The store of a new session named by the header's id. */
+	sessionFor(header: SessionHeader): SqliteSessionStore {
+		return new SqliteSessionStore(sessionUrl(this.location, checkSessionName(header.id, this.location)));
+	}
+
+	/**
+	 * The sessions with a record whose searchable text holds `query.text`, in any letter case
+	 * (the trigram index folds case; the catalog then matches exactly). Undefined for fewer
+	 * than 3 characters: a trigram index cannot look those up.
+	 */
+	async searchText(query: TextQuery): Promise<string[] | undefined> {
+		if ([...query.text].length < 3) return undefined;
+		// One FTS5 string: the whole text as a phrase of trigrams, no query syntax.
+		const match = `"${query.text.replaceAll('"', '""')}"`;
+		const names = await this.use(
+			(sql) => sql.search.all(match),
+			() => [],
+		);
+		return names.map((row) => sessionUrl(this.location, row.session));
+	}
+
+	/**
+	 * Deletes a session: its records, their text index and its backups, in one transaction.
+	 * @throws SessionTreeError INVALID_ARGUMENT for a location of another database,
+	 *   FILE_NOT_FOUND for a session that does not exist
+	 */
+	async remove(location: string): Promise<void> {
+		const name = this.nameIn(location);
+		const notFound = () => new SessionTreeError("FILE_NOT_FOUND", "no such session", { file: location });
+		await this.use(
+			(sql) =>
+				sql.db
+					.transaction(() => {
+						if (!sql.session.get(name)) throw notFound();
+						sql.deleteSession(name);
+					})
+					.immediate(),
+			() => {
+				throw notFound();
+			},
+		);
+	}
+
+	/** Closes the process's shared connection to the database; it opens again when next used. */
+	async close(): Promise<void> {
+		closeSharedDatabase(this.file);
+	}
+
+	private use<T>(work: (sql: Statements) => T, missing: () => T): Promise<T> {
+		return withDatabase(this.location, (driver) => sharedDatabase(driver, this.file, false), work, missing);
+	}
+
+	/** The session name of a location of this database. */
+	private nameIn(location: string): string {
+		const url = parseSqliteUrl(location);
+		if (url.file !== this.file || url.name === undefined) {
+			throw new SessionTreeError("INVALID_ARGUMENT", `not a session of ${this.location}`, { file: location });
+		}
+		return url.name;
+	}
+}
+
+/** The store of a `sqlite:` location (registered in `locations.ts`). */
+export function sqliteStore(location: string, options: StoreOptions): SessionStore {
+	return new SqliteSessionStore(location, options);
+}
+
+/** The collection of a `sqlite:PATH` location (registered in `locations.ts`). */
+export function sqliteCollection(location: string): SessionCollection {
+	return new SqliteCollection(location);
+}

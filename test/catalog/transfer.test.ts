@@ -1,0 +1,117 @@
+/**
+ * Copies between stores: every pi fixture file → SQLite → PostgreSQL → file gives the same
+ * bytes; a whole store copied into another lists the same sessions; search narrowed by a
+ * database's index finds what a scan of the files finds; prune on a database. PostgreSQL parts
+ * skip without a server (see test/support/postgres.ts).
+ */
+
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, describe, test } from "node:test";
+import { compileQuery, searchSessions } from "../../src/catalog/search.js";
+import { copyLocation, copySession, pruneCandidates } from "../../src/catalog/transfer.js";
+import { Session } from "../../src/index.js";
+import { collectionAt, storeAt } from "../../src/storage/locations.js";
+import { closeSqliteDatabases } from "../../src/storage/sql/sqlite-store.js";
+import { FIXTURES } from "../cli/helpers.js";
+import { postgresServer, testSchema } from "../support/postgres.js";
+
+const dir = mkdtempSync(join(tmpdir(), "st-transfer-"));
+after(async () => {
+	closeSqliteDatabases();
+	rmSync(dir, { recursive: true, force: true });
+});
+
+const server = await postgresServer();
+const pg = "url" in server ? testSchema(server.url, "transfer") : undefined;
+const pgMany = "url" in server ? testSchema(server.url, "transfer_many") : undefined;
+
+/** The pi fixtures that are sessions a strict open reads (the damaged ones are for repair). */
+async function cleanFixtures(): Promise<string[]> {
+	const files: string[] = [];
+	for (const name of readdirSync(FIXTURES)
+		.filter((file) => file.endsWith(".jsonl"))
+		.sort()) {
+		const file = join(FIXTURES, name);
+		try {
+			await (await Session.open(file)).close();
+			files.push(file);
+		} catch {
+			// A fixture of damage: copy refuses it, as tested in test/cli/transfer.test.ts.
+		}
+	}
+	return files;
+}
+
+const isDirectory = (path: string) => {
+	try {
+		return readdirSync(path) !== undefined;
+	} catch {
+		return false;
+	}
+};
+
+describe("copy between stores", () => {
+	test("every pi fixture: file → SQLite → PostgreSQL → file is byte-identical", async (t) => {
+		const files = await cleanFixtures();
+		assert.ok(files.length >= 10, `fixtures found: ${files.length}`);
+		const sqlite = `sqlite:${join(dir, "fixtures.db")}`;
+		const back = join(dir, "back");
+		mkdirSync(back);
+		for (const file of files) {
+			const inSqlite = await copySession(storeAt(file), { collection: collectionAt(sqlite) });
+			let last = inSqlite;
+			if (pg) last = await copySession(storeAt(inSqlite), { collection: collectionAt(pg.url) });
+			const out = await copySession(storeAt(last), { location: join(back, file.split("/").at(-1) as string) });
+			assert.deepEqual(readFileSync(out), readFileSync(file), `${file} came back the same`);
+			const original = await Session.open(file);
+			const copied = await Session.open(last);
+			assert.deepEqual(copied.buildSessionContext(), original.buildSessionContext(), `${file}: the same context`);
+			assert.equal(copied.getLeafId(), original.getLeafId());
+		}
+		if (!pg) t.diagnostic("PostgreSQL leg skipped: no server");
+	});
+
+	test("a directory into SQLite (and PostgreSQL): the same sessions; copying again copies nothing", async () => {
+		const from = join(dir, "many");
+		mkdirSync(from);
+		for (let i = 0; i < 5; i++) {
+			const session = await Session.create({ dir: from, cwd: "/p" });
+			await session.appendMessage({ role: "user", content: `question ${i} about zebra crossings`, timestamp: i });
+			await session.close();
+		}
+		for (const target of [`sqlite:${join(dir, "many.db")}`, ...(pgMany ? [pgMany.url] : [])]) {
+			const events = [];
+			for await (const event of copyLocation(from, target, isDirectory)) events.push(event);
+			assert.deepEqual(
+				events.map((event) => event.kind),
+				["copied", "copied", "copied", "copied", "copied"],
+			);
+			const again = [];
+			for await (const event of copyLocation(from, target, isDirectory)) again.push(event.kind);
+			assert.deepEqual(again, ["exists", "exists", "exists", "exists", "exists"], "a second copy leaves them alone");
+			const listed = [];
+			for await (const listing of collectionAt(target).list()) listed.push(listing.location);
+			assert.equal(listed.length, 5);
+			// Search narrowed by the index finds what a scan finds.
+			const matcher = compileQuery({ pattern: "zebra crossing", ignoreCase: true });
+			const indexed = await searchSessions(collectionAt(target), matcher);
+			const scanned = await searchSessions(collectionAt(target), matcher, { scan: true });
+			const files = await searchSessions(collectionAt(from), matcher);
+			assert.equal(indexed.hits.length, 5, target);
+			assert.deepEqual(indexed.hits.map((hit) => hit.entryId).sort(), scanned.hits.map((hit) => hit.entryId).sort());
+			assert.deepEqual(indexed.hits.map((hit) => hit.entryId).sort(), files.hits.map((hit) => hit.entryId).sort());
+			assert.equal((await searchSessions(collectionAt(target), compileQuery({ pattern: "giraffe" }))).hits.length, 0);
+			// Prune: keep 2, the others go, each in one step.
+			const chosen = await pruneCandidates(collectionAt(target), { keep: 2 });
+			assert.equal(chosen.length, 3);
+			const collection = collectionAt(target);
+			for (const listing of chosen) await collection.remove?.(listing.location);
+			const left = [];
+			for await (const listing of collectionAt(target).list()) left.push(listing.location);
+			assert.equal(left.length, 2);
+		}
+	});
+});

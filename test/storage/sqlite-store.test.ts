@@ -1,0 +1,505 @@
+/**
+ * What the conformance suite does not check of the SQLite store: locations, file modes,
+ * migrations (again, and from several processes at once), the stored text byte for byte,
+ * path reads by index, the collection (list, full-text search, remove).
+ */
+
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { after, describe, test } from "node:test";
+import { pathToFileURL } from "node:url";
+import Database from "better-sqlite3";
+import type { AgentMessage } from "../../src/core/types.js";
+import { Session } from "../../src/session.js";
+import { collectionAt, storeAt } from "../../src/storage/locations.js";
+import {
+	closeSqliteDatabases,
+	loadDriver,
+	migrate,
+	openDatabase,
+	SCHEMA_VERSION,
+	statementsOf,
+} from "../../src/storage/sql/sqlite-schema.js";
+import {
+	parseSqliteUrl,
+	readSqliteBackup,
+	SqliteCollection,
+	SqliteSessionStore,
+	sqliteStore,
+} from "../../src/storage/sql/sqlite-store.js";
+import {
+	assertCode,
+	chain,
+	entryId,
+	itemAt,
+	jsonTexts,
+	messageRecord,
+	newHeader,
+	okPosition,
+	okReplace,
+} from "../../src/testing/helpers.js";
+
+const dir = mkdtempSync(join(tmpdir(), "st-sqlite-"));
+after(() => {
+	closeSqliteDatabases();
+	rmSync(dir, { recursive: true, force: true });
+});
+
+let databases = 0;
+/** A database file that does not exist yet. */
+function newDatabase(): string {
+	return join(dir, `db-${++databases}.sqlite`);
+}
+
+function user(text: string): AgentMessage {
+	return { role: "user", content: text, timestamp: 1 };
+}
+
+function assistant(text: string): AgentMessage {
+	return {
+		role: "assistant",
+		content: [{ type: "text", text }],
+		api: "anthropic-messages",
+		provider: "anthropic",
+		model: "claude-sonnet-4-5",
+		usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { total: 0 } },
+		stopReason: "stop",
+		timestamp: 2,
+	};
+}
+
+/** The rows of a query on the database file, through a connection of the test's own. */
+function query<Row>(file: string, sql: string, ...params: unknown[]): Row[] {
+	const db = new Database(file, { readonly: true, fileMustExist: true });
+	try {
+		return db.prepare<unknown[], Row>(sql).all(...params);
+	} finally {
+		db.close();
+	}
+}
+
+describe("sqlite: locations", () => {
+	test("a relative path resolves against the working directory; the location is canonical", () => {
+		assert.deepEqual(parseSqliteUrl("sqlite:rel/x.db#abc"), {
+			file: resolve("rel/x.db"),
+			base: `sqlite:${resolve("rel/x.db")}`,
+			name: "abc",
+		});
+		assert.equal(parseSqliteUrl("SQLite:/tmp/x.db").name, undefined);
+		assert.equal(storeAt("sqlite:rel.db#s-1").location, `sqlite:${resolve("rel.db")}#s-1`);
+		assert.equal(collectionAt("sqlite:rel.db").location, `sqlite:${resolve("rel.db")}`);
+	});
+
+	test("bad locations: INVALID_ARGUMENT naming the location", async () => {
+		for (const bad of [
+			"sqlite:",
+			"sqlite:#abc",
+			"sqlite:/tmp/x.db#",
+			"sqlite:/tmp/x.db#bad name",
+			"sqlite:/tmp/x.db#-dash",
+			"sqlite:/tmp/x.db#a/b",
+			`sqlite:/tmp/x.db#${"a".repeat(129)}`,
+		]) {
+			await assertCode(async () => storeAt(bad), "INVALID_ARGUMENT", bad);
+		}
+		await assertCode(async () => new SqliteSessionStore("memory:x"), "INVALID_ARGUMENT", "another scheme");
+		await assertCode(async () => collectionAt("sqlite:/tmp/x.db#abc"), "INVALID_ARGUMENT", "a collection with #");
+		try {
+			storeAt("sqlite:/tmp/x.db#bad name");
+		} catch (error) {
+			assert.match(String(error), /sqlite:\/tmp\/x\.db#bad name/, "the message names the location");
+		}
+	});
+
+	test("durability: none and fsync are honoured, group is refused", async () => {
+		const file = newDatabase();
+		assert.deepEqual(storeAt(`sqlite:${file}#a`).capabilities.durability, ["none", "fsync"]);
+		await assertCode(async () => storeAt(`sqlite:${file}#a`, { durability: "group" }), "INVALID_ARGUMENT", "group");
+		const session = await Session.create({ location: `sqlite:${file}#f`, durability: "fsync" });
+		await session.appendMessage(user("durable"));
+		assert.equal((await Session.open(`sqlite:${file}#f`, { durability: "fsync" })).entryCount, 1);
+	});
+
+	test("a store without a name takes its header's id at create", async () => {
+		const file = newDatabase();
+		const store = sqliteStore(`sqlite:${file}`, {});
+		assert.equal(store.location, `sqlite:${file}`);
+		assert.equal(await store.exists(), false);
+		await assertCode(() => store.read(), "FILE_NOT_FOUND", "read before create");
+		assert.equal(await store.readPath?.(10), undefined);
+		const header = newHeader();
+		await store.create(header);
+		assert.equal(store.location, `sqlite:${file}#${header.id}`);
+		assert.equal(await store.exists(), true);
+		const session = await Session.create({ location: `sqlite:${file}` });
+		assert.equal(session.location, `sqlite:${file}#${session.getSessionId()}`);
+		const viaDir = await Session.create({ dir: `sqlite:${file}` });
+		assert.equal(viaDir.location, `sqlite:${file}#${viaDir.getSessionId()}`);
+		// A session is keyed by its name, not by the id in its header.
+		const named = sqliteStore(`sqlite:${file}#other-name`, {});
+		await named.create(header);
+		assert.equal((await named.read()).lines.length, 1);
+	});
+
+	test("reading a database that does not exist creates nothing; a missing directory is FILE_NOT_FOUND", async () => {
+		const file = newDatabase();
+		const store = sqliteStore(`sqlite:${file}#a`, {});
+		assert.equal(await store.exists(), false);
+		await assertCode(() => store.read(), "FILE_NOT_FOUND", "read");
+		assert.equal(await store.readSince("0:1"), undefined);
+		const collection = new SqliteCollection(`sqlite:${file}`);
+		const listed = [];
+		for await (const item of collection.list()) listed.push(item);
+		assert.deepEqual(listed, []);
+		assert.deepEqual(await collection.searchText({ text: "anything", ignoreCase: true }), []);
+		assert.equal(existsSync(file), false, "no file was created");
+		const nowhere = sqliteStore(`sqlite:${join(dir, "missing-dir", "x.db")}#a`, {});
+		await assertCode(() => nowhere.create(newHeader()), "FILE_NOT_FOUND", "create in a missing directory");
+	});
+
+	test("without better-sqlite3: INVALID_ARGUMENT saying what to install", async () => {
+		const store = pathToFileURL(resolve(import.meta.dirname, "../../src/storage/sql/sqlite-store.js")).href;
+		// A resolve hook that finds no better-sqlite3, as when the optional dependency is not installed.
+		const hook = `export async function resolve(specifier, context, next) {
+			if (specifier === "better-sqlite3") throw Object.assign(new Error("not installed"), { code: "ERR_MODULE_NOT_FOUND" });
+			return next(specifier, context);
+		}`;
+		const script = `
+			import { register } from "node:module";
+			register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});
+			const { sqliteStore } = await import(${JSON.stringify(store)});
+			try {
+				await sqliteStore("sqlite:/nowhere/x.db#a", {}).exists();
+			} catch (error) {
+				process.stdout.write(JSON.stringify({ code: error.code, file: error.file, message: error.message }));
+			}
+		`;
+		const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+			stdio: ["ignore", "pipe", "inherit"],
+		});
+		let out = "";
+		child.stdout.on("data", (chunk: Buffer) => {
+			out += chunk.toString("utf8");
+		});
+		await new Promise((done) => child.on("close", done));
+		const got = JSON.parse(out);
+		assert.equal(got.code, "INVALID_ARGUMENT");
+		assert.equal(got.file, "sqlite:/nowhere/x.db#a");
+		assert.match(got.message, /npm install better-sqlite3@12/);
+	});
+
+	test("a file that is not a database: IO_ERROR naming the location", async () => {
+		const file = join(dir, "not-a-db.jsonl");
+		const { writeFileSync } = await import("node:fs");
+		writeFileSync(file, `${"x".repeat(200)}\n`);
+		await assertCode(() => sqliteStore(`sqlite:${file}#a`, {}).exists(), "IO_ERROR", "not a database");
+	});
+});
+
+describe("sqlite: files and schema", () => {
+	test("the database and its -wal and -shm files are owner-only (0600)", async () => {
+		const file = newDatabase();
+		const session = await Session.create({ location: `sqlite:${file}#a` });
+		await session.appendMessage(user("q"));
+		for (const name of [file, `${file}-wal`, `${file}-shm`]) {
+			assert.ok(existsSync(name), `${name} exists`);
+			assert.equal((statSync(name).mode & 0o777).toString(8), "600", `${name} is owner-only`);
+		}
+		assert.equal(query<{ journal_mode: string }>(file, "PRAGMA journal_mode")[0]?.journal_mode, "wal");
+	});
+
+	test("migrations run again change nothing; the version is recorded once", async () => {
+		const file = newDatabase();
+		const driver = await loadDriver(file);
+		const first = openDatabase(driver, file, true);
+		const second = openDatabase(driver, file, true);
+		assert.ok(first && second);
+		migrate(first, file);
+		migrate(second, file);
+		statementsOf(second);
+		first.close();
+		second.close();
+		const versions = query<{ version: number }>(file, "SELECT version FROM schema_migrations ORDER BY version");
+		assert.deepEqual(
+			versions.map((row) => row.version),
+			Array.from({ length: SCHEMA_VERSION }, (_, k) => k + 1),
+		);
+		const store = sqliteStore(`sqlite:${file}#a`, {});
+		await store.create(newHeader());
+		assert.equal(await store.exists(), true);
+	});
+
+	test("a newer schema than this code knows is refused", async () => {
+		const file = newDatabase();
+		await sqliteStore(`sqlite:${file}#a`, {}).create(newHeader());
+		const db = new Database(file);
+		db.prepare("INSERT INTO schema_migrations (version, applied_ms) VALUES (?, 0)").run(SCHEMA_VERSION + 1);
+		db.close();
+		closeSqliteDatabases();
+		await assertCode(() => sqliteStore(`sqlite:${file}#a`, {}).exists(), "INVALID_ARGUMENT", "a newer schema");
+	});
+
+	test("six processes opening a new database at once: each migration applied once, every session created", async () => {
+		const file = newDatabase();
+		const schema = pathToFileURL(resolve(import.meta.dirname, "../../src/storage/sql/sqlite-store.js")).href;
+		const script = `
+			const { sqliteStore } = await import(${JSON.stringify(schema)});
+			const store = sqliteStore(process.argv[1], {});
+			await store.create({ type: "session", version: 3, id: "x", timestamp: new Date().toISOString(), cwd: "/" });
+		`;
+		const runs = Array.from({ length: 6 }, (_, k) => {
+			const child = spawn(process.execPath, ["--input-type=module", "-e", script, `sqlite:${file}#p${k}`], {
+				stdio: ["ignore", "ignore", "pipe"],
+			});
+			let stderr = "";
+			child.stderr.on("data", (chunk: Buffer) => {
+				stderr += chunk.toString("utf8");
+			});
+			return new Promise<string>((done) => child.on("close", (code) => done(`${code} ${stderr}`)));
+		});
+		assert.deepEqual(await Promise.all(runs), Array(6).fill("0 "));
+		const versions = query<{ version: number }>(file, "SELECT version FROM schema_migrations ORDER BY version");
+		assert.equal(versions.length, SCHEMA_VERSION);
+		const names = query<{ name: string }>(file, "SELECT name FROM sessions ORDER BY name").map((row) => row.name);
+		assert.deepEqual(names, ["p0", "p1", "p2", "p3", "p4", "p5"]);
+	});
+});
+
+describe("sqlite: records", () => {
+	test("the stored text is the JSON text byte for byte, U+2028 and all; read gives it back", async () => {
+		const file = newDatabase();
+		const store = sqliteStore(`sqlite:${file}#bytes`, {});
+		const header = newHeader();
+		const p0 = await store.create(header);
+		const odd = 'sep \u2028 \u2029 nel \u0085 nul \u0000 emoji \u{1f469}\u200d\u{1f467} lone \ud800 \\ "q" \r\n';
+		const records = [messageRecord(entryId(), null, odd), { zeta: 1, type: "custom", alpha: "é", id: entryId() }];
+		okPosition(await store.append(records, p0));
+		const lines = query<{ line: string }>(file, "SELECT line FROM records WHERE session = ? ORDER BY seq", "bytes");
+		assert.deepEqual(
+			lines.map((row) => row.line),
+			[header, ...records].map((record) => JSON.stringify(record)),
+		);
+		const read = await store.read();
+		assert.deepEqual(
+			read.lines.map((line) => JSON.stringify(line.record)),
+			[header, ...records].map((record) => JSON.stringify(record)),
+		);
+		assert.deepEqual(
+			read.lines.map((line) => line.line),
+			[1, 2, 3],
+			"line numbers are those of a JSONL copy",
+		);
+	});
+
+	test("a position from before a remove is stale for a session created again under the same name", async () => {
+		const file = newDatabase();
+		const location = `sqlite:${file}#again`;
+		const store = sqliteStore(location, {});
+		const p0 = await store.create(newHeader());
+		okPosition(await store.append(chain(2, null), p0));
+		await new SqliteCollection(`sqlite:${file}`).remove(location);
+		const fresh = sqliteStore(location, {});
+		const q0 = await fresh.create(newHeader());
+		okPosition(await fresh.append(chain(2, null), q0));
+		assert.equal((await store.append(chain(1, null), p0)).status, "stale");
+		assert.equal(await store.readSince(p0), undefined);
+	});
+
+	test("replace keeps a backup readable by its name until the session is removed", async () => {
+		const file = newDatabase();
+		const store = sqliteStore(`sqlite:${file}#r`, {});
+		const header = newHeader();
+		const p0 = await store.create(header);
+		const old = chain(2, null, "old");
+		const p1 = okPosition(await store.append(old, p0));
+		const { backup } = okReplace(await store.replace([header], p1));
+		assert.match(backup, /^sqlite:\/.*#r@backup-\d+$/);
+		assert.deepEqual(jsonTexts(await readSqliteBackup(backup)), jsonTexts([header, ...old]));
+		await assertCode(() => readSqliteBackup(`${store.location}@backup-999999`), "FILE_NOT_FOUND", "no such backup");
+		await assertCode(() => readSqliteBackup(store.location), "INVALID_ARGUMENT", "not a backup name");
+		await new SqliteCollection(`sqlite:${file}`).remove(store.location);
+		await assertCode(() => readSqliteBackup(backup), "FILE_NOT_FOUND", "the backup went with the session");
+	});
+});
+
+describe("sqlite: path reads", () => {
+	/** A session with a side branch, a branch back, and labels; returns its URL and the session. */
+	async function branched(file: string): Promise<{ url: string; session: Session }> {
+		const session = await Session.create({ location: `sqlite:${file}` });
+		const q1 = await session.appendMessage(user("q1"));
+		await session.appendMessage(assistant("a1"));
+		const q2 = await session.appendMessage(user("q2"));
+		await session.appendMessage(assistant("a2 on the first branch"));
+		await session.appendLabelChange(q1, "start");
+		await session.branch(q2);
+		await session.appendMessage(assistant("a2 on the second branch"));
+		await session.appendMessage(user("q3"));
+		await session.branch(q1);
+		await session.appendMessage(assistant("a1 again"));
+		await session.appendMessage(user("last question"));
+		return { url: session.location, session };
+	}
+
+	test("readPath returns the active path only, and a context-only open equals a full open", async () => {
+		const file = newDatabase();
+		const { url, session } = await branched(file);
+		const store = storeAt(url);
+		const read = await store.readPath?.(1000);
+		assert.ok(read, "a path");
+		assert.equal(read.whole, false);
+		assert.equal(read.header.id, session.getSessionId());
+		const entryIds = read.records.filter((record) => record.type !== "leaf").map((record) => record.id);
+		assert.deepEqual(
+			entryIds,
+			session.getBranch().map((entry) => entry.id),
+		);
+		const short = await store.readPath?.(2);
+		assert.deepEqual(
+			short?.records.map((record) => record.id),
+			read.records.slice(-2).map((record) => record.id),
+		);
+		const resumed = await Session.open(url, { load: "context" });
+		const full = await Session.open(url);
+		assert.equal(resumed.getLeafId(), full.getLeafId());
+		assert.deepEqual(resumed.buildSessionContext(), full.buildSessionContext());
+		await assertCode(async () => resumed.getEntries(), "NOT_LOADED", "only the path was read");
+	});
+
+	test("readPath declines an older version and a walk that is not one chain", async () => {
+		const file = newDatabase();
+		const old = sqliteStore(`sqlite:${file}#v2`, {});
+		const p0 = await old.create({ ...newHeader(), version: 2 });
+		okPosition(await old.append(chain(3, null), p0));
+		assert.equal(await old.readPath?.(100), undefined, "version 2");
+		const dup = sqliteStore(`sqlite:${file}#dup`, {});
+		const q0 = await dup.create(newHeader());
+		const root = messageRecord("aaaaaaaa", null, "root");
+		const twin = messageRecord("aaaaaaaa", null, "twin");
+		okPosition(await dup.append([root, twin, messageRecord(entryId(), "aaaaaaaa", "child")], q0));
+		assert.equal(await dup.readPath?.(100), undefined, "duplicate ids");
+	});
+
+	test("the walk uses the indexes only (EXPLAIN QUERY PLAN)", async () => {
+		const file = newDatabase();
+		await sqliteStore(`sqlite:${file}#a`, {}).create(newHeader());
+		const driver = await loadDriver(file);
+		const db = openDatabase(driver, file, false);
+		assert.ok(db);
+		try {
+			const plan = db
+				.prepare<[{ session: string; count: number; limit: number }], { detail: string }>(
+					`EXPLAIN QUERY PLAN ${statementsOf(db).path.source}`,
+				)
+				.all({ session: "a", count: 10, limit: 11 })
+				.map((row) => row.detail);
+			assert.ok(plan.includes("SEARCH r USING INDEX records_by_id (session=? AND id=?)"), plan.join("\n"));
+			assert.ok(plan.includes("SEARCH r USING INDEX sqlite_autoindex_records_1 (session=? AND seq=?)"));
+			const scans = plan.filter((detail) => detail.startsWith("SCAN") && detail !== "SCAN path");
+			assert.deepEqual(scans, [], "no table scan");
+		} finally {
+			db.close();
+		}
+	});
+
+	test("readPath on a session of 100,000 entries reads 1,000 records by index, quickly", async (t) => {
+		const file = newDatabase();
+		const store = sqliteStore(`sqlite:${file}#big`, {});
+		let position = await store.create(newHeader());
+		let parent: string | null = null;
+		for (let k = 0; k < 100; k++) {
+			const records = chain(1000, parent, `batch ${k}`);
+			position = okPosition(await store.append(records, position));
+			parent = itemAt(records, -1).id;
+		}
+		const started = performance.now();
+		const read = await store.readPath?.(1000);
+		const ms = performance.now() - started;
+		assert.equal(read?.records.length, 1000);
+		assert.equal(itemAt(read?.records ?? [], -1).id, parent);
+		t.diagnostic(`readPath(1000) of 100,000 entries: ${ms.toFixed(1)} ms`);
+		assert.ok(ms < 1000, `readPath took ${ms} ms`);
+	});
+});
+
+describe("sqlite: the collection", () => {
+	test("list: every session with its URL, modification time and JSONL size", async () => {
+		const file = newDatabase();
+		const a = await Session.create({ location: `sqlite:${file}#a` });
+		await a.appendMessage(user("hello"));
+		await Session.create({ location: `sqlite:${file}#b` });
+		const collection = collectionAt(`sqlite:${file}`);
+		assert.deepEqual(collection.capabilities, { listing: true, search: true, remove: true });
+		const listed = [];
+		for await (const item of collection.list()) listed.push(item);
+		assert.deepEqual(
+			listed.map((item) => item.location),
+			[`sqlite:${file}#a`, `sqlite:${file}#b`],
+		);
+		const lines = query<{ line: string }>(file, "SELECT line FROM records WHERE session = 'a'");
+		const bytes = lines.reduce((sum, row) => sum + Buffer.byteLength(row.line) + 1, 0);
+		assert.equal(listed[0]?.bytes, bytes);
+		assert.ok(listed[0]?.modified instanceof Date && Math.abs(listed[0].modified.getTime() - Date.now()) < 60_000);
+		assert.equal((await Session.openStore(collection.open(`sqlite:${file}#a`))).entryCount, 1);
+		await assertCode(async () => collection.open(`sqlite:${file}-other#a`), "INVALID_ARGUMENT", "another database");
+		await assertCode(async () => collection.open(`sqlite:${file}`), "INVALID_ARGUMENT", "no session name");
+		await collection.close?.();
+	});
+
+	test("searchText: substrings in any letter case; undefined under 3 characters", async () => {
+		const file = newDatabase();
+		const one = await Session.create({ location: `sqlite:${file}#one` });
+		await one.appendMessage(user("The Quick Brown Fox"));
+		await one.appendMessage(assistant('said "hi" and 日本語のテキスト'));
+		const two = await Session.create({ location: `sqlite:${file}#two` });
+		await two.appendMessage(user("a lazy dog"));
+		await two.appendCustomEntry("state", { text: "quick but not searched" });
+		const collection = collectionAt(`sqlite:${file}`);
+		const find = (text: string, ignoreCase = true) => collection.searchText?.({ text, ignoreCase });
+		assert.deepEqual(await find("quick brown"), [`sqlite:${file}#one`]);
+		assert.deepEqual(await find("UICK BRO", false), [`sqlite:${file}#one`], "a superset: case is left to the catalog");
+		assert.deepEqual(await find("azy"), [`sqlite:${file}#two`]);
+		assert.deepEqual(await find('"hi"'), [`sqlite:${file}#one`], "quotes are text");
+		assert.deepEqual(await find("のテキ"), [`sqlite:${file}#one`]);
+		assert.deepEqual(await find("o"), undefined);
+		assert.deepEqual(await find("ox"), undefined);
+		assert.deepEqual(await find("日本"), undefined, "two characters");
+		assert.deepEqual(await find("not searched"), [], "custom entries have no searchable text");
+		assert.deepEqual(await find("nowhere"), []);
+		assert.deepEqual(await find("a OR b"), [], "no query syntax");
+	});
+
+	test("remove: the session, its text and its backups go, in one transaction; others stay", async () => {
+		const file = newDatabase();
+		const gone = await Session.create({ location: `sqlite:${file}#gone` });
+		await gone.appendMessage(user("findable text"));
+		const kept = await Session.create({ location: `sqlite:${file}#kept` });
+		await kept.appendMessage(user("findable too"));
+		const collection = collectionAt(`sqlite:${file}`);
+		await collection.remove?.(`sqlite:${file}#gone`);
+		assert.equal(await storeAt(`sqlite:${file}#gone`).exists(), false);
+		assert.deepEqual(await collection.searchText?.({ text: "findable", ignoreCase: false }), [`sqlite:${file}#kept`]);
+		assert.equal(query(file, "SELECT 1 FROM records WHERE session = 'gone'").length, 0);
+		assert.equal((await Session.open(`sqlite:${file}#kept`)).entryCount, 1);
+		await assertCode(async () => collection.remove?.(`sqlite:${file}#gone`), "FILE_NOT_FOUND", "removed already");
+		await assertCode(
+			async () => collection.remove?.(`sqlite:${join(dir, "elsewhere.db")}#kept`),
+			"INVALID_ARGUMENT",
+			"another database",
+		);
+	});
+
+	test("sessionFor and derive: the same database, named by the header's id", async () => {
+		const file = newDatabase();
+		const header = newHeader();
+		const collection = new SqliteCollection(`sqlite:${file}`);
+		assert.equal(collection.sessionFor(header).location, `sqlite:${file}#${header.id}`);
+		assert.equal(sqliteStore(`sqlite:${file}#x`, {}).derive(header).location, `sqlite:${file}#${header.id}`);
+		const source = await Session.create({ location: `sqlite:${file}#source` });
+		const q = await source.appendMessage(user("q"));
+		const fork = await source.fork(q);
+		assert.equal(fork.location, `sqlite:${file}#${fork.getSessionId()}`);
+	});
+});
