@@ -9,10 +9,10 @@ import { fileURLToPath } from "node:url";
 import { SessionTreeError } from "../core/errors.js";
 import { DirectoryCollection } from "./directory-collection.js";
 import { FileSessionStore } from "./file-store.js";
+import { type LazyBackend, LazyCollection, LazyStore } from "./lazy-store.js";
 import type { LockOptions } from "./lock.js";
 import { MemoryCollection, MemorySessionStore } from "./memory-store.js";
-import { postgresCollection, postgresStore } from "./sql/postgres-store.js";
-import { sqliteCollection, sqliteStore } from "./sql/sqlite-store.js";
+import { SQL_COLLECTION_CAPABILITIES, SQL_STORE_CAPABILITIES } from "./sql/capabilities.js";
 import type { Durability, SessionCollection, SessionStore } from "./store.js";
 
 /** Options every store is opened with. */
@@ -32,12 +32,33 @@ export type CollectionFactory = (location: string) => SessionCollection;
 const factories = new Map<string, StoreFactory>();
 const collectionFactories = new Map<string, CollectionFactory>();
 
-// Built-in database schemes. Their modules load the database driver only on first use.
-factories.set("sqlite", sqliteStore);
-collectionFactories.set("sqlite", sqliteCollection);
-for (const scheme of ["postgres", "postgresql"]) {
-	factories.set(scheme, postgresStore);
-	collectionFactories.set(scheme, postgresCollection);
+/**
+ * The built-in database schemes. Their modules (and drivers) are imported when a location of
+ * theirs is first used, so that a command on a JSONL file never loads them.
+ */
+const SQLITE: LazyBackend = {
+	capabilities: SQL_STORE_CAPABILITIES,
+	collectionCapabilities: SQL_COLLECTION_CAPABILITIES,
+	load: async () => {
+		const { sqliteStore, sqliteCollection } = await import("./sql/sqlite-store.js");
+		return { store: sqliteStore, collection: sqliteCollection };
+	},
+};
+const POSTGRES: LazyBackend = {
+	capabilities: SQL_STORE_CAPABILITIES,
+	collectionCapabilities: SQL_COLLECTION_CAPABILITIES,
+	load: async () => {
+		const { postgresStore, postgresCollection } = await import("./sql/postgres-store.js");
+		return { store: postgresStore, collection: postgresCollection };
+	},
+};
+for (const [scheme, backend] of [
+	["sqlite", SQLITE],
+	["postgres", POSTGRES],
+	["postgresql", POSTGRES],
+] as const) {
+	factories.set(scheme, (location, options) => new LazyStore(location, options, backend));
+	collectionFactories.set(scheme, (location) => new LazyCollection(location, backend));
 }
 
 /**

@@ -32,18 +32,17 @@ import { errorCode } from "../../core/validate.js";
 import type { StoreOptions } from "../locations.js";
 import type {
 	AppendOutcome,
-	CollectionCapabilities,
 	Durability,
 	ReplaceOutcome,
 	SessionCollection,
 	SessionListing,
 	SessionStore,
-	StoreCapabilities,
 	StorePosition,
 	StoreRead,
 	TailRead,
 	TextQuery,
 } from "../store.js";
+import { SQL_COLLECTION_CAPABILITIES, SQL_STORE_CAPABILITIES } from "./capabilities.js";
 import {
 	checkSessionName,
 	decodePosition,
@@ -68,16 +67,8 @@ import {
 
 export { closeSqliteDatabases } from "./sqlite-schema.js";
 
-const DURABILITY: readonly Durability[] = Object.freeze(["none", "fsync"] as const);
-
-const CAPABILITIES: StoreCapabilities = Object.freeze({
-	lazyBodies: false,
-	tailReads: false,
-	pathReads: true,
-	durability: DURABILITY,
-});
-
-const COLLECTION_CAPABILITIES: CollectionCapabilities = Object.freeze({ listing: true, search: true, remove: true });
+const CAPABILITIES = SQL_STORE_CAPABILITIES;
+const COLLECTION_CAPABILITIES = SQL_COLLECTION_CAPABILITIES;
 
 /** A `sqlite:` location taken apart. */
 export interface SqliteUrl {
@@ -192,10 +183,10 @@ export class SqliteSessionStore implements SessionStore {
 		this.base = url.base;
 		this.name = url.name;
 		this.durability = options.durability ?? "none";
-		if (!DURABILITY.includes(this.durability)) {
+		if (!CAPABILITIES.durability.includes(this.durability)) {
 			throw new SessionTreeError(
 				"INVALID_ARGUMENT",
-				`a sqlite: store cannot give durability ${JSON.stringify(this.durability)} (it offers ${DURABILITY.join(", ")})`,
+				`a sqlite: store cannot give durability ${JSON.stringify(this.durability)} (it offers ${CAPABILITIES.durability.join(", ")})`,
 				{ file: location },
 			);
 		}
