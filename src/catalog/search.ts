@@ -12,7 +12,6 @@ import {
 	asBuffer,
 	type CatalogSession,
 	compareLocations,
-	type JsonRecord,
 	listSessions,
 	readListed,
 	readSession,

@@ -6,13 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import fc from "fast-check";
-import {
-	compileQuery,
-	InvalidPattern,
-	makeSnippet,
-	newestFirst,
-	searchSessions,
-} from "../../src/catalog/search.js";
+import { compileQuery, InvalidPattern, makeSnippet, newestFirst, searchSessions } from "../../src/catalog/search.js";
 import { DirectoryCollection } from "../../src/storage/directory-collection.js";
 import { buildLayout } from "./layout.js";
 

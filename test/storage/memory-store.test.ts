@@ -51,7 +51,12 @@ describe("MemorySessionStore", () => {
 
 	test("declares no lazy bodies, no tail reads, durability none only", () => {
 		const store = new MemorySessionStore();
-		assert.deepEqual(store.capabilities, { lazyBodies: false, tailReads: false, pathReads: false, durability: ["none"] });
+		assert.deepEqual(store.capabilities, {
+			lazyBodies: false,
+			tailReads: false,
+			pathReads: false,
+			durability: ["none"],
+		});
 		assert.equal((store as SessionStore).readTail, undefined);
 	});
 

@@ -80,15 +80,20 @@ describe("postgres locations (no server needed)", () => {
 		}
 		await rejects(async () => new PostgresSessionStore("postgres://h/db?schema=a&schema=b"), "INVALID_ARGUMENT");
 		for (const name of ["", "-x", "a b", "a/b", "x".repeat(129)]) {
-			const error = await rejects(async () => new PostgresSessionStore(`postgres://me:s3cret@h/db#${name}`), "INVALID_ARGUMENT");
+			const error = await rejects(
+				async () => new PostgresSessionStore(`postgres://me:s3cret@h/db#${name}`),
+				"INVALID_ARGUMENT",
+			);
 			assert.ok(!error.message.includes("s3cret"), error.message);
 			assert.match(error.message, /me:\*\*\*@h/);
 		}
 		await rejects(async () => new PostgresSessionStore("mysql://h/db#abc"), "INVALID_ARGUMENT");
 		await rejects(async () => new PostgresCollection("postgres://h/db#abc"), "INVALID_ARGUMENT");
 		await rejects(async () => storeAt("postgres://h/db#abc", { durability: "group" }), "INVALID_ARGUMENT");
-		assert.ok(storeAt("postgresql://h/db#abc", { durability: "none" }) instanceof PostgresSessionStore);
-		assert.ok(collectionAt("postgres://h/db") instanceof PostgresCollection);
+		const opened = storeAt("postgresql://h/db#abc", { durability: "none" });
+		assert.equal(opened.location, "postgresql://h/db#abc");
+		assert.equal(opened.capabilities.pathReads, true);
+		assert.equal(collectionAt("postgres://h/db").capabilities.search, true);
 	});
 
 	test("passwords are masked in the user part and in a password parameter", () => {
@@ -168,7 +173,15 @@ await client.end();`;
 			];
 			const records = [
 				...texts.map((text, i) => messageRecord(`e${i}`, i === 0 ? null : `e${i - 1}`, text)),
-				{ z: 1, type: "custom", a: 2, id: "odd\u0000id", parentId: "e5", timestamp: "t", data: { "\u00e9": [1e21, -0] } },
+				{
+					z: 1,
+					type: "custom",
+					a: 2,
+					id: "odd\u0000id",
+					parentId: "e5",
+					timestamp: "t",
+					data: { "\u00e9": [1e21, -0] },
+				},
 			];
 			const outcome = await store.append(records, p0);
 			assert.equal(outcome.status, "ok");
@@ -252,7 +265,10 @@ await client.end();`;
 		test("readPath declines a session with a duplicate id, an older version, or a line that does not parse", async () => {
 			const dup = new PostgresSessionStore(db.session(randomUUID()));
 			const p = await dup.create(newHeader());
-			await dup.append([messageRecord("d1", null, "a"), messageRecord("d1", null, "b"), messageRecord("d2", "d1", "c")], p);
+			await dup.append(
+				[messageRecord("d1", null, "a"), messageRecord("d1", null, "b"), messageRecord("d2", "d1", "c")],
+				p,
+			);
 			assert.equal(await dup.readPath(100), undefined);
 			const old = new PostgresSessionStore(db.session(randomUUID()));
 			const po = await old.create({ ...newHeader(), version: 2 });
@@ -290,9 +306,11 @@ await client.end();`;
 			await collection.remove(gone);
 			assert.equal(await new PostgresSessionStore(gone).exists(), false);
 			for (const table of ["records", "backups"]) {
-				const [rows] = await query<{ n: string }>(pg, `SELECT count(*) AS n FROM "${schema.schema}".${table} WHERE session = $1`, [
-					name,
-				]);
+				const [rows] = await query<{ n: string }>(
+					pg,
+					`SELECT count(*) AS n FROM "${schema.schema}".${table} WHERE session = $1`,
+					[name],
+				);
 				assert.equal(Number(rows?.n), 0, `no ${table} left`);
 			}
 			let left = 0;
@@ -338,7 +356,8 @@ await client.end();`;
 			const huge = Array.from({ length: 120_000 }, (_, i) => `w${i.toString(36)}x`).join(" ");
 			await big.appendMessage(userMessage(huge, 1));
 			const collection = new PostgresCollection(schema.url);
-			const found = async (text: string, ignoreCase = false) => (await collection.searchText({ text, ignoreCase }))?.sort();
+			const found = async (text: string, ignoreCase = false) =>
+				(await collection.searchText({ text, ignoreCase }))?.sort();
 			const sessions = (...keys: string[]) => [...keys.map((k) => at[k]), big.location].sort();
 			assert.deepEqual(await found("session-log.ts"), sessions("code"));
 			assert.deepEqual(await found("log.ts and foo"), sessions("code"));
@@ -419,6 +438,22 @@ process.stdout.write(s.location);`;
 			assert.equal(run.code, 0, run.err);
 			assert.ok(run.ms < 5000, `the process ended after ${run.ms} ms (idle connections kept it alive?)`);
 			assert.equal((await Session.open(run.out)).entryCount, 1);
+		});
+
+		test("connections the server terminates crash nothing; the next operation connects again", async () => {
+			const app = `st_terminate_${process.pid}`;
+			const url = `${pg}${pg.includes("?") ? "&" : "?"}application_name=${app}&schema=${db.schema}`;
+			const store = new PostgresSessionStore(`${url}#${randomUUID()}`);
+			const p = await store.create(newHeader());
+			const killed = await query(
+				pg,
+				"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1",
+				[app],
+			);
+			assert.ok(killed.length > 0, "the store's connection was there to terminate");
+			await new Promise((resolve) => setTimeout(resolve, 200));
+			assert.equal((await store.append(chain(1, null), p)).status, "ok");
+			assert.equal((await store.read()).lines.length, 2);
 		});
 
 		test("closePostgresPools ends every pool; the stores connect again afterwards", async () => {

@@ -63,10 +63,11 @@ export interface TestSchema {
  * the schema is dropped with everything in it.
  */
 export function testSchema(server: string, label: string): TestSchema {
-	const schema = `st_${label.toLowerCase().replace(/[^a-z0-9_]/g, "_")}_${process.pid}_${randomBytes(3).toString("hex")}`.slice(
-		0,
-		63,
-	);
+	const schema =
+		`st_${label.toLowerCase().replace(/[^a-z0-9_]/g, "_")}_${process.pid}_${randomBytes(3).toString("hex")}`.slice(
+			0,
+			63,
+		);
 	const url = `${server}${server.includes("?") ? "&" : "?"}schema=${schema}`;
 	after(async () => {
 		await closePostgresPools();

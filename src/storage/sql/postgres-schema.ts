@@ -97,8 +97,7 @@ export function maskPassword(location: string): string {
 	// The last @ ends the user part: a password may hold a raw @.
 	const at = authority.lastIndexOf("@");
 	const colon = at < 0 ? -1 : authority.indexOf(":");
-	const masked =
-		colon >= 0 && colon < at ? `${authority.slice(0, colon)}:***${authority.slice(at)}` : authority;
+	const masked = colon >= 0 && colon < at ? `${authority.slice(0, colon)}:***${authority.slice(at)}` : authority;
 	const tail = (end < 0 ? "" : rest.slice(end)).replace(/([?&]password=)[^&#]*/gi, "$1***");
 	return location.slice(0, from) + masked + tail;
 }
@@ -198,13 +197,20 @@ export class PostgresPool {
 			await this.migrate(pool, schema, where);
 			const client = await connect(pool, this.connectionString, where);
 			let broken = false;
+			// A connection lost between queries reports here (the pool listens only to idle ones); unheard, it would crash the process.
+			const lost = () => {
+				broken = true;
+			};
+			client.on("error", lost);
 			try {
 				return await work(client);
 			} catch (error) {
 				// A server-side error leaves the connection usable; anything else may not.
-				broken = brokenClients.has(client) || !(error instanceof SessionTreeError || error instanceof pg.DatabaseError);
+				broken ||=
+					brokenClients.has(client) || !(error instanceof SessionTreeError || error instanceof pg.DatabaseError);
 				throw error;
 			} finally {
+				client.removeListener("error", lost);
 				client.release(broken);
 			}
 		} catch (error) {
@@ -260,6 +266,8 @@ export class PostgresPool {
 				max: this.max,
 				allowExitOnIdle: true,
 				connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+				// What pg_stat_activity shows, unless the URL names an application_name.
+				fallback_application_name: "session-tree",
 				// A private pool serves one store for a while: let its connection go soon.
 				idleTimeoutMillis: this.max === 1 ? 1000 : 10_000,
 			});
@@ -275,10 +283,14 @@ export class PostgresPool {
 		if (!done) {
 			done = (async () => {
 				const client = await connect(pool, this.connectionString, where);
+				const lost = () => {};
+				client.on("error", lost);
 				try {
 					await migratePostgres(client, schema);
+					client.removeListener("error", lost);
 					client.release();
 				} catch (error) {
+					client.removeListener("error", lost);
 					client.release(true);
 					throw error;
 				}
@@ -408,7 +420,9 @@ const UNDEFINED = new Set(["42P01", "3F000"]);
 export async function migratePostgres(client: PoolClient, schema: string): Promise<number[]> {
 	const s = quoteSchema(schema);
 	try {
-		const current = await client.query<{ v: number }>(`SELECT coalesce(max(version), 0) AS v FROM ${s}.schema_migrations`);
+		const current = await client.query<{ v: number }>(
+			`SELECT coalesce(max(version), 0) AS v FROM ${s}.schema_migrations`,
+		);
 		if ((current.rows[0]?.v ?? 0) >= SCHEMA_VERSION) return [];
 	} catch (error) {
 		if (!(isObject(error) && typeof error.code === "string" && UNDEFINED.has(error.code))) throw error;

@@ -3,18 +3,20 @@
  * (or `postgresql://`; `?schema=NAME` chooses the PostgreSQL schema, default `session_tree`).
  * Each record is a row holding its JSON text byte for byte (`text`, not `jsonb`) and the
  * columns it is indexed by; a session row holds the generation and record count that make a
- * position. Every write is one transaction that first locks the session row (`FOR UPDATE`), so
- * writers of one session, from any process or host, serialise there and the loser of a race
- * is `behind` or `stale` as the contract says. The tables are in postgres-schema.ts.
+ * position. Every write first locks the session row (`FOR UPDATE`), so writers of one
+ * session, from any process or host, serialise there and the loser of a race is `behind` or
+ * `stale` as the contract says. An append is one statement (the lock is held for no round
+ * trip); create and replace are transactions. The tables are in postgres-schema.ts.
  *
  * Durability, declared as ["none", "fsync"]:
- * - "fsync" (the default): a write commits with `synchronous_commit` as the server has it, on
- *   by default: `append` resolves once the commit is flushed to the server's WAL. Whether the
- *   server's WAL flush reaches the disk (its `fsync` setting) is the DBA's choice.
- * - "none": the write transaction says `SET LOCAL synchronous_commit = off`: `append` resolves
- *   before the WAL is flushed, so a crash of the server (not of the client) may lose the last
- *   acknowledged appends, never corrupt or reorder what stays. `flush` and `close` make them
- *   durable (a transaction that commits synchronously flushes the WAL before it).
+ * - "fsync" (the default): writes commit with `synchronous_commit = on`: `append` resolves once
+ *   the commit record is flushed to the server's WAL (and to synchronous standbys, where the
+ *   server has them). Whether that flush reaches the disk (the server's `fsync`) is the DBA's.
+ * - "none": writes commit with `synchronous_commit = off`: `append` resolves before the WAL is
+ *   flushed, so a crash of the server (not of the client) may lose the last acknowledged
+ *   appends (at most about three times `wal_writer_delay`), never corrupt or reorder what
+ *   stays. `flush` and `close` make them durable: a transaction that commits synchronously
+ *   flushes the WAL up to itself, and so past every commit before it.
  *
  * Search: each record's searchable text is indexed as a `tsvector` of its words (letters,
  * digits and marks; case folded), each word matched as a prefix: a session whose text holds a
@@ -30,31 +32,31 @@ import { isObject } from "../../core/validate.js";
 import type { StoreOptions } from "../locations.js";
 import type {
 	AppendOutcome,
-	CollectionCapabilities,
 	Durability,
 	ReplaceOutcome,
 	SessionCollection,
 	SessionListing,
 	SessionStore,
-	StoreCapabilities,
 	StorePosition,
 	StoreRead,
 	TailRead,
 	TextQuery,
 } from "../store.js";
-import { checkSessionName, decodePosition, encodePosition, indexRecord, parseStoredLine, sessionUrl } from "./common.js";
+import { SQL_COLLECTION_CAPABILITIES, SQL_STORE_CAPABILITIES } from "./capabilities.js";
+import {
+	checkSessionName,
+	decodePosition,
+	encodePosition,
+	indexRecord,
+	parseStoredLine,
+	sessionUrl,
+} from "./common.js";
 import { maskPassword, PostgresPool, type PostgresUrl, parsePostgresUrl, quoteSchema } from "./postgres-schema.js";
 
 export { closePostgresPools, maskPassword, migratePostgres, parsePostgresUrl } from "./postgres-schema.js";
 
-const CAPABILITIES: StoreCapabilities = Object.freeze({
-	lazyBodies: false,
-	tailReads: false,
-	pathReads: true,
-	durability: Object.freeze(["none", "fsync"] as const),
-});
-
-const COLLECTION_CAPABILITIES: CollectionCapabilities = Object.freeze({ listing: true, search: true, remove: true });
+const CAPABILITIES = SQL_STORE_CAPABILITIES;
+const COLLECTION_CAPABILITIES = SQL_COLLECTION_CAPABILITIES;
 
 /** How many sessions {@link PostgresCollection.list} fetches per query. */
 export const LIST_PAGE_SIZE = 500;
@@ -91,7 +93,8 @@ export function searchWords(text: string): string[] {
 	const words = new Set<string>();
 	// Lower then upper: σ and ς, ſ and s, the Kelvin sign and k end up alike, and no mapping depends on context.
 	for (const [word] of text.toLowerCase().toUpperCase().matchAll(WORD)) {
-		const cut = word.length <= MAX_WORD ? MAX_WORD : isHighSurrogate(word.charCodeAt(MAX_WORD - 1)) ? MAX_WORD - 1 : MAX_WORD;
+		const cut =
+			word.length <= MAX_WORD ? MAX_WORD : isHighSurrogate(word.charCodeAt(MAX_WORD - 1)) ? MAX_WORD - 1 : MAX_WORD;
 		words.add(word.slice(0, cut));
 	}
 	return [...words];
@@ -175,6 +178,16 @@ function statementsFor(schema: string) {
 		rowsFrom: `SELECT seq, line FROM ${s}.records WHERE session = $1 AND seq >= $2 ORDER BY seq`,
 		insert: `WITH added AS (${insert})
 	UPDATE ${s}.sessions SET count = $9, bytes = bytes + $10, modified_at = now() WHERE name = $1`,
+		// Compare-and-append in one statement: lock the session row (a concurrent writer's commit
+		// is waited for, and its row version read), insert and count only if the session still
+		// ends at generation $11, count $12; return the row either way. The row lock is held for
+		// the statement only, not for round trips.
+		append: `WITH current AS (SELECT generation, count FROM ${s}.sessions WHERE name = $1 FOR UPDATE),
+	go AS (SELECT 1 FROM current WHERE generation = $11 AND count = $12),
+	added AS (${insert} WHERE EXISTS (SELECT 1 FROM go)),
+	counted AS (UPDATE ${s}.sessions SET count = $9, bytes = bytes + $10, modified_at = now()
+		WHERE name = $1 AND EXISTS (SELECT 1 FROM go))
+	SELECT generation, count FROM current`,
 		backup: `INSERT INTO ${s}.backups (session, generation, seq, line)
 	SELECT session, $2, seq, line FROM ${s}.records WHERE session = $1`,
 		clear: `DELETE FROM ${s}.records WHERE session = $1`,
@@ -218,21 +231,18 @@ function statements(schema: string): Statements {
 	return sql;
 }
 
+/** The parameters $1 to $10 of the INSERT of `rows` into session `name`, whose count becomes `count`. */
+function rowValues(name: string, rows: Rows, count: number): unknown[] {
+	return [name, rows.seq, rows.type, rows.id, rows.parentId, rows.line, rows.words, rows.unindexed, count, rows.bytes];
+}
+
 /** Runs the INSERT of `rows` into session `name` and sets its count to `count`. */
 async function insertRows(client: PoolClient, sql: Statements, name: string, rows: Rows, count: number): Promise<void> {
-	await client.query(sql.insert, [
-		name,
-		rows.seq,
-		rows.type,
-		rows.id,
-		rows.parentId,
-		rows.line,
-		rows.words,
-		rows.unindexed,
-		count,
-		rows.bytes,
-	]);
+	await client.query(sql.insert, rowValues(name, rows, count));
 }
+
+/** The session settings last given to each pooled connection, so that they are sent only when they change. */
+const configured = new WeakMap<PoolClient, string>();
 
 // ---- the store --------------------------------------------------------------------------
 
@@ -256,7 +266,13 @@ export class PostgresSessionStore implements SessionStore {
 	private readonly sql: Statements;
 	private name: string | undefined;
 	private readonly options: PostgresStoreOptions;
+	/**
+	 * Opens a write transaction: read committed (a row lock waits, then sees the latest
+	 * version), this store's durability and lock timeout.
+	 */
 	private readonly begin: string;
+	/** The same, as settings of a connection: the append is one statement outside a transaction. */
+	private readonly settings: string;
 	private ownPool: PostgresPool | undefined;
 	/** An append committed without waiting for the WAL flush ("none") since the last flush. */
 	private unflushed = false;
@@ -271,8 +287,10 @@ export class PostgresSessionStore implements SessionStore {
 		this.sql = statements(this.url.schema);
 		this.options = options;
 		const lockMs = Math.max(1, Math.trunc(options.lock?.timeoutMs ?? LOCK_TIMEOUT_MS));
-		// Integers of ours only: SET takes no parameters.
-		this.begin = `BEGIN; SET LOCAL lock_timeout = ${lockMs}${this.durability === "none" ? "; SET LOCAL synchronous_commit = off" : ""}`;
+		const commit = this.durability === "none" ? "off" : "on";
+		// Our own integer and words only: SET takes no parameters.
+		this.begin = `BEGIN ISOLATION LEVEL READ COMMITTED; SET LOCAL synchronous_commit = ${commit}; SET LOCAL lock_timeout = ${lockMs}`;
+		this.settings = `SET synchronous_commit = ${commit}; SET lock_timeout = ${lockMs}; SET default_transaction_isolation = 'read committed'`;
 	}
 
 	/** The session's URL (the database's until a store made without a name creates its session). */
@@ -321,18 +339,26 @@ export class PostgresSessionStore implements SessionStore {
 	async append(records: readonly object[], expected: StorePosition): Promise<AppendOutcome> {
 		const at = decodePosition(expected, this.where());
 		const name = this.required();
-		const outcome = await indexing((limit) =>
-			this.transaction(async (client): Promise<AppendOutcome> => {
-				const current = await this.lock(client, name);
-				const other = await this.compare(client, name, current, at);
-				if (other) return other;
-				const count = current.count + records.length;
-				await insertRows(client, this.sql, name, rowsOf(records, current.count, limit), count);
-				return { status: "ok", position: encodePosition(current.generation, count) };
+		const count = at.count + records.length;
+		const row = await indexing((limit) =>
+			this.run(async (client) => {
+				await this.configure(client);
+				const rows = rowsOf(records, at.count, limit);
+				const values = [...rowValues(name, rows, count), at.generation, at.count];
+				return (await client.query<{ generation: string; count: string }>(this.sql.append, values)).rows[0];
 			}),
 		);
-		if (outcome.status === "ok" && this.durability === "none") this.unflushed = true;
-		return outcome;
+		if (!row) throw new SessionTreeError("FILE_NOT_FOUND", "no such session", { file: this.where() });
+		const current = { generation: num(row.generation), count: num(row.count) };
+		if (current.generation === at.generation && current.count === at.count) {
+			if (this.durability === "none") this.unflushed = true;
+			return { status: "ok", position: encodePosition(at.generation, count) };
+		}
+		if (current.generation !== at.generation || at.count > current.count) return { status: "stale" };
+		// Behind: what others appended, read with the position in one snapshot (a replace since makes it stale).
+		const read = await this.readFrom(at.count);
+		if (!read || read.generation !== at.generation) return { status: "stale" };
+		return { status: "behind", read: read.read };
 	}
 
 	async replace(records: readonly object[], expected: StorePosition): Promise<ReplaceOutcome> {
@@ -369,7 +395,7 @@ export class PostgresSessionStore implements SessionStore {
 		const [first, ...path] = result.rows;
 		if (!first || num(first.seq) !== 0) return undefined;
 		const header = parseStoredLine(first.line, 0, this.location).record;
-		if (!header || header.version !== 3) return undefined;
+		if (header?.version !== 3) return undefined;
 		const records: RawRecord[] = [];
 		let previous = 0;
 		for (const row of path) {
@@ -415,6 +441,13 @@ export class PostgresSessionStore implements SessionStore {
 		await own?.retire();
 	}
 
+	/** Gives a connection this store's settings, unless it has them already. */
+	private async configure(client: PoolClient): Promise<void> {
+		if (configured.get(client) === this.settings) return;
+		await client.query(this.settings);
+		configured.set(client, this.settings);
+	}
+
 	/** The session's row, locked until the transaction ends. */
 	private async lock(client: PoolClient, name: string): Promise<{ generation: number; count: number }> {
 		const row = (await client.query(this.sql.lock, [name])).rows[0];
@@ -437,9 +470,7 @@ export class PostgresSessionStore implements SessionStore {
 	}
 
 	/** The rows from `seq` on and the position after them, or undefined when the session does not exist. */
-	private async readFrom(
-		seq: number,
-	): Promise<{ read: StoreRead; generation: number; count: number } | undefined> {
+	private async readFrom(seq: number): Promise<{ read: StoreRead; generation: number; count: number } | undefined> {
 		const name = this.name;
 		if (name === undefined) return undefined;
 		const result = await this.run((client) =>
@@ -534,11 +565,9 @@ export class PostgresCollection implements SessionCollection {
 	constructor(location: string, options: PostgresCollectionOptions = {}) {
 		this.url = parsePostgresUrl(location);
 		if (this.url.name !== undefined) {
-			throw new SessionTreeError(
-				"INVALID_ARGUMENT",
-				"a postgres collection is a database URL without #SESSION_ID",
-				{ file: maskPassword(location) },
-			);
+			throw new SessionTreeError("INVALID_ARGUMENT", "a postgres collection is a database URL without #SESSION_ID", {
+				file: maskPassword(location),
+			});
 		}
 		this.location = this.url.base;
 		this.pageSize = Math.max(1, Math.trunc(options.pageSize ?? LIST_PAGE_SIZE));
@@ -588,7 +617,7 @@ export class PostgresCollection implements SessionCollection {
 		return names?.map((name) => sessionUrl(this.url.base, name));
 	}
 
-	/** Deletes a session with its records and backups, in one statement (cascade); a missing one is no error. */
+	/** Deletes a session with its records and backups (cascade), committed durably; a missing one is no error. */
 	async remove(location: string): Promise<void> {
 		const url = parsePostgresUrl(location);
 		const name = url.name;
@@ -596,7 +625,12 @@ export class PostgresCollection implements SessionCollection {
 		if (name === undefined) {
 			throw new SessionTreeError("INVALID_ARGUMENT", "remove needs a session URL (…#SESSION_ID)", { file: where });
 		}
-		await PostgresPool.shared(url).run(where, url.schema, (client) => client.query(statements(url.schema).remove, [name]));
+		await PostgresPool.shared(url).transaction(
+			where,
+			url.schema,
+			"BEGIN; SET LOCAL synchronous_commit = on",
+			(client) => client.query(statements(url.schema).remove, [name]),
+		);
 	}
 
 	/** Nothing to release: the pool is the process's (see closePostgresPools). */
