@@ -73,7 +73,7 @@ export interface ForkOptions {
 	/** The exact file to create (file sessions). */
 	file?: string;
 	/**
-	 * Directory for the new file (file sessions), or a store holding many sessions (`sqlite:PATH`,
+	 * Directory for the new file (whatever store the source is in), or a store holding many sessions (`sqlite:PATH`,
 	 * `postgres://…`). Default: beside the source, in the same kind of store.
 	 */
 	dir?: string;

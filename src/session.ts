@@ -482,12 +482,8 @@ export class Session {
 		const location = options.location ?? options.file;
 		if (location !== undefined) return storeAt(location);
 		if (options.dir === undefined) return this.log.store.derive(header);
+		// A place of many sessions: a database by its location, else a directory, where the copy is a file.
 		if (schemeOf(options.dir) !== undefined) return collectionAt(options.dir).sessionFor(header);
-		if (!(this.log.store instanceof FileSessionStore)) {
-			throw new SessionTreeError("INVALID_ARGUMENT", "`dir` is for file sessions; give a `location` instead", {
-				file: this.log.store.location,
-			});
-		}
 		return new FileSessionStore(resolve(options.dir, sessionFileName(header.timestamp, header.id)));
 	}
 

@@ -29,6 +29,17 @@ export interface BackendFactories {
 
 /** A backend whose module is imported on first use, with what it declares up front. */
 export interface LazyBackend {
+	/**
+	 * Checks a location and gives it in the form the backend's stores report (a relative path
+	 * made absolute, say), without loading the backend.
+	 * @throws SessionTreeError INVALID_ARGUMENT for a location the backend would refuse
+	 */
+	locate(location: string): string;
+	/**
+	 * The same for the location of a collection (a database, no session named).
+	 * @throws SessionTreeError INVALID_ARGUMENT also for a location that names a session
+	 */
+	locateCollection(location: string): string;
 	readonly capabilities: StoreCapabilities;
 	readonly collectionCapabilities: CollectionCapabilities;
 	load(): Promise<BackendFactories>;
@@ -44,14 +55,17 @@ function sibling(location: string, id: string): string {
 export class LazyStore implements SessionStore {
 	private inner: SessionStore | undefined;
 	private loading: Promise<SessionStore> | undefined;
+	private readonly given: string;
 
 	constructor(
-		private readonly given: string,
+		location: string,
 		private readonly options: object,
 		private readonly backend: LazyBackend,
-	) {}
+	) {
+		this.given = backend.locate(location);
+	}
 
-	/** As given until the backend loads; then the store's own (canonical) location. */
+	/** The canonical location; once loaded, the store's own (a store created without a name takes its header's id). */
 	get location(): string {
 		return this.inner?.location ?? this.given;
 	}
@@ -110,11 +124,14 @@ export class LazyStore implements SessionStore {
 export class LazyCollection implements SessionCollection {
 	private inner: SessionCollection | undefined;
 	private loading: Promise<SessionCollection> | undefined;
+	private readonly given: string;
 
 	constructor(
-		private readonly given: string,
+		location: string,
 		private readonly backend: LazyBackend,
-	) {}
+	) {
+		this.given = backend.locateCollection(location);
+	}
 
 	get location(): string {
 		return this.inner?.location ?? this.given;

@@ -13,6 +13,7 @@ import { type LazyBackend, LazyCollection, LazyStore } from "./lazy-store.js";
 import type { LockOptions } from "./lock.js";
 import { MemoryCollection, MemorySessionStore } from "./memory-store.js";
 import { SQL_COLLECTION_CAPABILITIES, SQL_STORE_CAPABILITIES } from "./sql/capabilities.js";
+import { maskPassword, parsePostgresUrl, parseSqliteUrl, type SessionUrl, sessionUrl } from "./sql/urls.js";
 import type { Durability, SessionCollection, SessionStore } from "./store.js";
 
 /** Options every store is opened with. */
@@ -36,7 +37,26 @@ const collectionFactories = new Map<string, CollectionFactory>();
  * The built-in database schemes. Their modules (and drivers) are imported when a location of
  * theirs is first used, so that a command on a JSONL file never loads them.
  */
+/** The canonical form of a database location (the store's own `location`): checked now, not at first use. */
+const canonical = ({ base, name }: SessionUrl): string => (name === undefined ? base : sessionUrl(base, name));
+
+/** The canonical form of a database's location, refused when it names a session. */
+function database({ base, name }: SessionUrl, where: string): string {
+	if (name !== undefined) {
+		throw new SessionTreeError(
+			"INVALID_ARGUMENT",
+			"a place of many sessions is a database location, without #SESSION_ID",
+			{
+				file: where,
+			},
+		);
+	}
+	return base;
+}
+
 const SQLITE: LazyBackend = {
+	locate: (location) => canonical(parseSqliteUrl(location)),
+	locateCollection: (location) => database(parseSqliteUrl(location), location),
 	capabilities: SQL_STORE_CAPABILITIES,
 	collectionCapabilities: SQL_COLLECTION_CAPABILITIES,
 	load: async () => {
@@ -45,6 +65,8 @@ const SQLITE: LazyBackend = {
 	},
 };
 const POSTGRES: LazyBackend = {
+	locate: (location) => canonical(parsePostgresUrl(location)),
+	locateCollection: (location) => database(parsePostgresUrl(location), maskPassword(location)),
 	capabilities: SQL_STORE_CAPABILITIES,
 	collectionCapabilities: SQL_COLLECTION_CAPABILITIES,
 	load: async () => {

@@ -97,6 +97,7 @@ describe("collectionAt", () => {
 		assert.ok(collectionAt("memory:") instanceof MemoryCollection);
 		assert.equal(selectCollection({ dir: "memory:" }).root, "memory:");
 		assert.throws(() => collectionAt("memory:one"), { code: "INVALID_ARGUMENT" });
-		assert.throws(() => collectionAt("sqlite:x.db"), /no session collection for sqlite: locations/);
+		assert.throws(() => collectionAt("nosuch:x.db"), /no session collection for nosuch: locations/);
+		assert.equal(collectionAt("sqlite:x.db").capabilities.search, true, "a database is a collection");
 	});
 });

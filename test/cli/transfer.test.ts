@@ -103,6 +103,31 @@ describe("session URLs on the command line", () => {
 		assert.equal(gone.code, 1);
 		assert.match(gone.stderr, /no such session|FILE_NOT_FOUND|not found/i);
 	});
+
+	test("new, fork and clone take a database as --dir and print the new session's URL", async () => {
+		const db = `sqlite:${join(tempDir(), "made.db")}`;
+		const made = await cli(["new", "--dir", db, "--cwd", "/p"]);
+		assert.equal(made.code, 0, made.stderr);
+		const [url] = lines(made.stdout);
+		assert.match(url as string, /^sqlite:\/.*made\.db#[\w-]+$/);
+		const appended = await cli(["append", url as string], {
+			input: `${JSON.stringify({ role: "user", content: "first", timestamp: 1 })}\n`,
+		});
+		assert.equal(appended.code, 0, appended.stderr);
+		const cloned = await cli(["clone", url as string]);
+		assert.equal(cloned.code, 0, cloned.stderr);
+		assert.match(
+			lines(cloned.stdout)[0] as string,
+			/^sqlite:\/.*made\.db#[\w-]+$/,
+			"a clone lands in the same database",
+		);
+		const dir = tempDir();
+		const forked = await cli(["fork", url as string, "--dir", dir]);
+		assert.equal(forked.code, 0, forked.stderr);
+		assert.ok(lines(forked.stdout)[0]?.startsWith(dir), "a fork into a directory is a file");
+		const ctx = await cli(["ctx", lines(forked.stdout)[0] as string, "--json"]);
+		assert.equal(JSON.parse(ctx.stdout).messages[0].content, "first");
+	});
 });
 
 describe("prune", () => {

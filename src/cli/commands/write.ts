@@ -6,19 +6,25 @@ import type { RawRecord } from "../../core/migrate.js";
 import type { AgentMessage } from "../../core/types.js";
 import { isRawRecord } from "../../core/validate.js";
 import { Session } from "../../session.js";
+import { schemeOf } from "../../storage/locations.js";
 import { CliError, type CommandHandler, requiredPositional, stringValue } from "../args.js";
 import { openSession, resolveEntryId } from "../open.js";
 
 /** Runs `session-tree new`; its name, options and help are in the registry (src/cli/registry.ts). */
+/** `--dir`: a directory (made absolute) or a store of many sessions (`sqlite:PATH`, `postgres://…`), as given. */
+function placeOf(dir: string): string {
+	return schemeOf(dir) === undefined ? resolve(dir) : dir;
+}
+
 export const newCommand: CommandHandler = {
 	async run({ values, io }) {
 		const dir = stringValue(values, "dir");
 		const cwd = stringValue(values, "cwd");
 		const session = await Session.create({
 			cwd: resolve(cwd ?? process.cwd()),
-			...(dir !== undefined ? { dir: resolve(dir) } : {}),
+			...(dir !== undefined ? { dir: placeOf(dir) } : {}),
 		});
-		io.out(`${session.file}\n`);
+		io.out(`${session.location}\n`);
 		await session.close();
 	},
 };
@@ -105,8 +111,8 @@ export const forkCommand: CommandHandler = {
 		const given = positionals[1];
 		const id = given === undefined ? undefined : resolveEntryId(session, given);
 		const dir = stringValue(values, "dir");
-		const forked = await session.fork(id, dir !== undefined ? { dir: resolve(dir) } : {});
-		io.out(`${forked.file}\n`);
+		const forked = await session.fork(id, dir !== undefined ? { dir: placeOf(dir) } : {});
+		io.out(`${forked.location}\n`);
 		await forked.close();
 		await session.close();
 	},
@@ -117,8 +123,8 @@ export const cloneCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
 		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true);
 		const dir = stringValue(values, "dir");
-		const cloned = await session.clone(dir !== undefined ? { dir: resolve(dir) } : {});
-		io.out(`${cloned.file}\n`);
+		const cloned = await session.clone(dir !== undefined ? { dir: placeOf(dir) } : {});
+		io.out(`${cloned.location}\n`);
 		await cloned.close();
 		await session.close();
 	},

@@ -14,48 +14,6 @@ import { isObject } from "../../core/validate.js";
 import { encodeRecord, parseLine } from "../codec.js";
 import type { StorePosition } from "../store.js";
 
-/** A session URL split at `#`: the database's location and the session's name in it. */
-export interface SessionUrl {
-	/** The database, without the fragment. */
-	base: string;
-	/** The session's name (its header id, for sessions this library created), if the URL names one. */
-	name: string | undefined;
-}
-
-/** Session names: what header ids are made of (UUIDs, pi's ids), nothing that needs quoting. */
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
-
-/**
- * Splits `LOCATION#SESSION_ID` at its first `#`. A URL without `#` names the database only.
- * @throws SessionTreeError INVALID_ARGUMENT for an empty or malformed session name
- */
-export function splitSessionUrl(location: string): SessionUrl {
-	const hash = location.indexOf("#");
-	if (hash < 0) return { base: location, name: undefined };
-	return { base: location.slice(0, hash), name: checkSessionName(location.slice(hash + 1), location) };
-}
-
-/**
- * A session name as it may appear after `#`: 1 to 128 letters, digits, `.`, `_`, `:` or `-`,
- * starting with a letter or digit.
- * @throws SessionTreeError INVALID_ARGUMENT otherwise
- */
-export function checkSessionName(name: string, location: string): string {
-	if (!NAME.test(name)) {
-		throw new SessionTreeError(
-			"INVALID_ARGUMENT",
-			`not a session id: ${JSON.stringify(name)} (1 to 128 letters, digits, '.', '_', ':' or '-')`,
-			{ file: location },
-		);
-	}
-	return name;
-}
-
-/** The URL of session `name` in the database at `base`. */
-export function sessionUrl(base: string, name: string): string {
-	return `${base}#${name}`;
-}
-
 /**
  * A position of a database store: the session's generation (bumped by every replace) and how
  * many records it held (header included).

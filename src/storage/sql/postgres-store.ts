@@ -43,17 +43,12 @@ import type {
 	TextQuery,
 } from "../store.js";
 import { SQL_COLLECTION_CAPABILITIES, SQL_STORE_CAPABILITIES } from "./capabilities.js";
-import {
-	checkSessionName,
-	decodePosition,
-	encodePosition,
-	indexRecord,
-	parseStoredLine,
-	sessionUrl,
-} from "./common.js";
-import { maskPassword, PostgresPool, type PostgresUrl, parsePostgresUrl, quoteSchema } from "./postgres-schema.js";
+import { decodePosition, encodePosition, indexRecord, parseStoredLine } from "./common.js";
+import { PostgresPool, quoteSchema } from "./postgres-schema.js";
+import { checkSessionName, maskPassword, type PostgresUrl, parsePostgresUrl, sessionUrl } from "./urls.js";
 
-export { closePostgresPools, maskPassword, migratePostgres, parsePostgresUrl } from "./postgres-schema.js";
+export { closePostgresPools, migratePostgres } from "./postgres-schema.js";
+export { maskPassword, parsePostgresUrl } from "./urls.js";
 
 const CAPABILITIES = SQL_STORE_CAPABILITIES;
 const COLLECTION_CAPABILITIES = SQL_COLLECTION_CAPABILITIES;

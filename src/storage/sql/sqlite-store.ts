@@ -23,7 +23,6 @@
  * `privateConnection` opens its own (a second writer, in tests).
  */
 
-import { resolve } from "node:path";
 import { SessionTreeError } from "../../core/errors.js";
 import type { RawRecord } from "../../core/migrate.js";
 import type { ParsedLine } from "../../core/reducer.js";
@@ -43,16 +42,7 @@ import type {
 	TextQuery,
 } from "../store.js";
 import { SQL_COLLECTION_CAPABILITIES, SQL_STORE_CAPABILITIES } from "./capabilities.js";
-import {
-	checkSessionName,
-	decodePosition,
-	encodePosition,
-	type IndexedRecord,
-	indexRecord,
-	parseStoredLine,
-	sessionUrl,
-	splitSessionUrl,
-} from "./common.js";
+import { decodePosition, encodePosition, type IndexedRecord, indexRecord, parseStoredLine } from "./common.js";
 import {
 	closeSharedDatabase,
 	loadDriver,
@@ -65,42 +55,13 @@ import {
 	statementsOf,
 } from "./sqlite-schema.js";
 
+import { checkSessionName, parseSqliteUrl, sessionUrl } from "./urls.js";
+
 export { closeSqliteDatabases } from "./sqlite-schema.js";
+export { parseSqliteUrl, type SqliteUrl } from "./urls.js";
 
 const CAPABILITIES = SQL_STORE_CAPABILITIES;
 const COLLECTION_CAPABILITIES = SQL_COLLECTION_CAPABILITIES;
-
-/** A `sqlite:` location taken apart. */
-export interface SqliteUrl {
-	/** The database file, absolute. */
-	file: string;
-	/** `sqlite:` and the absolute path: the collection's location. */
-	base: string;
-	/** The session's name after `#`, if any. */
-	name: string | undefined;
-}
-
-/**
- * Parses `sqlite:PATH` or `sqlite:PATH#SESSION_ID`; a relative PATH is resolved against the
- * working directory.
- * @throws SessionTreeError INVALID_ARGUMENT for another scheme, an empty path or a bad session name
- */
-export function parseSqliteUrl(location: string): SqliteUrl {
-	if (!/^sqlite:/i.test(location)) {
-		throw new SessionTreeError("INVALID_ARGUMENT", "not a sqlite: location (sqlite:PATH#SESSION_ID)", {
-			file: location,
-		});
-	}
-	const { base, name } = splitSessionUrl(location);
-	const path = base.slice("sqlite:".length);
-	if (path === "") {
-		throw new SessionTreeError("INVALID_ARGUMENT", "a sqlite: location needs a database path: sqlite:PATH#SESSION_ID", {
-			file: location,
-		});
-	}
-	const file = resolve(path);
-	return { file, base: `sqlite:${file}`, name };
-}
 
 /** Options of {@link SqliteSessionStore}. */
 export interface SqliteStoreOptions extends StoreOptions {
