@@ -104,6 +104,22 @@ describe("session URLs on the command line", () => {
 		assert.match(gone.stderr, /no such session|FILE_NOT_FOUND|not found/i);
 	});
 
+	test("the REPL loads a session URL and creates sessions in a database", async () => {
+		const db = `sqlite:${join(tempDir(), "repl.db")}`;
+		const copied = await cli(["copy", fixture("branched-session-clean"), db]);
+		const [url] = lines(copied.stdout);
+		const script = `load ${url}\ninfo\nnew --dir ${db}\nsend user hello there\n`;
+		const result = await cli(["repl"], { input: script });
+		assert.equal(result.code, 0, result.stderr);
+		assert.match(
+			result.stdout,
+			new RegExp(`${(url as string).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: \\d+ entries, leaf`),
+		);
+		assert.match(result.stdout, /file: sqlite:\//);
+		const listed = await cli(["ls", db, "--json"]);
+		assert.equal(JSON.parse(listed.stdout).length, 2, "the session the REPL created is in the database");
+	});
+
 	test("new, fork and clone take a database as --dir and print the new session's URL", async () => {
 		const db = `sqlite:${join(tempDir(), "made.db")}`;
 		const made = await cli(["new", "--dir", db, "--cwd", "/p"]);

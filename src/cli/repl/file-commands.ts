@@ -2,14 +2,15 @@
 
 import { resolve } from "node:path";
 import { Session } from "../../session.js";
+import { schemeOf } from "../../storage/locations.js";
 import { noMoreArgs, parseOptions, type ReplHandlers, requireArg } from "./command.js";
 import type { ReplState } from "./state.js";
 
 /** Opens a session file, printing what a lenient open worked around as warnings. */
 export async function openSessionFile(state: ReplState, file: string, lenient: boolean): Promise<Session> {
-	const session = await Session.open(resolve(file), { lenient, verify: lenient });
+	const session = await Session.open(schemeOf(file) === undefined ? resolve(file) : file, { lenient, verify: lenient });
 	for (const problem of session.problems) {
-		const where = problem.line === undefined ? session.file : `${session.file}:${problem.line}`;
+		const where = problem.line === undefined ? session.location : `${session.location}:${problem.line}`;
 		state.env.err(`session-tree: warning: ${where}: ${problem.message}\n`);
 	}
 	return session;
@@ -18,7 +19,7 @@ export async function openSessionFile(state: ReplState, file: string, lenient: b
 /** `FILE: N entries, leaf ID`: what `load` prints. */
 export function loadedLine(state: ReplState, session: Session): string {
 	const count = session.entryCount;
-	return `${session.file}: ${count} ${count === 1 ? "entry" : "entries"}, leaf ${state.id(session.getLeafId())}`;
+	return `${session.location}: ${count} ${count === 1 ? "entry" : "entries"}, leaf ${state.id(session.getLeafId())}`;
 }
 
 /** Makes a new, forked or cloned session the current one and prints its file. */
@@ -34,7 +35,8 @@ export const FILE_COMMANDS = {
 		noMoreArgs(command, positionals, 0);
 		const dir = typeof values.dir === "string" ? values.dir : state.env.dir;
 		const cwd = resolve(typeof values.cwd === "string" ? values.cwd : process.cwd());
-		await switchToNew(state, await Session.create({ cwd, ...(dir !== undefined ? { dir: resolve(dir) } : {}) }));
+		const place = dir === undefined ? {} : { dir: schemeOf(dir) === undefined ? resolve(dir) : dir };
+		await switchToNew(state, await Session.create({ cwd, ...place }));
 	},
 
 	async load(state, args, command) {

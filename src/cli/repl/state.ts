@@ -104,7 +104,12 @@ export class ReplState {
 export function sessionTitle(session: Session): string {
 	const name = session.getSessionName();
 	if (name !== undefined && name.trim() !== "") return shorten(sanitize(name.trim()), 32);
-	const file = session.file === undefined ? "(memory)" : basename(session.file).replace(/\.jsonl$/, "");
+	const file =
+		session.file !== undefined
+			? basename(session.file).replace(/\.jsonl$/, "")
+			: session.location.startsWith("memory:")
+				? "(memory)"
+				: (session.location.split("#")[1] ?? session.location);
 	// pi's file names are <timestamp>_<uuid v7>: the uuid's random end tells them apart best.
 	const pi = /^\d{4}-\d\d-\d\dT[\d-]+Z_[0-9a-f-]*([0-9a-f]{8})$/i.exec(file);
 	return pi ? `…${pi[1]}` : shorten(sanitize(file), 32);
@@ -118,7 +123,7 @@ function shorten(text: string, max: number): string {
 export function errorMessage(state: ReplState, error: unknown): { message: string; internal?: boolean } {
 	if (error instanceof ReplError || error instanceof TokenizeError) return { message: error.message };
 	if (isSessionTreeError(error)) {
-		const file = state.session?.file;
+		const file = state.session?.location;
 		const prefix = file === undefined ? undefined : `${file}: `;
 		const message =
 			prefix !== undefined && error.file === file && error.message.startsWith(prefix)

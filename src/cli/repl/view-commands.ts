@@ -87,7 +87,7 @@ export const VIEW_COMMANDS = {
 		const header = session.getHeader();
 		const leaf = session.getLeafId();
 		const lines = [
-			`file: ${session.file}`,
+			`file: ${session.location}`,
 			`id: ${session.getSessionId()}`,
 			`version: ${session.fileVersion}`,
 			`cwd: ${session.getCwd()}`,
