@@ -23,46 +23,63 @@ import type { SessionCollection, SessionListing, SessionStore, StoreRead } from 
 const COPY_BATCH = 1000;
 
 /**
- * Every record of a session, in order, bodies read (a store with lazy bodies hands envelopes).
+ * The records of a read, in order, in batches of at most `size`: bodies of lines the store
+ * handed back as envelopes are read and parsed one batch at a time, so a copy of a large
+ * file never holds all its records parsed at once.
  * @throws SessionTreeError naming the location and line of a damaged or incomplete line
  */
-export async function readAllRecords(store: SessionStore): Promise<RawRecord[]> {
-	const read: StoreRead = await store.read();
-	const records: Array<RawRecord | undefined> = [];
-	const envelopes: Envelope[] = [];
-	const at: number[] = [];
+export function* recordBatches(read: StoreRead, location: string, size = COPY_BATCH): Generator<RawRecord[]> {
 	for (const line of read.lines) {
 		if (line.error || line.torn) {
 			const code = line.error?.code ?? "TORN_TAIL";
 			const reason = line.error ? stripLocation(line.error) : "an incomplete last line";
 			throw new SessionTreeError(code, `${reason}; repair the session before copying it`, {
-				file: store.location,
+				file: location,
 				line: line.line,
 			});
 		}
-		if (line.record) records.push(line.record);
-		else if (line.envelope) {
-			at.push(records.length);
-			envelopes.push(line.envelope);
-			records.push(undefined);
-		}
 	}
-	if (envelopes.length > 0) {
-		if (!read.source)
-			throw new SessionTreeError("IO_ERROR", "the store gave envelopes without a source", { file: store.location });
-		const texts = read.source.readLines(envelopes);
-		envelopes.forEach((envelope, k) => {
-			const parsed = parseRecord(texts[k] ?? "");
-			if (!parsed.record) {
-				throw new SessionTreeError("INVALID_JSON", `${parsed.reason}; repair the session before copying it`, {
-					file: store.location,
-					line: envelope.line,
-				});
+	for (let from = 0; from < read.lines.length; from += size) {
+		const lines = read.lines.slice(from, from + size);
+		const envelopes: Envelope[] = [];
+		for (const line of lines) if (!line.record && line.envelope) envelopes.push(line.envelope);
+		const texts = envelopes.length > 0 ? bodiesOf(read, envelopes, location) : [];
+		let k = 0;
+		const records: RawRecord[] = [];
+		for (const line of lines) {
+			if (line.record) records.push(line.record);
+			else if (line.envelope) {
+				const envelope = line.envelope;
+				const parsed = parseRecord(texts[k++] ?? "");
+				if (!parsed.record) {
+					throw new SessionTreeError("INVALID_JSON", `${parsed.reason}; repair the session before copying it`, {
+						file: location,
+						line: envelope.line,
+					});
+				}
+				records.push(parsed.record);
 			}
-			records[at[k] ?? 0] = parsed.record;
-		});
+		}
+		yield records;
 	}
-	return records.filter((record): record is RawRecord => record !== undefined);
+}
+
+/** The texts of lines a store handed back as envelopes. */
+function bodiesOf(read: StoreRead, envelopes: readonly Envelope[], location: string): string[] {
+	if (!read.source)
+		throw new SessionTreeError("IO_ERROR", "the store gave envelopes without a source", { file: location });
+	return read.source.readLines(envelopes);
+}
+
+/**
+ * Every record of a session, in order, bodies read (a store with lazy bodies hands envelopes).
+ * @throws SessionTreeError naming the location and line of a damaged or incomplete line
+ */
+export async function readAllRecords(store: SessionStore): Promise<RawRecord[]> {
+	const records: RawRecord[] = [];
+	for (const batch of recordBatches(await store.read(), store.location))
+		for (const record of batch) records.push(record);
+	return records;
 }
 
 /** Where a copy goes: a collection (a new session named by the header's id) or one session's location. */
@@ -74,8 +91,10 @@ export type CopyTarget = { collection: SessionCollection } | { location: string 
  * @throws SessionTreeError FILE_EXISTS when the target holds the session; the source's damage, see {@link readAllRecords}
  */
 export async function copySession(source: SessionStore, target: CopyTarget): Promise<string> {
-	const records = await readAllRecords(source);
-	const header = records[0];
+	const read = await source.read();
+	const batches = recordBatches(read, source.location);
+	const first = batches.next();
+	const header = first.done ? undefined : first.value[0];
 	if (!header || !isHeaderRecord(header)) {
 		throw new SessionTreeError("INVALID_HEADER", "the first record is not a session header", {
 			file: source.location,
@@ -85,17 +104,20 @@ export async function copySession(source: SessionStore, target: CopyTarget): Pro
 	const store = "collection" in target ? target.collection.sessionFor(header) : storeAt(target.location);
 	let position = await store.create(header);
 	try {
-		for (let i = 1; i < records.length; i += COPY_BATCH) {
-			const outcome = await store.append(records.slice(i, i + COPY_BATCH), position);
+		const append = async (records: readonly RawRecord[]) => {
+			if (records.length === 0) return;
+			const outcome = await store.append(records, position);
 			if (outcome.status !== "ok") {
 				throw new SessionTreeError("WRITE_CONFLICT", "another writer wrote to the new session during the copy", {
 					file: store.location,
 				});
 			}
 			position = outcome.position;
-		}
+		};
+		await append(first.done ? [] : first.value.slice(1));
+		for (const batch of batches) await append(batch);
 		await store.flush();
-		await verifyCopy(records, store);
+		await verifyCopy(read, source.location, store);
 	} catch (error) {
 		await discard(store, target);
 		throw error;
@@ -106,16 +128,23 @@ export async function copySession(source: SessionStore, target: CopyTarget): Pro
 }
 
 /** Reads the copy back: the same records, as the same JSON text, in the same order. */
-async function verifyCopy(records: readonly RawRecord[], store: SessionStore): Promise<void> {
-	const copied = await readAllRecords(store);
-	const differs = records.findIndex((record, i) => JSON.stringify(record) !== JSON.stringify(copied[i]));
-	if (differs >= 0 || copied.length !== records.length) {
-		const line = (differs >= 0 ? differs : Math.min(records.length, copied.length)) + 1;
-		throw new SessionTreeError("IO_ERROR", "the copy does not read back as the original", {
-			file: store.location,
-			line,
-		});
+async function verifyCopy(original: StoreRead, location: string, store: SessionStore): Promise<void> {
+	const copied = recordBatches(await store.read(), store.location);
+	let line = 0;
+	const differs = () =>
+		new SessionTreeError("IO_ERROR", "the copy does not read back as the original", { file: store.location, line });
+	for (const batch of recordBatches(original, location)) {
+		const next = copied.next();
+		if (next.done || next.value.length !== batch.length) {
+			line += 1;
+			throw differs();
+		}
+		for (const [i, record] of batch.entries()) {
+			line++;
+			if (JSON.stringify(record) !== JSON.stringify(next.value[i])) throw differs();
+		}
 	}
+	if (!copied.next().done) throw differs();
 }
 
 /** Removes a copy that failed part way, where the target can. */

@@ -4,47 +4,16 @@
  */
 
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { Session } from "../../src/index.js";
+import { assertWriterChains, runWriter, startWriter, WRITER } from "../support/writers.js";
 
-const WRITER = join(dirname(fileURLToPath(import.meta.url)), "..", "support", "writer-process.js");
 const dir = mkdtempSync(join(tmpdir(), "st-proc-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-function startWriter(
-	file: string,
-	count: number,
-	durability: string,
-	tag: string,
-	pace = "none",
-): { child: ChildProcess; acked: string[]; done: Promise<number | null>; stderr: () => string } {
-	const child = spawn(process.execPath, [WRITER, file, String(count), durability, tag, pace], {
-		stdio: ["ignore", "pipe", "pipe"],
-	});
-	const acked: string[] = [];
-	let partial = "";
-	let stderr = "";
-	child.stdout?.on("data", (chunk: Buffer) => {
-		const lines = (partial + chunk.toString("utf8")).split("\n");
-		partial = lines.pop() ?? "";
-		acked.push(...lines);
-	});
-	child.stderr?.on("data", (chunk: Buffer) => {
-		stderr += chunk.toString("utf8");
-	});
-	const done = new Promise<number | null>((resolve) =>
-		child.on("close", (code) => {
-			if (code !== 0 && code !== null) process.stderr.write(stderr);
-			resolve(code);
-		}),
-	);
-	return { child, acked, done, stderr: () => stderr };
-}
 
 /** Every line parses and every parent is present: a strict open succeeds (a torn tail is allowed). */
 async function assertConsistent(file: string): Promise<Session> {
@@ -107,33 +76,21 @@ function writerSwitches(file: string): number {
 }
 
 describe("concurrent writers", () => {
-	for (const pace of ["none", "timer"]) {
+	for (const pace of ["none", "timer"] as const) {
 		const how = pace === "none" ? "each in an awaited loop" : "each waiting for a timer between appends";
 		test(`4 processes × 2,000 appends to one session (${how}): 8,000 new entries, no line lost or interleaved`, async () => {
 			const session = await Session.create({ dir, cwd: "/concurrent" });
 			await session.appendMessage({ role: "user", content: "start", timestamp: 0 });
 			await session.close();
 			const file = session.file as string;
-			const writers = [0, 1, 2, 3].map((n) => startWriter(file, 2000, "none", `w${n}`, pace));
-			const codes = await Promise.all(writers.map((w) => w.done));
-			assert.deepEqual(codes, [0, 0, 0, 0]);
+			const acked = await Promise.all([0, 1, 2, 3].map((n) => runWriter(file, 2000, "none", `w${n}`, { pace })));
 			const lines = readFileSync(file, "utf8").split("\n");
 			assert.equal(lines.pop(), "", "the file ends with a newline");
 			for (const [i, line] of lines.entries()) {
 				assert.doesNotThrow(() => JSON.parse(line), `line ${i + 1} is one whole record`);
 			}
-			const reopened = await assertConsistent(file);
-			assert.deepEqual(reopened.problems, []);
-			assert.equal(reopened.entryCount, 1 + 8000);
-			const acked = writers.flatMap((w) => w.acked);
-			assert.equal(new Set(acked).size, 8000, "8,000 distinct ids acknowledged");
-			for (const id of acked) assert.ok(reopened.getEntry(id));
 			// Each writer appends under its own leaf: its entries form one chain, in order.
-			for (const writer of writers) {
-				writer.acked.forEach((id, i) => {
-					if (i > 0) assert.equal(reopened.getEntry(id)?.parentId, writer.acked[i - 1]);
-				});
-			}
+			assertWriterChains(await assertConsistent(file), acked, { entriesBefore: 1, appendsEach: 2000 });
 			if (pace === "timer") {
 				// The writers really ran side by side: their appends alternate in the file.
 				const switches = writerSwitches(file);

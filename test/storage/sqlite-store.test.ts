@@ -12,7 +12,6 @@ import { join, resolve } from "node:path";
 import { after, describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
-import type { AgentMessage } from "../../src/core/types.js";
 import { Session } from "../../src/session.js";
 import { collectionAt, storeAt } from "../../src/storage/locations.js";
 import {
@@ -41,6 +40,7 @@ import {
 	okPosition,
 	okReplace,
 } from "../../src/testing/helpers.js";
+import { assistantMessage, userMessage } from "../support/messages.js";
 
 const dir = mkdtempSync(join(tmpdir(), "st-sqlite-"));
 after(() => {
@@ -52,23 +52,6 @@ let databases = 0;
 /** A database file that does not exist yet. */
 function newDatabase(): string {
 	return join(dir, `db-${++databases}.sqlite`);
-}
-
-function user(text: string): AgentMessage {
-	return { role: "user", content: text, timestamp: 1 };
-}
-
-function assistant(text: string): AgentMessage {
-	return {
-		role: "assistant",
-		content: [{ type: "text", text }],
-		api: "anthropic-messages",
-		provider: "anthropic",
-		model: "claude-sonnet-4-5",
-		usage: { input: 1, output: 1, cacheRead: 0, cacheWrite: 0, totalTokens: 2, cost: { total: 0 } },
-		stopReason: "stop",
-		timestamp: 2,
-	};
 }
 
 /** The rows of a query on the database file, through a connection of the test's own. */
@@ -119,7 +102,7 @@ describe("sqlite: locations", () => {
 		assert.deepEqual(storeAt(`sqlite:${file}#a`).capabilities.durability, ["none", "fsync"]);
 		await assertCode(async () => storeAt(`sqlite:${file}#a`, { durability: "group" }), "INVALID_ARGUMENT", "group");
 		const session = await Session.create({ location: `sqlite:${file}#f`, durability: "fsync" });
-		await session.appendMessage(user("durable"));
+		await session.appendMessage(userMessage("durable", 1));
 		assert.equal((await Session.open(`sqlite:${file}#f`, { durability: "fsync" })).entryCount, 1);
 	});
 
@@ -203,7 +186,7 @@ describe("sqlite: files and schema", () => {
 	test("the database and its -wal and -shm files are owner-only (0600)", async () => {
 		const file = newDatabase();
 		const session = await Session.create({ location: `sqlite:${file}#a` });
-		await session.appendMessage(user("q"));
+		await session.appendMessage(userMessage("q", 1));
 		for (const name of [file, `${file}-wal`, `${file}-shm`]) {
 			assert.ok(existsSync(name), `${name} exists`);
 			assert.equal((statSync(name).mode & 0o777).toString(8), "600", `${name} is owner-only`);
@@ -329,17 +312,17 @@ describe("sqlite: path reads", () => {
 	/** A session with a side branch, a branch back, and labels; returns its URL and the session. */
 	async function branched(file: string): Promise<{ url: string; session: Session }> {
 		const session = await Session.create({ location: `sqlite:${file}` });
-		const q1 = await session.appendMessage(user("q1"));
-		await session.appendMessage(assistant("a1"));
-		const q2 = await session.appendMessage(user("q2"));
-		await session.appendMessage(assistant("a2 on the first branch"));
+		const q1 = await session.appendMessage(userMessage("q1", 1));
+		await session.appendMessage(assistantMessage("a1", 2));
+		const q2 = await session.appendMessage(userMessage("q2", 1));
+		await session.appendMessage(assistantMessage("a2 on the first branch", 2));
 		await session.appendLabelChange(q1, "start");
 		await session.branch(q2);
-		await session.appendMessage(assistant("a2 on the second branch"));
-		await session.appendMessage(user("q3"));
+		await session.appendMessage(assistantMessage("a2 on the second branch", 2));
+		await session.appendMessage(userMessage("q3", 1));
 		await session.branch(q1);
-		await session.appendMessage(assistant("a1 again"));
-		await session.appendMessage(user("last question"));
+		await session.appendMessage(assistantMessage("a1 again", 2));
+		await session.appendMessage(userMessage("last question", 1));
 		return { url: session.location, session };
 	}
 
@@ -428,7 +411,7 @@ describe("sqlite: the collection", () => {
 	test("list: every session with its URL, modification time and JSONL size", async () => {
 		const file = newDatabase();
 		const a = await Session.create({ location: `sqlite:${file}#a` });
-		await a.appendMessage(user("hello"));
+		await a.appendMessage(userMessage("hello", 1));
 		await Session.create({ location: `sqlite:${file}#b` });
 		const collection = collectionAt(`sqlite:${file}`);
 		assert.deepEqual(collection.capabilities, { listing: true, search: true, remove: true });
@@ -451,10 +434,10 @@ describe("sqlite: the collection", () => {
 	test("searchText: substrings in any letter case; undefined under 3 characters", async () => {
 		const file = newDatabase();
 		const one = await Session.create({ location: `sqlite:${file}#one` });
-		await one.appendMessage(user("The Quick Brown Fox"));
-		await one.appendMessage(assistant('said "hi" and 日本語のテキスト'));
+		await one.appendMessage(userMessage("The Quick Brown Fox", 1));
+		await one.appendMessage(assistantMessage('said "hi" and 日本語のテキスト', 2));
 		const two = await Session.create({ location: `sqlite:${file}#two` });
-		await two.appendMessage(user("a lazy dog"));
+		await two.appendMessage(userMessage("a lazy dog", 1));
 		await two.appendCustomEntry("state", { text: "quick but not searched" });
 		const collection = collectionAt(`sqlite:${file}`);
 		const find = (text: string, ignoreCase = true) => collection.searchText?.({ text, ignoreCase });
@@ -474,9 +457,9 @@ describe("sqlite: the collection", () => {
 	test("remove: the session, its text and its backups go, in one transaction; others stay", async () => {
 		const file = newDatabase();
 		const gone = await Session.create({ location: `sqlite:${file}#gone` });
-		await gone.appendMessage(user("findable text"));
+		await gone.appendMessage(userMessage("findable text", 1));
 		const kept = await Session.create({ location: `sqlite:${file}#kept` });
-		await kept.appendMessage(user("findable too"));
+		await kept.appendMessage(userMessage("findable too", 1));
 		const collection = collectionAt(`sqlite:${file}`);
 		await collection.remove?.(`sqlite:${file}#gone`);
 		assert.equal(await storeAt(`sqlite:${file}#gone`).exists(), false);
@@ -498,7 +481,7 @@ describe("sqlite: the collection", () => {
 		assert.equal(collection.sessionFor(header).location, `sqlite:${file}#${header.id}`);
 		assert.equal(sqliteStore(`sqlite:${file}#x`, {}).derive(header).location, `sqlite:${file}#${header.id}`);
 		const source = await Session.create({ location: `sqlite:${file}#source` });
-		const q = await source.appendMessage(user("q"));
+		const q = await source.appendMessage(userMessage("q", 1));
 		const fork = await source.fork(q);
 		assert.equal(fork.location, `sqlite:${file}#${fork.getSessionId()}`);
 	});
