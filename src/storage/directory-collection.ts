@@ -6,8 +6,7 @@
  * Each session opens as a {@link FileSessionStore}.
  */
 
-import { type Dirent, readdirSync, type Stats, statSync } from "node:fs";
-import { unlink } from "node:fs/promises";
+import { type Dirent, readdirSync, type Stats, statSync, unlinkSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { SessionTreeError } from "../core/errors.js";
 import type { SessionHeader } from "../core/types.js";
@@ -93,7 +92,7 @@ export class DirectoryCollection implements SessionCollection {
 		if (!path.endsWith(".jsonl") || !this.holds(path)) {
 			throw new SessionTreeError("INVALID_ARGUMENT", "not a session file of this collection", { file: location });
 		}
-		await unlink(path);
+		unlinkSync(path);
 	}
 
 	/** True for a file given as it is, or one directly in a directory of the collection or in a direct subdirectory. */

@@ -21,7 +21,6 @@ import {
 	writeSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { SessionTreeError } from "../core/errors.js";
 import type { Envelope } from "../core/lazy.js";
 import type { RawRecord } from "../core/migrate.js";
@@ -46,6 +45,11 @@ import type {
 } from "./store.js";
 
 const NEWLINE = 0x0a;
+
+/** Waits `ms` milliseconds (a plain timer: node:timers/promises would load more modules at start-up). */
+function sleep(ms: number): Promise<void> {
+	return new Promise((resolve) => setTimeout(resolve, ms));
+}
 
 /** Options of {@link FileSessionStore}. */
 export interface FileStoreOptions {
