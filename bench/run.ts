@@ -4,7 +4,8 @@
  * printed side by side with the ratio pi / ours and the targets of issue 5.
  *
  * Flags: --runs N (default 5; at most 3 for the 1M files), --sizes 10k,100k (default), --large
- * (adds 1m; or BENCH_LARGE=1), --no-chain, --json FILE (also write the raw figures).
+ * (adds 1m; or BENCH_LARGE=1), --no-chain, --json FILE (also write the raw figures), --no-stores
+ * (skip the per-store section, bench/stores.ts), --stores-only (run only that section).
  */
 
 import { spawnSync } from "node:child_process";
@@ -15,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import type { Measurement, Op, Side, Task } from "./child.js";
 import { CHAIN_FILE, DATA_DIR, ensureFile, filesForSize, type GenerateStats, REPO_ROOT } from "./generate.js";
 import { measureStartup } from "./startup.js";
+import { runStores } from "./stores.js";
 
 const PI_PACKAGE = "@mariozechner/pi-coding-agent";
 const PI_VERSION = "0.73.1";
@@ -28,10 +30,13 @@ interface Options {
 	sizes: string[];
 	chain: boolean;
 	json?: string;
+	/** Run the per-store section (bench/stores.ts) after the rest; only it with `storesOnly`. */
+	stores: boolean;
+	storesOnly: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-	const options: Options = { runs: 5, sizes: ["10k", "100k"], chain: true };
+	const options: Options = { runs: 5, sizes: ["10k", "100k"], chain: true, stores: true, storesOnly: false };
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
 		const value = () => {
@@ -44,8 +49,12 @@ function parseArgs(argv: string[]): Options {
 		else if (arg === "--large") options.sizes.push("1m");
 		else if (arg === "--no-chain") options.chain = false;
 		else if (arg === "--json") options.json = value();
+		else if (arg === "--no-stores") options.stores = false;
+		else if (arg === "--stores-only") options.storesOnly = true;
 		else if (arg === "--help" || arg === "-h") {
-			console.log("npm run bench -- [--runs N] [--sizes 10k,100k,1m] [--large] [--no-chain] [--json FILE]");
+			console.log(
+				"npm run bench -- [--runs N] [--sizes 10k,100k,1m] [--large] [--no-chain] [--json FILE] [--no-stores | --stores-only]",
+			);
 			process.exit(0);
 		} else throw new Error(`unknown argument ${arg}`);
 	}
@@ -94,6 +103,7 @@ function piSessionManagerModule(): string {
 
 function runChild(task: Task): Measurement {
 	const extra = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
+	if (task.op === "append-settled") extra.push("--expose-gc");
 	const child = spawnSync(process.execPath, [...extra, CHILD, JSON.stringify(task)], {
 		encoding: "utf8",
 		maxBuffer: 16 * MiB,
@@ -323,6 +333,10 @@ function describeFile(name: string, file: string, stats: GenerateStats): string 
 
 async function main(): Promise<void> {
 	const options = parseArgs(process.argv.slice(2));
+	if (options.storesOnly) {
+		await runStores({ runs: options.runs, large: options.sizes.includes("1m") });
+		return;
+	}
 	const started = Date.now();
 	const log = (line: string) => console.log(line);
 	const piModule = piSessionManagerModule();
@@ -374,6 +388,7 @@ async function main(): Promise<void> {
 				addRow(bench.name, "getTree", tree.pi, tree.ours, (f) => f.ms, fmtMs, size === "100k" ? 3 : undefined);
 				if (!large) {
 					const append = measure(["pi", "ours"], "append", file, runs, piModule);
+					const settled = measure(["pi", "ours"], "append-settled", file, runs, piModule);
 					const branchAppend = measure(["pi", "ours"], "branch-append", file, runs, piModule);
 					fileRaw.append = append;
 					fileRaw.branchAppend = branchAppend;
@@ -386,6 +401,8 @@ async function main(): Promise<void> {
 						fmtMs,
 						size === "100k" ? 1 : undefined,
 					);
+					addRow(bench.name, "1,000 appends (heap settled)", settled.pi, settled.ours, (f) => f.ms, fmtMs);
+					fileRaw.appendSettled = settled;
 					addRow(bench.name, "1,000 branch + append", branchAppend.pi, branchAppend.ours, (f) => f.ms, fmtMs);
 				}
 				addRow(
@@ -491,6 +508,7 @@ async function main(): Promise<void> {
 	);
 	// A wrong context, or our side failing, fails the run (pi failing on huge files is expected).
 	if (rows.some((r) => r.ratio === "**MISMATCH**" || r.ours === "fails")) process.exitCode = 1;
+	if (options.stores) await runStores({ runs: options.runs, large: options.sizes.includes("1m") });
 }
 
 await main();
