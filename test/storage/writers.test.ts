@@ -64,11 +64,14 @@ for (const [kind, create] of Object.entries(kinds)) {
 			assert.equal(reopened.entryCount, 2 * N + 1);
 			assertChain(reopened, idsA, start, "a");
 			assertChain(reopened, idsB, start, "b");
-			// The writes really interleaved: in the stored order, the writers alternate.
+			// The writes really interleaved: in the stored order, each writer wrote between the
+			// other's entries, so each had to catch up before it could append. (How often they
+			// alternate depends on how the event loop and the lock lease fall: on a loaded
+			// machine a writer may keep the lease for long runs; that is fairness, not safety.)
 			const fromWhom = new Map([...idsA.map((id) => [id, "a"] as const), ...idsB.map((id) => [id, "b"] as const)]);
 			const order = reopened.getEntries().flatMap((e) => fromWhom.get(e.id) ?? []);
 			const switches = order.filter((who, i) => i > 0 && who !== order[i - 1]).length;
-			assert.ok(switches >= N / 2, `the writers alternated only ${switches} times`);
+			assert.ok(switches >= 2, `the writers alternated only ${switches} times`);
 			if (kind === "file") {
 				const lines = readFileSync(a.file as string, "utf8").split("\n");
 				assert.equal(lines.pop(), "");
