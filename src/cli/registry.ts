@@ -278,6 +278,30 @@ const SPECS = defineCommands([
 		},
 	},
 	{
+		name: "md",
+		summary: "print the path to the leaf as Markdown, for a bug report or a chat",
+		cli: {
+			synopsis: "md FILE [--leaf ID] [--lenient]",
+			description:
+				"Prints the path from the root to the leaf (or to --leaf ID) as one Markdown document: a\n" +
+				"title (the session name or the first user message), the session id, cwd and leaf, then\n" +
+				"every entry in order: `### User`, `### Assistant (provider/model)` with text as it is,\n" +
+				"thinking folded in <details>, tool calls with their arguments as JSON; tool results and\n" +
+				"bash runs in fenced blocks cut to 40 lines; images as [image: mime/type], never their\n" +
+				"data; compaction and branch summaries as quotes; model and thinking level changes as\n" +
+				"one italic line; labels after the heading. Fences are always longer than any run of\n" +
+				"backticks inside, so no content breaks out of them.",
+			examples: [
+				"session-tree md session.jsonl > conversation.md",
+				"session-tree md session.jsonl --leaf 1a2b | pbcopy",
+			],
+			options: { leaf: { type: "string" }, ...LENIENT_OPTION },
+			optionDocs: [LEAF_DOC, LENIENT_DOC],
+			positionals: ["FILE"],
+			load: async () => (await import("./commands/md.js")).mdCommand,
+		},
+	},
+	{
 		name: "path",
 		summary: "print the ids from the root to the leaf",
 		cli: {
