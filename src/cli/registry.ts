@@ -281,7 +281,7 @@ const SPECS = defineCommands([
 		name: "md",
 		summary: "print the path to the leaf as Markdown, for a bug report or a chat",
 		cli: {
-			synopsis: "md FILE [--leaf ID] [--lenient]",
+			synopsis: "md FILE [--leaf ID] [--no-redact] [--lenient]",
 			description:
 				"Prints the path from the root to the leaf (or to --leaf ID) as one Markdown document: a\n" +
 				"title (the session name or the first user message), the session id, cwd and leaf, then\n" +
@@ -290,13 +290,20 @@ const SPECS = defineCommands([
 				"bash runs in fenced blocks cut to 40 lines; images as [image: mime/type], never their\n" +
 				"data; compaction and branch summaries as quotes; model and thinking level changes as\n" +
 				"one italic line; labels after the heading. Fences are always longer than any run of\n" +
-				"backticks inside, so no content breaks out of them.",
+				"backticks inside, so no content breaks out of them.\n" +
+				"\n" +
+				"Secrets are replaced by [REDACTED:kind] (API keys, tokens, JWTs, private keys, passwords\n" +
+				"in URLs, long hex secrets); stderr says how many of each. --no-redact keeps them.",
 			examples: [
 				"session-tree md session.jsonl > conversation.md",
 				"session-tree md session.jsonl --leaf 1a2b | pbcopy",
 			],
-			options: { leaf: { type: "string" }, ...LENIENT_OPTION },
-			optionDocs: [LEAF_DOC, LENIENT_DOC],
+			options: { leaf: { type: "string" }, "no-redact": { type: "boolean" }, ...LENIENT_OPTION },
+			optionDocs: [
+				LEAF_DOC,
+				{ flags: "--no-redact", description: "keep secrets (API keys, tokens, passwords) as they are" },
+				LENIENT_DOC,
+			],
 			positionals: ["FILE"],
 			load: async () => (await import("./commands/md.js")).mdCommand,
 		},

@@ -2,6 +2,7 @@
 
 import assert from "node:assert/strict";
 import { after, describe, test } from "node:test";
+import { Session } from "../../src/index.js";
 import { type CliResult, cli, fixture, removeTempDirs, tempDir } from "./helpers.js";
 
 after(removeTempDirs);
@@ -119,5 +120,30 @@ describe("md", () => {
 		assert.match(flag.stdout, /^Examples:\n {2}session-tree md /m);
 		assert.equal(word.stdout, flag.stdout);
 		assert.match(listing.stdout, /^ {2}md {2,}print the path to the leaf as Markdown/m);
+	});
+});
+
+describe("md redacts secrets", () => {
+	test("an API key and a URL password are replaced, stderr counts them; --no-redact keeps them", async () => {
+		const dir = tempDir();
+		const key = ["sk", "proj", "Abc123def456GHI789jkl012MNO345"].join("-");
+		const session = await Session.create({ dir, cwd: "/p" });
+		await session.appendMessage({
+			role: "user",
+			content: `use ${key} with postgres://app:${"hunter2secret"}@db.internal/agents`,
+			timestamp: 1,
+		});
+		await session.close();
+		const file = session.file as string;
+		const redacted = await cli(["md", file]);
+		assert.equal(redacted.code, 0, redacted.stderr);
+		assert.ok(!redacted.stdout.includes(key), "the key is gone");
+		assert.ok(!redacted.stdout.includes("hunter2secret"), "the password is gone");
+		assert.match(redacted.stdout, /\[REDACTED:api-key\]/);
+		assert.match(redacted.stderr, /redacted .*1 api-key/);
+		assert.match(redacted.stderr, /1 url-password/);
+		const kept = await cli(["md", file, "--no-redact"]);
+		assert.ok(kept.stdout.includes(key));
+		assert.equal(kept.stderr, "");
 	});
 });
