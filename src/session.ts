@@ -81,7 +81,8 @@ export class Session {
 		if (options.location !== undefined) {
 			store = storeAt(options.location, { durability: options.durability });
 		} else if (options.dir !== undefined && schemeOf(options.dir) !== undefined) {
-			store = collectionAt(options.dir).sessionFor(header);
+			// The collection names the new session; the store is opened with the durability asked for.
+			store = storeAt(collectionAt(options.dir).sessionFor(header).location, { durability: options.durability });
 		} else {
 			const dir = options.dir ?? defaultSessionDir(header.cwd, options.agentDir ?? defaultAgentDir());
 			const file = resolve(options.file ?? resolve(dir, sessionFileName(header.timestamp, header.id)));

@@ -112,3 +112,13 @@ describe("copy between stores", () => {
 		}
 	});
 });
+
+describe("a database as the place of a new session", () => {
+	test("Session.create({ dir }) keys the session by its id there, with the durability asked for", async () => {
+		const db = `sqlite:${join(dir, "made.db")}`;
+		const session = await Session.create({ dir: db, cwd: "/p", durability: "fsync" });
+		assert.equal(session.location, `${db}#${session.getSessionId()}`);
+		await session.close();
+		await assert.rejects(Session.create({ dir: db, cwd: "/p", durability: "group" }), { code: "INVALID_ARGUMENT" });
+	});
+});
