@@ -342,6 +342,10 @@ function fmtMs(ms: number | undefined): string {
 	return `${ms.toFixed(3)} ms`;
 }
 
+function fmtMiB(bytes: number | undefined): string {
+	return bytes === undefined ? "—" : `${(bytes / MiB).toFixed(0)} MiB`;
+}
+
 function fmtRatio(ratio: number | undefined): string {
 	if (ratio === undefined || !Number.isFinite(ratio)) return "—";
 	return `${ratio >= 10 ? ratio.toFixed(0) : ratio.toFixed(2)}×`;
@@ -522,12 +526,12 @@ export async function runStores(options: StoresOptions): Promise<void> {
 				const all = pick("all");
 				addRows(`resume ${bench.name} (load: context)`, context, (s, f) => {
 					const connect = f.connectMs !== undefined && s.probe ? `; connect ${fmtMs(f.connectMs)} before` : "";
-					return `${checkHash(s, f, "context")}${connect}`;
+					return `${checkHash(s, f, "context")}; peak RSS ${fmtMiB(f.maxRss)}${connect}`;
 				});
 				addRows(`resume ${bench.name} (load: all)`, all, (s, f) => {
 					const c = context.get(s.key)?.ms;
 					const ratio = c !== undefined && f.ms !== undefined && c > 0 ? `; all / context ${fmtRatio(f.ms / c)}` : "";
-					return `${checkHash(s, f, "all")}${ratio}`;
+					return `${checkHash(s, f, "all")}; peak RSS ${fmtMiB(f.maxRss)}${ratio}`;
 				});
 				for (const store of usable) {
 					log(
