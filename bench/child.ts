@@ -11,6 +11,7 @@ import { closeSync, copyFileSync, mkdirSync, openSync, readSync, rmSync } from "
 import { join } from "node:path";
 import { Session } from "../src/index.js";
 import { DATA_DIR, Rng } from "./generate.js";
+import { maxRss, messagesToAppend } from "./shared.js";
 
 /**
  * pi, session-tree, the floors (reading and parsing without building anything), or "ref": an
@@ -99,36 +100,6 @@ function sha256(text: string): string {
 
 function rss(): number {
 	return process.memoryUsage().rss;
-}
-
-function maxRss(): number {
-	return process.resourceUsage().maxRSS * 1024;
-}
-
-/** Messages to append: the same for both sides, alternating user and assistant, ~1 KB each. */
-function messagesToAppend(count: number): unknown[] {
-	const rng = new Rng(4242);
-	const words = "append entry line file session tree branch leaf message json node fast bench".split(" ");
-	const sentence = (n: number) => Array.from({ length: n }, () => rng.pick(words)).join(" ");
-	const out: unknown[] = [];
-	for (let i = 0; i < count; i++) {
-		const timestamp = 1_750_000_000_000 + i * 1000;
-		if (i % 2 === 0) {
-			out.push({ role: "user", content: [{ type: "text", text: sentence(120) }], timestamp });
-		} else {
-			out.push({
-				role: "assistant",
-				content: [{ type: "text", text: sentence(120) }],
-				api: "anthropic-messages",
-				provider: "anthropic",
-				model: "claude-sonnet-4-5",
-				usage: { input: 1000, output: 200, cacheRead: 0, cacheWrite: 0, totalTokens: 1200 },
-				stopReason: "stop",
-				timestamp,
-			});
-		}
-	}
-	return out;
 }
 
 async function opener(task: Task): Promise<(file: string) => SessionLike | Promise<SessionLike>> {

@@ -15,6 +15,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Measurement, Op, Side, Task } from "./child.js";
 import { CHAIN_FILE, DATA_DIR, ensureFile, filesForSize, type GenerateStats, REPO_ROOT } from "./generate.js";
+import { fmtMiB, fmtMs, median } from "./shared.js";
 import { measureStartup } from "./startup.js";
 import { runStores } from "./stores.js";
 
@@ -142,15 +143,6 @@ interface Figure {
 	openSamples?: number[];
 }
 
-function median(values: number[]): number | undefined {
-	if (values.length === 0) return undefined;
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = sorted.length >> 1;
-	return sorted.length % 2 === 1
-		? (sorted[mid] as number)
-		: ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-}
-
 /** Runs `op` on every side `runs` times, interleaved (pi, ours, pi, ours...) so load drifts hit both. */
 function measure(
 	sides: Side[],
@@ -220,18 +212,6 @@ const raw: Record<string, unknown> = {};
 
 function note(text: string): void {
 	if (!notes.includes(text)) notes.push(text);
-}
-
-function fmtMs(ms: number | undefined): string {
-	if (ms === undefined) return "—";
-	if (ms >= 10_000) return `${(ms / 1000).toFixed(1)} s`;
-	if (ms >= 100) return `${ms.toFixed(0)} ms`;
-	if (ms >= 1) return `${ms.toFixed(1)} ms`;
-	return `${ms.toFixed(3)} ms`;
-}
-
-function fmtMiB(bytes: number | undefined): string {
-	return bytes === undefined ? "—" : `${(bytes / MiB).toFixed(0)} MiB`;
 }
 
 function cell(figure: Figure | undefined, format: (f: Figure) => string): string {

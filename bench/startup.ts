@@ -12,6 +12,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "no
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { median } from "./shared.js";
 
 /** Milliseconds per command. */
 export interface StartupTimes {
@@ -115,14 +116,6 @@ function childrenCpuMs(): number | undefined {
 	return Number.isFinite(ticks) ? ticks * 10 : undefined;
 }
 
-function median(values: readonly number[]): number {
-	const sorted = [...values].sort((a, b) => a - b);
-	const middle = Math.floor(sorted.length / 2);
-	return sorted.length % 2 === 1
-		? (sorted[middle] as number)
-		: ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
-
 /**
  * Spawns `node -e 0`, the CLI's `--version` and its `ctx FILE` `runs` times each and returns the
  * median milliseconds of each (and, on Linux, their mean CPU time). The three take turns (rather than one batch after the other) so
@@ -159,9 +152,9 @@ export async function measureStartup(options: StartupOptions = {}): Promise<Star
 			}
 		}
 		const figures: StartupFigures = {
-			node: median(times.node),
-			version: median(times.version),
-			ctx: median(times.ctx),
+			node: median(times.node) ?? Number.NaN,
+			version: median(times.version) ?? Number.NaN,
+			ctx: median(times.ctx) ?? Number.NaN,
 		};
 		if (cpuKnown) figures.cpu = cpu;
 		return figures;

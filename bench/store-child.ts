@@ -13,9 +13,8 @@ import { rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { compileQuery, searchSessions } from "../src/catalog/search.js";
 import { copyLocation, copySession, readAllRecords } from "../src/catalog/transfer.js";
-import type { AgentMessage } from "../src/index.js";
 import { collectionAt, Session, schemeOf, storeAt } from "../src/index.js";
-import { Rng } from "./generate.js";
+import { maxRss, messagesToAppend } from "./shared.js";
 
 export type StoreTask =
 	/** Can the store of `collection` be reached (a query on `probe`, a session that need not exist)? */
@@ -70,43 +69,6 @@ export interface StoreMeasurement {
 
 function sha256(text: string): string {
 	return createHash("sha256").update(text).digest("hex");
-}
-
-function maxRss(): number {
-	return process.resourceUsage().maxRSS * 1024;
-}
-
-/** Messages to append (as in child.ts): alternating user and assistant, ~1 KB each, seeded. */
-function messagesToAppend(count: number): AgentMessage[] {
-	const rng = new Rng(4242);
-	const words = "append entry line file session tree branch leaf message json node fast bench".split(" ");
-	const sentence = (n: number) => Array.from({ length: n }, () => rng.pick(words)).join(" ");
-	const out: unknown[] = [];
-	for (let i = 0; i < count; i++) {
-		const timestamp = 1_750_000_000_000 + i * 1000;
-		if (i % 2 === 0) {
-			out.push({ role: "user", content: [{ type: "text", text: sentence(120) }], timestamp });
-		} else {
-			out.push({
-				role: "assistant",
-				content: [{ type: "text", text: sentence(120) }],
-				api: "anthropic-messages",
-				provider: "anthropic",
-				model: "claude-sonnet-4-5",
-				usage: {
-					input: 1000,
-					output: 200,
-					cacheRead: 0,
-					cacheWrite: 0,
-					totalTokens: 1200,
-					cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-				},
-				stopReason: "stop",
-				timestamp,
-			});
-		}
-	}
-	return out as AgentMessage[];
 }
 
 function isDirectory(path: string): boolean {

@@ -30,6 +30,7 @@ import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DATA_DIR, ensureFile, filesForSize, generateSession, Rng } from "./generate.js";
+import { fmtMiB, fmtMs, median } from "./shared.js";
 import type { StoreMeasurement, StoreTask } from "./store-child.js";
 
 const STORE_CHILD = join(dirname(fileURLToPath(import.meta.url)), "store-child.js");
@@ -159,15 +160,6 @@ interface Figure {
 	error?: string;
 	samples: number[];
 	maxRss?: number;
-}
-
-function median(values: number[]): number | undefined {
-	if (values.length === 0) return undefined;
-	const sorted = [...values].sort((a, b) => a - b);
-	const mid = sorted.length >> 1;
-	return sorted.length % 2 === 1
-		? (sorted[mid] as number)
-		: ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
 /** The figure of several measurements of one thing: medians, the first hash, the first error. */
@@ -332,18 +324,6 @@ interface Row {
 	ms: string;
 	ratio: string;
 	check: string;
-}
-
-function fmtMs(ms: number | undefined): string {
-	if (ms === undefined) return "—";
-	if (ms >= 10_000) return `${(ms / 1000).toFixed(1)} s`;
-	if (ms >= 100) return `${ms.toFixed(0)} ms`;
-	if (ms >= 1) return `${ms.toFixed(1)} ms`;
-	return `${ms.toFixed(3)} ms`;
-}
-
-function fmtMiB(bytes: number | undefined): string {
-	return bytes === undefined ? "—" : `${(bytes / MiB).toFixed(0)} MiB`;
 }
 
 function fmtRatio(ratio: number | undefined): string {

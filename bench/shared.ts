@@ -1,0 +1,69 @@
+/**
+ * What the benchmark's parts share: medians, the formats of the tables, peak memory, and the
+ * messages the append measurements write (the same for every side and store).
+ */
+
+import type { AgentMessage } from "../src/index.js";
+import { Rng } from "./generate.js";
+
+/** The median, or undefined for no values. */
+export function median(values: readonly number[]): number | undefined {
+	if (values.length === 0) return undefined;
+	const sorted = [...values].sort((a, b) => a - b);
+	const mid = sorted.length >> 1;
+	return sorted.length % 2 === 1
+		? (sorted[mid] as number)
+		: ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
+
+/** Milliseconds for a table: 12.3 s, 456 ms, 7.8 ms, 0.123 ms. */
+export function fmtMs(ms: number | undefined): string {
+	if (ms === undefined) return "—";
+	if (ms >= 10_000) return `${(ms / 1000).toFixed(1)} s`;
+	if (ms >= 100) return `${ms.toFixed(0)} ms`;
+	if (ms >= 1) return `${ms.toFixed(1)} ms`;
+	return `${ms.toFixed(3)} ms`;
+}
+
+/** Bytes as MiB for a table. */
+export function fmtMiB(bytes: number | undefined): string {
+	return bytes === undefined ? "—" : `${(bytes / 2 ** 20).toFixed(0)} MiB`;
+}
+
+/** Peak resident set size of this process, bytes. */
+export function maxRss(): number {
+	return process.resourceUsage().maxRSS * 1024;
+}
+
+/** Messages to append: alternating user and assistant, ~1 KB each, seeded (the same for every side). */
+export function messagesToAppend(count: number): AgentMessage[] {
+	const rng = new Rng(4242);
+	const words = "append entry line file session tree branch leaf message json node fast bench".split(" ");
+	const sentence = (n: number) => Array.from({ length: n }, () => rng.pick(words)).join(" ");
+	const out: AgentMessage[] = [];
+	for (let i = 0; i < count; i++) {
+		const timestamp = 1_750_000_000_000 + i * 1000;
+		if (i % 2 === 0) {
+			out.push({ role: "user", content: [{ type: "text", text: sentence(120) }], timestamp });
+		} else {
+			out.push({
+				role: "assistant",
+				content: [{ type: "text", text: sentence(120) }],
+				api: "anthropic-messages",
+				provider: "anthropic",
+				model: "claude-sonnet-4-5",
+				usage: {
+					input: 1000,
+					output: 200,
+					cacheRead: 0,
+					cacheWrite: 0,
+					totalTokens: 1200,
+					cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+				},
+				stopReason: "stop",
+				timestamp,
+			});
+		}
+	}
+	return out;
+}
