@@ -6,6 +6,7 @@
  * when the first operation (always asynchronous) runs. After that it only forwards.
  */
 
+import { SessionTreeError } from "../core/errors.js";
 import type { SessionHeader } from "../core/types.js";
 import type {
 	AppendOutcome,
@@ -164,7 +165,9 @@ export class LazyCollection implements SessionCollection {
 	}
 	async remove(location: string): Promise<void> {
 		const collection = await this.collection();
-		if (!collection.remove) throw new Error("the collection cannot remove sessions");
+		if (!collection.remove) {
+			throw new SessionTreeError("INVALID_ARGUMENT", "this collection cannot remove sessions", { file: this.location });
+		}
 		await collection.remove(location);
 	}
 	async close(): Promise<void> {

@@ -386,7 +386,12 @@ export class Statements {
 	/** A generation never issued before in this database (inside a write transaction). */
 	nextGeneration(): number {
 		const row = this.generation.get();
-		if (!row) throw new Error("the generation counter is missing");
+		if (!row) {
+			// Only a database changed by hand lacks it: the first migration inserts it.
+			throw new SessionTreeError("IO_ERROR", "the database has no generation counter (counters table)", {
+				file: this.db.name,
+			});
+		}
 		return row.value;
 	}
 
