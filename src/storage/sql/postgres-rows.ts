@@ -1,0 +1,193 @@
+/**
+ * The PostgreSQL store's rows and statements: how a record becomes a row (its JSON text, the
+ * indexed columns, the words of its searchable text as a `tsvector` input, or `unindexed`
+ * when they would be too many), and the SQL of every operation, prepared per schema. Split
+ * from postgres-store.ts, which holds the store and collection classes that run them.
+ */
+
+import type { PoolClient } from "pg";
+import { SessionTreeError } from "../../core/errors.js";
+import { isObject } from "../../core/validate.js";
+import { indexRecord } from "./common.js";
+import { quoteSchema } from "./postgres-schema.js";
+
+/** Words longer than this (UTF-16 units) are indexed by their start: a lexeme must stay under 2,047 bytes. */
+const MAX_WORD = 500;
+/**
+ * A record whose distinct words would make too large a `tsvector` is not indexed but marked
+ * `unindexed`, so that every search considers its session. PostgreSQL refuses a `tsvector`
+ * whose lexemes and positions take 1 MiB; each distinct word costs its bytes, padding and
+ * 4 bytes of one position (see {@link wordCost}): kept under this, with room for case
+ * folding that lengthens a letter.
+ */
+const MAX_INDEX_BYTES = 1_000_000;
+/** What a distinct word adds to the `tsvector` `to_tsvector` builds: its bytes, padding to 2, a count and a position. */
+function wordCost(word: string): number {
+	return Buffer.byteLength(word) + 6;
+}
+const WORD = /[\p{L}\p{N}\p{M}]+/gu;
+
+/**
+ * The distinct words of a text as the search index holds them: runs of letters, digits and
+ * marks (PostgreSQL's parser would keep `src/a.ts` as one token, and a search for `a.ts`
+ * would miss it), case folded so that an ignore-case search finds every case, clipped to
+ * {@link MAX_WORD}. Query and records go through the same function, so a query's words are
+ * prefixes of the words of any text holding it that start where they start.
+ */
+export function searchWords(text: string): string[] {
+	const words = new Set<string>();
+	// Lower then upper: σ and ς, ſ and s, the Kelvin sign and k end up alike, and no mapping depends on context.
+	for (const [word] of text.toLowerCase().toUpperCase().matchAll(WORD)) {
+		const cut =
+			word.length <= MAX_WORD ? MAX_WORD : isHighSurrogate(word.charCodeAt(MAX_WORD - 1)) ? MAX_WORD - 1 : MAX_WORD;
+		words.add(word.slice(0, cut));
+	}
+	return [...words];
+}
+
+function isHighSurrogate(code: number): boolean {
+	return code >= 0xd800 && code <= 0xdbff;
+}
+
+/** PostgreSQL text cannot hold NUL: an index column gets U+FFFD instead (the line keeps `\u0000`, escaped). */
+function column(value: string | null): string | null {
+	return value?.includes("\0") ? value.replaceAll("\0", "\ufffd") : value;
+}
+
+/** Records as the column arrays of one `INSERT … SELECT FROM unnest(…)`, from sequence number `from`. */
+export interface Rows {
+	seq: number[];
+	type: (string | null)[];
+	id: (string | null)[];
+	parentId: (string | null)[];
+	line: string[];
+	words: (string | null)[];
+	unindexed: boolean[];
+	/** The size of a JSONL copy: each line and its newline. */
+	bytes: number;
+}
+
+export function rowsOf(records: readonly object[], from: number, indexLimit: number): Rows {
+	const rows: Rows = { seq: [], type: [], id: [], parentId: [], line: [], words: [], unindexed: [], bytes: 0 };
+	records.forEach((record, k) => {
+		const indexed = indexRecord(record);
+		const words = indexed.text === null ? [] : searchWords(indexed.text);
+		let size = 0;
+		for (const word of words) size += wordCost(word);
+		rows.seq.push(from + k);
+		rows.type.push(column(indexed.type));
+		rows.id.push(column(indexed.id));
+		rows.parentId.push(column(indexed.parentId));
+		rows.line.push(indexed.line);
+		rows.words.push(words.length === 0 || size > indexLimit ? null : words.join(" "));
+		rows.unindexed.push(size > indexLimit);
+		rows.bytes += Buffer.byteLength(indexed.line) + 1;
+	});
+	return rows;
+}
+
+/**
+ * Runs a write with records indexed up to {@link MAX_INDEX_BYTES}; should PostgreSQL still find
+ * a `tsvector` too long (SQLSTATE 54000: its parser split words more finely than ours), runs
+ * it again with none of them indexed, rather than refuse the write.
+ */
+export async function indexing<T>(write: (indexLimit: number) => Promise<T>): Promise<T> {
+	try {
+		return await write(MAX_INDEX_BYTES);
+	} catch (error) {
+		if (!(error instanceof SessionTreeError && isObject(error.cause) && error.cause.code === "54000")) throw error;
+		return write(0);
+	}
+}
+
+/** A bigint column (pg hands those over as strings) as a number. */
+export function num(value: unknown): number {
+	return typeof value === "number" ? value : Number(value);
+}
+
+/** The SQL of one schema. */
+function statementsFor(schema: string) {
+	const s = quoteSchema(schema);
+	const insert = `INSERT INTO ${s}.records (session, seq, type, id, parent_id, line, search, unindexed)
+	SELECT $1, r.seq, r.type, r.id, r.parent_id, r.line, strip(to_tsvector('simple', r.words)), r.unindexed
+	FROM unnest($2::bigint[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::boolean[])
+		AS r (seq, type, id, parent_id, line, words, unindexed)`;
+	return {
+		exists: `SELECT 1 FROM ${s}.sessions WHERE name = $1`,
+		create: `INSERT INTO ${s}.sessions (name, generation, count, bytes) VALUES ($1, 0, 0, 0) ON CONFLICT (name) DO NOTHING`,
+		lock: `SELECT generation, count FROM ${s}.sessions WHERE name = $1 FOR UPDATE`,
+		// Records and the session row in one statement: one snapshot, so the position matches the rows.
+		read: `SELECT s.generation, s.count, r.seq, r.line FROM ${s}.sessions s
+	LEFT JOIN ${s}.records r ON r.session = s.name AND r.seq >= $2
+	WHERE s.name = $1 ORDER BY r.seq`,
+		rowsFrom: `SELECT seq, line FROM ${s}.records WHERE session = $1 AND seq >= $2 ORDER BY seq`,
+		insert: `WITH added AS (${insert})
+	UPDATE ${s}.sessions SET count = $9, bytes = bytes + $10, modified_at = now() WHERE name = $1`,
+		// Compare-and-append in one statement: lock the session row (a concurrent writer's commit
+		// is waited for, and its row version read), insert and count only if the session still
+		// ends at generation $11, count $12; return the row either way. The row lock is held for
+		// the statement only, not for round trips.
+		append: `WITH current AS (SELECT generation, count FROM ${s}.sessions WHERE name = $1 FOR UPDATE),
+	go AS (SELECT 1 FROM current WHERE generation = $11 AND count = $12),
+	added AS (${insert} WHERE EXISTS (SELECT 1 FROM go)),
+	counted AS (UPDATE ${s}.sessions SET count = $9, bytes = bytes + $10, modified_at = now()
+		WHERE name = $1 AND EXISTS (SELECT 1 FROM go))
+	SELECT generation, count FROM current`,
+		backup: `INSERT INTO ${s}.backups (session, generation, seq, line)
+	SELECT session, $2, seq, line FROM ${s}.records WHERE session = $1`,
+		clear: `DELETE FROM ${s}.records WHERE session = $1`,
+		bump: `UPDATE ${s}.sessions SET generation = generation + 1, bytes = 0 WHERE name = $1`,
+		// From the last record with an id, follow parent ids by index, at most $2 records; a
+		// record's copies (duplicate ids) tell when the walk is ambiguous. The header comes along.
+		path: `WITH RECURSIVE path (seq, id, parent_id, line, depth) AS (
+		(SELECT seq, id, parent_id, line, 1 FROM ${s}.records
+			WHERE session = $1 AND seq > 0 AND id IS NOT NULL ORDER BY seq DESC LIMIT 1)
+		UNION ALL
+		SELECT r.seq, r.id, r.parent_id, r.line, p.depth + 1 FROM path p
+		CROSS JOIN LATERAL (SELECT seq, id, parent_id, line FROM ${s}.records
+			WHERE session = $1 AND seq > 0 AND id = p.parent_id ORDER BY seq DESC LIMIT 1) r
+		WHERE p.depth < $2
+	)
+	SELECT seq, line, (SELECT count(*) FROM ${s}.records d WHERE d.session = $1 AND d.id = path.id) AS copies
+	FROM path
+	UNION ALL
+	SELECT seq, line, 1 FROM ${s}.records WHERE session = $1 AND seq = 0
+	ORDER BY seq`,
+		backupRows: `SELECT seq, line FROM ${s}.backups WHERE session = $1 AND generation = $2 ORDER BY seq`,
+		list: `SELECT name, modified_at, bytes FROM ${s}.sessions WHERE name > $1 ORDER BY name LIMIT $2`,
+		remove: `DELETE FROM ${s}.sessions WHERE name = $1`,
+		// Every lexeme of the query's words as a prefix, joined by AND (quotes and backslashes doubled, as tsquery input wants).
+		tsquery: `SELECT string_agg(chr(39) || replace(replace(lexeme, chr(92), chr(92) || chr(92)), chr(39), chr(39) || chr(39)) || chr(39) || ':*', ' & ') AS query
+	FROM unnest(to_tsvector('simple', $1))`,
+		search: `SELECT session FROM ${s}.records WHERE search @@ $1::tsquery
+	UNION SELECT session FROM ${s}.records WHERE unindexed`,
+	};
+}
+
+export type Statements = ReturnType<typeof statementsFor>;
+const statementCache = new Map<string, Statements>();
+
+export function statements(schema: string): Statements {
+	let sql = statementCache.get(schema);
+	if (!sql) {
+		sql = statementsFor(schema);
+		statementCache.set(schema, sql);
+	}
+	return sql;
+}
+
+/** The parameters $1 to $10 of the INSERT of `rows` into session `name`, whose count becomes `count`. */
+export function rowValues(name: string, rows: Rows, count: number): unknown[] {
+	return [name, rows.seq, rows.type, rows.id, rows.parentId, rows.line, rows.words, rows.unindexed, count, rows.bytes];
+}
+
+/** Runs the INSERT of `rows` into session `name` and sets its count to `count`. */
+export async function insertRows(
+	client: PoolClient,
+	sql: Statements,
+	name: string,
+	rows: Rows,
+	count: number,
+): Promise<void> {
+	await client.query(sql.insert, rowValues(name, rows, count));
+}
