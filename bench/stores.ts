@@ -148,19 +148,11 @@ function runStoreChild(task: StoreTask, timeoutMs = 20 * 60_000, nodeArgs: strin
 	return { error: detail ? `${why}: ${detail.slice(0, 200)}` : why, maxRss: 0 };
 }
 
-interface Figure {
-	ms?: number;
-	connectMs?: number;
-	hash?: string;
-	messages?: number;
-	hits?: number;
-	hitSessions?: number;
-	sessions?: number;
-	skipped?: number;
-	error?: string;
-	samples: number[];
-	maxRss?: number;
-}
+/** Several measurements of one thing: the medians and the first hash and error of {@link StoreMeasurement}s. */
+type Figure = Pick<
+	StoreMeasurement,
+	"ms" | "connectMs" | "hash" | "messages" | "hits" | "hitSessions" | "sessions" | "skipped" | "error"
+> & { samples: number[]; maxRss?: number };
 
 /** The figure of several measurements of one thing: medians, the first hash, the first error. */
 function figureOf(all: StoreMeasurement[]): Figure {

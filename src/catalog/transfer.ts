@@ -127,7 +127,11 @@ export async function copySession(source: SessionStore, target: CopyTarget): Pro
 	return store.location;
 }
 
-/** Reads the copy back: the same records, as the same JSON text, in the same order. */
+/**
+ * Reads the copy back: the same records, as the same JSON text, in the same order. The
+ * original's records are parsed again, batch by batch, rather than kept from the copy: a copy
+ * of a large file never holds all of them at once.
+ */
 async function verifyCopy(original: StoreRead, location: string, store: SessionStore): Promise<void> {
 	const copied = recordBatches(await store.read(), store.location);
 	let line = 0;

@@ -7,7 +7,7 @@
  */
 
 import { type Dirent, readdirSync, type Stats, statSync, unlinkSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { SessionTreeError } from "../core/errors.js";
 import type { SessionHeader } from "../core/types.js";
 import { FileSessionStore, type FileStoreOptions } from "./file-store.js";
@@ -97,13 +97,8 @@ export class DirectoryCollection implements SessionCollection {
 
 	/** True for a file given as it is, or one directly in a directory of the collection or in a direct subdirectory. */
 	private holds(path: string): boolean {
-		return this.paths.some((root) => {
-			if (root === path) return true;
-			const rest = relative(root, path);
-			if (rest === "" || rest.startsWith("..") || resolve(root, rest) !== path) return false;
-			const parent = relative(root, dirname(path));
-			return parent === "" || !parent.includes("/");
-		});
+		const parent = dirname(path);
+		return this.paths.some((root) => root === path || parent === root || dirname(parent) === root);
 	}
 }
 
