@@ -156,7 +156,8 @@ export class SessionLog {
 	 * and becomes the leaf.
 	 */
 	async appendNow(build: (stamp: make.EntryStamp) => SessionEntry): Promise<string> {
-		await this.prepareWrite();
+		// Checked before awaiting: an append to a loaded, current session takes no extra turn.
+		if (this.needsPreparation()) await this.prepareWrite();
 		for (let attempt = 0; ; attempt++) {
 			const state = this.state;
 			const stamp = { id: this.freshId(), parentId: state.tree.getLeafId(), timestamp: this.stamp() };
@@ -173,7 +174,7 @@ export class SessionLog {
 	/** Writes records that already have ids and parents (the copies of a fork; call it serialized). */
 	async appendRecords(records: readonly SessionEntry[]): Promise<void> {
 		if (records.length === 0) return;
-		await this.prepareWrite();
+		if (this.needsPreparation()) await this.prepareWrite();
 		for (let attempt = 0; ; attempt++) {
 			const outcome = await this.store.append(records, this.position);
 			if (outcome.status === "ok") {
@@ -237,6 +238,11 @@ export class SessionLog {
 	private async prepareWrite(): Promise<void> {
 		await this.ensureLoaded();
 		await this.migrateNow();
+	}
+
+	/** False when a write can go ahead at once: the whole tree is read and the format is current. */
+	private needsPreparation(): boolean {
+		return this.resumed !== undefined || this.version < CURRENT_SESSION_VERSION;
 	}
 
 	/** Reads the whole store into a new state: the session's view of the store starts over. */

@@ -125,6 +125,15 @@ function writeAll(fd: number, data: Buffer): void {
 	while (offset < data.length) offset += writeSync(fd, data, offset, data.length - offset);
 }
 
+/** Removes a file this store created and could not finish; a failure to remove it changes nothing. */
+function removeQuietly(path: string): void {
+	try {
+		unlinkSync(path);
+	} catch {
+		// Already gone, or not removable: the error being reported matters more.
+	}
+}
+
 /** Fsyncs a directory, so a rename or a new file in it survives a crash. */
 export function fsyncDirectory(dir: string): void {
 	let fd: number | undefined;
@@ -164,7 +173,7 @@ export function writeFileAtomic(file: string, text: string): void {
 		renameSync(temp, file);
 		fsyncDirectory(dir);
 	} catch (cause) {
-		if (existsSync(temp)) unlinkSync(temp);
+		removeQuietly(temp);
 		throw cause instanceof SessionTreeError ? cause : ioError(cause, file, "rewrite");
 	}
 }
@@ -236,6 +245,8 @@ export class FileSessionStore implements SessionStore {
 	private unsynced = 0;
 	private unsyncedSince = 0;
 	private groupTimer: NodeJS.Timeout | undefined;
+	/** A failed fsync of the group timer, for the next caller (see `flushLater`). */
+	private deferred: SessionTreeError | undefined;
 	/** Sources handed out by `read`, whose descriptors `close` releases. */
 	private sources: Array<WeakRef<FileLineSource>> = [];
 	/** The lock, while this store holds it (until the end of the current event-loop turn). */
@@ -243,6 +254,8 @@ export class FileSessionStore implements SessionStore {
 	/** When the lease was taken, and a count that tells leases apart (for the release at the turn's end). */
 	private leaseSince = 0;
 	private leaseGeneration = 0;
+	/** The lease under which the path was last stat'ed and found to be the file of the descriptor. */
+	private checkedLease = -1;
 	private readonly options: FileStoreOptions;
 
 	constructor(file: string, options: FileStoreOptions = {}) {
@@ -273,9 +286,13 @@ export class FileSessionStore implements SessionStore {
 		try {
 			writeAll(fd, Buffer.from(encodeRecord(header)));
 			if (this.durability !== "none") fsyncSync(fd);
-		} finally {
+		} catch (cause) {
+			// A session that could not be written whole is not left behind half written.
 			closeSync(fd);
+			removeQuietly(this.file);
+			throw ioError(cause, this.file, "create");
 		}
+		closeSync(fd);
 		if (this.durability !== "none") fsyncDirectory(dirname(this.file));
 		this.lineCount = 1;
 		return encodePosition(this.positionAt(statSync(this.file)));
@@ -448,21 +465,57 @@ export class FileSessionStore implements SessionStore {
 
 	async append(records: readonly object[], expected: StorePosition): Promise<AppendOutcome> {
 		const at = decodePosition(expected, this.file);
-		await this.holdLock();
+		this.throwDeferred();
+		// Awaited only when the lock must be taken: a burst of appends under one lease costs no extra turn.
+		if (!this.leaseValid()) await this.holdLock();
 		// From here to the write nothing awaits: no other writer of this process runs in between.
 		try {
 			const checked = this.check(at);
 			if (checked.status !== "ok") return checked;
 			const fd = this.appendFd(at.identity);
-			const prefix = checked.owesNewline ? "\n" : "";
-			const data = Buffer.from(prefix + records.map(encodeRecord).join(""));
-			writeAll(fd, data);
-			this.sync(fd);
+			const text = records.length === 1 ? encodeRecord(records[0] as object) : records.map(encodeRecord).join("");
+			const data = Buffer.from(checked.owesNewline ? `\n${text}` : text);
+			this.writeOrUndo(fd, data, checked.size);
 			const end = at.offset + data.length;
 			this.lineCount = at.lines + records.length;
 			return { status: "ok", position: encodePosition({ identity: at.identity, offset: end, lines: this.lineCount }) };
 		} catch (cause) {
+			// No trace of a failed write, the lock included: it goes now, not at the turn's end.
+			this.endLease();
 			throw cause instanceof SessionTreeError ? cause : ioError(cause, this.file, "append");
+		}
+	}
+
+	/**
+	 * Writes `data` at the end of the file (of `size` bytes) and syncs it as the durability mode
+	 * says. A write that fails (ENOSPC, EIO, EFBIG, EDQUOT, …) leaves the file as it was: what
+	 * part of it reached the file is cut off again (and that is fsynced in the fsync modes), so
+	 * no torn line is left for readers to warn about and the next append needs no repair.
+	 */
+	private writeOrUndo(fd: number, data: Buffer, size: number): void {
+		try {
+			writeAll(fd, data);
+			this.sync(fd);
+		} catch (cause) {
+			const reason = cause instanceof Error ? cause.message : String(cause);
+			try {
+				ftruncateSync(fd, size);
+				if (this.durability !== "none") fsyncSync(fd);
+			} catch (undo) {
+				const why = undo instanceof Error ? undo.message : String(undo);
+				throw new SessionTreeError(
+					"IO_ERROR",
+					`cannot append: ${reason}; cutting the file back to its ${size} bytes failed too (${why}), so its last line may be incomplete`,
+					{ file: this.file },
+					{ cause },
+				);
+			}
+			throw new SessionTreeError(
+				"IO_ERROR",
+				`cannot append: ${reason} (nothing was written: the file is as it was)`,
+				{ file: this.file },
+				{ cause },
+			);
 		}
 	}
 
@@ -477,6 +530,7 @@ export class FileSessionStore implements SessionStore {
 		try {
 			copyFileSync(this.file, backup, constants.COPYFILE_EXCL);
 		} catch (cause) {
+			removeQuietly(backup); // a partial copy (the disk filled up) is no backup
 			throw ioError(cause, this.file, "back up");
 		}
 		writeFileAtomic(this.file, records.map(encodeRecord).join(""));
@@ -491,24 +545,42 @@ export class FileSessionStore implements SessionStore {
 	 * back as appended by others; anything else is copied to a backup next to the file and cut
 	 * off, so no record is ever glued onto it. `owesNewline`: write a newline before the records.
 	 */
-	private check(at: FilePosition, repair = true): { status: "ok"; owesNewline: boolean } | WriteNotDone {
+	private check(at: FilePosition, repair = true): { status: "ok"; owesNewline: boolean; size: number } | WriteNotDone {
+		const size = this.sizeUnderLease(at);
+		if (size === undefined || size < at.offset) return { status: "stale" };
+		if (size === at.offset) return { status: "ok", owesNewline: at.owesNewline === true, size };
+		const read = this.readFrom(at, size);
+		if (read.position !== encodePosition(at)) return { status: "behind", read };
+		// Only an unterminated line follows: nobody else can be writing it, we hold the lock.
+		if (!repair) return { status: "ok", owesNewline: false, size };
+		const fd = this.appendFd(at.identity);
+		if (this.repairTail(fd, at.offset, size)) {
+			return { status: "behind", read: this.readFrom(at, fstatSync(fd).size) };
+		}
+		return { status: "ok", owesNewline: false, size: at.offset };
+	}
+
+	/**
+	 * The file's size under the lock, or undefined when the file at the path is no longer the
+	 * one `at` was read from (replaced). The first check of a lease stats the path; later
+	 * checks of the same lease, on a descriptor of that same file, fstat the descriptor, which
+	 * costs half as much: while the lease lasts no cooperating writer can replace the file, and
+	 * a writer that ignores the lock (pi appending with appendFileSync) appends to the same
+	 * file, so the descriptor's size still shows what it wrote.
+	 */
+	private sizeUnderLease(at: FilePosition): number | undefined {
+		if (this.checkedLease === this.leaseGeneration && this.fd !== undefined && this.fdIdentity === at.identity) {
+			return fstatSync(this.fd).size;
+		}
 		let stats: ReturnType<typeof statSync>;
 		try {
 			stats = statSync(this.file);
 		} catch (cause) {
 			throw ioError(cause, this.file, "append to");
 		}
-		if (identityOf(stats) !== at.identity || stats.size < at.offset) return { status: "stale" };
-		if (stats.size === at.offset) return { status: "ok", owesNewline: at.owesNewline === true };
-		const read = this.readFrom(at, stats.size);
-		if (read.position !== encodePosition(at)) return { status: "behind", read };
-		// Only an unterminated line follows: nobody else can be writing it, we hold the lock.
-		if (!repair) return { status: "ok", owesNewline: false };
-		const fd = this.appendFd(at.identity);
-		if (this.repairTail(fd, at.offset, stats.size)) {
-			return { status: "behind", read: this.readFrom(at, fstatSync(fd).size) };
-		}
-		return { status: "ok", owesNewline: false };
+		if (identityOf(stats) !== at.identity) return undefined;
+		this.checkedLease = this.lease === undefined ? -1 : this.leaseGeneration;
+		return stats.size;
 	}
 
 	/**
@@ -539,6 +611,11 @@ export class FileSessionStore implements SessionStore {
 		});
 	}
 
+	/** True while this store holds the lock and the lease has not outlived {@link LEASE_MS}. */
+	private leaseValid(): boolean {
+		return this.lease !== undefined && Date.now() - this.leaseSince < LEASE_MS;
+	}
+
 	/** Read through a method: the lease changes across awaits, which TypeScript's narrowing does not see. */
 	private holding(): boolean {
 		return this.lease !== undefined;
@@ -551,7 +628,28 @@ export class FileSessionStore implements SessionStore {
 	}
 
 	async flush(): Promise<void> {
+		this.throwDeferred();
 		this.flushSync();
+	}
+
+	/**
+	 * The group commit's timer: an fsync that fails there has no caller to tell, so the error
+	 * is kept and thrown by the next append, flush or close (the appends it covered were
+	 * acknowledged before their fsync: that is what group commit trades for speed).
+	 */
+	private flushLater(): void {
+		try {
+			this.flushSync();
+		} catch (cause) {
+			this.deferred = ioError(cause, this.file, "fsync appends already acknowledged to");
+		}
+	}
+
+	/** Throws the error of a failed group fsync once (see {@link flushLater}). */
+	private throwDeferred(): void {
+		const error = this.deferred;
+		this.deferred = undefined;
+		if (error) throw error;
 	}
 
 	private flushSync(): void {
@@ -564,6 +662,7 @@ export class FileSessionStore implements SessionStore {
 	async close(): Promise<void> {
 		this.endLease();
 		this.closeFd();
+		this.throwDeferred();
 		// Kept: a source read after this reopens its file, and the next close closes it again.
 		for (const ref of this.sources) ref.deref()?.close();
 	}
@@ -629,9 +728,13 @@ export class FileSessionStore implements SessionStore {
 		try {
 			writeAll(backupFd, tail);
 			fsyncSync(backupFd);
-		} finally {
+		} catch (cause) {
+			// The torn line stays where it is (a later append retries); a partial copy is no backup.
 			closeSync(backupFd);
+			removeQuietly(backup);
+			throw ioError(cause, this.file, "back up the incomplete last line of");
 		}
+		closeSync(backupFd);
 		fsyncDirectory(dirname(this.file));
 		ftruncateSync(fd, start);
 		return false;
@@ -646,7 +749,7 @@ export class FileSessionStore implements SessionStore {
 			if (this.unsynced >= this.groupSize || Date.now() - this.unsyncedSince >= this.groupDelayMs) {
 				this.flushSync();
 			} else if (!this.groupTimer) {
-				this.groupTimer = setTimeout(() => this.flushSync(), this.groupDelayMs);
+				this.groupTimer = setTimeout(() => this.flushLater(), this.groupDelayMs);
 				this.groupTimer.unref();
 			}
 		}

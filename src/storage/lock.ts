@@ -199,9 +199,19 @@ function takeLock(file: string, staleMs: number, tries: number): ReleaseLock | u
 			const mine: LockOwner = { pid: process.pid, host: thisHost(), token };
 			try {
 				writeSync(fd, JSON.stringify(mine));
-			} finally {
+			} catch (error) {
+				// A full disk can take the empty file and refuse its content: remove it, or it
+				// would stand as a lock whose owner nobody can read until it is judged stale.
 				closeSync(fd);
+				try {
+					unlinkSync(path);
+				} catch {
+					// gone already
+				}
+				const reason = error instanceof Error ? error.message : String(error);
+				throw new SessionTreeError("IO_ERROR", `cannot write lock ${path}: ${reason}`, { file });
 			}
+			closeSync(fd);
 			held.set(path, 1);
 			return holdOnce(path);
 		}
