@@ -38,7 +38,7 @@ export interface LoadResult {
 /** Builds the tree of a session from its parsed lines (header first). */
 export function loadTree(lines: readonly ParsedLine[], options: LoadOptions = {}): LoadResult {
 	const reducer = new SessionReducer(options);
-	for (const line of lines) reducer.apply(line);
+	reducer.applyLines(lines);
 	return settleStream(reducer);
 }
 

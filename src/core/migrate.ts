@@ -9,6 +9,11 @@
  *
  * New keys are added after the existing ones, as pi adds them, so a rewritten file has pi's
  * key order. Records are changed in place: the loader owns them.
+ *
+ * Files other tools write may have a current header and entries without `id`/`parentId`
+ * ({@link isIdlessEntry}). A lenient read chains such entries the way v1 entries are chained
+ * here ({@link chainIdlessEntry}, applied by the reducer, which knows the entries before them);
+ * see docs/durability.md, "Version 3 files whose entries have no ids".
  */
 
 import { derivedEntryId } from "./ids.js";
@@ -57,7 +62,7 @@ export class Migration {
 
 	private v1ToV2(entry: RawRecord): void {
 		const index = this.ids.length;
-		const id = derivedEntryId(`${this.seed}:${index + 1}`, (candidate) => this.taken.has(candidate));
+		const id = positionalEntryId(this.seed, index + 1, (candidate) => this.taken.has(candidate));
 		this.taken.add(id);
 		this.ids.push(id);
 		entry.id = id;
@@ -72,6 +77,71 @@ export class Migration {
 			if (known !== undefined) entry.firstKeptEntryId = known;
 		}
 	}
+}
+
+/**
+ * The id an entry without one gets from its position: entry `position` (1-based, the header
+ * not counted) of session `sessionId`, skipping ids `taken` holds. Deterministic: the same
+ * stream gives the same ids every time it is read. v1 migration and id-less entries
+ * ({@link chainIdlessEntry}) both use it, so a file of id-less entries gets the ids it would
+ * get as a v1 file.
+ */
+export function positionalEntryId(sessionId: string, position: number, taken: (id: string) => boolean): string {
+	return derivedEntryId(`${sessionId}:${position}`, taken);
+}
+
+/**
+ * True for an entry written without ids, as tools other than pi write pi-like files: a record
+ * with a string `type` other than `"session"`, a string `timestamp`, and neither an `id` nor a
+ * `parentId` field. (A record with one of the two and not the other, or without a timestamp,
+ * is simply invalid.)
+ */
+export function isIdlessEntry(record: RawRecord): boolean {
+	return (
+		typeof record.type === "string" &&
+		record.type !== "session" &&
+		typeof record.timestamp === "string" &&
+		record.id === undefined &&
+		record.parentId === undefined
+	);
+}
+
+/**
+ * Gives an id-less entry ({@link isIdlessEntry}) its generated `id` and its `parentId`, in
+ * place, with `type`, `id` and `parentId` as its first keys (pi's layout; the other keys keep
+ * their order). The reducer chooses them: {@link positionalEntryId} and the previous entry in
+ * stream order, as v1 migration does. Two kinds of entry are special:
+ *
+ * - a `leaf` record's parent is its `targetId` when that is a string or null (as the leaf
+ *   records this library writes);
+ * - a `compaction` without a string `firstKeptEntryId` but with v1's `firstKeptEntryIndex`
+ *   (a line index, header = 0) keeps from the entry at that position: `idAt(index - 1)`, which
+ *   may be the compaction itself. The index is replaced by that entry's id, as v1 migration
+ *   does, and left as it is when `idAt` knows no such entry (the compaction then lacks a
+ *   `firstKeptEntryId`: it stays in the tree and out of the context, as any such compaction).
+ *
+ * @param idAt the id of the entry at a 0-based position in stream order (up to this entry's own)
+ */
+export function chainIdlessEntry(
+	entry: RawRecord,
+	id: string,
+	parentId: string | null,
+	idAt: (index: number) => string | undefined,
+): void {
+	const fields = Object.entries(entry);
+	for (const [key] of fields) delete entry[key];
+	entry.type = fields.find(([key]) => key === "type")?.[1];
+	entry.id = id;
+	const target = fields.find(([key]) => key === "targetId")?.[1];
+	entry.parentId = entry.type === "leaf" && (typeof target === "string" || target === null) ? target : parentId;
+	for (const [key, value] of fields) if (key !== "type") entry[key] = value;
+	if (entry.type !== "compaction" || typeof entry.firstKeptEntryId === "string") return;
+	const index = entry.firstKeptEntryIndex;
+	if (typeof index !== "number" || !Number.isInteger(index) || index < 1) return;
+	const known = idAt(index - 1);
+	if (known === undefined) return;
+	delete entry.firstKeptEntryIndex;
+	entry.firstKeptEntryId = known;
 }
 
 /**

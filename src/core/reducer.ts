@@ -14,12 +14,19 @@
  * Parents may come later in the stream than their children (pi accepts that), so linking is a
  * second step: {@link SessionReducer.settle} links everything applied since the last settle, in
  * time linear in what was applied.
+ *
+ * Entries without `id` and `parentId` under a current header (pi-like files other tools write,
+ * see {@link isIdlessEntry}): strict policy rejects them (`INVALID_RECORD`, "the … entry has no
+ * string id"); lenient policy chains them as v1 migration chains a v1 file: each gets the id
+ * {@link positionalEntryId} derives from the session id and its position among the entries
+ * (avoiding every id of the stream), and the previous entry in stream order as parent. Each
+ * run of such entries is one `INVALID_RECORD` problem naming its lines (docs/durability.md).
  */
 
 import { SessionTreeError, type SessionTreeErrorCode } from "./errors.js";
 import { derivedEntryId } from "./ids.js";
 import { type Envelope, LazyBodies, type LineSource } from "./lazy.js";
-import { Migration, type RawRecord } from "./migrate.js";
+import { chainIdlessEntry, isIdlessEntry, Migration, positionalEntryId, type RawRecord } from "./migrate.js";
 import { SessionTree, type TreeNode } from "./tree.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.js";
 import {
@@ -54,7 +61,10 @@ export interface ParsedLine {
 export interface LoadProblem {
 	code: SessionTreeErrorCode;
 	message: string;
+	/** The (first) line of the problem. */
 	line?: number;
+	/** The last line, for a problem that spans several lines (a run of entries without ids). */
+	endLine?: number;
 	entryId?: string;
 }
 
@@ -75,6 +85,16 @@ export interface ReducerOptions {
 
 /** The last record of the stream that decides the leaf: an entry, or a persisted-leaf record. */
 type LeafDecider = { kind: "entry"; id: string } | { kind: "leaf"; id: string; target: string | null };
+
+/** A run of consecutive id-less entries a lenient reducer chained, and the one problem that reports it. */
+interface IdlessRun {
+	problem: LoadProblem;
+	count: number;
+	firstLine: number;
+	firstId: string;
+}
+
+const NO_IDS: ReadonlySet<string> = new Set();
 
 /**
  * The session state a record stream builds: the tree, the persisted-leaf records, the
@@ -100,6 +120,11 @@ export class SessionReducer {
 	private sawTorn = false;
 	/** Set while applying what other writers appended: their problems are recorded, never thrown. */
 	private tolerant = false;
+	/** The run of id-less entries the last applied record belongs to, if it was one. */
+	private idlessRun: IdlessRun | undefined;
+	/** The lines {@link applyLines} is applying, and (once an id-less entry needs them) their ids. */
+	private batch: readonly ParsedLine[] | undefined;
+	private batchIds: Set<string> | undefined;
 
 	constructor(options: ReducerOptions = {}) {
 		this.options = options;
@@ -157,6 +182,7 @@ export class SessionReducer {
 		const envelope = parsed.envelope;
 		if (envelope && this.bodies) {
 			if (!this.state.tree.has(envelope.id)) {
+				this.idlessRun = undefined;
 				// Envelopes are only read from well-formed current-version entries: the shape checks hold.
 				this.state.tree.addLazyNode(envelope, this.bodies);
 				this.noteEntry(envelope.id, envelope.parentId, parsed.line);
@@ -170,11 +196,26 @@ export class SessionReducer {
 			this.applyRecord(parsed.record, parsed.line);
 			return;
 		}
+		this.idlessRun = undefined;
 		const error = parsed.error ?? new SessionTreeError("INVALID_JSON", "unreadable line");
 		const problem = { code: error.code, message: stripLocation(error), line: parsed.line };
 		const salvaged = parsed.salvaged;
 		this.report(problem, salvaged?.length ? `kept ${salvaged.length} whole record(s)` : "skipped");
 		for (const record of salvaged ?? []) this.applyRecord(record, parsed.line);
+	}
+
+	/**
+	 * Applies lines in order ({@link apply}), knowing them all: an id generated for an entry
+	 * without one avoids the ids of the later lines too, so no id of the stream is taken twice.
+	 */
+	applyLines(lines: readonly ParsedLine[]): void {
+		this.batch = lines;
+		try {
+			for (const line of lines) this.apply(line);
+		} finally {
+			this.batch = undefined;
+			this.batchIds = undefined;
+		}
 	}
 
 	/**
@@ -186,7 +227,7 @@ export class SessionReducer {
 	applyOthers(lines: readonly ParsedLine[]): void {
 		this.tolerant = true;
 		try {
-			for (const line of lines) this.apply(line);
+			this.applyLines(lines);
 			this.settle();
 		} finally {
 			this.tolerant = false;
@@ -205,7 +246,12 @@ export class SessionReducer {
 			return;
 		}
 		if (migration.needed) migration.record(record);
+		// Strict policy rejects an entry without ids below, as any entry without an id.
+		const idless = (this.options.lenient === true || this.tolerant) && isIdlessEntry(record);
+		if (idless) this.chainIdless(record, tree);
+		else this.idlessRun = undefined;
 		if (!isEntryRecord(record)) {
+			this.idlessRun = undefined;
 			this.report({ code: "INVALID_RECORD", message: entryShapeError(record) ?? "not an entry", line });
 			return;
 		}
@@ -226,6 +272,7 @@ export class SessionReducer {
 			const target = typeof record.targetId === "string" ? record.targetId : null;
 			this.leafRecords.set(entry.id, target);
 			this.lastRecord = { kind: "leaf", id: entry.id, target };
+			if (idless) this.noteIdless(entry.id, line);
 			return;
 		}
 		const original = tree.getNode(entry.id);
@@ -266,6 +313,7 @@ export class SessionReducer {
 		}
 		tree.addNode(entry);
 		this.noteEntry(entry.id, entry.parentId, line);
+		if (idless) this.noteIdless(entry.id, line);
 	}
 
 	/**
@@ -324,6 +372,56 @@ export class SessionReducer {
 		return this.entryLines[order] ?? 0;
 	}
 
+	/**
+	 * Gives an entry without ids (lenient policy) the id its position derives and the previous
+	 * entry in stream order as parent; see {@link chainIdlessEntry}. Its id is neither in the
+	 * tree, nor a persisted-leaf record's, nor on a line still to be applied.
+	 */
+	private chainIdless(record: RawRecord, tree: SessionTree): void {
+		const nodes = tree.nodesInOrder();
+		const position = nodes.length + 1;
+		const reserved = this.reservedIds();
+		const taken = (id: string) => tree.has(id) || this.leafRecords.has(id) || reserved.has(id);
+		const sessionId = tree.header.id;
+		// A leaf record is not an entry: it does not take the position of the entry after it.
+		const id =
+			record.type === "leaf"
+				? derivedEntryId(`${sessionId}:leaf:${position}`, taken)
+				: positionalEntryId(sessionId, position, taken);
+		const previous = nodes.at(-1)?.id ?? null;
+		chainIdlessEntry(record, id, previous, (index) => (index === nodes.length ? id : nodes[index]?.id));
+	}
+
+	/** The ids named on the lines {@link applyLines} is applying (collected once, when first needed). */
+	private reservedIds(): ReadonlySet<string> {
+		if (this.batch === undefined) return NO_IDS;
+		if (this.batchIds === undefined) {
+			const ids = new Set<string>();
+			for (const parsed of this.batch) {
+				if (parsed.envelope) ids.add(parsed.envelope.id);
+				for (const record of parsed.record ? [parsed.record] : (parsed.salvaged ?? [])) {
+					if (typeof record.id === "string") ids.add(record.id);
+				}
+			}
+			this.batchIds = ids;
+		}
+		return this.batchIds;
+	}
+
+	/** Counts a chained id-less entry into its run: one problem per run, naming its lines. */
+	private noteIdless(id: string, line: number): void {
+		let run = this.idlessRun;
+		if (!run) {
+			const problem: LoadProblem = { code: "INVALID_RECORD", message: "", line, endLine: line, entryId: id };
+			this.problems.push(problem);
+			run = { problem, count: 0, firstLine: line, firstId: id };
+			this.idlessRun = run;
+		}
+		run.count++;
+		run.problem.endLine = line;
+		run.problem.message = idlessMessage(run, line, id, this.options.file);
+	}
+
 	private noteEntry(id: string, parentId: string | null, line: number): void {
 		this.parentIds.push(parentId);
 		this.entryLines.push(line);
@@ -350,7 +448,7 @@ export class SessionReducer {
 				throw new SessionTreeError("INVALID_HEADER", reason, { file: this.options.file, line: first.line });
 			}
 			// Lenient: the header is made up, and a first line that is an entry stays an entry.
-			headerIsEntry = record !== undefined && isEntryRecord(record);
+			headerIsEntry = record !== undefined && (isEntryRecord(record) || isIdlessEntry(record));
 			header = {
 				type: "session",
 				version: CURRENT_SESSION_VERSION,
@@ -456,6 +554,20 @@ export class SessionReducer {
 			for (const i of walk) state[i - from] = 2;
 		}
 	}
+}
+
+/** The problem message of a run of id-less entries, as far as it goes (`lastLine`, `lastId`). */
+function idlessMessage(run: IdlessRun, lastLine: number, lastId: string, file: string | undefined): string {
+	const entries = run.count === 1 ? "1 entry" : `${run.count} entries`;
+	const lines =
+		run.firstLine === 0
+			? ""
+			: run.firstLine === lastLine
+				? ` on line ${run.firstLine}`
+				: ` on lines ${run.firstLine}-${lastLine}`;
+	const of = file === undefined ? "" : ` of ${file}`;
+	const ids = run.count === 1 ? `id ${run.firstId}` : `ids ${run.firstId} to ${lastId}`;
+	return `${entries} without id and parentId${lines}${of}; chained in file order, each under the entry before it, with generated ${ids}`;
 }
 
 /** The message of an error without the `file:line: ` its constructor put in front. */
