@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { type Durability, isSessionTreeError, Session } from "../../src/index.js";
-import { cli } from "../cli/helpers.js";
+import { BIN, cli } from "../cli/helpers.js";
 
 const root = mkdtempSync(join(tmpdir(), "st-full-"));
 const mountPoint = join(root, "fs");
@@ -165,5 +165,36 @@ describe("a failed append leaves the session as it was", () => {
 		assert.deepEqual(readdirSync(dir), [file.split("/").at(-1)]);
 		await reopened.close();
 		rmSync(dir, { recursive: true });
+	});
+});
+
+describe("a file-size limit (EFBIG) fails an append the same way", () => {
+	// `ulimit -f` makes the kernel refuse writes past a size (Node ignores SIGXFSZ, so the write
+	// fails with EFBIG); it needs no root, so this runs everywhere.
+	test("session-tree append under ulimit -f: exit 1, EFBIG named, no torn line, no stray file", async () => {
+		const dir = mkdtempSync(join(tmpdir(), "st-efbig-"));
+		try {
+			const session = await Session.create({ dir, cwd: "/p" });
+			const file = session.location;
+			await session.close();
+			const input = Array.from({ length: 10 }, (_, n) => JSON.stringify(bigMessage(n))).join("\n");
+			// 64 KiB: three of the 20 KB messages fit, the fourth crosses the limit mid-line.
+			const run = spawnSync("bash", ["-c", 'ulimit -f 64 && exec "$0" "$@"', process.execPath, BIN, "append", file], {
+				input,
+				encoding: "utf8",
+			});
+			assert.equal(run.status, 1, run.stderr);
+			assert.match(run.stderr, /EFBIG/);
+			assert.ok(run.stderr.includes(file), run.stderr);
+			const appended = run.stdout.trim().split("\n").filter(Boolean).length;
+			assert.equal(appended, 3);
+			const reopened = await Session.open(file);
+			assert.deepEqual(reopened.problems, [], "no torn line was left");
+			assert.equal(reopened.entryCount, 3);
+			await reopened.close();
+			assert.deepEqual(readdirSync(dir), [file.split("/").at(-1)]);
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
 	});
 });
