@@ -2,7 +2,7 @@
  * How fast the CLI starts: `session-tree --version` and `session-tree ctx FILE` against a bare
  * `node -e 0`, each spawned N times, the median wall time of each. Self-contained (it writes its
  * own small session file) so that `bench/run.ts` can call it and the file can also run alone:
- * `node bench/data/.build/bench/startup.js [--runs N] [--main dist/cli/main.js]` prints the figures as JSON.
+ * `node bench/data/.build/bench/startup.js [--runs N] [--main dist/bin/session-tree.js]` prints the figures as JSON.
  *
  * The target of issue 9: both commands within 1.5× of `node -e 0`.
  */
@@ -18,9 +18,9 @@ import { median } from "./shared.js";
 export interface StartupTimes {
 	/** `node -e 0`: the floor. */
 	node: number;
-	/** `node dist/cli/main.js --version`. */
+	/** `node dist/bin/session-tree.js --version`. */
 	version: number;
-	/** `node dist/cli/main.js ctx FILE` on a session of a few messages. */
+	/** `node dist/bin/session-tree.js ctx FILE` on a session of a few messages. */
 	ctx: number;
 }
 
@@ -37,7 +37,7 @@ export interface StartupFigures extends StartupTimes {
 export interface StartupOptions {
 	/** Spawns per command (default 20). */
 	runs?: number;
-	/** The CLI's entry point (default: dist/cli/main.js of this repository). */
+	/** The CLI's entry point (default: dist/bin/session-tree.js of this repository, the bundled CLI). */
 	main?: string;
 }
 
@@ -121,11 +121,11 @@ function childrenCpuMs(): number | undefined {
  * median milliseconds of each (and, on Linux, their mean CPU time). The three take turns (rather than one batch after the other) so
  * that a change in the machine's load during the run weighs on all of them alike; two warm-up
  * rounds first fill the file system cache.
- * @throws Error when dist/cli/main.js is missing (run `npm run build`) or a command fails
+ * @throws Error when dist/bin/session-tree.js is missing (run `npm run build`) or a command fails
  */
 export async function measureStartup(options: StartupOptions = {}): Promise<StartupFigures> {
 	const runs = Math.max(1, options.runs ?? 20);
-	const main = options.main ?? join(repoRoot(), "dist", "cli", "main.js");
+	const main = options.main ?? join(repoRoot(), "dist", "bin", "session-tree.js");
 	if (!existsSync(main)) throw new Error(`${main} is missing: run \`npm run build\` first`);
 	const dir = mkdtempSync(join(tmpdir(), "session-tree-startup-"));
 	try {

@@ -3,7 +3,7 @@
 import { readFileSync } from "node:fs";
 import { isObject } from "../core/validate.js";
 
-/** The `version` field of this package's package.json (`src/cli` and `dist/cli` sit two levels below it). */
+/** The `version` field of this package's package.json (`src/cli`, `dist/cli` and the bundled CLI's `dist/bin` all sit two levels below it). */
 export function packageVersion(): string {
 	const text = readFileSync(new URL("../../package.json", import.meta.url), "utf8");
 	const manifest: unknown = JSON.parse(text);

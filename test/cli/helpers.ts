@@ -9,7 +9,7 @@ import { fileURLToPath } from "node:url";
 /** The repository root (this file runs from dist-test/test/cli/). */
 export const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 /** The built executable that `npm test` builds before the tests (SESSION_TREE_BIN overrides it, for private builds). */
-export const BIN = process.env.SESSION_TREE_BIN ?? join(REPO, "dist", "cli", "main.js");
+export const BIN = process.env.SESSION_TREE_BIN ?? join(REPO, "dist", "bin", "session-tree.js");
 /** pi's golden fixtures. */
 export const FIXTURES = process.env.SESSION_TREE_FIXTURES ?? resolve(REPO, "test/fixtures/pi-v3");
 
@@ -37,7 +37,7 @@ function inheritedEnv(): NodeJS.ProcessEnv {
 	return rest;
 }
 
-/** Runs `node dist/cli/main.js ...args`. */
+/** Runs `node dist/bin/session-tree.js ...args` (the bundled CLI, see scripts/bundle-cli.mjs). */
 export function cli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
 	return new Promise((done, fail) => {
 		const child = spawn(process.execPath, [BIN, ...args], {
