@@ -18,7 +18,8 @@ export const cryptoRandomBytes: RandomBytes = (length) => {
 		pool = globalThis.crypto.getRandomValues(new Uint8Array(POOL_SIZE));
 		poolOffset = 0;
 	}
-	const bytes = pool.slice(poolOffset, poolOffset + length);
+	// A view, not a copy: a range is handed out once, and a refill makes a new pool.
+	const bytes = pool.subarray(poolOffset, poolOffset + length);
 	poolOffset += length;
 	return bytes;
 };

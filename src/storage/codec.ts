@@ -19,6 +19,22 @@ export function encodeRecord(record: object): string {
 	return `${JSON.stringify(record)}\n`;
 }
 
+/**
+ * The bytes of records' lines (newlines included), with `prefix` (a newline or nothing)
+ * first. The JSON text is encoded straight into the buffer: no second string with the newline
+ * appended is made and flattened, which for a 1 KB message is most of what an append allocates.
+ */
+export function encodeRecords(records: readonly object[], prefix: "" | "\n" = ""): Buffer {
+	if (records.length !== 1) return Buffer.from(prefix + records.map(encodeRecord).join(""));
+	const json = JSON.stringify(records[0]);
+	const start = prefix.length;
+	const bytes = Buffer.allocUnsafe(start + Buffer.byteLength(json) + 1);
+	if (start === 1) bytes[0] = 0x0a;
+	const end = start + bytes.write(json, start);
+	bytes[end] = 0x0a;
+	return bytes;
+}
+
 /** True for a line that holds only white space (pi skips those). */
 export function isBlankLine(text: string): boolean {
 	return text.trim() === "";
