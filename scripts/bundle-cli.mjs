@@ -11,18 +11,22 @@
  * (`dist/index.js` and the subpath exports) stays tsc's output, module by module.
  *
  * The input is tsc's output (dist/cli/main.js), so the bundle is exactly the checked code.
- * The database drivers stay external: they are optional dependencies, loaded only by the
- * SQLite and PostgreSQL stores. The HTML page's client script is read at run time next to the
- * module that reads it, so it is copied next to the chunks.
+ * Packages stay external (the dependencies and optional dependencies of package.json, such as
+ * the database drivers): npm installs them, they load as they were published (some find files
+ * next to their own modules), and only the commands that use them load them. The HTML page's
+ * client script is read at run time next to the module that reads it, so it is copied next to
+ * the chunks.
  *
  * Usage: node scripts/bundle-cli.mjs [DIST]   (default: dist)
  */
 
-import { chmodSync, copyFileSync, existsSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
 
 const dist = process.argv[2] ?? "dist";
+const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8"));
+const packages = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.optionalDependencies ?? {})];
 const out = join(dist, "bin");
 rmSync(out, { recursive: true, force: true });
 await build({
@@ -34,7 +38,7 @@ await build({
 	platform: "node",
 	target: "node20",
 	chunkNames: "chunk-[hash]",
-	external: ["better-sqlite3", "pg"],
+	external: packages,
 	// tsc's output already has the shebang; esbuild keeps it on the entry.
 	logLevel: "warning",
 });
