@@ -5,7 +5,8 @@
  *
  * Flags: --runs N (default 5; at most 3 for the 1M files), --sizes 10k,100k (default), --large
  * (adds 1m; or BENCH_LARGE=1), --no-chain, --json FILE (also write the raw figures), --no-stores
- * (skip the per-store section, bench/stores.ts), --stores-only (run only that section).
+ * (skip the per-store section, bench/stores.ts), --stores-only (run only that section), --no-html
+ * (skip the HTML export section, bench/html.ts), --html-only (run only that section).
  */
 
 import { spawnSync } from "node:child_process";
@@ -15,6 +16,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Measurement, Op, Side, Task } from "./child.js";
 import { CHAIN_FILE, DATA_DIR, ensureFile, filesForSize, type GenerateStats, REPO_ROOT } from "./generate.js";
+import { runHtml } from "./html.js";
 import { fmtMiB, fmtMs, median } from "./shared.js";
 import { measureStartup } from "./startup.js";
 import { runStores } from "./stores.js";
@@ -34,10 +36,21 @@ interface Options {
 	/** Run the per-store section (bench/stores.ts) after the rest; only it with `storesOnly`. */
 	stores: boolean;
 	storesOnly: boolean;
+	/** Run the HTML export section (bench/html.ts) after the main table; only it with `htmlOnly`. */
+	html: boolean;
+	htmlOnly: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
-	const options: Options = { runs: 5, sizes: ["10k", "100k"], chain: true, stores: true, storesOnly: false };
+	const options: Options = {
+		runs: 5,
+		sizes: ["10k", "100k"],
+		chain: true,
+		stores: true,
+		storesOnly: false,
+		html: true,
+		htmlOnly: false,
+	};
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
 		const value = () => {
@@ -52,9 +65,11 @@ function parseArgs(argv: string[]): Options {
 		else if (arg === "--json") options.json = value();
 		else if (arg === "--no-stores") options.stores = false;
 		else if (arg === "--stores-only") options.storesOnly = true;
+		else if (arg === "--no-html") options.html = false;
+		else if (arg === "--html-only") options.htmlOnly = true;
 		else if (arg === "--help" || arg === "-h") {
 			console.log(
-				"npm run bench -- [--runs N] [--sizes 10k,100k,1m] [--large] [--no-chain] [--json FILE] [--no-stores | --stores-only]",
+				"npm run bench -- [--runs N] [--sizes 10k,100k,1m] [--large] [--no-chain] [--json FILE] [--no-stores | --stores-only] [--no-html | --html-only]",
 			);
 			process.exit(0);
 		} else throw new Error(`unknown argument ${arg}`);
@@ -317,6 +332,10 @@ async function main(): Promise<void> {
 		await runStores({ runs: options.runs, large: options.sizes.includes("1m") });
 		return;
 	}
+	if (options.htmlOnly) {
+		await runHtml({ runs: options.runs, sizes: options.sizes });
+		return;
+	}
 	const started = Date.now();
 	const log = (line: string) => console.log(line);
 	const piModule = piSessionManagerModule();
@@ -488,6 +507,7 @@ async function main(): Promise<void> {
 	);
 	// A wrong context, or our side failing, fails the run (pi failing on huge files is expected).
 	if (rows.some((r) => r.ratio === "**MISMATCH**" || r.ours === "fails")) process.exitCode = 1;
+	if (options.html) await runHtml({ runs: options.runs, sizes: options.sizes });
 	if (options.stores) await runStores({ runs: options.runs, large: options.sizes.includes("1m") });
 }
 

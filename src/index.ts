@@ -24,6 +24,7 @@ export {
 	readAllRecords,
 } from "./catalog/transfer.js";
 export * from "./core/index.js";
+export { exportSessionHtml, type HtmlExport, type HtmlExportOptions } from "./render/html/export.js";
 export { Session } from "./session.js";
 export type {
 	CreateSessionOptions,

@@ -309,6 +309,49 @@ const SPECS = defineCommands([
 		},
 	},
 	{
+		name: "html",
+		summary: "write the whole session tree as one offline HTML page",
+		cli: {
+			synopsis: "html FILE [-o OUT] [--leaf ID] [--no-redact] [--force] [--lenient]",
+			description:
+				"Writes one self-contained HTML file that shows the whole session in a browser, offline:\n" +
+				"the tree of every branch (the filters of `tree`, folding, the active path and the leaf),\n" +
+				"the conversation of the selected path (Markdown, thinking, tool calls and results, diffs,\n" +
+				"images, summaries), what the model receives at the selected entry with token estimates,\n" +
+				"search over every branch, permalinks (#leaf=ID, #entry=ID) and a download of the records.\n" +
+				"The page loads nothing from anywhere (its Content-Security-Policy forbids it) and shows\n" +
+				"session content only as text.\n" +
+				"\n" +
+				"OUT defaults to FILE's name with .html, in the current directory; `-o -` writes to stdout.\n" +
+				"An existing OUT is refused unless --force. The file is written atomically, mode 0600.\n" +
+				"\n" +
+				"Secrets are replaced by [REDACTED:kind] in everything the page holds (API keys, tokens,\n" +
+				"JWTs, private keys, passwords in URLs, long hex secrets); stderr says how many of each.\n" +
+				"--no-redact keeps them. See docs/html.md.",
+			examples: [
+				"session-tree html session.jsonl",
+				"session-tree html session.jsonl -o /tmp/bug-report.html --leaf 1a2b",
+				"session-tree html session.jsonl -o - > page.html",
+			],
+			options: {
+				out: { type: "string", short: "o" },
+				leaf: { type: "string" },
+				"no-redact": { type: "boolean" },
+				force: { type: "boolean" },
+				...LENIENT_OPTION,
+			},
+			optionDocs: [
+				{ flags: "-o, --out OUT", description: "write to OUT (default: FILE's name with .html; - for stdout)" },
+				{ flags: "--leaf ID", description: "show entry ID (or a unique prefix of it) first, instead of the leaf" },
+				{ flags: "--no-redact", description: "keep secrets (API keys, tokens, passwords) as they are" },
+				{ flags: "--force", description: "replace OUT if it exists" },
+				LENIENT_DOC,
+			],
+			positionals: ["FILE"],
+			load: async () => (await import("./commands/html.js")).htmlCommand,
+		},
+	},
+	{
 		name: "path",
 		summary: "print the ids from the root to the leaf",
 		cli: {

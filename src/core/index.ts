@@ -15,5 +15,6 @@ export * from "./load.js";
 export * from "./migrate.js";
 export * from "./reducer.js";
 export * from "./tail.js";
+export * from "./tokens.js";
 export * from "./tree.js";
 export * from "./types.js";

@@ -8,11 +8,12 @@
 
 import type { SessionEntry, UnknownEntry } from "../core/types.js";
 import { isObject } from "../core/validate.js";
-import { segmentGraphemes, truncateToWidth } from "./terminal.js";
+import { segmentGraphemes, truncateToWidth } from "./text-width.js";
 
 // Until src/cli/commands/{ls,search}.ts and the tests in test/cli/ import these from terminal.js:
-// names, not copies.
-export { displayWidth, truncateToWidth } from "./terminal.js";
+// names, not copies. (From text-width.js, which terminal.js re-exports: this module needs no
+// Node module, so that the HTML export's browser code can use it.)
+export { displayWidth, truncateToWidth } from "./text-width.js";
 
 /** Default preview length, in user-perceived characters. */
 export const DEFAULT_PREVIEW_LENGTH = 60;

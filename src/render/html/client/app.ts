@@ -1,0 +1,283 @@
+/**
+ * The page: decodes the session, builds the tree with the core, and wires the tree sidebar,
+ * the conversation, the context panel and the search together around one selection, kept in
+ * the URL hash (`#leaf=ID`, `#entry=ID`, or both) so that Back and Forward move between
+ * selections. See docs/html.md for what the page shows and its DOM contract.
+ */
+
+import { sumUsage } from "../../../core/tokens.js";
+import type { SessionTree } from "../../../core/tree.js";
+import type { SessionEntry, SessionTreeNode } from "../../../core/types.js";
+import { indexTreeNodes } from "../../tree-layout.js";
+import { ContextPanel, messagesOf } from "./context-panel.js";
+import { Conversation } from "./conversation.js";
+import { readSessionData, readViewOptions } from "./data.js";
+import { el } from "./dom.js";
+import { formatTime, groupDigits } from "./format.js";
+import { Search } from "./search.js";
+import { Sidebar } from "./sidebar.js";
+
+type Theme = "light" | "dark";
+
+/** The session as the page holds it. */
+interface Model {
+	readonly tree: SessionTree;
+	readonly roots: SessionTreeNode[];
+	readonly nodes: Map<string, SessionTreeNode>;
+	/** Every entry in file order. */
+	readonly entries: SessionEntry[];
+	/** The leaf the page opened with. */
+	readonly initialLeaf: string | null;
+}
+
+/** A selection: the end of the path shown, and the entry selected on it. */
+interface Selection {
+	leafId: string | null;
+	selectedId: string | null;
+}
+
+const root = document.documentElement;
+
+/** Sets the theme from the system's preference, and follows it until the user picks one. */
+function initTheme(): { toggle(): void } {
+	const query = window.matchMedia("(prefers-color-scheme: dark)");
+	let chosen: Theme | undefined;
+	const apply = (theme: Theme) => root.setAttribute("data-theme", theme);
+	apply(query.matches ? "dark" : "light");
+	query.addEventListener("change", () => {
+		if (chosen === undefined) apply(query.matches ? "dark" : "light");
+	});
+	return {
+		toggle() {
+			chosen = root.getAttribute("data-theme") === "dark" ? "light" : "dark";
+			apply(chosen);
+		},
+	};
+}
+
+/** The hash's selection, as given (not checked against the tree). */
+function parseHash(hash: string): { leaf?: string; entry?: string } {
+	const params = new URLSearchParams(hash.replace(/^#/, ""));
+	const leaf = params.get("leaf");
+	const entry = params.get("entry");
+	return { ...(leaf ? { leaf } : {}), ...(entry ? { entry } : {}) };
+}
+
+/** The hash that stands for a selection. */
+function hashOf(selection: Selection): string {
+	const { leafId, selectedId } = selection;
+	if (leafId === null) return "";
+	if (selectedId === null || selectedId === leafId) return `#leaf=${encodeURIComponent(leafId)}`;
+	return `#leaf=${encodeURIComponent(leafId)}&entry=${encodeURIComponent(selectedId)}`;
+}
+
+/** Starts the page; `data-ready="true"` is set on `<html>` when the first render is done. */
+export async function boot(): Promise<void> {
+	const theme = initTheme();
+	const view = readViewOptions();
+	const data = await readSessionData();
+	const tree = data.load.tree;
+	const roots = tree.getTree();
+	const nodes = indexTreeNodes(roots);
+	const initialLeaf = view.leafId !== null && tree.has(view.leafId) ? view.leafId : tree.getLeafId();
+	const model: Model = { tree, roots, nodes, entries: tree.getEntries(), initialLeaf };
+	performance.mark("session-tree:indexed");
+	const header = tree.header;
+
+	let selection: Selection = { leafId: null, selectedId: null };
+	/** Ids on the path of the initial leaf: a path through an entry prefers it. */
+	const initialPath = new Set(initialLeaf === null ? [] : tree.getBranch(initialLeaf).map((entry) => entry.id));
+
+	const go = (next: Selection) => {
+		const hash = hashOf(next);
+		if (hash === "" || hash === window.location.hash) apply(next, "center");
+		else window.location.hash = hash;
+	};
+	const goLeaf = (id: string) => go({ leafId: id, selectedId: id });
+	const goEntry = (id: string) => go(throughEntry(id));
+
+	/** The selection of an entry: on the current path it stays; else the path through it. */
+	const throughEntry = (id: string): Selection => {
+		if (conversation.indexOf(id) !== undefined) return { leafId: selection.leafId, selectedId: id };
+		return { leafId: pathEndThrough(model, id, initialPath), selectedId: id };
+	};
+
+	const sidebar = new Sidebar({ roots, nodes }, goLeaf);
+	const conversation = new Conversation(
+		{ label: (id) => tree.getLabel(id), thinkingOpen: false, outputOpen: false },
+		goEntry,
+	);
+	const context = new ContextPanel(sumUsage(messagesOf(model.entries)), goEntry);
+	const search = new Search(model.entries, goLeaf);
+
+	/** Shows a selection. */
+	const apply = (next: Selection, scroll: "center" | "nearest" | "end") => {
+		const leafChanged = next.leafId !== selection.leafId || conversation.entries.length === 0;
+		const changed = leafChanged || next.selectedId !== selection.selectedId;
+		selection = next;
+		if (leafChanged) {
+			conversation.setPath(next.leafId === null ? [] : tree.getBranch(next.leafId), next.selectedId);
+			if (next.selectedId !== next.leafId) conversation.select(next.selectedId, scroll);
+		} else if (changed) conversation.select(next.selectedId, scroll);
+		sidebar.setSelection(next.leafId, next.selectedId);
+		if (changed || leafChanged) context.show(next.selectedId === null ? [] : tree.getBranch(next.selectedId));
+	};
+
+	/** The selection a hash asks for, or undefined when it names no entry. */
+	const fromHash = (): Selection | undefined => {
+		const { leaf, entry } = parseHash(window.location.hash);
+		if (leaf !== undefined && tree.has(leaf)) {
+			const onPath = entry !== undefined && tree.has(entry) && tree.getBranch(leaf).some((e) => e.id === entry);
+			return { leafId: leaf, selectedId: onPath ? (entry as string) : leaf };
+		}
+		if (entry !== undefined && tree.has(entry)) return throughEntry(entry);
+		return undefined;
+	};
+	const initial = (): Selection => ({ leafId: initialLeaf, selectedId: initialLeaf });
+
+	// ---- the page ---------------------------------------------------------------------------
+
+	const name = tree.getSessionName();
+	const themeButton = el("button", {
+		class: "theme-toggle",
+		attrs: {
+			type: "button",
+			"data-role": "theme-toggle",
+			title: "Light or dark",
+			"aria-label": "Toggle light or dark theme",
+		},
+		text: "◐",
+	});
+	themeButton.addEventListener("click", () => theme.toggle());
+	const download = el("a", {
+		class: "download",
+		attrs: {
+			"data-role": "download",
+			href: URL.createObjectURL(data.blob),
+			download: `${header.id}.jsonl`,
+			title: "The session's records as a JSONL file (redacted unless exported with --no-redact)",
+		},
+		text: "Download JSONL",
+	});
+	const facts: string[] = [
+		`id ${header.id}`,
+		`cwd ${header.cwd}`,
+		`created ${formatTime(header.timestamp)}`,
+		`version ${String(header.version ?? 3)}${view.fileVersion < 3 ? ` (stored as v${view.fileVersion})` : ""}`,
+		`${groupDigits(tree.size)} entries`,
+	];
+	const problems = data.load.problems.length + data.unreadable;
+	if (problems > 0) facts.push(`${groupDigits(problems)} problem${problems === 1 ? "" : "s"} worked around`);
+	const help = el(
+		"details",
+		{ class: "help" },
+		el("summary", { text: "Keys" }),
+		el(
+			"dl",
+			{},
+			...[
+				["↑ ↓  j k", "previous / next entry on the path"],
+				["[  ]", "previous / next branch point on the path"],
+				["/", "search"],
+				["t", "open or close all thinking"],
+				["o", "expand or collapse all tool output"],
+				["Esc", "clear the search"],
+			].flatMap(([keys, what]) => [el("dt", { text: keys }), el("dd", { text: what })]),
+		),
+	);
+	const top = el(
+		"header",
+		{ class: "topbar" },
+		el(
+			"div",
+			{ class: "title" },
+			el("h1", { text: name ?? `Session ${header.id}` }),
+			el("p", { class: "facts" }, ...facts.map((fact) => el("span", { text: fact }))),
+		),
+		el("div", { class: "tools" }, search.input, download, themeButton, help),
+	);
+	sidebar.element.prepend(search.results);
+	const app = document.getElementById("app") ?? document.body.appendChild(el("div", { attrs: { id: "app" } }));
+	app.replaceChildren(top, el("div", { class: "panes" }, sidebar.element, conversation.element, context.element));
+	app.classList.remove("loading");
+
+	apply(fromHash() ?? initial(), "end");
+	performance.mark("session-tree:rendered");
+
+	window.addEventListener("hashchange", () => {
+		apply(fromHash() ?? initial(), window.location.hash.includes("entry=") ? "center" : "end");
+	});
+	let thinkingOpen = false;
+	let outputOpen = false;
+	document.addEventListener("keydown", (event) => {
+		if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
+		const target = event.target;
+		if (target instanceof HTMLElement && target.closest("input, select, textarea, [contenteditable]")) return;
+		const path = conversation.entries;
+		const at = selection.selectedId === null ? -1 : (conversation.indexOf(selection.selectedId) ?? -1);
+		const move = (index: number) => {
+			const entry = path[index];
+			if (!entry) return;
+			event.preventDefault();
+			go({ leafId: selection.leafId, selectedId: entry.id });
+		};
+		switch (event.key) {
+			case "ArrowDown":
+			case "j":
+				move(at + 1);
+				break;
+			case "ArrowUp":
+			case "k":
+				move(at < 0 ? path.length - 1 : at - 1);
+				break;
+			case "[":
+			case "]": {
+				const step = event.key === "]" ? 1 : -1;
+				for (let i = at + step; i >= 0 && i < path.length; i += step) {
+					const node = nodes.get((path[i] as SessionEntry).id);
+					if (node && node.children.length > 1) {
+						move(i);
+						break;
+					}
+				}
+				break;
+			}
+			case "/":
+				event.preventDefault();
+				search.focus();
+				break;
+			case "t":
+				thinkingOpen = !thinkingOpen;
+				conversation.setThinkingOpen(thinkingOpen);
+				break;
+			case "o":
+				outputOpen = !outputOpen;
+				conversation.setOutputOpen(outputOpen);
+				break;
+			case "Escape":
+				if (search.open) search.clear();
+				help.open = false;
+				break;
+			default:
+				return;
+		}
+	});
+	root.setAttribute("data-ready", "true");
+}
+
+/**
+ * The leaf of the path through an entry: from it down, at each fork the child towards the
+ * initial leaf if there is one, else the newest (the last in display order). Iterative.
+ */
+function pathEndThrough(model: Model, id: string, initialPath: ReadonlySet<string>): string {
+	let node = model.nodes.get(id);
+	let end = id;
+	while (node && node.children.length > 0) {
+		const children = node.children;
+		const next = children.find((child) => initialPath.has(child.entry.id)) ?? children[children.length - 1];
+		if (!next) break;
+		end = next.entry.id;
+		node = next;
+	}
+	return end;
+}

@@ -1,0 +1,204 @@
+/**
+ * The conversation pane: the path from the root to the leaf, one `article[data-entry-id]` per
+ * entry in path order. It renders lazily: a window of {@link WINDOW} entries (the last ones,
+ * or those around the selected entry), and more when scrolled to either end or asked for.
+ */
+
+import type { SessionEntry } from "../../../core/types.js";
+import { el } from "./dom.js";
+import { type EntryViewOptions, renderEntry, syncOutputToggle } from "./entry-view.js";
+import { groupDigits } from "./format.js";
+
+/** Entries rendered at first, and added at a time. */
+export const WINDOW = 100;
+
+/** The conversation pane. */
+export class Conversation {
+	/** `main[data-role="conversation"]`. */
+	readonly element: HTMLElement;
+	private readonly list: HTMLElement;
+	private readonly earlier: HTMLButtonElement;
+	private readonly later: HTMLButtonElement;
+	private readonly options: EntryViewOptions;
+	private readonly onSelect: (id: string) => void;
+	private path: readonly SessionEntry[] = [];
+	private positions = new Map<string, number>();
+	/** The rendered entries: path[start, end). */
+	private start = 0;
+	private end = 0;
+	private selected = -1;
+
+	constructor(options: EntryViewOptions, onSelect: (id: string) => void) {
+		this.options = options;
+		this.onSelect = onSelect;
+		this.earlier = el("button", { class: "more-entries earlier", attrs: { type: "button" } });
+		this.later = el("button", { class: "more-entries later", attrs: { type: "button" } });
+		this.earlier.addEventListener("click", () => this.showEarlier());
+		this.later.addEventListener("click", () => this.showLater());
+		this.list = el("div", { class: "entries" });
+		this.element = el(
+			"main",
+			{ class: "conversation", attrs: { "data-role": "conversation", "aria-label": "Conversation", tabindex: "-1" } },
+			this.earlier,
+			this.list,
+			this.later,
+		);
+		this.list.addEventListener("click", (event) => this.clicked(event));
+		// Scrolled to the top or the bottom: the next entries come in.
+		const observer = new IntersectionObserver(
+			(records) => {
+				for (const record of records) {
+					if (!record.isIntersecting) continue;
+					if (record.target === this.earlier && this.start > 0) this.showEarlier();
+					if (record.target === this.later && this.end < this.path.length) this.showLater();
+				}
+			},
+			{ root: this.element, rootMargin: "200px" },
+		);
+		observer.observe(this.earlier);
+		observer.observe(this.later);
+	}
+
+	/** The index in the path of an entry, if it is on it. */
+	indexOf(id: string): number | undefined {
+		return this.positions.get(id);
+	}
+
+	/** The path shown. */
+	get entries(): readonly SessionEntry[] {
+		return this.path;
+	}
+
+	/** Shows a new path with `selectedId` as the selected entry (the last one when null). */
+	setPath(path: readonly SessionEntry[], selectedId: string | null): void {
+		this.path = path;
+		this.positions = new Map(path.map((entry, i) => [entry.id, i]));
+		const n = path.length;
+		const selected = selectedId === null ? n - 1 : (this.positions.get(selectedId) ?? n - 1);
+		if (selected >= n - WINDOW) {
+			this.start = Math.max(0, n - WINDOW);
+			this.end = n;
+		} else {
+			this.start = Math.max(0, selected - WINDOW / 2);
+			this.end = Math.min(n, this.start + WINDOW);
+		}
+		this.selected = -1;
+		const fragment = document.createDocumentFragment();
+		for (let i = this.start; i < this.end; i++) fragment.append(this.render(i));
+		this.list.replaceChildren(fragment);
+		if (n === 0) this.list.append(el("p", { class: "empty", text: "(no entries on this path)" }));
+		this.updateButtons();
+		this.select(selectedId ?? path[n - 1]?.id ?? null, "end");
+	}
+
+	/** Marks the selected entry (`aria-current`), rendering it if needed, and scrolls to it. */
+	select(id: string | null, where: "center" | "nearest" | "end"): void {
+		const index = id === null ? undefined : this.positions.get(id);
+		this.list.querySelector('[aria-current="true"]')?.removeAttribute("aria-current");
+		this.selected = index ?? -1;
+		if (index === undefined) return;
+		this.ensureRendered(index);
+		const node = this.nodeAt(index);
+		if (!node) return;
+		node.setAttribute("aria-current", "true");
+		if (where === "end") node.scrollIntoView({ block: index === this.path.length - 1 ? "end" : "center" });
+		else node.scrollIntoView({ block: where });
+	}
+
+	/** The id of the selected entry. */
+	get selectedId(): string | null {
+		return this.path[this.selected]?.id ?? null;
+	}
+
+	/** Opens or closes every thinking block (and those rendered later). */
+	setThinkingOpen(open: boolean): void {
+		this.options.thinkingOpen = open;
+		for (const details of this.list.querySelectorAll<HTMLDetailsElement>("details.thinking")) details.open = open;
+	}
+
+	/** Expands or collapses every long tool output (and those rendered later). */
+	setOutputOpen(open: boolean): void {
+		this.options.outputOpen = open;
+		for (const wrap of this.list.querySelectorAll(".output.clampable")) {
+			wrap.classList.toggle("clamped", !open);
+			syncOutputToggle(wrap);
+		}
+	}
+
+	private render(index: number): HTMLElement {
+		return renderEntry(this.path[index] as SessionEntry, this.options);
+	}
+
+	private nodeAt(index: number): HTMLElement | undefined {
+		const node = this.list.children[index - this.start];
+		return node instanceof HTMLElement ? node : undefined;
+	}
+
+	/** Renders entries until `index` is in the window (the window stays contiguous). */
+	private ensureRendered(index: number): void {
+		if (index >= this.start && index < this.end) return;
+		if (Math.min(Math.abs(index - this.start), Math.abs(index - this.end)) > WINDOW * 5) {
+			// Far away: a new window around it.
+			this.start = Math.max(0, index - WINDOW / 2);
+			this.end = Math.min(this.path.length, this.start + WINDOW);
+			const fragment = document.createDocumentFragment();
+			for (let i = this.start; i < this.end; i++) fragment.append(this.render(i));
+			this.list.replaceChildren(fragment);
+		} else if (index < this.start) this.prepend(Math.max(0, index - 10));
+		else this.appendUpTo(Math.min(this.path.length, index + 11));
+		this.updateButtons();
+	}
+
+	private showEarlier(): void {
+		if (this.start === 0) return;
+		this.prepend(Math.max(0, this.start - WINDOW));
+		this.updateButtons();
+	}
+
+	private showLater(): void {
+		if (this.end >= this.path.length) return;
+		this.appendUpTo(Math.min(this.path.length, this.end + WINDOW));
+		this.updateButtons();
+	}
+
+	/** Renders path[from, start) before the window, keeping what is in view where it is. */
+	private prepend(from: number): void {
+		const before = this.element.scrollHeight;
+		const top = this.element.scrollTop;
+		const fragment = document.createDocumentFragment();
+		for (let i = from; i < this.start; i++) fragment.append(this.render(i));
+		this.list.prepend(fragment);
+		this.start = from;
+		this.element.scrollTop = top + (this.element.scrollHeight - before);
+	}
+
+	/** Renders path[end, to) after the window. */
+	private appendUpTo(to: number): void {
+		const fragment = document.createDocumentFragment();
+		for (let i = this.end; i < to; i++) fragment.append(this.render(i));
+		this.list.append(fragment);
+		this.end = to;
+	}
+
+	private updateButtons(): void {
+		this.earlier.hidden = this.start === 0;
+		this.earlier.textContent = `Show earlier entries (${groupDigits(this.start)} more)`;
+		const after = this.path.length - this.end;
+		this.later.hidden = after === 0;
+		this.later.textContent = `Show later entries (${groupDigits(after)} more)`;
+	}
+
+	private clicked(event: MouseEvent): void {
+		const target = event.target;
+		if (!(target instanceof Element)) return;
+		const toggle = target.closest(".output-toggle");
+		if (toggle?.parentElement) {
+			toggle.parentElement.classList.toggle("clamped");
+			syncOutputToggle(toggle.parentElement);
+			return;
+		}
+		const head = target.closest(".entry-head");
+		const id = head?.parentElement?.getAttribute("data-entry-id");
+		if (id) this.onSelect(id);
+	}
+}

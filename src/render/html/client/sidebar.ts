@@ -1,0 +1,311 @@
+/**
+ * The tree sidebar: the rows `session-tree tree` draws (the layout, the filters and the
+ * active-path marks all come from render/tree-layout.ts), a filter select with the number of
+ * rows each filter shows, folding of a branch at its fork, the active path and the leaf.
+ *
+ * Up to {@link VIRTUAL_THRESHOLD} rows every row is in the DOM; above it the list is
+ * virtual: rows have a fixed height ({@link ROW_HEIGHT}, as the stylesheet sets it) and only
+ * those in view (and a few around) exist.
+ */
+
+import type { SessionTreeNode } from "../../../core/types.js";
+import { describeEntry, oneLine, sanitize } from "../../preview.js";
+import {
+	clipPrefix,
+	layoutTree,
+	showsActiveMark,
+	TREE_FILTERS,
+	type TreeFilter,
+	type TreeLayout,
+	type TreeLayoutRow,
+	treeFilterShows,
+} from "../../tree-layout.js";
+import { el } from "./dom.js";
+import { groupDigits } from "./format.js";
+
+/** More rows than this are virtualised. */
+export const VIRTUAL_THRESHOLD = 2000;
+/** The height of a row in pixels (the stylesheet's `--row-height`). */
+export const ROW_HEIGHT = 22;
+/** Rows rendered above and below the visible ones. */
+const OVERSCAN = 30;
+/** Characters of indentation shown (6 nested forks) before it is cut on the left, marked `… `. */
+const MAX_INDENT = 24;
+/** Characters of a row's preview. */
+const PREVIEW = 60;
+
+/** What the sidebar reads of the session. */
+export interface SidebarSource {
+	readonly roots: readonly SessionTreeNode[];
+	/** Every node by id. */
+	readonly nodes: ReadonlyMap<string, SessionTreeNode>;
+}
+
+/** The tree sidebar. */
+export class Sidebar {
+	/** The `aside` holding the filter select and the rows. */
+	readonly element: HTMLElement;
+	/** `select[data-role="filter"]`. */
+	readonly select: HTMLSelectElement;
+	private readonly list: HTMLElement;
+	private readonly spacer: HTMLElement;
+	private readonly source: SidebarSource;
+	private readonly onSelect: (id: string) => void;
+	private filter: TreeFilter = "default";
+	private readonly collapsed = new Set<string>();
+	private leafId: string | null = null;
+	private currentId: string | null = null;
+	private layout: TreeLayout | undefined;
+	/** Row index by entry id, for the current layout. */
+	private rowOf = new Map<string, number>();
+	private virtual = false;
+	private frame = 0;
+	/** The first and last row rendered (virtual mode). */
+	private rendered: [number, number] = [0, -1];
+
+	constructor(source: SidebarSource, onSelect: (id: string) => void) {
+		this.source = source;
+		this.onSelect = onSelect;
+		this.select = el("select", { attrs: { "data-role": "filter", "aria-label": "Tree filter" } });
+		for (const filter of TREE_FILTERS) this.select.append(el("option", { attrs: { value: filter }, text: filter }));
+		this.select.value = this.filter;
+		this.select.addEventListener("change", () => {
+			const chosen = TREE_FILTERS.find((filter) => filter === this.select.value);
+			if (chosen) this.setFilter(chosen);
+		});
+		this.spacer = el("div", { class: "tree-rows" });
+		this.list = el(
+			"div",
+			{ class: "tree", attrs: { "data-role": "tree", role: "tree", "aria-label": "Session tree", tabindex: "-1" } },
+			this.spacer,
+		);
+		this.list.addEventListener("scroll", () => {
+			if (!this.virtual || this.frame !== 0) return;
+			this.frame = requestAnimationFrame(() => {
+				this.frame = 0;
+				this.renderWindow();
+			});
+		});
+		this.element = el(
+			"aside",
+			{ class: "sidebar" },
+			el("div", { class: "sidebar-head" }, el("label", { class: "filter-label" }, "Filter ", this.select)),
+			this.list,
+		);
+	}
+
+	/** Shows the tree with `leafId` as the leaf and `currentId` highlighted; lays out again only when needed. */
+	setSelection(leafId: string | null, currentId: string | null): void {
+		const leafChanged = leafId !== this.leafId || this.layout === undefined;
+		this.leafId = leafId;
+		this.currentId = currentId;
+		if (leafChanged) {
+			this.updateCounts();
+			this.relayout(true);
+		} else {
+			this.refreshRows();
+			this.reveal(currentId ?? leafId);
+		}
+	}
+
+	/** Shows what `filter` shows. */
+	setFilter(filter: TreeFilter): void {
+		this.filter = filter;
+		this.select.value = filter;
+		this.relayout(true);
+	}
+
+	/** Folds or unfolds the branches below an entry. */
+	toggleFold(id: string): void {
+		if (this.collapsed.has(id)) this.collapsed.delete(id);
+		else this.collapsed.add(id);
+		this.relayout(false);
+	}
+
+	/** The number of rows of the current layout. */
+	get rowCount(): number {
+		return this.layout?.rows.length ?? 0;
+	}
+
+	/** Rows of each filter without a leaf: only the leaf's own row can differ (see treeFilterShows). */
+	private baseCounts: Map<TreeFilter, number> | undefined;
+
+	private updateCounts(): void {
+		if (!this.baseCounts) {
+			const base = new Map<TreeFilter, number>(TREE_FILTERS.map((filter) => [filter, 0]));
+			for (const node of this.source.nodes.values()) {
+				for (const filter of TREE_FILTERS) {
+					if (treeFilterShows(node, filter, null)) base.set(filter, (base.get(filter) ?? 0) + 1);
+				}
+			}
+			this.baseCounts = base;
+		}
+		const leaf = this.leafId === null ? undefined : this.source.nodes.get(this.leafId);
+		for (const option of this.select.options) {
+			const filter = option.value as TreeFilter;
+			let count = this.baseCounts.get(filter) ?? 0;
+			if (leaf && treeFilterShows(leaf, filter, this.leafId) && !treeFilterShows(leaf, filter, null)) count++;
+			option.textContent = `${filter} (${groupDigits(count)})`;
+		}
+	}
+
+	private relayout(reveal: boolean): void {
+		const scrollTop = this.list.scrollTop;
+		this.layout = layoutTree(this.source.roots, {
+			leafId: this.leafId,
+			filter: this.filter,
+			collapsed: this.collapsed,
+		});
+		this.rowOf = new Map();
+		this.layout.rows.forEach((row, i) => {
+			if (row.kind === "entry") this.rowOf.set(row.node.entry.id, i);
+		});
+		this.virtual = this.layout.rows.length > VIRTUAL_THRESHOLD;
+		this.spacer.replaceChildren();
+		this.spacer.classList.toggle("virtual", this.virtual);
+		if (this.layout.rows.length === 0) {
+			this.spacer.style.height = "";
+			const text = this.source.roots.length === 0 ? "(empty)" : `(no entries shown by the ${this.filter} filter)`;
+			this.spacer.append(el("div", { class: "tree-empty", text }));
+			return;
+		}
+		if (this.virtual) {
+			this.spacer.style.height = `${this.layout.rows.length * ROW_HEIGHT}px`;
+			this.rendered = [0, -1];
+			this.list.scrollTop = scrollTop;
+			this.renderWindow();
+		} else {
+			this.spacer.style.height = "";
+			const fragment = document.createDocumentFragment();
+			this.layout.rows.forEach((row, i) => {
+				fragment.append(this.rowElement(row, i));
+			});
+			this.spacer.append(fragment);
+			this.list.scrollTop = scrollTop;
+		}
+		if (reveal) this.reveal(this.currentId ?? this.leafId);
+	}
+
+	/** Renders the rows in view (virtual mode). */
+	private renderWindow(): void {
+		const layout = this.layout;
+		if (!layout || !this.virtual) return;
+		const height = this.list.clientHeight || 600;
+		const first = Math.max(0, Math.floor(this.list.scrollTop / ROW_HEIGHT) - OVERSCAN);
+		const last = Math.min(layout.rows.length - 1, Math.ceil((this.list.scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
+		if (first === this.rendered[0] && last === this.rendered[1]) return;
+		this.rendered = [first, last];
+		const fragment = document.createDocumentFragment();
+		for (let i = first; i <= last; i++) {
+			const row = layout.rows[i];
+			if (!row) continue;
+			const node = this.rowElement(row, i);
+			node.style.top = `${i * ROW_HEIGHT}px`;
+			fragment.append(node);
+		}
+		this.spacer.replaceChildren(fragment);
+	}
+
+	/** Updates the marks of the rows in the DOM (the layout is unchanged). */
+	private refreshRows(): void {
+		for (const node of this.spacer.querySelectorAll<HTMLElement>("[data-tree-id]")) {
+			const id = node.getAttribute("data-tree-id");
+			node.classList.toggle("current", id !== null && id === this.currentId);
+		}
+	}
+
+	/** Scrolls the row of an entry (or of its nearest shown ancestor) into view. */
+	reveal(id: string | null): void {
+		const layout = this.layout;
+		if (!layout || id === null) return;
+		let at: string | null = id;
+		while (at !== null && !this.rowOf.has(at)) at = this.source.nodes.get(at)?.entry.parentId ?? null;
+		const index = at === null ? undefined : this.rowOf.get(at);
+		if (index === undefined) return;
+		const top = index * ROW_HEIGHT;
+		const height = this.list.clientHeight;
+		if (this.virtual) {
+			if (top < this.list.scrollTop || top + ROW_HEIGHT > this.list.scrollTop + height) {
+				this.list.scrollTop = Math.max(0, top - height / 2);
+			}
+			this.renderWindow();
+			return;
+		}
+		const node = this.spacer.children[index];
+		if (node instanceof HTMLElement && height > 0) {
+			const rowTop = node.offsetTop;
+			if (rowTop < this.list.scrollTop || rowTop + node.offsetHeight > this.list.scrollTop + height) {
+				this.list.scrollTop = Math.max(0, rowTop - height / 2);
+			}
+		}
+	}
+
+	private rowElement(row: TreeLayoutRow, index: number): HTMLElement {
+		const layout = this.layout as TreeLayout;
+		const prefix = row.prefix === "" ? null : el("span", { class: "prefix", text: clipPrefix(row.prefix, MAX_INDENT) });
+		if (row.kind !== "entry") {
+			const text =
+				row.kind === "fold"
+					? `┆ … ${groupDigits(row.count)} entries …`
+					: `… ${groupDigits(row.count)} more${row.branches > 1 ? ` in ${row.branches} branches` : ""}${row.leafBelow ? `  ← leaf below (${this.leafId})` : ""}`;
+			const node = el(
+				"div",
+				{ class: `row note ${row.kind}`, attrs: { "data-row": String(index) } },
+				prefix,
+				el("span", { class: "gutter" }),
+			);
+			if (row.kind === "more") {
+				const parentId = row.parentId;
+				const open = el("button", { class: "unfold", attrs: { type: "button", title: "Show these entries" }, text });
+				open.addEventListener("click", () => this.toggleFold(parentId));
+				node.append(open);
+			} else node.append(el("span", { class: "note-text", text }));
+			return node;
+		}
+		const { entry } = row.node;
+		const id = entry.id;
+		const description = describeEntry(entry);
+		const kind = sanitize(description.kind);
+		const onPath = layout.active.has(id);
+		const node = el("div", {
+			class: `row k-${kind.replace(/[^A-Za-z0-9_-]/g, "-")}`,
+			attrs: { "data-tree-id": id, "data-row": String(index), role: "treeitem", title: id },
+		});
+		if (onPath) node.setAttribute("data-on-path", "true");
+		// The leaf's row, or the row that stands for it when the filter hides it.
+		if (id === layout.leafShownAt) node.setAttribute("aria-selected", "true");
+		if (id === this.currentId) node.classList.add("current");
+		node.append(prefix ?? "");
+		// A gutter on every row, so that a fork's fold button does not shift its text.
+		const gutter = el("span", { class: "gutter" });
+		node.append(gutter);
+		if (row.children > 1 || row.collapsed) {
+			const fold = el("button", {
+				class: "fold",
+				attrs: {
+					type: "button",
+					"aria-expanded": row.collapsed ? "false" : "true",
+					title: row.collapsed ? "Unfold the branches below" : "Fold the branches below",
+				},
+				text: row.collapsed ? "▸" : "▾",
+			});
+			fold.addEventListener("click", (event) => {
+				event.stopPropagation();
+				this.toggleFold(id);
+			});
+			gutter.append(fold);
+		}
+		if (showsActiveMark(row, layout.active)) node.append(el("span", { class: "mark", text: "• " }));
+		node.append(el("span", { class: "rid", text: `${id} ` }), el("span", { class: "rkind", text: kind }));
+		const preview = oneLine(description.text, PREVIEW);
+		if (preview !== "") node.append(el("span", { class: "rtext", text: `: ${preview}` }));
+		if (row.node.label !== undefined)
+			node.append(el("span", { class: "rlabel", text: ` [${sanitize(row.node.label)}]` }));
+		if (layout.leafShownAt !== null && id === layout.leafShownAt) {
+			const below = layout.leafShownAt === this.leafId ? "" : ` below (${this.leafId})`;
+			node.append(el("span", { class: "rleaf", text: `  ← leaf${below}` }));
+		}
+		node.addEventListener("click", () => this.onSelect(id));
+		return node;
+	}
+}

@@ -1,0 +1,118 @@
+/**
+ * The exported page as one HTML string: a pure function of the session's records (already
+ * redacted), the leaf to show first and the client script. Nothing of the session is written
+ * as markup but the `<title>` (HTML-escaped): the records travel as JSONL, gzip-compressed and
+ * base64-encoded, in `<script type="application/gzip+base64" id="session-data">`, and the view
+ * options (the leaf) as base64 JSON in `<script type="application/base64+json"
+ * id="session-view">`. Base64 has no `<`, so no record can end its block. The client script
+ * builds the page from them with DOM calls.
+ *
+ * The Content-Security-Policy (a `<meta http-equiv>`) allows exactly the inline script and the
+ * inline stylesheet (by their SHA-256 hashes), images from `data:` URLs, and nothing else: no
+ * request leaves the page, no other script runs, no form posts, no `<base>`.
+ */
+
+import { createHash } from "node:crypto";
+import { gzipSync } from "node:zlib";
+import type { SessionHeader } from "../../core/types.js";
+import { oneLine } from "../preview.js";
+import { PAGE_CSS } from "./style.js";
+
+/**
+ * The gzip level of the embedded records: 4 compresses a 125 MB session to about 32 MB in
+ * about 1.5 s (level 6 saves another 1 MB for twice the time, level 1 costs 3 MB more to save
+ * 0.2 s; see docs/html.md).
+ */
+export const HTML_GZIP_LEVEL = 4;
+
+/** Characters of the title. */
+const TITLE_LENGTH = 80;
+
+/** What {@link renderHtmlPage} renders. */
+export interface HtmlPageInput {
+	/** The session header (line 1), already redacted. */
+	header: SessionHeader;
+	/** Every other record, in file order, already redacted. */
+	records: readonly object[];
+	/** The entry shown first: the end of the path (null: before the first entry). */
+	leafId: string | null;
+	/** The client script (see {@link loadClientScript}). */
+	clientScript: string;
+	/** The session name, for the title, already redacted. */
+	name?: string | undefined;
+	/** The version of the session as stored, when it was older than 3 (shown with the facts). */
+	fileVersion?: number;
+	/** gzip level, 1 to 9. Default {@link HTML_GZIP_LEVEL}. */
+	gzipLevel?: number;
+}
+
+/** `sha256-…` of a text's UTF-8 bytes, as a CSP source expression wants it (without quotes). */
+export function cspHash(text: string): string {
+	return `sha256-${createHash("sha256").update(text, "utf8").digest("base64")}`;
+}
+
+/** The Content-Security-Policy of a page with this inline script and stylesheet. */
+export function contentSecurityPolicy(script: string, style: string): string {
+	return [
+		"default-src 'none'",
+		`script-src '${cspHash(script)}'`,
+		`style-src '${cspHash(style)}'`,
+		"img-src data:",
+		"base-uri 'none'",
+		"form-action 'none'",
+	].join("; ");
+}
+
+/** Text for HTML element content or a quoted attribute value. */
+export function escapeHtml(text: string): string {
+	return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** The records as the page embeds them: one JSON text per line, header first, gzip, base64. */
+export function encodeRecords(header: SessionHeader, records: readonly object[], level = HTML_GZIP_LEVEL): string {
+	const lines: string[] = [JSON.stringify(header)];
+	for (const record of records) lines.push(JSON.stringify(record));
+	lines.push("");
+	return gzipSync(Buffer.from(lines.join("\n"), "utf8"), { level }).toString("base64");
+}
+
+/** Throws when text could end the inline `<script>` or `<style>` that holds it. */
+function checkInlinable(text: string, tag: "script" | "style"): void {
+	const end = new RegExp(`</${tag}`, "i");
+	const escaped = tag === "script" && text.includes("<!--") && /<script[\s/>]/i.test(text);
+	if (end.test(text) || escaped)
+		throw new Error(`session-tree: the page's ${tag} cannot be inlined: it would end early`);
+}
+
+/** The page (see the module's documentation). */
+export function renderHtmlPage(input: HtmlPageInput): string {
+	const script = input.clientScript;
+	checkInlinable(script, "script");
+	checkInlinable(PAGE_CSS, "style");
+	const name = input.name === undefined ? "" : oneLine(input.name, TITLE_LENGTH);
+	const title = name !== "" ? name : `Session ${oneLine(String(input.header.id), TITLE_LENGTH)}`;
+	const view = { leafId: input.leafId, fileVersion: input.fileVersion ?? 3 };
+	const data = encodeRecords(input.header, input.records, input.gzipLevel ?? HTML_GZIP_LEVEL);
+	return [
+		"<!doctype html>",
+		'<html lang="en" data-theme="light">',
+		"<head>",
+		'<meta charset="utf-8">',
+		`<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(script, PAGE_CSS))}">`,
+		'<meta name="referrer" content="no-referrer">',
+		'<meta name="viewport" content="width=device-width, initial-scale=1">',
+		'<meta name="generator" content="session-tree html">',
+		`<title>${escapeHtml(title)}</title>`,
+		`<style>${PAGE_CSS}</style>`,
+		"</head>",
+		"<body>",
+		'<div id="app" class="loading">Loading the session…</div>',
+		"<noscript><p>This page shows a session-tree session; it needs JavaScript.</p></noscript>",
+		`<script type="application/gzip+base64" id="session-data">${data}</script>`,
+		`<script type="application/base64+json" id="session-view">${Buffer.from(JSON.stringify(view), "utf8").toString("base64")}</script>`,
+		`<script>${script}</script>`,
+		"</body>",
+		"</html>",
+		"",
+	].join("\n");
+}

@@ -1,0 +1,389 @@
+/**
+ * Which rows a session tree is drawn as, and how: pi's `/tree` filters, the box-drawing
+ * prefixes, the active path, folding and depth limits. Pure (no Node module, no terminal), so
+ * that the terminal view (`tree-text.ts`, `session-tree tree`) and the HTML export's sidebar
+ * (`html/client/`) draw the same tree by the same rules; each only turns rows into its own
+ * output (text lines, DOM nodes).
+ *
+ * The rules:
+ *
+ * - Indentation grows only where the tree forks: an only child is drawn at its parent's
+ *   indentation, so a 5,000-entry chain is 5,000 rows with an empty prefix. Siblings get
+ *   `├── ` / `└── ` and the rows below them `│   ` / `    `.
+ * - Below a fork, the entries of the active path (root → leaf) are marked (`• ` in text, see
+ *   {@link showsActiveMark}); above the first fork every entry is on every path.
+ * - A filter hides entries; their shown descendants move up to the nearest shown ancestor. A
+ *   leaf the filter hides is pointed at from that ancestor ({@link TreeLayout.leafShownAt}).
+ * - `depth` limits the levels below the start, `collapsed` folds the subtree below chosen
+ *   entries: either way what is cut becomes one `more` row (`… N more`). `fold` folds long
+ *   straight runs to their first and last two rows and a `fold` row (`┆ … N entries …`).
+ *
+ * Every walk is iterative: no depth of tree can overflow the stack (a 160,000-deep chain is
+ * one straight run).
+ */
+
+import type { SessionTreeNode } from "../core/types.js";
+import { isObject } from "../core/validate.js";
+
+/** pi's `/tree` filters, see {@link treeFilterShows}. */
+export type TreeFilter = "default" | "no-tools" | "user-only" | "labeled-only" | "all";
+
+/** Every {@link TreeFilter}, in pi's order. */
+export const TREE_FILTERS: readonly TreeFilter[] = ["default", "no-tools", "user-only", "labeled-only", "all"];
+
+/** The connector before an entry that has a later sibling. */
+export const TREE_BRANCH = "├── ";
+/** The connector before the last of several siblings. */
+export const TREE_LAST = "└── ";
+/** The indentation below an entry that has a later sibling. */
+export const TREE_PIPE = "│   ";
+/** The indentation below the last of several siblings. */
+export const TREE_SPACE = "    ";
+
+const DEFAULT_FOLD_LIMIT = 6;
+
+function hasText(content: unknown): boolean {
+	if (typeof content === "string") return content.trim().length > 0;
+	if (!Array.isArray(content)) return false;
+	return content.some(
+		(block) =>
+			isObject(block) && block.type === "text" && typeof block.text === "string" && block.text.trim().length > 0,
+	);
+}
+
+const SETTINGS_TYPES = new Set(["label", "custom", "model_change", "thinking_level_change", "session_info"]);
+
+/**
+ * Whether pi's `/tree` selector shows an entry under a filter (pi-coding-agent's
+ * tree-selector `applyFilter`). In every mode, assistant messages without text (only tool
+ * calls) are hidden unless they stopped with an error or were aborted, or are the leaf.
+ * - `default`: everything but settings entries (label, custom, model_change,
+ *   thinking_level_change, session_info);
+ * - `no-tools`: `default` without tool results;
+ * - `user-only`: user messages;
+ * - `labeled-only`: entries with a label;
+ * - `all`: everything.
+ */
+export function treeFilterShows(node: SessionTreeNode, filter: TreeFilter, leafId?: string | null): boolean {
+	const { entry } = node;
+	const message = entry.type === "message" ? entry.message : undefined;
+	const role = message?.role;
+	if (message?.role === "assistant" && entry.id !== leafId) {
+		const stop = message.stopReason;
+		const errorOrAborted = !!stop && stop !== "stop" && stop !== "toolUse";
+		if (!hasText(message.content) && !errorOrAborted) return false;
+	}
+	switch (filter) {
+		case "user-only":
+			return role === "user";
+		case "no-tools":
+			return !SETTINGS_TYPES.has(entry.type) && role !== "toolResult";
+		case "labeled-only":
+			return node.label !== undefined;
+		case "all":
+			return true;
+		default:
+			return !SETTINGS_TYPES.has(entry.type);
+	}
+}
+
+/** Every node of a tree by id, found without recursion. */
+export function indexTreeNodes(roots: readonly SessionTreeNode[]): Map<string, SessionTreeNode> {
+	const byId = new Map<string, SessionTreeNode>();
+	const stack = [...roots];
+	for (let node = stack.pop(); node; node = stack.pop()) {
+		byId.set(node.entry.id, node);
+		for (const child of node.children) stack.push(child);
+	}
+	return byId;
+}
+
+/**
+ * The tree as pi's `/tree` shows it under `filter`: the shown entries, each with its shown
+ * descendants re-attached to it where hidden entries were between (children stay in order).
+ * Returns copies of the nodes; `keep` is shown whatever the filter says. Iterative.
+ */
+export function filterTree(
+	roots: readonly SessionTreeNode[],
+	filter: TreeFilter,
+	options: { leafId?: string | null; keep?: string } = {},
+): SessionTreeNode[] {
+	return buildView(roots, (node) => treeFilterShows(node, filter, options.leafId), options.keep).roots;
+}
+
+/** The shown tree below `starts` (copies), and the ids shown; `always` is shown whatever `show` says. */
+function buildView(
+	starts: readonly SessionTreeNode[],
+	show: ((node: SessionTreeNode) => boolean) | undefined,
+	always: string | undefined,
+): { roots: SessionTreeNode[]; shown: Set<string> } {
+	const roots: SessionTreeNode[] = [];
+	const shown = new Set<string>();
+	const stack: Array<{ node: SessionTreeNode; holder: SessionTreeNode | undefined }> = [];
+	for (const node of starts.toReversed()) stack.push({ node, holder: undefined });
+	for (let item = stack.pop(); item; item = stack.pop()) {
+		const { node } = item;
+		let holder = item.holder;
+		if (!show || node.entry.id === always || show(node)) {
+			const copy: SessionTreeNode = { ...node, children: [] };
+			(holder ? holder.children : roots).push(copy);
+			shown.add(node.entry.id);
+			holder = copy;
+		}
+		const { children } = node;
+		for (const child of children.toReversed()) stack.push({ node: child, holder });
+	}
+	return { roots, shown };
+}
+
+/** The one node of a list of children, if there is exactly one. */
+function onlyChild(children: readonly SessionTreeNode[]): SessionTreeNode | undefined {
+	return children.length === 1 ? children[0] : undefined;
+}
+
+/** Number of entries below a node. */
+export function countBelow(node: SessionTreeNode): number {
+	let count = 0;
+	const stack = [...node.children];
+	for (let next = stack.pop(); next; next = stack.pop()) {
+		count++;
+		for (const child of next.children) stack.push(child);
+	}
+	return count;
+}
+
+/** Ids on the path from the root to `leafId` (none for null or an id not in `byId`). */
+export function activePathIds(
+	byId: ReadonlyMap<string, SessionTreeNode>,
+	leafId: string | null | undefined,
+): Set<string> {
+	const ids = new Set<string>();
+	let id = leafId ?? null;
+	while (id !== null && !ids.has(id)) {
+		const node = byId.get(id);
+		if (!node) break;
+		ids.add(id);
+		id = node.entry.parentId;
+	}
+	return ids;
+}
+
+/** One straight run, with its middle folded: nodes to show and the number of entries between. */
+function foldRun(
+	run: readonly SessionTreeNode[],
+	limit: number,
+	keep: (view: SessionTreeNode) => boolean,
+): Array<SessionTreeNode | number> {
+	if (run.length <= limit) return [...run];
+	const rows: Array<SessionTreeNode | number> = [];
+	let hidden = 0;
+	const flush = (before: SessionTreeNode | undefined) => {
+		if (hidden === 1 && before) rows.push(before);
+		else if (hidden > 1) rows.push(hidden);
+		hidden = 0;
+	};
+	let lastHidden: SessionTreeNode | undefined;
+	run.forEach((view, i) => {
+		if (i < 2 || i >= run.length - 2 || keep(view)) {
+			flush(lastHidden);
+			rows.push(view);
+		} else {
+			hidden++;
+			lastHidden = view;
+		}
+	});
+	return rows;
+}
+
+/** What {@link layoutTree} lays out. */
+export interface TreeLayoutOptions {
+	/** The entry marked as the leaf; the active path runs from the root to it. */
+	leafId?: string | null;
+	/** Show only what this pi `/tree` filter shows. Default: every entry. */
+	filter?: TreeFilter;
+	/** Show only the subtree of this entry (a full id). */
+	from?: string;
+	/** Show this many levels below the start (the roots or `from`); deeper ones become a `more` row. */
+	depth?: number;
+	/** Fold straight runs of more than `foldLimit` entries to their first and last two. */
+	fold?: boolean;
+	/** Longest straight run left unfolded (at least 4). Default 6. */
+	foldLimit?: number;
+	/** Entries whose descendants are folded away (into a `more` row below them). */
+	collapsed?: ReadonlySet<string>;
+}
+
+/** A row that shows an entry. */
+export interface TreeEntryRow {
+	readonly kind: "entry";
+	/** The node, as the filter shows it: `children` are its shown children. */
+	readonly node: SessionTreeNode;
+	/** What is drawn before the entry: the indentation and the connector (empty above the first fork). */
+	readonly prefix: string;
+	/** Its shown children, of which there may be more than the rows show (depth, `collapsed`). */
+	readonly children: number;
+	/** True when its descendants are folded away by `collapsed`. */
+	readonly collapsed: boolean;
+}
+
+/** A row that stands for the middle of a folded straight run (`┆ … N entries …`). */
+export interface TreeFoldRow {
+	readonly kind: "fold";
+	/** The indentation of the run. */
+	readonly prefix: string;
+	/** Entries folded away. */
+	readonly count: number;
+}
+
+/** A row that stands for what lies below the depth limit or a collapsed entry (`… N more`). */
+export interface TreeMoreRow {
+	readonly kind: "more";
+	/** The indentation of the entries below. */
+	readonly prefix: string;
+	/** The entry whose descendants these are. */
+	readonly parentId: string;
+	/** Entries below. */
+	readonly count: number;
+	/** Its shown children: more than one means as many branches. */
+	readonly branches: number;
+	/** True when the leaf (the end of the active path) is among them. */
+	readonly leafBelow: boolean;
+}
+
+/** One row of a {@link TreeLayout}. */
+export type TreeLayoutRow = TreeEntryRow | TreeFoldRow | TreeMoreRow;
+
+/** What {@link layoutTree} returns. */
+export interface TreeLayout {
+	/** The rows, top to bottom. Empty when no entry is shown. */
+	readonly rows: TreeLayoutRow[];
+	/** Ids on the path from the root to the leaf. */
+	readonly active: ReadonlySet<string>;
+	/**
+	 * The row that carries the leaf marker: the leaf, or, when the filter hides it, its nearest
+	 * shown ancestor; null when there is no leaf or no shown ancestor.
+	 */
+	readonly leafShownAt: string | null;
+	/** The ids shown (rows of kind `entry`, and those folded into `fold` rows). */
+	readonly shown: ReadonlySet<string>;
+}
+
+/** A straight run waiting to be laid out. */
+interface Pending {
+	view: SessionTreeNode;
+	/** Drawn before the entry: the indentation and the connector. */
+	linePrefix: string;
+	/** Indentation of the rows below this entry. */
+	childPrefix: string;
+	/** Levels below the start. */
+	depth: number;
+}
+
+/**
+ * The rows a tree (as {@link SessionTree.getTree} returns it) is drawn as, top to bottom (see
+ * the module's documentation for the rules). Linear in the number of entries, iterative.
+ */
+export function layoutTree(roots: readonly SessionTreeNode[], options: TreeLayoutOptions = {}): TreeLayout {
+	const leafId = options.leafId ?? null;
+	const foldLimit = Math.max(4, options.foldLimit ?? DEFAULT_FOLD_LIMIT);
+	const maxDepth = options.depth !== undefined && options.depth >= 0 ? Math.floor(options.depth) : undefined;
+	const collapsed = options.collapsed;
+
+	const byId =
+		options.from !== undefined || leafId !== null ? indexTreeNodes(roots) : new Map<string, SessionTreeNode>();
+	const from = options.from === undefined ? undefined : byId.get(options.from);
+	const starts: readonly SessionTreeNode[] = options.from === undefined ? roots : from ? [from] : [];
+	const filter = options.filter;
+	const { roots: view, shown } = buildView(
+		starts,
+		filter === undefined ? undefined : (node) => treeFilterShows(node, filter, leafId),
+		from?.entry.id,
+	);
+	const active = activePathIds(byId, leafId);
+	// A leaf the filter hides is pointed at from its nearest shown ancestor, as pi selects that one.
+	let leafShownAt = leafId;
+	while (leafShownAt !== null && !shown.has(leafShownAt)) leafShownAt = byId.get(leafShownAt)?.entry.parentId ?? null;
+	const rows: TreeLayoutRow[] = [];
+	if (view.length === 0) return { rows, active, leafShownAt, shown };
+
+	const stack: Pending[] = [];
+	const pushChildren = (children: readonly SessionTreeNode[], prefix: string, depth: number) => {
+		const only = onlyChild(children);
+		if (only) {
+			stack.push({ view: only, linePrefix: prefix, childPrefix: prefix, depth });
+			return;
+		}
+		// Pushed last child first, so that they pop in order.
+		for (const [k, child] of children.toReversed().entries()) {
+			const last = k === 0;
+			stack.push({
+				view: child,
+				linePrefix: prefix + (last ? TREE_LAST : TREE_BRANCH),
+				childPrefix: prefix + (last ? TREE_SPACE : TREE_PIPE),
+				depth,
+			});
+		}
+	};
+	pushChildren(view, "", 0);
+
+	const isCollapsed = (node: SessionTreeNode) => collapsed?.has(node.entry.id) === true && node.children.length > 0;
+	const keep = (node: SessionTreeNode) => node.label !== undefined || node.entry.id === leafShownAt;
+	for (let item = stack.pop(); item; item = stack.pop()) {
+		const { linePrefix, childPrefix } = item;
+		// The straight run starting here: every later entry is its predecessor's only child.
+		const run: SessionTreeNode[] = [item.view];
+		let depth = item.depth;
+		let last = item.view;
+		for (
+			let next = onlyChild(last.children);
+			next && (maxDepth === undefined || depth < maxDepth) && !isCollapsed(last);
+			next = onlyChild(last.children)
+		) {
+			last = next;
+			run.push(last);
+			depth++;
+		}
+		const folded = options.fold ? foldRun(run, foldLimit, keep) : run;
+		folded.forEach((row, i) => {
+			const prefix = i === 0 ? linePrefix : childPrefix;
+			if (typeof row === "number") rows.push({ kind: "fold", prefix, count: row });
+			else {
+				rows.push({
+					kind: "entry",
+					node: row,
+					prefix,
+					children: row.children.length,
+					collapsed: row === last && isCollapsed(row),
+				});
+			}
+		});
+		if (last.children.length === 0) continue;
+		if ((maxDepth !== undefined && depth >= maxDepth) || isCollapsed(last)) {
+			rows.push({
+				kind: "more",
+				prefix: childPrefix,
+				parentId: last.entry.id,
+				count: countBelow(last),
+				branches: last.children.length,
+				// The leaf among them: say so, as a filter's hidden leaf is pointed at.
+				leafBelow: leafShownAt !== null && active.has(last.entry.id) && last.entry.id !== leafShownAt,
+			});
+			continue;
+		}
+		pushChildren(last.children, childPrefix, depth + 1);
+	}
+	return { rows, active, leafShownAt, shown };
+}
+
+/**
+ * Whether an entry row carries the active-path mark (`• `): it is on the active path and
+ * below a fork (above the first fork every entry is on every path).
+ */
+export function showsActiveMark(row: TreeEntryRow, active: ReadonlySet<string>): boolean {
+	return row.prefix !== "" && active.has(row.node.entry.id);
+}
+
+/** Keeps the rightmost `max` characters of an over-deep indentation, marking the cut with `… `. */
+export function clipPrefix(prefix: string, max: number): string {
+	return prefix.length <= max ? prefix : `… ${prefix.slice(prefix.length - max)}`;
+}
