@@ -202,6 +202,15 @@ const RULES: readonly Rule[] = [
 	},
 ];
 
+/**
+ * Something every match of every rule above contains (so this finds a superset of their
+ * matches): a string without any of it holds no secret and is returned after this one scan,
+ * instead of one scan per rule. Session text is mostly such strings; the 125 MB of a
+ * 100,000-entry session are redacted several times faster for it.
+ */
+const ANY_CANDIDATE =
+	/eyJ|sk-|k_(?:live|test)_|gh[pousr]_|github_pat_|xox|AIza|A[KS]IA|secret|:\/\/|bearer|basic|[0-9a-f]{32}/i;
+
 /** No secret of any kind fits in fewer characters (`a://:p@` is the shortest). */
 const MIN_SECRET_LENGTH = 7;
 
@@ -274,6 +283,7 @@ function redactPrivateKeys(text: string, counts: RedactionCounts | undefined): s
 export function redactText(text: string, counts?: RedactionCounts): string {
 	if (text.length < MIN_SECRET_LENGTH) return text;
 	let out = redactPrivateKeys(text, counts);
+	if (!ANY_CANDIDATE.test(out)) return out;
 	for (const rule of RULES) out = applyRule(out, rule, counts);
 	return out;
 }
