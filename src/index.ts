@@ -24,6 +24,45 @@ export {
 	readAllRecords,
 } from "./catalog/transfer.js";
 export * from "./core/index.js";
+export { importChatGPT } from "./import/chatgpt.js";
+export {
+	type ExportFormat,
+	type ExportInput,
+	exportInputOf,
+	exportSession,
+	exportValue,
+	toChatGPT,
+	toOpenWebUI,
+} from "./import/export.js";
+export {
+	chooseSession,
+	detectFormat,
+	IMPORT_FORMATS,
+	type ImportedResult,
+	type ImportedSession,
+	type Importer,
+	type ImportFailure,
+	type ImportFormat,
+	type ImportOptions,
+	type ImportReport,
+	type ImportSkip,
+	type ImportSource,
+	type ImportTarget,
+	type ImportTextOptions,
+	importSources,
+	importText,
+	isImportFormat,
+	loadImporter,
+	openImported,
+	type SourceKind,
+	sessionRecords,
+	sniffFormat,
+	type WriteResult,
+	type WriteStatus,
+	writeImported,
+	writeSessions,
+} from "./import/index.js";
+export { importOpenWebUI } from "./import/openwebui.js";
 export { exportSessionHtml, type HtmlExport, type HtmlExportOptions } from "./render/html/export.js";
 export { Session } from "./session.js";
 export type {

@@ -1,11 +1,19 @@
 /** Opening session files for the commands, and checks on entry ids given by users. */
 
+import { isSessionTreeError } from "../core/errors.js";
 import { Session } from "../session.js";
+import { schemeOf } from "../storage/locations.js";
 import type { CliIO } from "./args.js";
 
 /**
  * Opens a session (a path or any store location). With `lenient`, problems the loader worked around are printed to stderr
  * as warnings (`session-tree: warning: FILE:LINE: message`).
+ *
+ * A file that holds another agent's history (a ChatGPT or Open WebUI export, a Claude Code or
+ * Codex transcript; `FILE#ID` for one conversation of several) is imported in memory and opened
+ * read-only: every write fails, saying to `session-tree import` it first. A pi session costs
+ * nothing more: the format is looked at only when the file turns out not to be one (a lenient
+ * open, which would read it as a damaged session, looks at its first 64 KiB first).
  */
 export async function openSession(
 	location: string,
@@ -13,14 +21,55 @@ export async function openSession(
 	lenient = false,
 	load: "all" | "context" = "all",
 ): Promise<Session> {
-	// A lenient open is for a damaged file: check every body now, so all problems show up front.
-	const session = await Session.open(location, { lenient, verify: lenient, load });
+	const plainPath = schemeOf(location) === undefined;
+	if (lenient && plainPath) {
+		const foreign = await openForeign(location, io, lenient, true);
+		if (foreign) return foreign;
+	}
+	let session: Session;
+	try {
+		// A lenient open is for a damaged file: check every body now, so all problems show up front.
+		session = await Session.open(location, { lenient, verify: lenient, load });
+	} catch (error) {
+		const candidate =
+			plainPath &&
+			(isSessionTreeError(error, "INVALID_HEADER") ||
+				(isSessionTreeError(error, "FILE_NOT_FOUND") && location.includes("#")));
+		const foreign = candidate ? await openForeign(location, io, lenient, false) : undefined;
+		if (foreign) return foreign;
+		throw error;
+	}
 	const where = session.location;
 	for (const problem of session.problems) {
 		const location = problem.line === undefined ? where : `${where}:${problem.line}`;
 		io.err(`session-tree: warning: ${location}: ${problem.message}\n`);
 	}
 	return session;
+}
+
+/**
+ * The session of a foreign file (see {@link openSession}), or undefined when the file is not
+ * one; `sniffFirst` looks at the start of the file before reading it whole.
+ */
+async function openForeign(
+	location: string,
+	io: CliIO,
+	lenient: boolean,
+	sniffFirst: boolean,
+): Promise<Session | undefined> {
+	// Loaded only here: opening a pi session never loads the importers.
+	const { openForeignFile, sniffFile } = await import("../import/open-foreign.js");
+	if (sniffFirst) {
+		const kind = sniffFile(location);
+		if (kind === undefined || kind === "pi") return undefined;
+	}
+	const found = await openForeignFile(location, { lenient });
+	if (!found) return undefined;
+	for (const skip of found.skipped) {
+		const where = skip.where === "" ? "" : `${skip.where}: `;
+		io.err(`session-tree: warning: ${skip.source}: ${where}${skip.reason}\n`);
+	}
+	return found.session;
 }
 
 /**

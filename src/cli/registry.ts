@@ -408,7 +408,7 @@ const SPECS = defineCommands([
 		name: "ls",
 		summary: "list the sessions of a project (or all projects, or a directory), newest first",
 		cli: {
-			synopsis: "ls [DIR|STORE] [--cwd PATH] [--all] [--width N] [--json]",
+			synopsis: "ls [DIR|STORE] [--cwd PATH] [--all] [--agents] [--width N] [--json]",
 			description:
 				"Lists session files, newest first, the way pi's session picker sees them: the time of the\n" +
 				"last user or assistant message (else the header's time, else the file's), the session name\n" +
@@ -420,7 +420,10 @@ const SPECS = defineCommands([
 				"~/.pi/agent; with --all those of every project; with DIR the *.jsonl files in DIR and in its\n" +
 				"subdirectories (so DIR may be a project directory or a sessions root); with STORE the\n" +
 				"sessions of a database (sqlite:PATH, postgres://…; each listed by its URL). A CWD column\n" +
-				"appears when the sessions belong to more than one directory.\n" +
+				"appears when the sessions belong to more than one directory. With --agents, the sessions of\n" +
+				"every project of pi, Claude Code ($CLAUDE_CONFIG_DIR or ~/.claude, its projects/) and Codex\n" +
+				"($CODEX_HOME or ~/.codex, its sessions/) together, with an AGENT column; the others' files are\n" +
+				"read as `import` reads them, in memory. A DIR of Claude Code or Codex files is read so too.\n" +
 				"\n" +
 				"Each session is read through its store by the same reader as an open, without parsing most\n" +
 				"message bodies. Files that are not sessions are skipped\n" +
@@ -432,14 +435,16 @@ const SPECS = defineCommands([
 				"session-tree ls --cwd ~/src/project --json",
 				"session-tree ls ~/.pi/agent/sessions/--home-me-project--",
 				"session-tree ls sqlite:./agents.db",
+				"session-tree ls --agents",
 			],
-			options: { ...SELECTION_OPTIONS, ...JSON_OPTION },
+			options: { ...SELECTION_OPTIONS, agents: { type: "boolean" }, ...JSON_OPTION },
 			optionDocs: [
 				...SELECTION_DOCS,
+				{ flags: "--agents", description: "the sessions of pi, Claude Code and Codex together, with an AGENT column" },
 				{
 					flags: "--json",
 					description:
-						"print a JSON array of {file, id, cwd, name, firstMessage, modified, created, entries, branches, bytes, parentSession}",
+						"print a JSON array of {file, id, cwd, name, firstMessage, modified, created, entries, branches, bytes, parentSession} (and agent, with --agents)",
 				},
 			],
 			positionals: ["DIR?"],
@@ -868,6 +873,89 @@ const SPECS = defineCommands([
 			],
 			positionals: ["STORE"],
 			load: async () => (await import("./commands/transfer.js")).pruneCommand,
+		},
+	},
+	{
+		name: "import",
+		summary: "import Claude Code, Codex, ChatGPT and Open WebUI histories as sessions",
+		cli: {
+			synopsis: "import [--from FORMAT] INPUT… [--dir DIR | -o OUT] [--lenient]",
+			description:
+				"Imports other agents' histories as pi sessions, every branch kept: Claude Code transcripts\n" +
+				"(~/.claude/projects/*/*.jsonl), Codex rollouts (~/.codex/sessions/…/*.jsonl), ChatGPT data\n" +
+				"exports (conversations.json, one conversation per file, or the export's ZIP file) and Open\n" +
+				"WebUI chats (exported JSON). The format is told from the content (--from names it). An INPUT\n" +
+				"is a file, a directory (walked recursively: *.json, *.jsonl, *.zip) or a ZIP file (its\n" +
+				"conversations.json, else its *.json files). The source's active point becomes the leaf.\n" +
+				"\n" +
+				"Each session goes into --dir (a directory, made if missing; sqlite:PATH; postgres://…), or\n" +
+				"into -o OUT (one session's location; the input must hold exactly one), by default into\n" +
+				"pi's directory of the session's working directory (the current one when the source has\n" +
+				"none). Ids derive from the source's ids: importing again changes nothing, a source that grew\n" +
+				"appends only its new entries, and a session that differs otherwise is left alone with an\n" +
+				"error naming the entry. A source that fails writes nothing. Prints each session's location;\n" +
+				"stderr gets what was skipped and a summary; exit 1 if any source failed.",
+			examples: [
+				"session-tree import ~/Downloads/chatgpt-export.zip --dir ./sessions",
+				"session-tree import ~/.claude/projects --dir sqlite:./agents.db",
+				"session-tree import --from openwebui chat-export.json -o chat.jsonl",
+			],
+			options: {
+				from: { type: "string" },
+				dir: { type: "string" },
+				out: { type: "string", short: "o" },
+				...LENIENT_OPTION,
+			},
+			optionDocs: [
+				{
+					flags: "--from FORMAT",
+					description: "the inputs' format: claude-code, codex, chatgpt or openwebui (default: detected)",
+				},
+				{ flags: "--dir DIR", description: "write the sessions into DIR (a directory or a store such as sqlite:PATH)" },
+				{
+					flags: "-o, --out OUT",
+					description: "write the one session of the input to OUT (a .jsonl file or a session URL)",
+				},
+				{
+					flags: "--lenient",
+					description: "import broken sources as far as possible (links to missing nodes become roots; reported)",
+				},
+			],
+			// Any number of inputs: the argument parser checks positionals against this list.
+			positionals: ["INPUT", ...new Array<string>(9999).fill("INPUT?")],
+			load: async () => (await import("./commands/import.js")).importCommand,
+		},
+	},
+	{
+		name: "export",
+		summary: "write a session as a ChatGPT conversation or an Open WebUI chat",
+		cli: {
+			synopsis: "export FILE --to chatgpt|openwebui [-o OUT] [--force] [--lenient]",
+			description:
+				"Writes the session as JSON that ChatGPT's or Open WebUI's tools read: every message node with\n" +
+				"its parent and children, roles, texts and times, the leaf as current_node (ChatGPT, a\n" +
+				"conversations.json array) or history.currentId (Open WebUI, an export file's array of one\n" +
+				"chat). A session imported from that format gives back its original node ids and every field\n" +
+				"the import kept. FILE may also be a file of another format, read directly. Prints to stdout,\n" +
+				"or writes OUT (not over an existing file without --force).",
+			examples: [
+				"session-tree export session.jsonl --to chatgpt -o conversations.json",
+				"session-tree export 'sqlite:./agents.db#0195f3c2-…' --to openwebui",
+			],
+			options: {
+				to: { type: "string" },
+				out: { type: "string", short: "o" },
+				force: { type: "boolean" },
+				...LENIENT_OPTION,
+			},
+			optionDocs: [
+				{ flags: "--to FORMAT", description: "chatgpt or openwebui" },
+				{ flags: "-o, --out OUT", description: "write to OUT instead of stdout" },
+				{ flags: "--force", description: "replace OUT if it exists" },
+				LENIENT_DOC,
+			],
+			positionals: ["FILE"],
+			load: async () => (await import("./commands/import.js")).exportCommand,
 		},
 	},
 	{

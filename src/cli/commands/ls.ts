@@ -1,11 +1,13 @@
 /** `session-tree ls`: the sessions of a project (or of all projects, or of a directory), newest first. */
 
+import { type Agent, AgentsCollection, agentPlaces, TranscriptDirectory } from "../../catalog/agents.js";
 import { type Selection, selectCollection } from "../../catalog/discover.js";
 import { flatten, formatBytes, whenText } from "../../catalog/format.js";
 import { type SessionSummary, type SkippedSession, summarizeSessions } from "../../catalog/summary.js";
 import { type Painter, painter, shouldColor, terminalWidth } from "../../render/color.js";
 import { displayWidth, truncateToWidth } from "../../render/preview.js";
 import { createProgress } from "../../render/progress.js";
+import { DirectoryCollection } from "../../storage/directory-collection.js";
 import { type CliIO, type CommandHandler, type CommandInput, stringValue, UsageError } from "../args.js";
 
 /** A row of `ls --json`. */
@@ -21,6 +23,8 @@ export interface LsRow {
 	branches: number;
 	bytes: number;
 	parentSession: string | null;
+	/** With --agents: whose session it is (pi, claude-code, codex). */
+	agent?: Agent;
 }
 
 /** `--width N`, else the terminal's width, else undefined (piped: no cut). */
@@ -41,7 +45,12 @@ export function selectFromArgs(values: CommandInput["values"], dir: string | und
 	if (cwd !== undefined && (dir !== undefined || all)) {
 		throw new UsageError(`--cwd chooses a project; it does not go with ${all ? "--all" : "DIR"}`, command);
 	}
-	return selectCollection({ dir, all, cwd });
+	const selection = selectCollection({ dir, all, cwd });
+	// A directory may hold other agents' transcripts (Claude Code, Codex): read them as imports do.
+	if (selection.kind === "dir" && selection.collection instanceof DirectoryCollection) {
+		return { ...selection, collection: new TranscriptDirectory(selection.collection) };
+	}
+	return selection;
 }
 
 /** Prints the files that were skipped and the problems of files that were still used. */
@@ -76,28 +85,37 @@ const PIPED_TEXT_WIDTH = 200;
 /** The human table: one line per session, then its file, indented. */
 export function renderLs(
 	sessions: readonly SessionSummary[],
-	options: { now: Date; width?: number; paint: Painter },
+	options: { now: Date; width?: number; paint: Painter; agentOf?: (session: SessionSummary) => string },
 ): string {
-	const { now, width, paint: p } = options;
+	const { now, width, paint: p, agentOf } = options;
 	const showCwd = new Set(sessions.map((session) => session.cwd)).size > 1;
 	const cells = sessions.map((session) => ({
 		session,
 		when: whenText(session.modified, now),
+		agent: agentOf ? agentOf(session) : "",
 		entries: String(session.entries),
 		branches: String(session.branches),
 		size: formatBytes(session.bytes),
 		cwd: flatten(session.cwd),
 	}));
-	const head = { when: "MODIFIED", entries: "ENTRIES", branches: "BRANCHES", size: "SIZE", cwd: "CWD" };
+	const head = {
+		when: "MODIFIED",
+		agent: "AGENT",
+		entries: "ENTRIES",
+		branches: "BRANCHES",
+		size: "SIZE",
+		cwd: "CWD",
+	};
 	const w = {
 		when: Math.max(head.when.length, ...cells.map((c) => c.when.length)),
+		agent: Math.max(head.agent.length, ...cells.map((c) => c.agent.length)),
 		entries: Math.max(head.entries.length, ...cells.map((c) => c.entries.length)),
 		branches: Math.max(head.branches.length, ...cells.map((c) => c.branches.length)),
 		size: Math.max(head.size.length, ...cells.map((c) => c.size.length)),
 		cwd: Math.max(head.cwd.length, ...cells.map((c) => displayWidth(c.cwd))),
 	};
 	const prefix = (c: typeof head) =>
-		`${c.when.padEnd(w.when)}  ${c.entries.padStart(w.entries)}  ${c.branches.padStart(w.branches)}  ${c.size.padStart(w.size)}  ` +
+		`${c.when.padEnd(w.when)}  ${agentOf ? `${c.agent.padEnd(w.agent)}  ` : ""}${c.entries.padStart(w.entries)}  ${c.branches.padStart(w.branches)}  ${c.size.padStart(w.size)}  ` +
 		(showCwd ? `${c.cwd}${" ".repeat(w.cwd - displayWidth(c.cwd))}  ` : "");
 	const room = Math.max(10, (width ?? PIPED_TEXT_WIDTH + prefix(head).length) - prefix(head).length);
 	const lines = [p(`${prefix(head)}NAME / FIRST MESSAGE`.trimEnd(), "bold")];
@@ -117,7 +135,16 @@ export function renderLs(
 export const lsCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
 		const width = outputWidth(values, "ls");
-		const selection = selectFromArgs(values, positionals[0], "ls");
+		let agents: AgentsCollection | undefined;
+		let selection: Selection;
+		if (values.agents === true) {
+			if (positionals[0] !== undefined || values.all === true || values.cwd !== undefined) {
+				throw new UsageError("--agents lists the default places of every agent; it takes no DIR, --all or --cwd", "ls");
+			}
+			agents = new AgentsCollection(agentPlaces());
+			selection = { root: agents.location, kind: "all", collection: agents };
+		} else selection = selectFromArgs(values, positionals[0], "ls");
+		const agentOf = agents ? (session: SessionSummary) => agents.agentOf(session.file) ?? "" : undefined;
 		const progress = createProgress(process.stderr, { label: "reading sessions" });
 		const { sessions, skipped } = await summarizeSessions(selection.collection, {
 			onProgress: (done, total) => progress.update(done, total),
@@ -129,7 +156,13 @@ export const lsCommand: CommandHandler = {
 			sessions.flatMap((session) => session.warnings.map((message) => ({ file: session.file, message }))),
 		);
 		if (values.json) {
-			io.out(`${JSON.stringify(sessions.map(toRow))}\n`);
+			const rows = sessions.map((session) => {
+				const row = toRow(session);
+				const agent = agents?.agentOf(session.file);
+				if (agent !== undefined) row.agent = agent;
+				return row;
+			});
+			io.out(`${JSON.stringify(rows)}\n`);
 			return;
 		}
 		if (sessions.length === 0) {
@@ -141,6 +174,7 @@ export const lsCommand: CommandHandler = {
 				now: new Date(),
 				paint: painter(shouldColor(process.stdout)),
 				...(width === undefined ? {} : { width }),
+				...(agentOf ? { agentOf } : {}),
 			}),
 		);
 	},

@@ -1,0 +1,137 @@
+/**
+ * The sessions of several agents as one collection, for `ls --agents`: pi's sessions
+ * (`<agent dir>/sessions/`), Claude Code's transcripts (`$CLAUDE_CONFIG_DIR` or `~/.claude`,
+ * `projects/<project>/<session>.jsonl`) and Codex's rollouts (`$CODEX_HOME` or `~/.codex`,
+ * `sessions/YYYY/MM/DD/rollout-….jsonl`). The others' files are read as an import reads them,
+ * in memory (src/import/foreign-store.ts); nothing is written. Also: a directory collection
+ * whose files may be other agents' transcripts (`ls DIR`, `search TEXT DIR`).
+ */
+
+import { readdirSync, type Stats, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { SessionTreeError } from "../core/errors.js";
+import type { SessionHeader } from "../core/types.js";
+import { ForeignFileStore } from "../import/foreign-store.js";
+import type { DirectoryCollection } from "../storage/directory-collection.js";
+import { FileSessionStore } from "../storage/file-store.js";
+import { defaultAgentDir, sessionsRoot } from "../storage/paths.js";
+import type { CollectionCapabilities, SessionCollection, SessionListing, SessionStore } from "../storage/store.js";
+
+/** The agents `ls --agents` lists. */
+export type Agent = "pi" | "claude-code" | "codex";
+
+/** Where an agent keeps its sessions, and how deep below that its files are. */
+export interface AgentPlace {
+	agent: Agent;
+	root: string;
+	/** Files sit at most this many levels below the root (1: in it; 2: in its subdirectories). */
+	depth: number;
+}
+
+/** The default places of pi, Claude Code and Codex (HOME, PI_CODING_AGENT_DIR, CLAUDE_CONFIG_DIR and CODEX_HOME honoured). */
+export function agentPlaces(env: NodeJS.ProcessEnv = process.env): AgentPlace[] {
+	const home = env.HOME || homedir();
+	const piDir = env.PI_CODING_AGENT_DIR ? defaultAgentDir(env) : join(home, ".pi", "agent");
+	return [
+		{ agent: "pi", root: sessionsRoot(piDir), depth: 2 },
+		{ agent: "claude-code", root: join(env.CLAUDE_CONFIG_DIR || join(home, ".claude"), "projects"), depth: 2 },
+		{ agent: "codex", root: join(env.CODEX_HOME || join(home, ".codex"), "sessions"), depth: 4 },
+	];
+}
+
+const CAPABILITIES: CollectionCapabilities = Object.freeze({ listing: true, search: false, remove: false });
+
+function statOrUndefined(path: string): Stats | undefined {
+	try {
+		return statSync(path);
+	} catch {
+		return undefined;
+	}
+}
+
+/** The `*.jsonl` files under `dir`, at most `depth` levels down, sorted by path. */
+function jsonlFiles(dir: string, depth: number, out: Array<{ path: string; stats: Stats }>): void {
+	let names: string[];
+	try {
+		names = readdirSync(dir).sort();
+	} catch {
+		return;
+	}
+	for (const name of names) {
+		const path = join(dir, name);
+		const stats = statOrUndefined(path);
+		if (!stats) continue;
+		if (stats.isDirectory()) {
+			if (depth > 1 && !name.startsWith(".")) jsonlFiles(path, depth - 1, out);
+		} else if (stats.isFile() && name.endsWith(".jsonl")) out.push({ path, stats });
+	}
+}
+
+function readOnly(location: string): SessionTreeError {
+	return new SessionTreeError("NOT_WRITABLE", "this listing of several agents' sessions is read-only", {
+		file: location,
+	});
+}
+
+/** pi's, Claude Code's and Codex's sessions together (see the module comment). */
+export class AgentsCollection implements SessionCollection {
+	readonly capabilities = CAPABILITIES;
+	readonly location: string;
+	private readonly agents = new Map<string, Agent>();
+
+	constructor(readonly places: readonly AgentPlace[] = agentPlaces()) {
+		this.location = places.map((place) => place.root).join(", ");
+	}
+
+	async *list(): AsyncIterable<SessionListing> {
+		for (const place of this.places) {
+			const files: Array<{ path: string; stats: Stats }> = [];
+			jsonlFiles(place.root, place.depth, files);
+			for (const { path, stats } of files) {
+				this.agents.set(path, place.agent);
+				yield { location: path, modified: stats.mtime, bytes: stats.size };
+			}
+		}
+	}
+
+	/** The agent a listed session belongs to. */
+	agentOf(location: string): Agent | undefined {
+		return this.agents.get(location);
+	}
+
+	open(location: string): SessionStore {
+		const agent = this.agents.get(location);
+		if (agent === "pi") return new FileSessionStore(location);
+		return new ForeignFileStore(location, agent);
+	}
+
+	sessionFor(header: SessionHeader): SessionStore {
+		throw readOnly(header.id);
+	}
+}
+
+/**
+ * A directory collection whose files may be other agents' transcripts: each opens as a
+ * {@link ForeignFileStore}, which reads a pi session as the file store does.
+ */
+export class TranscriptDirectory implements SessionCollection {
+	readonly capabilities = CAPABILITIES;
+	readonly location: string;
+
+	constructor(private readonly inner: DirectoryCollection) {
+		this.location = inner.location;
+	}
+
+	list(): AsyncIterable<SessionListing> {
+		return this.inner.list();
+	}
+
+	open(location: string): SessionStore {
+		return new ForeignFileStore(location);
+	}
+
+	sessionFor(header: SessionHeader): SessionStore {
+		throw readOnly(header.id);
+	}
+}

@@ -1,0 +1,602 @@
+/**
+ * The ChatGPT importer: a data export's `conversations.json` (an array of conversations), one
+ * conversation object, or one of many conversation files, each conversation a pi session.
+ *
+ * Every node of `mapping` becomes an entry, in the tree the `parent`/`children` links make
+ * (children in the order of `children`), so edits and regenerations are branches; the node
+ * `current_node` names becomes the leaf. What each node kind becomes is in docs/import.md
+ * ("ChatGPT mapping"): user and assistant messages as pi messages, tool calls (an assistant
+ * message with a `recipient`) as `toolCall` blocks answered by the `tool` node under them,
+ * system and hidden nodes as custom entries (not sent to the model) or custom messages (sent),
+ * so that the chain is never broken. The node's own fields that pi has no place for are kept
+ * on the entry as `source` (docs/import.md), and the conversation's own fields as the import's
+ * `state`, so that `session-tree export --to chatgpt` gives the conversation back.
+ *
+ * Ids are derived from the conversation id and the node id (FNV-1a, see `derivedEntryId`), the
+ * session id from the conversation id: importing the same export again gives the same file.
+ */
+
+import { isDeepStrictEqual } from "node:util";
+import * as make from "../core/entries.js";
+import type {
+	AgentMessage,
+	AssistantMessage,
+	ImageContent,
+	SessionEntry,
+	TextContent,
+	ThinkingContent,
+	ToolCall,
+} from "../core/types.js";
+import {
+	assistantMessage,
+	DerivedIds,
+	describeConversation,
+	imageFromDataUrl,
+	importError,
+	isJson,
+	isoFromMillis,
+	type Json,
+	millisFromSeconds,
+	numberField,
+	omit,
+	parseJsonSource,
+	stringField,
+	textBlock,
+	uuidFromName,
+	withSource,
+	zeroUsage,
+} from "./common.js";
+import type { ImportedSession, Importer, ImportSkip, ImportSource } from "./types.js";
+
+/** The `api` and `provider` of imported assistant messages. */
+export const CHATGPT_API = "openai-responses";
+export const CHATGPT_PROVIDER = "openai";
+
+/** The `source.format` of entries made from ChatGPT nodes. */
+export const CHATGPT_FORMAT = "chatgpt";
+
+/** Node fields that the tree itself holds (parent, children) or that are kept apart (message). */
+const TREE_FIELDS = ["message", "parent", "children"];
+
+/**
+ * The ChatGPT importer (see the module comment): one session per conversation.
+ * @throws SessionTreeError INVALID_JSON for text that is not JSON; INVALID_RECORD naming the
+ *   conversation, the node and the field for a conversation that is broken (unless lenient)
+ */
+export const importChatGPT: Importer = (source) => {
+	const value = parseJsonSource(source);
+	if (isJson(value)) return [importConversation(source, value, "")];
+	if (!Array.isArray(value)) {
+		throw importError(source, "", "not a ChatGPT export: expected an array of conversations or one conversation");
+	}
+	const sessions: ImportedSession[] = [];
+	const pending: ImportSkip[] = [];
+	let firstError: Error | undefined;
+	value.forEach((conversation, index) => {
+		const where = `[${index}]`;
+		if (!isJson(conversation)) {
+			const error = importError(source, where, "not a conversation object");
+			if (!source.lenient) throw error;
+			firstError ??= error;
+			pending.push({ source: source.name, where, reason: "not a conversation object: left out" });
+			return;
+		}
+		if (!isJson(conversation.mapping) && source.lenient) {
+			firstError ??= importError(source, `${where} mapping`, "missing or not an object");
+			pending.push({ source: source.name, where: `${where} mapping`, reason: "no mapping: conversation left out" });
+			return;
+		}
+		sessions.push(importConversation(source, conversation, where));
+	});
+	if (pending.length > 0) {
+		const first = sessions[0];
+		if (!first) throw firstError;
+		sessions[0] = { ...first, skipped: [...pending, ...first.skipped] };
+	}
+	return sessions;
+};
+
+/** What one node became: its entries (the last is the node's own) and the model in effect after it. */
+interface Converted {
+	entries: SessionEntry[];
+	model: string | undefined;
+	time: number;
+}
+
+/** What the conversion of one conversation keeps track of. */
+interface Context {
+	readonly source: ImportSource;
+	readonly conversationId: string;
+	readonly defaultModel: string | undefined;
+	readonly ids: DerivedIds;
+	readonly mapping: Json;
+	/** Links to nodes that are not in the mapping, by node (lenient imports keep them for the export). */
+	readonly unlinked: Map<string, { parent?: string; children?: string[] }>;
+}
+
+function importConversation(source: ImportSource, conversation: Json, where: string): ImportedSession {
+	const conversationId = stringField(conversation, "conversation_id") ?? stringField(conversation, "id") ?? undefined;
+	const prefix = `${where === "" ? "" : `${where} `}conversation${describeConversation(conversationId, conversation.title)}`;
+	const fail = (field: string, message: string) => importError(source, `${prefix}, ${field}`, message);
+	const mapping = conversation.mapping;
+	if (!isJson(mapping)) throw fail("mapping", "missing or not an object: this is not a ChatGPT conversation");
+
+	const skipped: ImportSkip[] = [];
+	/** A broken link: an error, or with `lenient` a workaround reported as a skip. */
+	const problem = (field: string, message: string, workaround: string) => {
+		if (!source.lenient) throw fail(field, `${message} (--lenient: ${workaround})`);
+		skipped.push({ source: source.name, where: `${prefix}, ${field}`, reason: `${message}: ${workaround}` });
+	};
+
+	const keys = Object.keys(mapping);
+	const nodes = new Map<string, Json>();
+	for (const key of keys) {
+		const node = mapping[key];
+		if (!isJson(node)) throw fail(`mapping/${key}`, "not a node object");
+		const message = node.message;
+		if (message !== undefined && message !== null && !isJson(message)) {
+			throw fail(`mapping/${key}/message`, "not an object or null");
+		}
+		if (isJson(message) && message.content !== undefined && !isJson(message.content)) {
+			throw fail(`mapping/${key}/message/content`, "not an object");
+		}
+		const parent = node.parent;
+		if (parent !== undefined && parent !== null && typeof parent !== "string") {
+			throw fail(`mapping/${key}/parent`, "not a node id or null");
+		}
+		if (node.children !== undefined && !Array.isArray(node.children)) {
+			throw fail(`mapping/${key}/children`, "not a list of node ids");
+		}
+		nodes.set(key, node);
+	}
+
+	// Parent links decide the tree; `children` decides the order of siblings.
+	const unlinked: Context["unlinked"] = new Map();
+	const parentOf = new Map<string, string | null>();
+	for (const [key, node] of nodes) {
+		const parent = typeof node.parent === "string" ? node.parent : null;
+		if (parent !== null && !nodes.has(parent)) {
+			problem(`mapping/${key}/parent`, `names node ${parent}, which is not in the mapping`, "imported as a root");
+			parentOf.set(key, null);
+			unlinked.set(key, { parent });
+		} else parentOf.set(key, parent);
+	}
+	const childrenOf = new Map<string, string[]>();
+	for (const key of keys) childrenOf.set(key, []);
+	for (const [key, node] of nodes) {
+		const list = childrenOf.get(key) as string[];
+		for (const child of (node.children as unknown[] | undefined) ?? []) {
+			if (typeof child !== "string") {
+				problem(`mapping/${key}/children`, `holds ${JSON.stringify(child)}, which is not a node id`, "left out");
+			} else if (!nodes.has(child)) {
+				problem(`mapping/${key}/children`, `names node ${child}, which is not in the mapping`, "left out");
+				const links = unlinked.get(key) ?? {};
+				links.children = [...(links.children ?? []), child];
+				unlinked.set(key, links);
+			} else if (parentOf.get(child) !== key) {
+				problem(
+					`mapping/${key}/children`,
+					`names node ${child}, whose parent is ${parentOf.get(child) ?? "null"}`,
+					"the node's parent field decides",
+				);
+			} else if (!list.includes(child)) list.push(child);
+		}
+	}
+	// A node its parent does not list comes after the listed ones.
+	for (const key of keys) {
+		const parent = parentOf.get(key);
+		if (parent === null || parent === undefined) continue;
+		const list = childrenOf.get(parent) as string[];
+		if (!list.includes(key)) list.push(key);
+	}
+
+	const firstTime = numberField(conversation, "create_time");
+	const headerMs = firstTime !== undefined ? millisFromSeconds(firstTime) : earliestTime(nodes);
+	const sessionId = uuidFromName(`chatgpt:${conversationId ?? keys.join(",")}`);
+	const header = make.sessionHeader(sessionId, isoFromMillis(headerMs), "");
+	const context: Context = {
+		source,
+		conversationId: conversationId ?? sessionId,
+		defaultModel: stringField(conversation, "default_model_slug"),
+		ids: new DerivedIds(),
+		mapping,
+		unlinked,
+	};
+
+	const records: SessionEntry[] = [];
+	let top: string | null = null;
+	const title = conversation.title;
+	if (typeof title === "string" && title.trim() !== "") {
+		const info = make.sessionInfoEntry(
+			{ id: context.ids.id(`${context.conversationId}/title`), parentId: null, timestamp: header.timestamp },
+			title,
+		);
+		records.push(info);
+		top = info.id;
+	}
+
+	// Depth first from each root, children in order; iterative, since conversations run deep.
+	const entryOf = new Map<string, string>();
+	const visited = new Set<string>();
+	const walk = (root: string) => {
+		const stack: Array<{ key: string; parentId: string | null; model: string | undefined; time: number }> = [
+			{ key: root, parentId: top, model: undefined, time: headerMs },
+		];
+		while (stack.length > 0) {
+			const frame = stack.pop() as (typeof stack)[number];
+			if (visited.has(frame.key)) continue;
+			visited.add(frame.key);
+			const node = nodes.get(frame.key) as Json;
+			const parentKey = parentOf.get(frame.key) ?? null;
+			const parentNode = parentKey === null ? undefined : nodes.get(parentKey);
+			const converted = convertNode(context, frame.key, node, parentKey, parentNode, frame);
+			records.push(...converted.entries);
+			const own = converted.entries[converted.entries.length - 1] as SessionEntry;
+			entryOf.set(frame.key, own.id);
+			const children = childrenOf.get(frame.key) ?? [];
+			for (let i = children.length - 1; i >= 0; i--) {
+				stack.push({ key: children[i] as string, parentId: own.id, model: converted.model, time: converted.time });
+			}
+		}
+	};
+	for (const key of keys) if (parentOf.get(key) === null) walk(key);
+	// What no root reaches sits on a cycle of parent links.
+	for (const key of keys) {
+		if (visited.has(key)) continue;
+		problem(`mapping/${key}/parent`, "is part of a cycle of parent links", "imported as a root");
+		const parent = parentOf.get(key);
+		if (parent)
+			childrenOf.set(
+				parent,
+				(childrenOf.get(parent) ?? []).filter((child) => child !== key),
+			);
+		parentOf.set(key, null);
+		walk(key);
+	}
+
+	let leafId: string | null = null;
+	const current = conversation.current_node;
+	if (typeof current === "string" && entryOf.has(current)) leafId = entryOf.get(current) as string;
+	else {
+		leafId = lastLeaf(records);
+		if (typeof current === "string") {
+			problem("current_node", `names node ${current}, which is not in the mapping`, "the last leaf is the leaf");
+		} else if (current !== undefined && current !== null) {
+			throw fail("current_node", "not a node id");
+		}
+	}
+
+	return {
+		format: "chatgpt",
+		header,
+		records,
+		leafId,
+		skipped,
+		state: { format: CHATGPT_FORMAT, conversation: omit(conversation, ["mapping"]) },
+	};
+}
+
+/** The earliest message time of the mapping in ms (for a conversation without `create_time`), else 0. */
+function earliestTime(nodes: ReadonlyMap<string, Json>): number {
+	let earliest = Number.POSITIVE_INFINITY;
+	for (const node of nodes.values()) {
+		const time = isJson(node.message) ? numberField(node.message, "create_time") : undefined;
+		if (time !== undefined && time < earliest) earliest = time;
+	}
+	return Number.isFinite(earliest) ? millisFromSeconds(earliest) : 0;
+}
+
+/** The last entry in file order that has no children: the leaf when the conversation names none. */
+function lastLeaf(records: readonly SessionEntry[]): string | null {
+	const parents = new Set(records.map((entry) => entry.parentId));
+	for (let i = records.length - 1; i >= 0; i--) {
+		const entry = records[i] as SessionEntry;
+		if (!parents.has(entry.id)) return entry.id;
+	}
+	return null;
+}
+
+/** The tool call id of an assistant node that calls a tool (ChatGPT has none: made from the node id). */
+export function toolCallIdOf(key: string): string {
+	return `call_${key.replace(/[^A-Za-z0-9_-]/g, "_")}`;
+}
+
+/** The text and images a message's content stands for, in order, and its thinking. */
+interface Rendered {
+	blocks: Array<TextContent | ImageContent>;
+	thinking: string[];
+}
+
+/** A placeholder that names what could not be shown (an image known only by its asset pointer). */
+function placeholderOf(part: Json): TextContent {
+	const type = stringField(part, "content_type") ?? "object";
+	const pointer = stringField(part, "asset_pointer");
+	const width = numberField(part, "width");
+	const height = numberField(part, "height");
+	const bytes = numberField(part, "size_bytes");
+	const facts: string[] = [];
+	if (width !== undefined && height !== undefined) facts.push(`${width}×${height}`);
+	if (bytes !== undefined) facts.push(`${bytes} bytes`);
+	const kind = type === "image_asset_pointer" ? "image" : type;
+	return textBlock(`[${kind}${pointer ? `: ${pointer}` : ""}${facts.length > 0 ? ` (${facts.join(", ")})` : ""}]`);
+}
+
+/** One part of `parts`: a string, an inline image, a transcription, or a placeholder. */
+function partBlock(part: unknown): TextContent | ImageContent {
+	if (typeof part === "string") return textBlock(part);
+	if (!isJson(part)) return textBlock(JSON.stringify(part));
+	for (const key of ["data", "url", "image_url"]) {
+		const value = part[key];
+		const image = typeof value === "string" ? imageFromDataUrl(value) : undefined;
+		if (image) return image;
+	}
+	const text = stringField(part, "text");
+	if (text !== undefined && part.content_type !== "image_asset_pointer") return textBlock(text);
+	return placeholderOf(part);
+}
+
+/** What a message's `content` says, by its `content_type` (see docs/import.md). */
+function render(content: Json | undefined): Rendered {
+	const blocks: Array<TextContent | ImageContent> = [];
+	const thinking: string[] = [];
+	if (!content) return { blocks, thinking };
+	const parts = Array.isArray(content.parts) ? content.parts : undefined;
+	const add = (text: string | undefined) => {
+		if (text !== undefined && text !== "") blocks.push(textBlock(text));
+	};
+	switch (content.content_type) {
+		case "text":
+		case "multimodal_text":
+			for (const part of parts ?? []) {
+				const block = partBlock(part);
+				if (block.type !== "text" || block.text !== "") blocks.push(block);
+			}
+			break;
+		case "code":
+		case "execution_output":
+			add(stringField(content, "text"));
+			break;
+		case "tether_browsing_display":
+			add(stringField(content, "result") || stringField(content, "summary"));
+			break;
+		case "tether_quote":
+			add(
+				["title", "url", "text"]
+					.map((key) => stringField(content, key))
+					.filter((text) => text !== undefined && text !== "")
+					.join("\n"),
+			);
+			break;
+		case "system_error":
+			add([stringField(content, "name"), stringField(content, "text")].filter(Boolean).join(": "));
+			break;
+		case "user_editable_context":
+		case "model_editable_context": {
+			const sections: string[] = [];
+			const profile = stringField(content, "user_profile");
+			const instructions = stringField(content, "user_instructions");
+			const memory = stringField(content, "model_set_context");
+			if (profile) sections.push(`User profile:\n${profile}`);
+			if (instructions) sections.push(`User instructions:\n${instructions}`);
+			if (memory) sections.push(memory);
+			add(sections.join("\n\n"));
+			break;
+		}
+		case "thoughts": {
+			const thoughts = Array.isArray(content.thoughts) ? content.thoughts : [];
+			for (const thought of thoughts) {
+				if (!isJson(thought)) continue;
+				const text = [stringField(thought, "summary"), stringField(thought, "content")].filter(Boolean).join("\n\n");
+				if (text !== "") thinking.push(text);
+			}
+			for (const part of parts ?? []) if (typeof part === "string" && part !== "") thinking.push(part);
+			break;
+		}
+		case "reasoning_recap":
+			add(stringField(content, "content"));
+			for (const part of parts ?? []) if (typeof part === "string") add(part);
+			break;
+		default:
+			if (parts) {
+				for (const part of parts) {
+					const block = partBlock(part);
+					if (block.type !== "text" || block.text !== "") blocks.push(block);
+				}
+			} else add(stringField(content, "text") ?? `[${String(content.content_type)}]`);
+	}
+	return { blocks, thinking };
+}
+
+/** The text of rendered content, images as placeholders (for messages that take text only). */
+function plainText(blocks: ReadonlyArray<TextContent | ImageContent>): string {
+	return blocks.map((block) => (block.type === "text" ? block.text : `[image: ${block.mimeType}]`)).join("\n");
+}
+
+/** The arguments of a tool call from the call's text: a JSON object as it is, else `{input: text}`. */
+function argumentsOf(text: string): Record<string, unknown> {
+	try {
+		const parsed: unknown = JSON.parse(text);
+		if (isJson(parsed)) return parsed;
+	} catch {
+		// Not JSON: a call such as `search("…")`.
+	}
+	return { input: text };
+}
+
+/** Two tool names that belong together: equal, or the same tool family (`browser`, `browser.search`). */
+function sameTool(a: string | undefined, b: string): boolean {
+	if (a === undefined || a === "" || a === b) return true;
+	return a.split(".")[0] === b.split(".")[0];
+}
+
+/** A node's recipient when it calls a tool (an assistant message addressed to something other than `all`). */
+function toolRecipient(message: Json | undefined): string | undefined {
+	if (!message || !isJson(message.author) || message.author.role !== "assistant") return undefined;
+	const recipient = message.recipient;
+	return typeof recipient === "string" && recipient !== "" && recipient !== "all" ? recipient : undefined;
+}
+
+/** pi's stop reason for an assistant node. */
+function stopReasonOf(message: Json, callsTool: boolean): string {
+	if (callsTool) return "toolUse";
+	const finish =
+		isJson(message.metadata) && isJson(message.metadata.finish_details) ? message.metadata.finish_details : {};
+	if (finish.type === "interrupted" || message.status === "in_progress") return "aborted";
+	if (finish.type === "max_tokens") return "length";
+	return "stop";
+}
+
+/**
+ * The text parts a pi entry gives back as ChatGPT `parts` (a text message's content rebuilt
+ * on export), or undefined when the entry's content is not just text.
+ */
+export function textPartsOf(entry: SessionEntry): string[] | undefined {
+	let content: unknown;
+	if (entry.type === "message") {
+		const message = entry.message as Json;
+		if (message.role !== "user" && message.role !== "assistant") return undefined;
+		content = message.content;
+	} else if (entry.type === "custom_message") content = entry.content;
+	else return undefined;
+	if (typeof content === "string") return [content];
+	if (!Array.isArray(content)) return undefined;
+	const parts: string[] = [];
+	for (const block of content) {
+		if (!isJson(block) || block.type !== "text" || typeof block.text !== "string") return undefined;
+		parts.push(block.text);
+	}
+	return parts;
+}
+
+/** The entries one node becomes (a model change first when the model changes on the path). */
+function convertNode(
+	context: Context,
+	key: string,
+	node: Json,
+	parentKey: string | null,
+	parentNode: Json | undefined,
+	at: { parentId: string | null; model: string | undefined; time: number },
+): Converted {
+	const { ids, conversationId } = context;
+	const message = isJson(node.message) ? node.message : undefined;
+	const created = message ? numberField(message, "create_time") : undefined;
+	const time = created !== undefined ? millisFromSeconds(created) : at.time;
+	const timestamp = isoFromMillis(time);
+	const id = ids.id(`${conversationId}/${key}`);
+	const source: Json = { format: CHATGPT_FORMAT, key, node: omit(node, TREE_FIELDS) };
+	if ("message" in node) source.message = node.message;
+	const links = context.unlinked.get(key);
+	if (links) source.unlinked = links;
+
+	const stamp = { id, parentId: at.parentId, timestamp };
+	const done = (entry: SessionEntry, model = at.model, before: SessionEntry[] = []): Converted => ({
+		entries: [...before, withSource(entry, keepContent(source, entry, message))],
+		model,
+		time,
+	});
+	if (!message) return done(make.customEntry(stamp, "chatgpt.node"));
+
+	const author = isJson(message.author) ? message.author : {};
+	const role = typeof author.role === "string" ? author.role : "unknown";
+	const authorName = stringField(author, "name");
+	const content = isJson(message.content) ? message.content : undefined;
+	const contentType = content ? String(content.content_type) : "none";
+	const metadata = isJson(message.metadata) ? message.metadata : {};
+	const hidden = metadata.is_visually_hidden_from_conversation === true;
+	const rendered = render(content);
+	const recipient = toolRecipient(message);
+
+	const assistant = (blocks: AssistantMessage["content"], callsTool: boolean): Converted => {
+		const model = stringField(metadata, "model_slug") ?? context.defaultModel ?? "unknown";
+		const before: SessionEntry[] = [];
+		let parentId = at.parentId;
+		if (model !== at.model) {
+			const change = make.modelChangeEntry(
+				{ id: ids.id(`${conversationId}/${key}/model`), parentId, timestamp },
+				CHATGPT_PROVIDER,
+				model,
+			);
+			before.push(change);
+			parentId = change.id;
+		}
+		const entry = make.messageEntry(
+			{ id, parentId, timestamp },
+			assistantMessage({
+				content: blocks,
+				api: CHATGPT_API,
+				provider: CHATGPT_PROVIDER,
+				model,
+				usage: zeroUsage(),
+				stopReason: stopReasonOf(message, callsTool),
+				timestamp: time,
+			}),
+		);
+		return done(entry, model, before);
+	};
+
+	if (recipient !== undefined) {
+		const call: ToolCall = {
+			type: "toolCall",
+			id: toolCallIdOf(key),
+			name: recipient,
+			arguments: argumentsOf(plainText(rendered.blocks) || rendered.thinking.join("\n")),
+		};
+		return assistant([call], true);
+	}
+	if (role === "tool") {
+		const caller = parentNode && isJson(parentNode.message) ? toolRecipient(parentNode.message) : undefined;
+		if (caller !== undefined && parentKey !== null && sameTool(authorName, caller)) {
+			const result: AgentMessage = {
+				role: "toolResult",
+				toolCallId: toolCallIdOf(parentKey),
+				toolName: authorName ?? caller,
+				content: rendered.blocks,
+				isError: contentType === "system_error",
+				timestamp: time,
+			};
+			return done(make.messageEntry(stamp, result));
+		}
+		return done(make.customMessageEntry(stamp, "chatgpt.tool", plainText(rendered.blocks), true));
+	}
+	if (contentType === "user_editable_context" || contentType === "model_editable_context") {
+		return done(make.customMessageEntry(stamp, "chatgpt.context", plainText(rendered.blocks), false));
+	}
+	if (role === "assistant" && contentType === "thoughts" && rendered.thinking.length > 0) {
+		const blocks: ThinkingContent[] = rendered.thinking.map((thinking) => ({ type: "thinking", thinking }));
+		return assistant(blocks, false);
+	}
+	if (role === "assistant" && contentType === "reasoning_recap") {
+		return done(make.customEntry(stamp, "chatgpt.reasoning_recap", { text: plainText(rendered.blocks) }));
+	}
+	if (rendered.blocks.length === 0) {
+		// Nothing to say (the hidden empty system message under the root): kept, never sent.
+		return done(make.customEntry(stamp, `chatgpt.${role}`, hidden ? { hidden } : undefined));
+	}
+	if (role === "user") {
+		const only = rendered.blocks[0];
+		const text =
+			contentType === "text" && rendered.blocks.length === 1 && only?.type === "text" ? only.text : undefined;
+		return done(make.messageEntry(stamp, { role: "user", content: text ?? rendered.blocks, timestamp: time }));
+	}
+	if (role === "assistant") {
+		return assistant(
+			rendered.blocks.map((block) => (block.type === "text" ? block : textBlock(`[image: ${block.mimeType}]`))),
+			false,
+		);
+	}
+	const text = plainText(rendered.blocks);
+	return done(make.customMessageEntry(stamp, `chatgpt.${role}`, text, !hidden));
+}
+
+/**
+ * The source kept on an entry: the node's fields, and its message without `content` when the
+ * entry's own text gives it back exactly (`source.content: "text"` says so), else whole.
+ */
+function keepContent(source: Json, entry: SessionEntry, message: Json | undefined): Json {
+	const content = message && isJson(message.content) ? message.content : undefined;
+	if (!message || !content || content.content_type !== "text") return source;
+	if (Object.keys(content).some((key) => key !== "content_type" && key !== "parts")) return source;
+	const parts = textPartsOf(entry);
+	if (!parts || !isDeepStrictEqual(parts, content.parts)) return source;
+	return { ...source, message: omit(message, ["content"]), content: "text" };
+}

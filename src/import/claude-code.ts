@@ -1,0 +1,409 @@
+/**
+ * Claude Code transcripts (`~/.claude/projects/<dir>/<sessionId>.jsonl`) as pi sessions: one
+ * session per file. Every line is kept: as a message, a compaction, a session name or a custom
+ * entry holding the line. The decisions (docs/import.md, "Claude Code"):
+ *
+ * - Ids: `derivedEntryId(sessionId + ":" + uuid)`, or `+ ":#" + line` for lines without a uuid;
+ *   ids are drawn in file order, so a grown file keeps the ids of its old lines.
+ * - Tree: `uuid`/`parentUuid`. Several user or assistant children of one parent (rewinds and
+ *   edits) are branches. Lines that are not conversation (progress, hook and other system lines,
+ *   file-history snapshots, summaries, unknown types) are "transparent" (claude-code-links.ts):
+ *   a later line that names the same parent hangs below them instead of beside them, so the
+ *   pseudo-branches FORMATS.md describes (a progress line beside a tool result) do not become
+ *   leaves. Lines without a uuid hang where they are in the file (below the line before them).
+ *   A parent that is not in the file (or only later in it) makes a root.
+ * - One API response split over several assistant lines that share `message.id` is one
+ *   assistant message at its first line (content blocks in file order, usage of the last line).
+ * - Compaction: a `compact_boundary` line becomes a compaction entry below its
+ *   `logicalParentUuid`; its summary is the text of the compact-summary line that follows it
+ *   (the `isCompactSummary` user line, or a `summary` line with a uuid and a message), which
+ *   is then kept as a custom entry so that the summary reaches the model once. Claude Code sends
+ *   nothing of what came before, so `firstKeptEntryId` is the compaction's own id: pi's rule
+ *   keeps the path entries from that id up to the compaction, which is none.
+ * - Sidechains (subagents): kept as messages under their own `parentUuid` (null for the first
+ *   line of a run: a root of its own), never on the main path, so never in the main context; the
+ *   context of a sidechain leaf is what the subagent saw. The first user line of a run is linked
+ *   (`source.sidechainOf`) to the Task/Agent tool call whose `input.prompt` it repeats. A file of
+ *   sidechain lines only (`subagents/agent-*.jsonl`) gets a session id derived from the session
+ *   id and the `agentId`, and the session id as `parentSession`.
+ * - Leaf: the entry of the last line of the file that is not a sidechain line.
+ * - Session name: `summary` lines are titles of the conversation ending at `leafUuid`; one whose
+ *   `leafUuid` is an earlier line of this file names this session (a `session_info`), as does a
+ *   `custom-title` line; a summary of a conversation in another file is a custom entry.
+ * - What pi has no field for stays on the entry as `source` (`format: "claude-code"`, the uuid,
+ *   and each source line without its mapped content); custom entries hold their line as `data`.
+ */
+
+import { customEntry, messageEntry, sessionInfoEntry } from "../core/entries.js";
+import type {
+	AssistantMessage,
+	CompactionEntry,
+	MessageEntry,
+	SessionEntry,
+	SessionHeader,
+	TextContent,
+	ToolCall,
+} from "../core/types.js";
+import { CURRENT_SESSION_VERSION } from "../core/types.js";
+import {
+	anthropicUsage,
+	assistantBlock,
+	contentText,
+	isJson,
+	type Json,
+	stopReason,
+	type UnmappedBlock,
+} from "./claude-code-content.js";
+import {
+	baseName,
+	DerivedIds,
+	derivedUuid,
+	fieldError,
+	type JsonLine,
+	lineTimestamp,
+	readJsonLines,
+} from "./claude-code-jsonl.js";
+import { Links, ROOT } from "./claude-code-links.js";
+import { CLAUDE_CODE_FORMAT, type LineMeta, type MessageSource, userLineMessages } from "./claude-code-user.js";
+import type { ImportedSession, Importer, ImportSource } from "./types.js";
+
+/** The sessions in one Claude Code transcript: one, or none for a file without lines. */
+export const importClaudeCode: Importer = (source) => new ClaudeCodeImport(source).run();
+
+export { CLAUDE_CODE_FORMAT };
+
+/** An assistant message being assembled from the lines that share its `message.id`. */
+interface Group {
+	entryId: string;
+	message: AssistantMessage;
+	source: MessageSource;
+	sidechain: boolean;
+	stop: unknown;
+}
+
+function withSource<T extends SessionEntry>(entry: T, source: Json | MessageSource): T {
+	return Object.assign(entry, { source });
+}
+
+class ClaudeCodeImport {
+	private readonly source: ImportSource;
+	private readonly records: SessionEntry[] = [];
+	private readonly ids = new DerivedIds();
+	private readonly links = new Links();
+	private readonly groups = new Map<string, Group>();
+	private readonly toolNames = new Map<string, string>();
+	private readonly promptCalls: Array<{ prompt: string; toolCallId: string; entryId: string; linked: boolean }> = [];
+	/** Compact-boundary uuid → the line carrying its summary; and the lines so consumed. */
+	private readonly carriers = new Map<string, JsonLine>();
+	private readonly consumed = new Set<number>();
+	private seed = "";
+	private lastTimestamp = "";
+	private prevMainKey: string | undefined;
+	private prevAnyKey: string | undefined;
+
+	constructor(source: ImportSource) {
+		this.source = source;
+	}
+
+	run(): ImportedSession[] {
+		const { lines, skipped } = readJsonLines(this.source);
+		if (lines.length === 0) return [];
+		const header = this.header(lines);
+		this.seed = header.id;
+		this.lastTimestamp = header.timestamp;
+		this.findCarriers(lines);
+		for (const line of lines) this.line(line);
+		const last = this.prevMainKey ?? this.prevAnyKey;
+		const leafId = last === undefined ? null : this.links.resolve(last);
+		return [{ format: "claude-code", header, records: this.records, leafId, skipped }];
+	}
+
+	private header(lines: readonly JsonLine[]): SessionHeader {
+		const first = lines[0];
+		const known = new Set(["summary", "file-history-snapshot", "custom-title"]);
+		if (first && !lines.some((l) => typeof l.record.uuid === "string" || known.has(String(l.record.type)))) {
+			throw fieldError(
+				this.source,
+				first.n,
+				"type",
+				"not a Claude Code transcript (no line has a uuid or a Claude Code record type)",
+			);
+		}
+		const firstString = (field: string): string | undefined => {
+			for (const { record } of lines) if (typeof record[field] === "string") return record[field] as string;
+			return undefined;
+		};
+		const sessionId = firstString("sessionId") ?? baseName(this.source.name);
+		let timestamp: string | undefined;
+		for (const line of lines) {
+			timestamp = lineTimestamp(this.source, line, line.record.timestamp, "timestamp");
+			if (timestamp) break;
+		}
+		const conversation = lines.filter((l) => typeof l.record.uuid === "string");
+		const subagent = conversation.length > 0 && conversation.every((l) => l.record.isSidechain === true);
+		const header: SessionHeader = {
+			type: "session",
+			version: CURRENT_SESSION_VERSION,
+			id: subagent
+				? derivedUuid(`claude-code:${sessionId}:${firstString("agentId") ?? baseName(this.source.name)}`)
+				: sessionId,
+			timestamp: timestamp ?? new Date(0).toISOString(),
+			cwd: firstString("cwd") ?? "",
+		};
+		if (subagent) header.parentSession = sessionId;
+		return header;
+	}
+
+	/** Each compact boundary's summary line: the first later line whose parent it is and that carries a summary. */
+	private findCarriers(lines: readonly JsonLine[]): void {
+		const boundaries = new Set<string>();
+		for (const line of lines) {
+			const r = line.record;
+			if (typeof r.uuid !== "string") continue;
+			if (r.type === "system" && r.subtype === "compact_boundary") boundaries.add(r.uuid);
+			const carries = r.isCompactSummary === true || (r.type === "summary" && isJson(r.message));
+			const parent = r.parentUuid;
+			if (carries && typeof parent === "string" && boundaries.has(parent) && !this.carriers.has(parent)) {
+				this.carriers.set(parent, line);
+			}
+		}
+	}
+
+	private line(line: JsonLine): void {
+		const r = line.record;
+		const type = r.type;
+		if (typeof type !== "string") throw fieldError(this.source, line.n, "type", "missing or not a string");
+		if (r.uuid !== undefined && typeof r.uuid !== "string") {
+			throw fieldError(this.source, line.n, "uuid", "not a string");
+		}
+		const timestamp = lineTimestamp(this.source, line, r.timestamp, "timestamp") ?? this.lastTimestamp;
+		this.lastTimestamp = timestamp;
+		const uuid = r.uuid;
+		if ((type === "user" || type === "assistant") && uuid === undefined) {
+			throw fieldError(this.source, line.n, "uuid", `a ${type} line needs one`);
+		}
+		const sidechain = r.isSidechain === true;
+		let key: string;
+		if (uuid === undefined || this.links.knows(uuid)) {
+			// No uuid (or one seen before): hung where it is in the file, transparent.
+			key = `#${line.n}`;
+			const entry = this.titleOrCustom(line, this.ids.make(`${this.seed}:${key}`), timestamp);
+			this.chain(this.links.resolve(this.prevMainKey ?? this.prevAnyKey ?? ROOT), [entry], key, true);
+		} else {
+			key = uuid;
+			this.conversationLine(line, uuid, type, sidechain, timestamp);
+		}
+		this.prevAnyKey = key;
+		if (!sidechain) this.prevMainKey = key;
+	}
+
+	/** The entry for a line without a uuid: a session name for a real title, else the line as a custom entry. */
+	private titleOrCustom(line: JsonLine, id: string, timestamp: string): SessionEntry {
+		const r = line.record;
+		const name =
+			r.type === "summary" &&
+			typeof r.summary === "string" &&
+			typeof r.leafUuid === "string" &&
+			this.links.knows(r.leafUuid)
+				? r.summary
+				: r.type === "custom-title" && typeof r.customTitle === "string"
+					? r.customTitle
+					: undefined;
+		if (name === undefined) return this.custom(line, id, timestamp);
+		const source = { format: CLAUDE_CODE_FORMAT, line: line.n, record: r };
+		return withSource(sessionInfoEntry({ id, parentId: null, timestamp }, name), source);
+	}
+
+	private custom(line: JsonLine, id: string, timestamp: string, customType?: string): SessionEntry {
+		const type = customType ?? `claude-code:${String(line.record.type)}`;
+		return customEntry({ id, parentId: null, timestamp }, type, line.record);
+	}
+
+	/** Appends `entries` as a chain below `parentId` and records where the line `key` now ends. */
+	private chain(parentId: string | null, entries: SessionEntry[], key: string, transparent: boolean): void {
+		let parent = parentId;
+		for (const entry of entries) {
+			entry.parentId = parent;
+			this.records.push(entry);
+			parent = entry.id;
+		}
+		if (parent !== null) this.links.attached(parentId, parent, key, transparent);
+	}
+
+	/** The key a line with a uuid hangs below: its parent's, or ROOT for none or one not (yet) in the file. */
+	private parentKey(line: JsonLine, type: string): string {
+		const parent = line.record.parentUuid;
+		if (parent === undefined) {
+			if (type === "user" || type === "assistant") {
+				throw fieldError(this.source, line.n, "parentUuid", `a ${type} line needs one (null for a root)`);
+			}
+			return this.prevMainKey ?? this.prevAnyKey ?? ROOT;
+		}
+		if (parent === null) return ROOT;
+		if (typeof parent !== "string") throw fieldError(this.source, line.n, "parentUuid", "neither a string nor null");
+		return this.links.knows(parent) ? parent : ROOT;
+	}
+
+	private conversationLine(line: JsonLine, uuid: string, type: string, sidechain: boolean, timestamp: string): void {
+		const r = line.record;
+		let parentKey = this.parentKey(line, type);
+		// A sidechain's first line is a root of its own even where leading transparent lines redirected ROOT.
+		const parentId = sidechain && parentKey === ROOT ? null : this.links.resolve(parentKey);
+		const ms = Date.parse(timestamp);
+		if (this.consumed.has(line.n)) {
+			const entry = this.custom(line, this.ids.make(`${this.seed}:${uuid}`), timestamp, "claude-code:compact-summary");
+			this.chain(parentId, [entry], uuid, false);
+		} else if (type === "user" && r.isVisibleInTranscriptOnly !== true) {
+			this.chain(parentId, this.userEntries(line, uuid, timestamp, ms, sidechain), uuid, false);
+		} else if (type === "assistant") {
+			this.assistantLine(line, uuid, parentKey, parentId, sidechain, timestamp, ms);
+		} else if (type === "system" && r.subtype === "compact_boundary") {
+			if (typeof r.logicalParentUuid === "string" && this.links.knows(r.logicalParentUuid)) {
+				parentKey = r.logicalParentUuid;
+			}
+			this.chain(this.links.resolve(parentKey), [this.boundary(line, uuid, timestamp)], uuid, false);
+		} else {
+			// A user line only shown in the transcript is not sent, but it is conversation: not transparent.
+			const entry = this.custom(line, this.ids.make(`${this.seed}:${uuid}`), timestamp);
+			this.chain(parentId, [entry], uuid, type !== "user");
+		}
+	}
+
+	/** A user line: its tool results (each a toolResult message), and its other content as a user message. */
+	private userEntries(line: JsonLine, uuid: string, timestamp: string, ms: number, sidechain: boolean): SessionEntry[] {
+		const parts = userLineMessages(this.source, line, uuid, ms, (id) => this.toolNames.get(id) ?? "");
+		const first = parts[0]?.source;
+		if (first && sidechain && line.record.parentUuid === null) {
+			const message = line.record.message;
+			const link = this.sidechainOf(contentText(isJson(message) ? message.content : undefined));
+			if (link) first.sidechainOf = link;
+		}
+		return parts.map(({ message, source }, part) => {
+			const seed = part === 0 ? `${this.seed}:${uuid}` : `${this.seed}:${uuid}:${part}`;
+			return withSource(messageEntry({ id: this.ids.make(seed), parentId: null, timestamp }, message), source);
+		});
+	}
+
+	/** The latest Task/Agent call not linked yet whose prompt is `text`. */
+	private sidechainOf(text: string): { entryId: string; toolCallId: string } | undefined {
+		for (let i = this.promptCalls.length - 1; i >= 0; i--) {
+			const call = this.promptCalls[i];
+			if (call && !call.linked && call.prompt === text) {
+				call.linked = true;
+				return { entryId: call.entryId, toolCallId: call.toolCallId };
+			}
+		}
+		return undefined;
+	}
+
+	private assistantLine(
+		line: JsonLine,
+		uuid: string,
+		parentKey: string,
+		parentId: string | null,
+		sidechain: boolean,
+		timestamp: string,
+		ms: number,
+	): void {
+		const r = line.record;
+		const message = r.message;
+		if (!isJson(message)) throw fieldError(this.source, line.n, "message", "an assistant line needs an object");
+		const content = message.content;
+		if (!Array.isArray(content)) throw fieldError(this.source, line.n, "message.content", "not a list of blocks");
+		const { content: _content, ...restMessage } = message;
+		const meta: LineMeta = { line: line.n, uuid, record: { ...r, message: restMessage } };
+		const blocks: AssistantMessage["content"] = [];
+		const unmapped: UnmappedBlock[] = [];
+		content.forEach((block, index) => {
+			const mapped = assistantBlock(block);
+			if (mapped) blocks.push(mapped);
+			else unmapped.push({ index, block });
+		});
+		if (unmapped.length > 0) meta.unmapped = unmapped;
+		const messageId = typeof message.id === "string" ? message.id : undefined;
+		const group = messageId === undefined ? undefined : this.groups.get(messageId);
+		let entryId: string;
+		if (group && group.sidechain === sidechain) {
+			// Another line of a response already begun: its blocks join that message.
+			group.message.content.push(...blocks);
+			group.source.lines.push(meta);
+			// Usage is counted once per response, from its last line. Every line of a split response
+			// repeats a usage snapshot, so summing the lines counts it several times (ccusage #389), and
+			// the first snapshot is often partial while the last has the final output tokens (ccusage #797).
+			if (message.usage !== undefined) group.message.usage = anthropicUsage(message.usage);
+			if (message.stop_reason !== null && message.stop_reason !== undefined) group.stop = message.stop_reason;
+			group.message.stopReason = this.stopOf(group.message, group.stop, r);
+			this.links.absorbed(uuid, parentKey);
+			entryId = group.entryId;
+		} else {
+			const built: AssistantMessage = {
+				role: "assistant",
+				content: blocks,
+				api: "anthropic-messages",
+				provider: "anthropic",
+				model: typeof message.model === "string" ? message.model : "",
+				usage: anthropicUsage(message.usage),
+				stopReason: "stop",
+				timestamp: ms,
+			};
+			built.stopReason = this.stopOf(built, message.stop_reason, r);
+			const source: MessageSource = { format: CLAUDE_CODE_FORMAT, uuid, lines: [meta] };
+			const entry: MessageEntry = withSource(
+				messageEntry({ id: this.ids.make(`${this.seed}:${uuid}`), parentId: null, timestamp }, built),
+				source,
+			);
+			if (messageId !== undefined) {
+				this.groups.set(messageId, { entryId: entry.id, message: built, source, sidechain, stop: message.stop_reason });
+			}
+			this.chain(parentId, [entry], uuid, false);
+			entryId = entry.id;
+		}
+		for (const block of blocks) {
+			if (block.type !== "toolCall") continue;
+			const call = block as ToolCall;
+			this.toolNames.set(call.id, call.name);
+			if (typeof call.arguments.prompt === "string") {
+				this.promptCalls.push({ prompt: call.arguments.prompt, toolCallId: call.id, entryId, linked: false });
+			}
+		}
+	}
+
+	private stopOf(message: AssistantMessage, stop: unknown, r: Json): string {
+		if (r.isApiErrorMessage === true) {
+			message.errorMessage = message.content
+				.filter((b): b is TextContent => b.type === "text")
+				.map((b) => b.text)
+				.join("\n");
+			return "error";
+		}
+		return stopReason(
+			stop,
+			message.content.some((b) => b.type === "toolCall"),
+		);
+	}
+
+	/** A compact boundary as a compaction entry (see the file comment for `firstKeptEntryId`). */
+	private boundary(line: JsonLine, uuid: string, timestamp: string): CompactionEntry {
+		const r = line.record;
+		const carrier = this.carriers.get(uuid);
+		let summary = typeof r.content === "string" ? r.content : "";
+		if (carrier) {
+			this.consumed.add(carrier.n);
+			const message = carrier.record.message;
+			summary = contentText(isJson(message) ? message.content : undefined);
+		}
+		const metadata = r.compactMetadata;
+		const preTokens = isJson(metadata) ? metadata.preTokens : undefined;
+		const id = this.ids.make(`${this.seed}:${uuid}`);
+		const entry: CompactionEntry = {
+			type: "compaction",
+			id,
+			parentId: null,
+			timestamp,
+			summary,
+			firstKeptEntryId: id,
+			tokensBefore: typeof preTokens === "number" ? preTokens : 0,
+		};
+		return withSource(entry, { format: CLAUDE_CODE_FORMAT, uuid, line: line.n, record: r });
+	}
+}

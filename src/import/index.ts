@@ -1,0 +1,776 @@
+/**
+ * The shared import layer: other agents' histories into pi sessions.
+ *
+ * - {@link detectFormat} tells the format from the content (never from a file name).
+ * - {@link loadImporter} loads the importer of a format when it is first needed (each lives in
+ *   its own module: ./chatgpt.js, ./openwebui.js, ./claude-code.js, ./codex.js).
+ * - {@link importSources} expands files, directories and ZIP files into sources, imports each
+ *   in memory, and writes each session through the store interface into a collection (a
+ *   directory, `sqlite:PATH`, `postgres://…`) or one location. It is re-runnable: a session that
+ *   exists already is compared with the new import: identical, nothing is written; the stored
+ *   records all in the import, only the new ones are appended (and the leaf moved); anything
+ *   else is refused, naming the first entry that differs. A source that fails writes nothing.
+ * - {@link openImported} opens an imported session read-only, without writing it anywhere.
+ *
+ * See docs/import.md.
+ */
+
+import { rmSync } from "node:fs";
+import { type CopyTarget, recordBatches } from "../catalog/transfer.js";
+import * as make from "../core/entries.js";
+import { SessionTreeError } from "../core/errors.js";
+import { derivedEntryId } from "../core/ids.js";
+import type { RawRecord } from "../core/migrate.js";
+import { Session } from "../session.js";
+import { DirectoryCollection } from "../storage/directory-collection.js";
+import { collectionAt, schemeOf, storeAt } from "../storage/locations.js";
+import { MemoryCollection } from "../storage/memory-store.js";
+import type { SessionCollection, SessionStore, StorePosition } from "../storage/store.js";
+import { contentHash, isJson, type Json } from "./common.js";
+import { ImportedSessionStore } from "./read-only.js";
+import { expandInputs, type PendingSource } from "./sources.js";
+import type { ImportedSession, Importer, ImportFormat, ImportSkip, ImportSource } from "./types.js";
+
+export type { ImportedSession, Importer, ImportFormat, ImportSkip, ImportSource } from "./types.js";
+
+/** The formats, in the order the CLI lists them. */
+export const IMPORT_FORMATS: readonly ImportFormat[] = ["claude-code", "codex", "chatgpt", "openwebui"];
+
+/** True for the name of a format this layer imports. */
+export function isImportFormat(name: string): name is ImportFormat {
+	return (IMPORT_FORMATS as readonly string[]).includes(name);
+}
+
+/** What a text holds: a foreign format, a pi session, or (undefined) neither that can be told. */
+export type SourceKind = ImportFormat | "pi";
+
+/** Claude Code record types that have no uuid but only appear in its transcripts. */
+const CLAUDE_ONLY_TYPES = new Set(["summary", "file-history-snapshot"]);
+/** Codex rollout line types. */
+const CODEX_TYPES = new Set(["session_meta", "response_item", "turn_context", "event_msg", "compacted"]);
+/** The bare ResponseItems of a legacy Codex rollout (after its `{id, timestamp}` first line). */
+const CODEX_ITEMS = new Set([
+	"message",
+	"reasoning",
+	"function_call",
+	"function_call_output",
+	"custom_tool_call",
+	"custom_tool_call_output",
+	"local_shell_call",
+	"web_search_call",
+]);
+
+/** How many JSONL lines the detection looks at. */
+const DETECT_LINES = 20;
+/** How much of a pretty-printed JSON document the detection searches for its keys. */
+const DETECT_HEAD = 65536;
+/** A first line longer than this is not parsed to tell the format (its keys are searched instead). */
+const DETECT_LINE = 1 << 20;
+
+function tryParse(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+}
+
+/** What one JSON object says it is: a whole ChatGPT conversation or Open WebUI chat, or a line of a transcript. */
+function kindOfObject(value: Json): SourceKind | undefined {
+	if (value.type === "session") return "pi";
+	if (isJson(value.mapping)) return "chatgpt";
+	if (isJson(value.history) && isJson(value.history.messages)) return "openwebui";
+	if (isJson(value.chat) && isJson(value.chat.history)) return "openwebui";
+	return undefined;
+}
+
+function kindOfLine(value: Json): SourceKind | "codex-legacy-header" | undefined {
+	if (typeof value.sessionId === "string" && (typeof value.uuid === "string" || "parentUuid" in value)) {
+		return "claude-code";
+	}
+	if (typeof value.type === "string") {
+		if (CLAUDE_ONLY_TYPES.has(value.type)) return "claude-code";
+		if (CODEX_TYPES.has(value.type) && "payload" in value) return "codex";
+	}
+	if (value.type === undefined && typeof value.id === "string" && typeof value.timestamp === "string") {
+		return "codex-legacy-header";
+	}
+	return undefined;
+}
+
+/** The lines of a JSONL text, at most `count` of them. */
+function firstLines(text: string, start: number, count: number): string[] {
+	const lines: string[] = [];
+	let at = start;
+	while (lines.length < count && at < text.length) {
+		const end = text.indexOf("\n", at);
+		const line = text.slice(at, end < 0 ? text.length : end);
+		if (line.trim() !== "") lines.push(line);
+		if (end < 0) break;
+		at = end + 1;
+	}
+	return lines;
+}
+
+/**
+ * What a text holds, from its content: a pi session (its first line a `session` header), a
+ * ChatGPT export (JSON with `mapping`), an Open WebUI chat (`history.messages`, or rows with
+ * `chat.history`), a Claude Code transcript (JSONL lines with `sessionId` and `uuid`, or its
+ * `summary` and `file-history-snapshot` lines), or a Codex rollout (JSONL `session_meta`,
+ * `response_item`, … lines, or the legacy `{id, timestamp}` line followed by bare items).
+ * Only the first lines, or the first 64 KiB of a pretty-printed document, are looked at;
+ * `partial` says the text is only the start of the file (then nothing is parsed whole).
+ */
+export function sniffFormat(text: string, partial = false): SourceKind | undefined {
+	let start = 0;
+	if (text.charCodeAt(0) === 0xfeff) start = 1;
+	while (start < text.length && /\s/.test(text[start] as string)) start++;
+	const first = text[start];
+	if (first !== "{" && first !== "[") return undefined;
+	const lines = firstLines(text, start, DETECT_LINES);
+	// A one-line export of many megabytes is recognised by its keys, not parsed twice.
+	if ((lines[0]?.length ?? 0) > DETECT_LINE) return sniffHead(text.slice(start, start + DETECT_HEAD));
+	const firstValue = lines[0] === undefined ? undefined : tryParse(lines[0]);
+	if (Array.isArray(firstValue)) {
+		const item = firstValue.find(isJson);
+		return item ? kindOfObject(item) : undefined;
+	}
+	if (isJson(firstValue)) {
+		const whole = kindOfObject(firstValue);
+		if (whole) return whole;
+		let legacyHeader = false;
+		for (const [index, line] of lines.entries()) {
+			const value = index === 0 ? firstValue : tryParse(line);
+			if (!isJson(value)) continue;
+			const kind = kindOfLine(value);
+			if (kind === "codex-legacy-header") legacyHeader ||= index === 0;
+			else if (kind) return kind;
+			else if (legacyHeader && typeof value.type === "string" && CODEX_ITEMS.has(value.type)) return "codex";
+		}
+		return undefined;
+	}
+	// A pretty-printed document: its keys near the start say what it is.
+	const head = sniffHead(text.slice(start, start + DETECT_HEAD));
+	if (head !== undefined) return head;
+	if (partial || text.length - start <= DETECT_HEAD) return undefined;
+	const value = tryParse(text.slice(start));
+	if (isJson(value)) return kindOfObject(value);
+	if (Array.isArray(value)) {
+		const item = value.find(isJson);
+		return item ? kindOfObject(item) : undefined;
+	}
+	return undefined;
+}
+
+/** What the start of a document says it is, by its keys (for documents too long to parse just to look). */
+function sniffHead(head: string): SourceKind | undefined {
+	if (/^\{\s*"type"\s*:\s*"session"/.test(head)) return "pi";
+	if (/"mapping"\s*:\s*\{/.test(head)) return "chatgpt";
+	if (/"history"\s*:\s*\{/.test(head) && /"messages"\s*:/.test(head)) return "openwebui";
+	if (/^\{[^\n]*"sessionId"\s*:/.test(head) && /"uuid"\s*:/.test(head)) return "claude-code";
+	if (/^\{[^\n]*"type"\s*:\s*"(session_meta|response_item|turn_context|event_msg|compacted)"/.test(head))
+		return "codex";
+	return undefined;
+}
+
+/** The foreign format a text holds (see {@link sniffFormat}), or undefined (a pi session, or unknown). */
+export function detectFormat(text: string): ImportFormat | undefined {
+	const kind = sniffFormat(text);
+	return kind === "pi" ? undefined : kind;
+}
+
+/**
+ * Each format's importer, its module imported on first use (literal specifiers, so the CLI's
+ * bundler splits each importer into a chunk of its own).
+ */
+const IMPORTERS: Record<ImportFormat, () => Promise<Importer>> = {
+	chatgpt: async () => (await import("./chatgpt.js")).importChatGPT,
+	openwebui: async () => (await import("./openwebui.js")).importOpenWebUI,
+	"claude-code": async () => (await import("./claude-code.js")).importClaudeCode,
+	codex: async () => (await import("./codex.js")).importCodex,
+};
+
+const loaded = new Map<ImportFormat, Promise<Importer>>();
+
+/** The importer of a format, its module imported on first use. */
+export function loadImporter(format: ImportFormat): Promise<Importer> {
+	let importer = loaded.get(format);
+	if (!importer) {
+		importer = IMPORTERS[format]();
+		loaded.set(format, importer);
+		importer.catch(() => loaded.delete(format));
+	}
+	return importer;
+}
+
+/** Options of {@link importText}. */
+export interface ImportTextOptions {
+	/** The format, when not detected from the content. */
+	from?: ImportFormat;
+	/** Work around broken links, reporting each as a skip (see {@link ImportSource.lenient}). */
+	lenient?: boolean;
+}
+
+const FORMAT_WORDS: Record<ImportFormat, string> = {
+	chatgpt: "a ChatGPT export",
+	openwebui: "an Open WebUI chat",
+	"claude-code": "a Claude Code transcript",
+	codex: "a Codex rollout",
+};
+
+/**
+ * The sessions of one source, in memory: its format detected (or `from`), its importer run.
+ * @throws SessionTreeError naming the source: INVALID_ARGUMENT when the format cannot be told,
+ *   the importer's error (INVALID_JSON, INVALID_RECORD naming the record and field) otherwise
+ */
+export async function importText(
+	text: string,
+	name: string,
+	options: ImportTextOptions = {},
+): Promise<ImportedSession[]> {
+	const kind = sniffFormat(text);
+	const format = options.from ?? (kind === "pi" ? undefined : kind);
+	if (format === undefined) {
+		throw new SessionTreeError(
+			"INVALID_ARGUMENT",
+			kind === "pi"
+				? "already a pi session (nothing to import)"
+				: `not a format session-tree imports (${IMPORT_FORMATS.join(", ")}); name one with --from`,
+			{ file: name },
+		);
+	}
+	const importer = await loadImporter(format);
+	const source: ImportSource = { name, text, lenient: options.lenient === true };
+	try {
+		return importer(source);
+	} catch (error) {
+		if (
+			error instanceof SessionTreeError &&
+			options.from !== undefined &&
+			kind !== undefined &&
+			kind !== options.from
+		) {
+			const looks = kind === "pi" ? "a pi session" : `${FORMAT_WORDS[kind]} (--from ${kind})`;
+			const prefix = error.file === undefined ? "" : `${error.file}: `;
+			const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+			throw new SessionTreeError(
+				error.code,
+				`${message} (it looks like ${looks}, not ${FORMAT_WORDS[options.from]})`,
+				{ file: error.file ?? name },
+				{ cause: error },
+			);
+		}
+		if (error instanceof SessionTreeError) throw error;
+		throw new SessionTreeError(
+			"INVALID_RECORD",
+			`the ${format} importer failed: ${error instanceof Error ? error.message : String(error)}`,
+			{ file: name },
+			{ cause: error },
+		);
+	}
+}
+
+// ---- the records of an imported session ------------------------------------------------------
+
+/** The latest timestamp of some records (ISO strings compare as times), or `fallback`. */
+function latestTime(records: readonly RawRecord[], fallback: string): string {
+	let latest = fallback;
+	for (const record of records) {
+		if (typeof record.timestamp === "string" && record.timestamp > latest) latest = record.timestamp;
+	}
+	return latest;
+}
+
+/** True when the import needs a persisted-leaf record after its records (see {@link ImportedSession.state}). */
+function needsLeafRecord(imported: ImportedSession, last: string | null): boolean {
+	return imported.state !== undefined || imported.leafId !== last;
+}
+
+/**
+ * The persisted-leaf record that marks the import's leaf and holds its `state`: its id derived
+ * from the session, the leaf and the state, so that the same import gives the same record.
+ */
+function leafRecordOf(imported: ImportedSession, taken: ReadonlySet<string>, records: readonly RawRecord[]): RawRecord {
+	const { header, leafId, state } = imported;
+	const id = derivedEntryId(`${header.id}/leaf/${leafId ?? "root"}/${contentHash(state ?? null)}`, (candidate) =>
+		taken.has(candidate),
+	);
+	const record: RawRecord = { ...make.leafEntry({ id, timestamp: latestTime(records, header.timestamp) }, leafId) };
+	if (state !== undefined) record.source = state;
+	return record;
+}
+
+/**
+ * Every record an imported session is written as: the header, its records, and a
+ * persisted-leaf record when the leaf is not the last entry or the import carries `state`.
+ */
+export function sessionRecords(imported: ImportedSession): RawRecord[] {
+	const records = imported.records as unknown as RawRecord[];
+	const out: RawRecord[] = [imported.header as RawRecord, ...records];
+	const last = records.length > 0 ? String(records[records.length - 1]?.id) : null;
+	if (needsLeafRecord(imported, last)) {
+		out.push(leafRecordOf(imported, new Set(records.map((record) => String(record.id))), records));
+	}
+	return out;
+}
+
+// ---- writing -----------------------------------------------------------------------------------
+
+/** What writing one session did. */
+export type WriteStatus = "written" | "appended" | "unchanged";
+
+/** The outcome of writing one imported session. */
+export interface WriteResult {
+	/** Where the session is. */
+	location: string;
+	status: WriteStatus;
+	/** Records written: every record for a new session, the new ones for an append, 0 when unchanged. */
+	records: number;
+}
+
+/** Where an import writes: a collection of many sessions, or one session's location. */
+export type ImportTarget = CopyTarget;
+
+/** What a write will do, decided before anything is written. */
+type Plan =
+	| { kind: "create"; store: SessionStore; records: RawRecord[] }
+	| { kind: "append"; store: SessionStore; records: RawRecord[]; position: StorePosition }
+	| { kind: "unchanged"; store: SessionStore };
+
+/** A JSON text for comparing records (undefined fields dropped, as they are when written). */
+function jsonOf(value: unknown): string {
+	return JSON.stringify(value) ?? "undefined";
+}
+
+/** The source id an entry was made from, for messages. */
+function sourceIdOf(record: RawRecord): string {
+	const source = record.source;
+	if (!isJson(source)) return "";
+	const id = source.key ?? source.id ?? source.uuid;
+	return typeof id === "string" ? ` (source ${id})` : "";
+}
+
+/**
+ * What writing `imported` into `store` takes: create it, append what is new, or nothing.
+ * @throws SessionTreeError FILE_EXISTS when the store holds a session that is not an earlier
+ *   import of the same source, naming the first entry that differs
+ */
+async function plan(imported: ImportedSession, store: SessionStore): Promise<Plan> {
+	if (!(await store.exists())) return { kind: "create", store, records: sessionRecords(imported) };
+	const read = await store.read();
+	const stored: RawRecord[] = [];
+	for (const batch of recordBatches(read, store.location)) stored.push(...batch);
+	const refuse = (what: string) =>
+		new SessionTreeError(
+			"FILE_EXISTS",
+			`session ${imported.header.id} is here already and ${what}; it is left as it is (never rewritten): import into a fresh --dir, or remove it first`,
+			{ file: store.location },
+		);
+	const [header, ...rest] = stored;
+	if (!header || jsonOf(header) !== jsonOf(imported.header)) throw refuse("its header differs from this import's");
+	const fresh = new Map<string, RawRecord>();
+	for (const record of imported.records as unknown as RawRecord[]) fresh.set(String(record.id), record);
+	const storedIds = new Set<string>();
+	let lastImportLeaf: RawRecord | undefined;
+	for (const record of rest) {
+		storedIds.add(String(record.id));
+		if (record.type === "leaf") {
+			if (record.source !== undefined) lastImportLeaf = record;
+			continue;
+		}
+		const mine = fresh.get(String(record.id));
+		if (!mine) throw refuse(`its entry ${String(record.id)}${sourceIdOf(record)} is not in the source`);
+		if (jsonOf(mine) !== jsonOf(record)) {
+			throw refuse(`its entry ${String(record.id)}${sourceIdOf(record)} differs from the source's`);
+		}
+	}
+	const added = [...fresh.values()].filter((record) => !storedIds.has(String(record.id)));
+	const records: RawRecord[] = [...added];
+	if (added.length === 0) {
+		const same =
+			imported.state === undefined ||
+			(lastImportLeaf !== undefined &&
+				lastImportLeaf.targetId === imported.leafId &&
+				jsonOf(lastImportLeaf.source) === jsonOf(imported.state));
+		if (same) return { kind: "unchanged", store };
+	}
+	const last = added.length > 0 ? String(added[added.length - 1]?.id) : null;
+	if (added.length === 0 || needsLeafRecord(imported, last)) {
+		const taken = new Set([...storedIds, ...fresh.keys()]);
+		records.push(leafRecordOf(imported, taken, [...rest, ...added]));
+	}
+	return { kind: "append", store, records, position: read.position };
+}
+
+/** Records per append, so that a large session is not one huge write or transaction. */
+const BATCH = 1000;
+
+async function appendAll(store: SessionStore, records: readonly RawRecord[], from: StorePosition): Promise<void> {
+	let position = from;
+	for (let at = 0; at < records.length; at += BATCH) {
+		const outcome = await store.append(records.slice(at, at + BATCH), position);
+		if (outcome.status !== "ok") {
+			throw new SessionTreeError(
+				"WRITE_CONFLICT",
+				"another writer changed the session during the import; run it again",
+				{
+					file: store.location,
+				},
+			);
+		}
+		position = outcome.position;
+	}
+}
+
+/** Removes a session this import created and could not finish, where the target can. */
+async function discard(store: SessionStore, collection: SessionCollection | undefined): Promise<void> {
+	try {
+		if (collection?.remove) await collection.remove(store.location);
+		else if (schemeOf(store.location) === undefined) rmSync(store.location, { force: true });
+		else if (schemeOf(store.location) === "memory") await new MemoryCollection().remove(store.location);
+		else {
+			const base = store.location.split("#")[0] as string;
+			await collectionAt(base).remove?.(store.location);
+		}
+	} catch {
+		// The write's own error is the one to report.
+	}
+}
+
+/** Carries out a plan. A new session that fails part way is removed. */
+async function carryOut(step: Plan, collection: SessionCollection | undefined): Promise<WriteResult> {
+	const { store } = step;
+	try {
+		if (step.kind === "unchanged") return { location: store.location, status: "unchanged", records: 0 };
+		if (step.kind === "append") {
+			await appendAll(store, step.records, step.position);
+			await store.flush();
+			return { location: store.location, status: "appended", records: step.records.length };
+		}
+		const [header, ...rest] = step.records;
+		const position = await store.create(header as unknown as Parameters<SessionStore["create"]>[0]);
+		try {
+			await appendAll(store, rest, position);
+			await store.flush();
+		} catch (error) {
+			await discard(store, collection);
+			throw error;
+		}
+		return { location: store.location, status: "written", records: step.records.length };
+	} finally {
+		await store.close();
+	}
+}
+
+/** The store a session goes to in a target. */
+function storeFor(imported: ImportedSession, target: ImportTarget): SessionStore {
+	return "collection" in target ? target.collection.sessionFor(imported.header) : storeAt(target.location);
+}
+
+/**
+ * Writes one imported session into a target (re-runnable, see the module comment).
+ * @throws SessionTreeError FILE_EXISTS when the target holds a different session with its id
+ */
+export async function writeImported(imported: ImportedSession, target: ImportTarget): Promise<WriteResult> {
+	const step = await plan(imported, storeFor(imported, target));
+	return carryOut(step, "collection" in target ? target.collection : undefined);
+}
+
+/**
+ * Writes the sessions of one source: every session is planned (and a conflict refused) before
+ * anything is written; a write that fails removes the sessions this call created.
+ */
+export async function writeSessions(
+	sessions: readonly ImportedSession[],
+	target: (imported: ImportedSession) => ImportTarget,
+): Promise<WriteResult[]> {
+	const ids = new Set<string>();
+	for (const imported of sessions) {
+		if (ids.has(imported.header.id)) {
+			throw new SessionTreeError("INVALID_RECORD", `two sessions with the id ${imported.header.id} in one source`);
+		}
+		ids.add(imported.header.id);
+	}
+	const steps: Array<{ step: Plan; collection: SessionCollection | undefined }> = [];
+	for (const imported of sessions) {
+		const where = target(imported);
+		steps.push({
+			step: await plan(imported, storeFor(imported, where)),
+			collection: "collection" in where ? where.collection : undefined,
+		});
+	}
+	const results: WriteResult[] = [];
+	for (const { step, collection } of steps) {
+		try {
+			results.push(await carryOut(step, collection));
+		} catch (error) {
+			for (const [k, done] of results.entries()) {
+				const made = steps[k];
+				if (done.status === "written" && made) await discard(made.step.store, made.collection);
+			}
+			throw error;
+		}
+	}
+	return results;
+}
+
+// ---- a whole run -------------------------------------------------------------------------------
+
+/** Options of {@link importSources}. */
+export interface ImportOptions extends ImportTextOptions {
+	/** Where the sessions go: a collection location (a directory, made if missing; `sqlite:PATH`; `postgres://…`). */
+	dir?: string;
+	/** One session's location (a `.jsonl` path, `sqlite:PATH#ID`, …): the inputs must hold exactly one session. */
+	out?: string;
+	/** Where a session goes without `dir` and `out`, by the header's cwd (the CLI: pi's directory of that cwd). */
+	defaultDir?: (cwd: string) => string;
+	/** Called after each source with the number done so far. */
+	onProgress?: (done: number, total: number) => void;
+}
+
+/** One session an import wrote (or found written already). */
+export interface ImportedResult extends WriteResult {
+	/** The source it came from. */
+	source: string;
+	/** Its session id. */
+	sessionId: string;
+	format: ImportFormat;
+}
+
+/** A source that failed: nothing of it was written. */
+export interface ImportFailure {
+	source: string;
+	error: Error;
+}
+
+/** What {@link importSources} did. */
+export interface ImportReport {
+	sessions: ImportedResult[];
+	/** What the importers left out, and files of no format found in directories or archives. */
+	skipped: ImportSkip[];
+	failures: ImportFailure[];
+}
+
+/** A directory collection for a plain path, made if missing; any other location's collection. */
+function collectionFor(location: string): SessionCollection {
+	const scheme = schemeOf(location);
+	if (scheme === undefined) return new DirectoryCollection(location);
+	return collectionAt(location);
+}
+
+function asError(error: unknown): Error {
+	return error instanceof Error ? error : new Error(String(error));
+}
+
+/**
+ * Imports every session the inputs hold (files, directories, ZIP files) and writes each, a
+ * source at a time: see the module comment. Never throws for a source: what failed is in the
+ * report's `failures`, and nothing of a failed source is written.
+ */
+export async function importSources(inputs: readonly string[], options: ImportOptions = {}): Promise<ImportReport> {
+	const report: ImportReport = { sessions: [], skipped: [], failures: [] };
+	if (options.dir !== undefined && options.out !== undefined) {
+		throw new SessionTreeError("INVALID_ARGUMENT", "give either a directory (dir) or one location (out), not both");
+	}
+	const { sources, problems } = expandInputs(inputs);
+	for (const problem of problems) report.failures.push({ source: problem.name, error: problem.error });
+
+	const collections = new Map<string, SessionCollection>();
+	const collection = (location: string) => {
+		let found = collections.get(location);
+		if (!found) {
+			found = collectionFor(location);
+			collections.set(location, found);
+		}
+		return found;
+	};
+	const target = (imported: ImportedSession): ImportTarget => {
+		if (options.out !== undefined) return { location: options.out };
+		if (options.dir !== undefined) return { collection: collection(options.dir) };
+		if (!options.defaultDir) throw new SessionTreeError("INVALID_ARGUMENT", "no place to write the sessions to");
+		return { collection: collection(options.defaultDir(imported.header.cwd)) };
+	};
+	const record = (source: string, sessions: readonly ImportedSession[], results: readonly WriteResult[]) => {
+		results.forEach((result, i) => {
+			const imported = sessions[i] as ImportedSession;
+			report.sessions.push({ ...result, source, sessionId: imported.header.id, format: imported.format });
+		});
+	};
+
+	try {
+		if (options.out !== undefined) {
+			// One location takes one session: every source is imported before anything is written.
+			const found: Array<{ source: string; session: ImportedSession }> = [];
+			let done = 0;
+			for (const pending of sources) {
+				const sessions = await importPending(pending, options, report);
+				for (const session of sessions ?? []) found.push({ source: pending.name, session });
+				options.onProgress?.(++done, sources.length);
+			}
+			if (report.failures.length > 0) return report;
+			if (found.length !== 1) {
+				const names = [...new Set(found.map((item) => item.source))].join(", ") || inputs.join(", ");
+				report.failures.push({
+					source: names,
+					error: new SessionTreeError(
+						"INVALID_ARGUMENT",
+						`${found.length === 0 ? "no session" : `${found.length} sessions`} in the input; -o writes exactly one (use --dir for many)`,
+					),
+				});
+				return report;
+			}
+			const [{ source, session }] = found as [{ source: string; session: ImportedSession }];
+			report.skipped.push(...session.skipped);
+			try {
+				record(source, [session], await writeSessions([session], target));
+			} catch (error) {
+				report.failures.push({ source, error: asError(error) });
+			}
+			return report;
+		}
+		let done = 0;
+		for (const pending of sources) {
+			const sessions = await importPending(pending, options, report);
+			if (sessions) {
+				try {
+					const results = await writeSessions(sessions, target);
+					for (const session of sessions) report.skipped.push(...session.skipped);
+					record(pending.name, sessions, results);
+				} catch (error) {
+					report.failures.push({ source: pending.name, error: asError(error) });
+				}
+			}
+			options.onProgress?.(++done, sources.length);
+		}
+		return report;
+	} finally {
+		for (const each of collections.values()) await each.close?.();
+	}
+}
+
+/**
+ * The sessions of one pending source, or undefined when it failed or was skipped (recorded in
+ * the report). A file found in a directory or archive that is not of a known format is
+ * skipped; one the user named fails.
+ */
+async function importPending(
+	pending: PendingSource,
+	options: ImportTextOptions,
+	report: ImportReport,
+): Promise<ImportedSession[] | undefined> {
+	let text: string;
+	try {
+		text = pending.read();
+	} catch (error) {
+		report.failures.push({ source: pending.name, error: asError(error) });
+		return undefined;
+	}
+	if (!pending.explicit && options.from === undefined) {
+		const kind = sniffFormat(text);
+		if (kind === undefined || kind === "pi") {
+			report.skipped.push({
+				source: pending.name,
+				where: "",
+				reason: kind === "pi" ? "already a pi session" : "not a format session-tree imports",
+			});
+			return undefined;
+		}
+	}
+	try {
+		const sessions = await importText(text, pending.name, options);
+		if (sessions.length === 0) {
+			report.skipped.push({ source: pending.name, where: "", reason: "holds no conversation" });
+			return undefined;
+		}
+		return sessions;
+	} catch (error) {
+		report.failures.push({ source: pending.name, error: asError(error) });
+		return undefined;
+	}
+}
+
+// ---- reading without converting ---------------------------------------------------------------
+
+/** The id a session has in its source (a ChatGPT conversation id, an Open WebUI chat id), if the import kept it. */
+export function sourceIdOfSession(imported: ImportedSession): string | undefined {
+	const state = imported.state;
+	if (!state) return undefined;
+	const conversation = state.conversation;
+	if (isJson(conversation)) {
+		const id = conversation.conversation_id ?? conversation.id;
+		if (typeof id === "string") return id;
+	}
+	const row = state.row;
+	if (isJson(row) && typeof row.id === "string" && row.id !== "") return row.id;
+	const chat = state.chat;
+	if (isJson(chat) && typeof chat.id === "string" && chat.id !== "") return chat.id;
+	return undefined;
+}
+
+/**
+ * Opens an imported session read-only (see ./read-only.ts): `location` is what it is shown as
+ * (the source file, or `FILE#ID`), `file` the source file that `session-tree import` takes.
+ */
+export async function openImported(
+	imported: ImportedSession,
+	location: string,
+	options: { lenient?: boolean; file?: string } = {},
+): Promise<Session> {
+	const records = sessionRecords(imported);
+	const store = await ImportedSessionStore.hold(location, imported.format, records, options.file ?? location);
+	const session = await Session.openStore(store, { lenient: options.lenient === true });
+	held.set(session, records);
+	return session;
+}
+
+/** The records of sessions opened by {@link openImported}. */
+const held = new WeakMap<Session, RawRecord[]>();
+
+/** The records an imported session opened read-only was made of (its persisted-leaf records too), if it is one. */
+export function recordsHeldBy(session: Session): RawRecord[] | undefined {
+	return held.get(session);
+}
+
+/** The session of a source that `selector` names (a session id or its prefix, the source's id, or a 1-based index). */
+export function chooseSession(
+	sessions: readonly ImportedSession[],
+	selector: string | undefined,
+	file: string,
+): ImportedSession {
+	if (sessions.length === 0) {
+		throw new SessionTreeError("INVALID_ARGUMENT", "holds no conversation", { file });
+	}
+	if (selector === undefined) {
+		if (sessions.length === 1) return sessions[0] as ImportedSession;
+		const list = sessions
+			.slice(0, 20)
+			.map((session, i) => `\n  ${file}#${sourceIdOfSession(session) ?? i + 1}  ${nameOf(session) ?? ""}`.trimEnd())
+			.join("");
+		const more = sessions.length > 20 ? `\n  … and ${sessions.length - 20} more` : "";
+		throw new SessionTreeError(
+			"AMBIGUOUS_ID",
+			`holds ${sessions.length} sessions; name one as FILE#ID:${list}${more}`,
+			{ file },
+		);
+	}
+	const byIndex = /^\d+$/.test(selector) ? sessions[Number(selector) - 1] : undefined;
+	const matches = sessions.filter(
+		(session) => sourceIdOfSession(session) === selector || session.header.id.startsWith(selector),
+	);
+	if (matches.length === 1) return matches[0] as ImportedSession;
+	if (matches.length === 0 && byIndex) return byIndex;
+	throw new SessionTreeError(
+		matches.length === 0 ? "ENTRY_NOT_FOUND" : "AMBIGUOUS_ID",
+		matches.length === 0
+			? `no session ${JSON.stringify(selector)} in it`
+			: `${JSON.stringify(selector)} names several sessions`,
+		{ file },
+	);
+}
+
+/** The name an imported session's session_info gives it. */
+function nameOf(session: ImportedSession): string | undefined {
+	let name: string | undefined;
+	for (const record of session.records) if (record.type === "session_info" && record.name) name = record.name;
+	return name;
+}

@@ -1,0 +1,518 @@
+/**
+ * The Open WebUI importer: an export file (an array of chat rows `{id, title, chat, created_at,
+ * …}`), one row, or a bare chat object (`{id, title, models, history, messages, …}`, the
+ * database's `chat` column), each chat a pi session.
+ *
+ * Every message of `history.messages` becomes one entry or more, in the tree its `parentId`
+ * and `childrenIds` make, so regenerations, edits and several models answering one message
+ * are branches (each answer with its own model); `history.currentId` becomes the leaf. An
+ * assistant message whose `output` holds tool calls becomes the steps pi has for them: an
+ * assistant message with the calls, a tool result per output, and an assistant message with
+ * the answer. The message's own fields are kept on its first entry as `source`, the chat's
+ * fields as the import's `state`, so that `session-tree export --to openwebui` gives the chat
+ * back. docs/import.md has the mapping table.
+ */
+
+import { isDeepStrictEqual } from "node:util";
+import * as make from "../core/entries.js";
+import type {
+	AgentMessage,
+	AssistantMessage,
+	ImageContent,
+	SessionEntry,
+	TextContent,
+	ThinkingContent,
+	ToolCall,
+} from "../core/types.js";
+import {
+	assistantMessage,
+	DerivedIds,
+	describeConversation,
+	imageFromDataUrl,
+	importError,
+	isJson,
+	isoFromMillis,
+	type Json,
+	millisFromSeconds,
+	numberField,
+	omit,
+	parseJsonSource,
+	stringField,
+	textBlock,
+	usageFromOpenAI,
+	uuidFromName,
+	withSource,
+} from "./common.js";
+import type { ImportedSession, Importer, ImportSkip, ImportSource } from "./types.js";
+
+/** The `api` and `provider` of imported assistant messages (Open WebUI speaks OpenAI's API to its models). */
+export const OPENWEBUI_API = "openai-completions";
+export const OPENWEBUI_PROVIDER = "open-webui";
+/** The `source.format` of entries made from Open WebUI messages. */
+export const OPENWEBUI_FORMAT = "openwebui";
+
+/** Message fields the tree holds. */
+const LINK_FIELDS = ["parentId", "childrenIds"];
+
+/**
+ * The Open WebUI importer (see the module comment): one session per chat.
+ * @throws SessionTreeError INVALID_JSON for text that is not JSON; INVALID_RECORD naming the
+ *   chat, the message and the field for a chat that is broken (unless lenient)
+ */
+export const importOpenWebUI: Importer = (source) => {
+	const value = parseJsonSource(source);
+	const items = Array.isArray(value) ? value : [value];
+	return items.map((item, index) => {
+		const where = Array.isArray(value) ? `[${index}]` : "";
+		if (!isJson(item)) throw importError(source, where, "not a chat object");
+		if (isJson(item.chat)) return importChat(source, item, item.chat, where);
+		if (isJson(item.history)) return importChat(source, undefined, item, where);
+		throw importError(
+			source,
+			`${where === "" ? "" : `${where} `}chat.history`,
+			"missing: this is not an Open WebUI chat (expected a row with `chat` or a chat with `history`)",
+		);
+	});
+};
+
+/** One step of an assistant message: pi content of an assistant turn, or a tool result. */
+type Step =
+	| { kind: "assistant"; blocks: AssistantMessage["content"] }
+	| { kind: "toolResult"; callId: string; name: string; text: string; isError: boolean };
+
+interface Context {
+	readonly chatId: string;
+	readonly ids: DerivedIds;
+	readonly models: readonly string[];
+	/** Links to messages that are not in history.messages (lenient imports keep them for the export). */
+	readonly unlinked: Map<string, { parentId?: string; childrenIds?: string[] }>;
+}
+
+function importChat(source: ImportSource, row: Json | undefined, chat: Json, where: string): ImportedSession {
+	const chatId = stringField(row ?? {}, "id") || stringField(chat, "id") || undefined;
+	const title = row?.title ?? chat.title;
+	const prefix = `${where === "" ? "" : `${where} `}chat${describeConversation(chatId, title)}`;
+	const fail = (field: string, message: string) => importError(source, `${prefix}, ${field}`, message);
+	const skipped: ImportSkip[] = [];
+	const problem = (field: string, message: string, workaround: string) => {
+		if (!source.lenient) throw fail(field, `${message} (--lenient: ${workaround})`);
+		skipped.push({ source: source.name, where: `${prefix}, ${field}`, reason: `${message}: ${workaround}` });
+	};
+	const history = chat.history;
+	if (!isJson(history)) throw fail("history", "missing or not an object");
+	const messages = history.messages;
+	if (!isJson(messages)) throw fail("history.messages", "missing or not an object");
+
+	const keys = Object.keys(messages);
+	const nodes = new Map<string, Json>();
+	for (const key of keys) {
+		const message = messages[key];
+		if (!isJson(message)) throw fail(`history.messages/${key}`, "not a message object");
+		const parent = message.parentId;
+		if (parent !== undefined && parent !== null && typeof parent !== "string") {
+			throw fail(`history.messages/${key}/parentId`, "not a message id or null");
+		}
+		if (message.childrenIds !== undefined && !Array.isArray(message.childrenIds)) {
+			throw fail(`history.messages/${key}/childrenIds`, "not a list of message ids");
+		}
+		nodes.set(key, message);
+	}
+	const unlinked: Context["unlinked"] = new Map();
+	const parentOf = new Map<string, string | null>();
+	for (const [key, message] of nodes) {
+		const parent = typeof message.parentId === "string" ? message.parentId : null;
+		if (parent !== null && !nodes.has(parent)) {
+			problem(
+				`history.messages/${key}/parentId`,
+				`names message ${parent}, which is not in history.messages`,
+				"imported as a root",
+			);
+			parentOf.set(key, null);
+			unlinked.set(key, { parentId: parent });
+		} else parentOf.set(key, parent);
+	}
+	const childrenOf = new Map<string, string[]>(keys.map((key) => [key, []]));
+	for (const [key, message] of nodes) {
+		const list = childrenOf.get(key) as string[];
+		for (const child of (message.childrenIds as unknown[] | undefined) ?? []) {
+			const field = `history.messages/${key}/childrenIds`;
+			if (typeof child !== "string") problem(field, `holds ${JSON.stringify(child)}, not a message id`, "left out");
+			else if (!nodes.has(child)) {
+				problem(field, `names message ${child}, which is not in history.messages`, "left out");
+				const links = unlinked.get(key) ?? {};
+				links.childrenIds = [...(links.childrenIds ?? []), child];
+				unlinked.set(key, links);
+			} else if (parentOf.get(child) !== key) {
+				problem(
+					field,
+					`names message ${child}, whose parentId is ${parentOf.get(child) ?? "null"}`,
+					"the message's parentId decides",
+				);
+			} else if (!list.includes(child)) list.push(child);
+		}
+	}
+	for (const key of keys) {
+		const parent = parentOf.get(key);
+		if (parent === null || parent === undefined) continue;
+		const list = childrenOf.get(parent) as string[];
+		if (!list.includes(key)) list.push(key);
+	}
+
+	const roots = keys.filter((key) => parentOf.get(key) === null);
+	const sessionId = uuidFromName(`openwebui:${chatId ?? `messages:${roots[0] ?? keys[0] ?? ""}`}`);
+	const created = numberField(row ?? {}, "created_at");
+	const chatTime = numberField(chat, "timestamp");
+	const headerMs =
+		created !== undefined ? millisFromSeconds(created) : chatTime !== undefined ? chatTime : earliestTime(nodes);
+	const header = make.sessionHeader(sessionId, isoFromMillis(headerMs), "");
+	const models = Array.isArray(chat.models) ? chat.models.filter((model) => typeof model === "string") : [];
+	const context: Context = { chatId: chatId ?? sessionId, ids: new DerivedIds(), models, unlinked };
+
+	const records: SessionEntry[] = [];
+	let top: string | null = null;
+	if (typeof title === "string" && title.trim() !== "") {
+		const info = make.sessionInfoEntry(
+			{ id: context.ids.id(`${context.chatId}/title`), parentId: null, timestamp: header.timestamp },
+			title,
+		);
+		records.push(info);
+		top = info.id;
+	}
+
+	const entryOf = new Map<string, string>();
+	const visited = new Set<string>();
+	const walk = (root: string) => {
+		const stack: Array<{ key: string; parentId: string | null; model: string | undefined; time: number }> = [
+			{ key: root, parentId: top, model: undefined, time: headerMs },
+		];
+		while (stack.length > 0) {
+			const frame = stack.pop() as (typeof stack)[number];
+			if (visited.has(frame.key)) continue;
+			visited.add(frame.key);
+			const converted = convertMessage(context, frame.key, nodes.get(frame.key) as Json, frame);
+			records.push(...converted.entries);
+			const own = converted.entries[converted.entries.length - 1] as SessionEntry;
+			entryOf.set(frame.key, own.id);
+			const children = childrenOf.get(frame.key) ?? [];
+			for (let i = children.length - 1; i >= 0; i--) {
+				stack.push({ key: children[i] as string, parentId: own.id, model: converted.model, time: converted.time });
+			}
+		}
+	};
+	for (const key of roots) walk(key);
+	for (const key of keys) {
+		if (visited.has(key)) continue;
+		problem(`history.messages/${key}/parentId`, "is part of a cycle of parent links", "imported as a root");
+		const parent = parentOf.get(key);
+		if (parent)
+			childrenOf.set(
+				parent,
+				(childrenOf.get(parent) ?? []).filter((child) => child !== key),
+			);
+		parentOf.set(key, null);
+		walk(key);
+	}
+
+	let leafId: string | null;
+	const current = history.currentId;
+	if (typeof current === "string" && entryOf.has(current)) leafId = entryOf.get(current) as string;
+	else {
+		leafId = lastLeaf(records);
+		if (typeof current === "string") {
+			problem(
+				"history.currentId",
+				`names message ${current}, which is not in history.messages`,
+				"the last leaf is the leaf",
+			);
+		}
+	}
+
+	// The flat `messages` list of a chat copies the current path; kept as a flag when it does exactly.
+	const state: Json = { format: OPENWEBUI_FORMAT, shape: row ? "row" : "chat" };
+	if (row) state.row = omit(row, ["chat"]);
+	state.chat = omit(chat, ["history", "messages"]);
+	state.history = omit(history, ["messages"]);
+	if ("messages" in chat) {
+		const path: Json[] = [];
+		for (let key = typeof current === "string" ? current : undefined; key !== undefined; ) {
+			const message = nodes.get(key);
+			if (!message) break;
+			path.unshift(message);
+			key = parentOf.get(key) ?? undefined;
+		}
+		state.messages = isDeepStrictEqual(chat.messages, path) ? "path" : chat.messages;
+	}
+	return { format: "openwebui", header, records, leafId, skipped, state };
+}
+
+function earliestTime(nodes: ReadonlyMap<string, Json>): number {
+	let earliest = Number.POSITIVE_INFINITY;
+	for (const message of nodes.values()) {
+		const time = numberField(message, "timestamp");
+		if (time !== undefined && time < earliest) earliest = time;
+	}
+	return Number.isFinite(earliest) ? millisFromSeconds(earliest) : 0;
+}
+
+function lastLeaf(records: readonly SessionEntry[]): string | null {
+	const parents = new Set(records.map((entry) => entry.parentId));
+	for (let i = records.length - 1; i >= 0; i--) {
+		const entry = records[i] as SessionEntry;
+		if (!parents.has(entry.id)) return entry.id;
+	}
+	return null;
+}
+
+/** Text of Responses-API content parts (`[{type: "output_text", text}]`), or a string as it is. */
+function partsText(value: unknown): string {
+	if (typeof value === "string") return value;
+	if (!Array.isArray(value)) return "";
+	return value
+		.map((part) => (isJson(part) && typeof part.text === "string" ? part.text : ""))
+		.filter((text) => text !== "")
+		.join("\n");
+}
+
+const ENTITIES: Record<string, string> = { "&gt;": ">", "&lt;": "<", "&amp;": "&", "&quot;": '"', "&#39;": "'" };
+
+function unescapeHtml(text: string): string {
+	return text.replace(/&(gt|lt|amp|quot|#39);/g, (entity) => ENTITIES[entity] ?? entity);
+}
+
+/** The attributes of a `<details …>` tag. */
+function attributesOf(tag: string): Record<string, string> {
+	const attributes: Record<string, string> = {};
+	for (const match of tag.matchAll(/([a-z_]+)="([^"]*)"/g))
+		attributes[match[1] as string] = unescapeHtml(match[2] as string);
+	return attributes;
+}
+
+/** The steps an assistant message's `output` list stands for (reasoning, calls, outputs, text). */
+function stepsFromOutput(output: readonly unknown[], key: string): Step[] {
+	const steps: Step[] = [];
+	let blocks: AssistantMessage["content"] = [];
+	const names = new Map<string, string>();
+	const flush = () => {
+		if (blocks.length > 0) steps.push({ kind: "assistant", blocks });
+		blocks = [];
+	};
+	output.forEach((item, index) => {
+		if (!isJson(item)) return;
+		switch (item.type) {
+			case "reasoning": {
+				const text = partsText(item.content) || partsText(item.summary);
+				if (text !== "") blocks.push({ type: "thinking", thinking: text });
+				break;
+			}
+			case "function_call": {
+				const id = stringField(item, "call_id") ?? stringField(item, "id") ?? `call_${key}_${index}`;
+				const name = stringField(item, "name") ?? "tool";
+				names.set(id, name);
+				blocks.push({ type: "toolCall", id, name, arguments: argumentsOf(item.arguments) });
+				break;
+			}
+			case "function_call_output": {
+				flush();
+				const callId = stringField(item, "call_id") ?? "";
+				steps.push({
+					kind: "toolResult",
+					callId,
+					name: names.get(callId) ?? "tool",
+					text: partsText(item.output),
+					isError: item.status === "failed" || item.status === "incomplete",
+				});
+				break;
+			}
+			case "message": {
+				const text = partsText(item.content);
+				if (text !== "") blocks.push(textBlock(text));
+				break;
+			}
+			default:
+			// Kept in the message's `source`; pi has no step for it.
+		}
+	});
+	flush();
+	return steps;
+}
+
+/** The arguments of a call: a JSON object (or its JSON text) as it is, else `{input: …}`. */
+function argumentsOf(value: unknown): Record<string, unknown> {
+	if (isJson(value)) return value;
+	if (typeof value === "string") {
+		try {
+			const parsed: unknown = JSON.parse(value);
+			if (isJson(parsed)) return parsed;
+		} catch {
+			// Not JSON: kept as text.
+		}
+		return { input: value };
+	}
+	return value === undefined ? {} : { input: value };
+}
+
+/**
+ * The steps of an assistant message without `output`: `<details type="reasoning">` blocks
+ * become thinking, `<details type="tool_calls" name=… arguments=… result=…>` a call and its
+ * result; the rest is the answer's text.
+ */
+function stepsFromContent(content: string, key: string): Step[] {
+	const steps: Step[] = [];
+	let blocks: AssistantMessage["content"] = [];
+	let rest = "";
+	let last = 0;
+	let index = 0;
+	for (const match of content.matchAll(/<details\b([^>]*)>([\s\S]*?)<\/details>\n?/g)) {
+		const attributes = attributesOf(match[1] as string);
+		const inner = (match[2] as string).replace(/^\s*<summary>[\s\S]*?<\/summary>\n?/, "");
+		if (attributes.type === "reasoning") {
+			rest += content.slice(last, match.index);
+			const text = unescapeHtml(inner)
+				.split("\n")
+				.map((line) => line.replace(/^> ?/, ""))
+				.join("\n")
+				.trim();
+			if (text !== "") blocks.push({ type: "thinking", thinking: text });
+		} else if (attributes.type === "tool_calls" && attributes.name) {
+			rest += content.slice(last, match.index);
+			if (rest.trim() !== "") blocks.push(textBlock(rest.trim()));
+			rest = "";
+			const id = attributes.id || `call_${key}_${index}`;
+			blocks.push({ type: "toolCall", id, name: attributes.name, arguments: argumentsOf(attributes.arguments) });
+			steps.push({ kind: "assistant", blocks });
+			blocks = [];
+			steps.push({
+				kind: "toolResult",
+				callId: id,
+				name: attributes.name,
+				text: attributes.result ?? "",
+				isError: false,
+			});
+		} else {
+			rest += content.slice(last, (match.index ?? 0) + match[0].length);
+		}
+		last = (match.index ?? 0) + match[0].length;
+		index++;
+	}
+	rest += content.slice(last);
+	if (rest !== "" || blocks.length === 0) blocks.push(textBlock(index > 0 ? rest.trim() : rest));
+	steps.push({ kind: "assistant", blocks });
+	return steps;
+}
+
+/** The text a pi entry gives back as an Open WebUI message's `content`, or undefined when it is not just text. */
+export function contentTextOf(entry: SessionEntry): string | undefined {
+	let content: unknown;
+	if (entry.type === "message") {
+		const message = entry.message as Json;
+		if (message.role !== "user" && message.role !== "assistant") return undefined;
+		content = message.content;
+	} else if (entry.type === "custom_message") content = entry.content;
+	else return undefined;
+	if (typeof content === "string") return content;
+	if (!Array.isArray(content) || content.length !== 1) return undefined;
+	const only = content[0];
+	return isJson(only) && only.type === "text" && typeof only.text === "string" ? only.text : undefined;
+}
+
+function convertMessage(
+	context: Context,
+	key: string,
+	message: Json,
+	at: { parentId: string | null; model: string | undefined; time: number },
+): { entries: SessionEntry[]; model: string | undefined; time: number } {
+	const { ids, chatId } = context;
+	const seconds = numberField(message, "timestamp");
+	const time = seconds !== undefined ? millisFromSeconds(seconds) : at.time;
+	const timestamp = isoFromMillis(time);
+	const role = typeof message.role === "string" ? message.role : "unknown";
+	const content = typeof message.content === "string" ? message.content : undefined;
+	const source: Json = { format: OPENWEBUI_FORMAT, id: key, message: omit(message, LINK_FIELDS) };
+	const links = context.unlinked.get(key);
+	if (links) source.unlinked = links;
+	const id = ids.id(`${chatId}/${key}`);
+	/** The source of the first entry: without `content` when that entry gives it back exactly. */
+	const sourceOf = (entry: SessionEntry, single: boolean): Json =>
+		single && content !== undefined && contentTextOf(entry) === content
+			? { ...source, message: omit(message, [...LINK_FIELDS, "content"]), content: "text" }
+			: source;
+
+	if (role === "user") {
+		const images: ImageContent[] = [];
+		for (const file of Array.isArray(message.files) ? message.files : []) {
+			if (!isJson(file)) continue;
+			const url = stringField(file, "url");
+			const image = url !== undefined && file.type === "image" ? imageFromDataUrl(url) : undefined;
+			if (image) images.push(image);
+		}
+		const text = content ?? (message.content === undefined ? "" : JSON.stringify(message.content));
+		const user: AgentMessage = {
+			role: "user",
+			content: images.length > 0 ? [textBlock(text) as TextContent | ImageContent, ...images] : text,
+			timestamp: time,
+		};
+		const entry = make.messageEntry({ id, parentId: at.parentId, timestamp }, user);
+		return { entries: [withSource(entry, sourceOf(entry, true))], model: at.model, time };
+	}
+	if (role !== "assistant") {
+		const text = content ?? JSON.stringify(message.content ?? "");
+		const entry = make.customMessageEntry({ id, parentId: at.parentId, timestamp }, `openwebui.${role}`, text, true);
+		return { entries: [withSource(entry, sourceOf(entry, true))], model: at.model, time };
+	}
+
+	const modelIdx = numberField(message, "modelIdx");
+	const model =
+		stringField(message, "model") ??
+		(modelIdx !== undefined ? context.models[modelIdx] : context.models[0]) ??
+		"unknown";
+	const output = Array.isArray(message.output) ? stepsFromOutput(message.output, key) : [];
+	const steps = output.length > 0 ? output : stepsFromContent(content ?? "", key);
+	const entries: SessionEntry[] = [];
+	let parentId = at.parentId;
+	if (model !== at.model) {
+		const change = make.modelChangeEntry(
+			{ id: ids.id(`${chatId}/${key}/model`), parentId, timestamp },
+			OPENWEBUI_PROVIDER,
+			model,
+		);
+		entries.push(change);
+		parentId = change.id;
+	}
+	const usage = usageFromOpenAI(message.usage ?? (isJson(message.info) ? message.info : undefined));
+	const finalStop = message.error ? "error" : message.done === false ? "aborted" : "stop";
+	steps.forEach((step, n) => {
+		const stepId = n === 0 ? id : ids.id(`${chatId}/${key}#${n}`);
+		const stamp = { id: stepId, parentId, timestamp };
+		let entry: SessionEntry;
+		if (step.kind === "assistant") {
+			const callsTool = step.blocks.some((block) => block.type === "toolCall");
+			entry = make.messageEntry(
+				stamp,
+				assistantMessage({
+					content: step.blocks as Array<TextContent | ThinkingContent | ToolCall>,
+					api: OPENWEBUI_API,
+					provider: OPENWEBUI_PROVIDER,
+					model,
+					// Usage counted once: on the message's first step.
+					usage: n === 0 ? usage : usageFromOpenAI(undefined),
+					stopReason: n === steps.length - 1 ? finalStop : callsTool ? "toolUse" : "stop",
+					timestamp: time,
+				}),
+			);
+		} else {
+			entry = make.messageEntry(stamp, {
+				role: "toolResult",
+				toolCallId: step.callId,
+				toolName: step.name,
+				content: [textBlock(step.text)],
+				isError: step.isError,
+				timestamp: time,
+			});
+		}
+		entries.push(
+			withSource(entry, n === 0 ? sourceOf(entry, steps.length === 1) : { format: OPENWEBUI_FORMAT, id: key, part: n }),
+		);
+		parentId = stepId;
+	});
+	return { entries, model, time };
+}

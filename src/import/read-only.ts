@@ -1,0 +1,130 @@
+/**
+ * Another agent's history opened as a session without converting it: the session an import
+ * makes, held in a memory store, behind a store that reads and never writes. Its location is
+ * the source file, so commands and errors name the file the user gave; every write (append,
+ * branch, label, fork, migrate, …) fails with NOT_WRITABLE, saying to `session-tree import` it.
+ */
+
+import { SessionTreeError } from "../core/errors.js";
+import type { SessionHeader } from "../core/types.js";
+import { FileSessionStore } from "../storage/file-store.js";
+import { MemorySessionStore } from "../storage/memory-store.js";
+import type {
+	AppendOutcome,
+	ReplaceOutcome,
+	StoreCapabilities,
+	StorePosition,
+	StoreRead,
+	TailRead,
+} from "../storage/store.js";
+import type { ImportFormat } from "./types.js";
+
+const CAPABILITIES: StoreCapabilities = Object.freeze({
+	lazyBodies: false,
+	tailReads: false,
+	pathReads: false,
+	durability: Object.freeze(["none"] as const),
+});
+
+const FORMAT_NAMES: Record<ImportFormat, string> = {
+	chatgpt: "a ChatGPT export",
+	openwebui: "an Open WebUI chat",
+	"claude-code": "a Claude Code session",
+	codex: "a Codex session",
+};
+
+let counter = 0;
+
+/**
+ * A read-only view of an imported session. It is a {@link FileSessionStore} in name only (so
+ * that `Session.file` is the source file): every operation is its own, reading the records
+ * from a memory store.
+ */
+export class ImportedSessionStore extends FileSessionStore {
+	override readonly capabilities = CAPABILITIES;
+	private readonly memory: MemorySessionStore;
+	private readonly format: ImportFormat;
+	/** The file to give `session-tree import` (the location may add `#SESSION` to it). */
+	private readonly source: string;
+
+	/** Use {@link ImportedSessionStore.hold}. */
+	private constructor(file: string, format: ImportFormat, source: string) {
+		super(file);
+		this.format = format;
+		this.source = source;
+		this.memory = new MemorySessionStore(`import-view-${process.pid}-${++counter}`);
+	}
+
+	/**
+	 * A read-only store holding `records` (the header first), shown as `location` (the source
+	 * file, or `FILE#SESSION` for one of several sessions in it); `source` is the file itself.
+	 */
+	static async hold(
+		location: string,
+		format: ImportFormat,
+		records: readonly object[],
+		source = location,
+	): Promise<ImportedSessionStore> {
+		const store = new ImportedSessionStore(location, format, source);
+		const [header, ...rest] = records;
+		const position = await store.memory.create(header as SessionHeader);
+		const outcome = await store.memory.append(rest, position);
+		if (outcome.status !== "ok") throw new Error("a fresh memory session refused an append");
+		return store;
+	}
+
+	/** The error every write gets. */
+	private refuse(what: string): SessionTreeError {
+		return new SessionTreeError(
+			"NOT_WRITABLE",
+			`${FORMAT_NAMES[this.format]}, opened read-only, cannot ${what}: run \`session-tree import ${quoteArg(this.source)}\` first and use the session it writes`,
+			{ file: this.file },
+		);
+	}
+
+	override async exists(): Promise<boolean> {
+		return true;
+	}
+
+	override async create(_header: SessionHeader): Promise<StorePosition> {
+		throw this.refuse("be created");
+	}
+
+	override async read(): Promise<StoreRead> {
+		return this.memory.read();
+	}
+
+	override async readSince(position: StorePosition): Promise<StoreRead | undefined> {
+		return this.memory.readSince(position);
+	}
+
+	override async readTail(_count: number): Promise<TailRead | undefined> {
+		return undefined;
+	}
+
+	override async append(_records: readonly object[], _expected: StorePosition): Promise<AppendOutcome> {
+		throw this.refuse("be written to");
+	}
+
+	override async replace(_records: readonly object[], _expected: StorePosition): Promise<ReplaceOutcome> {
+		throw this.refuse("be rewritten");
+	}
+
+	override derive(_header: SessionHeader): FileSessionStore {
+		throw this.refuse("be forked or cloned");
+	}
+
+	override async flush(): Promise<void> {}
+
+	override async close(): Promise<void> {}
+
+	/** Forgets the records (the session can no longer be read again). */
+	release(): void {
+		this.memory.delete();
+	}
+}
+
+/** A path as a shell argument: quoted when it holds anything but safe characters. */
+function quoteArg(path: string): string {
+	return /^[A-Za-z0-9_./:@%+=,-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
+}

@@ -1,0 +1,162 @@
+/**
+ * Finding the sources of an import: files as they are, directories (recursively: their
+ * `*.json`, `*.jsonl` and `*.zip` files, hidden entries and `node_modules` left out), and ZIP
+ * files (ChatGPT's data export): their `conversations.json`, or else their `*.json` and
+ * `*.jsonl` members. Nothing is read until a source's text is asked for, so a folder of many
+ * files is never held in memory at once.
+ */
+
+import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
+import { unzipSync } from "fflate";
+import { SessionTreeError } from "../core/errors.js";
+
+/** A source found but not read yet. */
+export interface PendingSource {
+	/** A path, or `archive.zip!member`. */
+	readonly name: string;
+	/** True when the user named it (a file given as an input), false when found in a directory or archive. */
+	readonly explicit: boolean;
+	/** Its text (UTF-8, a byte order mark removed). */
+	read(): string;
+}
+
+/** An input that could not be used, and why. */
+export interface SourceProblem {
+	readonly name: string;
+	readonly error: SessionTreeError;
+}
+
+/** File names a directory walk takes. */
+const SOURCE_FILE = /\.(json|jsonl|zip)$/i;
+
+const decoder = new TextDecoder("utf-8");
+
+/** UTF-8 bytes as text, a byte order mark removed. */
+export function decodeText(bytes: Uint8Array): string {
+	const text = decoder.decode(bytes);
+	return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** True for bytes that start a ZIP archive (`PK\x03\x04`, or `PK\x05\x06` for an empty one). */
+export function isZip(bytes: Uint8Array): boolean {
+	return bytes[0] === 0x50 && bytes[1] === 0x4b && (bytes[2] === 0x03 || bytes[2] === 0x05);
+}
+
+/**
+ * The members of a ZIP archive to import: `conversations.json` (in any folder) when the archive
+ * has one (a ChatGPT data export; its other JSON files are account data), else every `*.json`
+ * and `*.jsonl` member, in archive order.
+ * @throws SessionTreeError INVALID_ARGUMENT for bytes that are not a readable archive
+ */
+export function zipSources(name: string, bytes: Uint8Array): PendingSource[] {
+	const names: string[] = [];
+	try {
+		unzipSync(bytes, {
+			filter: (file) => {
+				if (!file.name.endsWith("/")) names.push(file.name);
+				return false;
+			},
+		});
+	} catch (cause) {
+		throw new SessionTreeError(
+			"INVALID_ARGUMENT",
+			`not a readable ZIP archive (${cause instanceof Error ? cause.message : String(cause)})`,
+			{ file: name },
+		);
+	}
+	const conversations = names.filter((member) => basename(member) === "conversations.json");
+	const chosen = conversations.length > 0 ? conversations : names.filter((member) => /\.jsonl?$/i.test(member));
+	if (chosen.length === 0) return [];
+	const wanted = new Set(chosen);
+	const files = unzipSync(bytes, { filter: (file) => wanted.has(file.name) });
+	return chosen.map((member) => ({
+		name: `${name}!${member}`,
+		explicit: false,
+		read: () => decodeText(files[member] ?? new Uint8Array()),
+	}));
+}
+
+/** Every source under a directory, sorted by path. */
+function walk(dir: string, out: PendingSource[], problems: SourceProblem[]): void {
+	let items: string[];
+	try {
+		items = readdirSync(dir).sort();
+	} catch (cause) {
+		problems.push({ name: dir, error: ioProblem(dir, cause) });
+		return;
+	}
+	for (const item of items) {
+		if (item.startsWith(".") || item === "node_modules") continue;
+		const path = join(dir, item);
+		let stats: ReturnType<typeof statSync>;
+		try {
+			stats = statSync(path);
+		} catch {
+			continue;
+		}
+		if (stats.isDirectory()) walk(path, out, problems);
+		else if (stats.isFile() && SOURCE_FILE.test(item)) out.push(...fileSources(path, false, problems));
+	}
+}
+
+function ioProblem(name: string, cause: unknown): SessionTreeError {
+	const code = cause instanceof Error && "code" in cause ? (cause as { code?: unknown }).code : undefined;
+	if (code === "ENOENT") return new SessionTreeError("FILE_NOT_FOUND", "no such file or directory", { file: name });
+	return new SessionTreeError("IO_ERROR", cause instanceof Error ? cause.message : String(cause), { file: name });
+}
+
+/** A file as sources: itself, or the members of an archive. */
+function fileSources(path: string, explicit: boolean, problems: SourceProblem[]): PendingSource[] {
+	if (/\.zip$/i.test(path) || (explicit && startsLikeZip(path))) {
+		try {
+			return zipSources(path, readFileSync(path));
+		} catch (cause) {
+			problems.push({ name: path, error: cause instanceof SessionTreeError ? cause : ioProblem(path, cause) });
+			return [];
+		}
+	}
+	return [
+		{
+			name: path,
+			explicit,
+			read: () => decodeText(readFileSync(path)),
+		},
+	];
+}
+
+/** True for a file whose first bytes are a ZIP archive's (a download saved without its extension). */
+function startsLikeZip(path: string): boolean {
+	try {
+		const fd = openSync(path, "r");
+		try {
+			const head = new Uint8Array(4);
+			return readSync(fd, head, 0, 4, 0) === 4 && isZip(head);
+		} finally {
+			closeSync(fd);
+		}
+	} catch {
+		return false;
+	}
+}
+
+/**
+ * The sources the inputs name: files as they are (a ZIP file by its members), directories
+ * walked recursively. Inputs that do not exist or cannot be read are returned as problems.
+ */
+export function expandInputs(inputs: readonly string[]): { sources: PendingSource[]; problems: SourceProblem[] } {
+	const sources: PendingSource[] = [];
+	const problems: SourceProblem[] = [];
+	for (const input of inputs) {
+		let stats: ReturnType<typeof statSync>;
+		try {
+			stats = statSync(input);
+		} catch (cause) {
+			problems.push({ name: input, error: ioProblem(input, cause) });
+			continue;
+		}
+		if (stats.isDirectory()) walk(input, sources, problems);
+		else sources.push(...fileSources(input, true, problems));
+	}
+	return { sources, problems };
+}
