@@ -29,8 +29,8 @@ export const VIRTUAL_THRESHOLD = 2000;
 export const ROW_HEIGHT = 22;
 /** Rows rendered above and below the visible ones. */
 const OVERSCAN = 30;
-/** Characters of indentation shown (6 nested forks) before it is cut on the left, marked `… `. */
-const MAX_INDENT = 24;
+/** Characters of indentation shown (3 nested forks) before it is cut on the left, marked `… `: the sidebar is narrow, and deep trees (a 100k session nests dozens of forks) would leave no room for the preview. */
+const MAX_INDENT = 12;
 /** Characters of a row's preview. */
 const PREVIEW = 60;
 
