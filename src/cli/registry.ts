@@ -232,6 +232,45 @@ const SPECS = defineCommands([
 		},
 	},
 	{
+		name: "browse",
+		summary: "walk the session tree full-screen: preview, fold, search, filter, label, choose the leaf",
+		cli: {
+			synopsis: "browse FILE [--filter MODE] [--lenient]",
+			description:
+				"Shows the session tree full-screen on the terminal, drawn as `tree` draws it, with a preview\n" +
+				"of the selected entry: its whole text, its time and label, and the size of the context the\n" +
+				"model would receive from there (messages and estimated tokens). Keys (? lists them):\n" +
+				"  ↑ ↓ k j move, PgUp PgDn page, g G first and last, ← → fold and unfold a branch,\n" +
+				"  [ ] previous and next branch point, / search, n N next and previous match,\n" +
+				"  f cycle the filters (default, no-tools, user-only, labeled-only, all),\n" +
+				"  l set or clear the label (written at once), Enter choose, q or Esc leave without a change.\n" +
+				"\n" +
+				"Enter follows pi's /tree: on a user message the leaf moves to its parent and, once the\n" +
+				"screen is closed, the message's text is printed on stdout to edit and send again; any other\n" +
+				"entry becomes the leaf. The new leaf is written to the session (`leaf: ID` goes to stderr).\n" +
+				"A damaged file opened with --lenient, or another agent's file, is browsed read-only.\n" +
+				"Needs a terminal; colours unless NO_COLOR is set.",
+			examples: [
+				"session-tree browse session.jsonl",
+				"session-tree browse session.jsonl --filter user-only",
+				"session-tree browse 'sqlite:./agents.db#0195f3c2-…'",
+			],
+			options: { filter: { type: "string" }, ...LENIENT_OPTION },
+			optionDocs: [
+				{
+					flags: "--filter MODE",
+					description: `start with this filter: ${TREE_FILTER_NAMES.join(", ")} (default: default)`,
+				},
+				{
+					flags: "--lenient",
+					description: "open a damaged file as far as possible, read-only (the problems go to stderr)",
+				},
+			],
+			positionals: ["FILE"],
+			load: async () => (await import("./commands/browse.js")).browseCommand,
+		},
+	},
+	{
 		name: "ctx",
 		summary: "show what the model sees at the leaf",
 		cli: {

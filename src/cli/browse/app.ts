@@ -1,0 +1,350 @@
+/**
+ * `session-tree browse` on the terminal: pi's TUI library (`@mariozechner/pi-tui`, the one pi
+ * draws `/tree` with) runs the screen: raw input split into keys, differential redraws in
+ * synchronized output, redraws on resize, the one-line input of search and labels. This
+ * module wires it to the model (model.ts), the screen (view.ts) and the session: labels are
+ * written through the session at once; the entry chosen with Enter is handed back to the
+ * command, which moves the leaf once the screen is closed.
+ *
+ * The screen is drawn on the terminal's alternate screen, which is left again, with raw mode
+ * and the cursor restored, however the browser ends (guard.ts).
+ */
+
+// pi-tui's modules themselves, not the package's index: that would load every component.
+import { Input } from "@mariozechner/pi-tui/dist/components/input.js";
+import { ProcessTerminal } from "@mariozechner/pi-tui/dist/terminal.js";
+import { type Component, TUI } from "@mariozechner/pi-tui/dist/tui.js";
+import { truncateToWidth, visibleWidth } from "@mariozechner/pi-tui/dist/utils.js";
+import { estimateContextTokens } from "../../core/tokens.js";
+import type { TreeFilter } from "../../render/tree-layout.js";
+import type { Session } from "../../session.js";
+import { guardTerminal } from "./guard.js";
+import { type BrowseAction, keyAction } from "./keys.js";
+import { BrowseModel, type BrowseSource } from "./model.js";
+import { type ContextSize, paneHeights, renderScreen, type ScreenFacts } from "./view.js";
+
+/** How to browse. */
+export interface BrowseOptions {
+	readonly filter: TreeFilter;
+	readonly color: boolean;
+	/** The session's name or location, for the header. */
+	readonly title: string;
+	/** Why the session cannot be written (Enter and `l` are off then). */
+	readonly readOnly?: string;
+}
+
+/** How the browser ended: left without a change, or an entry chosen with Enter. */
+export type BrowseOutcome = { readonly kind: "quit" } | { readonly kind: "choose"; readonly id: string };
+
+/** Switches to the alternate screen (the shell's screen is kept) and clears it. */
+const ENTER_SCREEN = "\u001b[?1049h\u001b[H\u001b[2J";
+/** The cursor to the top left corner, and the screen cleared. */
+const CLEAR_SCREEN = "\u001b[H\u001b[2J";
+/** Back to the normal screen, as it was; the cursor shown. */
+const LEAVE_SCREEN = "\u001b[?1049l\u001b[?25h";
+
+/** Contexts kept for entries visited (recomputed when evicted). */
+const CONTEXT_CACHE = 256;
+/** How long the selection must rest before its context is computed (held keys skip it). */
+const CONTEXT_DELAY_MS = 30;
+
+/** The session's tree as the model reads it (asked again after every write). */
+export function sourceOf(session: Session): BrowseSource {
+	const index = session.getTreeIndex();
+	return { roots: session.getTree(), leafId: session.getLeafId(), parentOf: (id) => index.getParentId(id) };
+}
+
+/** The size of the model's context at an entry. */
+export function contextAt(session: Session, id: string): ContextSize {
+	const { messages } = session.buildSessionContext(id);
+	return { messages: messages.length, tokens: estimateContextTokens(messages).tokens };
+}
+
+/** An input line open in the footer. */
+interface OpenInput {
+	readonly prompt: string;
+	readonly field: Input;
+}
+
+/** The one component on the screen: draws the model and turns keys into actions. */
+class BrowseScreen implements Component {
+	private model: BrowseModel | undefined;
+	private help = false;
+	private status: string | undefined;
+	private input: OpenInput | undefined;
+	private query = "";
+	private readonly contexts = new Map<string, ContextSize | { error: string }>();
+	private contextTimer: NodeJS.Timeout | undefined;
+	private loading = false;
+
+	constructor(
+		private readonly session: Session,
+		private readonly options: BrowseOptions,
+		private readonly tui: TUI,
+		private readonly finish: (outcome: BrowseOutcome) => void,
+		private readonly fail: (error: unknown) => void,
+	) {}
+
+	/** Reads the tree into a model (after the first frame, so a large session shows at once). */
+	private load(): void {
+		const model = new BrowseModel(sourceOf(this.session), this.options.filter);
+		model.center(paneHeights(this.tui.terminal.rows).tree);
+		this.model = model;
+		this.selectionChanged();
+		this.tui.requestRender();
+	}
+
+	render(width: number): string[] {
+		if (this.model === undefined && !this.loading) {
+			// Laid out once this first frame (the header, "reading N entries…") is on the screen.
+			this.loading = true;
+			setImmediate(() => {
+				try {
+					this.load();
+				} catch (error) {
+					this.fail(error);
+				}
+			});
+		}
+		const facts: ScreenFacts = {
+			title: this.options.title,
+			entryCount: this.session.entryCount,
+			color: this.options.color,
+			...(this.options.readOnly !== undefined ? { readOnly: this.options.readOnly } : {}),
+			...(this.help ? { help: true } : {}),
+			...(this.status !== undefined ? { status: this.status } : {}),
+			...(this.model === undefined ? { loading: true } : { context: this.contextFacts() }),
+			...(this.input ? { input: this.inputFacts(this.input) } : {}),
+		};
+		const lines = renderScreen(this.model, facts, width, this.tui.terminal.rows);
+		// pi-tui refuses a line wider than the terminal by its own measure; cut (never seen) to be safe.
+		return lines.map((line) => (visibleWidth(line) > width ? truncateToWidth(line, width, "") : line));
+	}
+
+	invalidate(): void {}
+
+	private inputFacts(input: OpenInput): NonNullable<ScreenFacts["input"]> {
+		return { prompt: input.prompt, line: (width) => input.field.render(width)[0] ?? "" };
+	}
+
+	private contextFacts(): NonNullable<ScreenFacts["context"]> {
+		const id = this.model?.selectedEntry()?.node.entry.id;
+		return (id === undefined ? undefined : this.contexts.get(id)) ?? "pending";
+	}
+
+	/** Computes the context at the selection once it rests (only for the entry selected). */
+	private selectionChanged(): void {
+		const id = this.model?.selectedEntry()?.node.entry.id;
+		if (id === undefined || this.contexts.has(id)) return;
+		if (this.contextTimer) clearTimeout(this.contextTimer);
+		this.contextTimer = setTimeout(() => {
+			this.contextTimer = undefined;
+			if (this.model?.selectedEntry()?.node.entry.id !== id) return;
+			let size: ContextSize | { error: string };
+			try {
+				size = contextAt(this.session, id);
+			} catch (error) {
+				size = { error: error instanceof Error ? error.message : String(error) };
+			}
+			if (this.contexts.size >= CONTEXT_CACHE) {
+				const oldest = this.contexts.keys().next().value;
+				if (oldest !== undefined) this.contexts.delete(oldest);
+			}
+			this.contexts.set(id, size);
+			this.tui.requestRender();
+		}, CONTEXT_DELAY_MS);
+	}
+
+	handleInput(data: string): void {
+		if (this.input) {
+			this.input.field.handleInput(data);
+			return;
+		}
+		this.status = undefined;
+		if (this.help) {
+			this.help = false;
+			return;
+		}
+		const model = this.model;
+		if (!model) {
+			const action = keyAction(data);
+			if (action?.type === "quit") this.leave({ kind: "quit" });
+			return;
+		}
+		const action = keyAction(data);
+		if (action) this.apply(model, action);
+		this.selectionChanged();
+	}
+
+	private apply(model: BrowseModel, action: BrowseAction): void {
+		const page = Math.max(1, paneHeights(this.tui.terminal.rows).tree - 1);
+		switch (action.type) {
+			case "move":
+				model.moveBy(action.by);
+				return;
+			case "page":
+				model.moveBy(action.by * page);
+				return;
+			case "first":
+				model.first();
+				return;
+			case "last":
+				model.last();
+				return;
+			case "fold":
+				model.foldLeft();
+				return;
+			case "unfold":
+				model.unfoldRight();
+				return;
+			case "branch":
+				if (!model.branchPoint(action.by)) this.status = `no branch point ${action.by > 0 ? "below" : "above"}`;
+				return;
+			case "search":
+				this.openInput("search", "", (query) => {
+					if (query !== "") this.query = query;
+					this.findMatch(model, 1);
+				});
+				return;
+			case "match":
+				this.findMatch(model, action.by);
+				return;
+			case "filter":
+				model.cycleFilter();
+				return;
+			case "label":
+				this.label(model);
+				return;
+			case "choose":
+				this.choose(model);
+				return;
+			case "help":
+				this.help = true;
+				return;
+			case "quit":
+				this.leave({ kind: "quit" });
+				return;
+		}
+	}
+
+	private findMatch(model: BrowseModel, dir: 1 | -1): void {
+		if (this.query === "") {
+			this.status = "nothing to search for yet: press /";
+			return;
+		}
+		if (!model.search(this.query, dir)) this.status = `no match for ${JSON.stringify(this.query)} in the rows shown`;
+	}
+
+	private openInput(prompt: string, value: string, submit: (value: string) => void): void {
+		const field = new Input();
+		field.setValue(value);
+		// The cursor after the text given (Ctrl-E: the input's "end of line").
+		field.handleInput("\u0005");
+		field.onSubmit = (text) => {
+			this.input = undefined;
+			submit(text);
+			this.selectionChanged();
+		};
+		field.onEscape = () => {
+			this.input = undefined;
+		};
+		this.input = { prompt, field };
+	}
+
+	private label(model: BrowseModel): void {
+		if (this.options.readOnly !== undefined) {
+			this.status = `read-only: ${this.options.readOnly}`;
+			return;
+		}
+		const row = model.selectedEntry();
+		if (!row) {
+			this.status = "select an entry to label";
+			return;
+		}
+		const id = row.node.entry.id;
+		this.openInput(`label ${id} (empty clears)`, row.node.label ?? "", (text) => {
+			this.status = "writing the label…";
+			this.session.appendLabelChange(id, text === "" ? undefined : text).then(
+				() => {
+					model.setSource(sourceOf(this.session));
+					this.status = text === "" ? `label of ${id} cleared` : `label of ${id} set`;
+					this.tui.requestRender();
+				},
+				(error: unknown) => {
+					this.status = `label not written: ${error instanceof Error ? error.message : String(error)}`;
+					this.tui.requestRender();
+				},
+			);
+		});
+	}
+
+	private choose(model: BrowseModel): void {
+		const row = model.selectedRow();
+		if (row?.kind === "more") {
+			model.unfoldRight();
+			return;
+		}
+		if (row?.kind !== "entry") return;
+		if (this.options.readOnly !== undefined) {
+			this.status = `read-only: ${this.options.readOnly}`;
+			return;
+		}
+		this.leave({ kind: "choose", id: row.node.entry.id });
+	}
+
+	private leave(outcome: BrowseOutcome): void {
+		if (this.contextTimer) clearTimeout(this.contextTimer);
+		this.finish(outcome);
+	}
+}
+
+/**
+ * Runs the browser on the terminal (stdin and stdout must be one) until the user leaves or
+ * chooses an entry. The terminal is restored before the promise settles.
+ */
+export function browse(session: Session, options: BrowseOptions): Promise<BrowseOutcome> {
+	return new Promise((resolve, reject) => {
+		const terminal = new ProcessTerminal();
+		const tui = new TUI(terminal);
+		let stopped = false;
+		const restore = () => {
+			if (stopped) return;
+			stopped = true;
+			try {
+				// Emptied first: tmux 3.3, after the terminal grew wider, carries lines of the alternate
+				// screen wider than the old width over to the shell's screen when it is left. From the
+				// top, pi-tui's stop (the cursor below the last line drawn, a new line) cannot scroll.
+				process.stdout.write(CLEAR_SCREEN);
+				tui.stop();
+			} finally {
+				process.stdout.write(LEAVE_SCREEN);
+			}
+		};
+		const unguard = guardTerminal(restore, (text) => process.stderr.write(text));
+		let ending = false;
+		const end = (settle: () => void) => {
+			if (ending) return;
+			ending = true;
+			// With the Kitty keyboard protocol on, the release of the last key is still on its way:
+			// read it here (as pi does) rather than leave it to the shell.
+			const drained = terminal.kittyProtocolActive ? terminal.drainInput(500, 50) : Promise.resolve();
+			const done = () => {
+				restore();
+				unguard();
+				settle();
+			};
+			drained.then(done, done);
+		};
+		const screen = new BrowseScreen(
+			session,
+			options,
+			tui,
+			(outcome) => end(() => resolve(outcome)),
+			(error) => end(() => reject(error)),
+		);
+		process.stdout.write(ENTER_SCREEN);
+		tui.addChild(screen);
+		tui.setFocus(screen);
+		tui.start();
+	});
+}

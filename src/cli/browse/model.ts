@@ -1,0 +1,339 @@
+/**
+ * The state of `session-tree browse`, without a terminal: the rows of the tree (laid out by
+ * `render/tree-layout.ts` with the drawing rules of `tree`), the selection and the scroll
+ * position, the folded entries, the filter and search. Pure: no I/O, no timers; the app
+ * (app.ts) feeds it keys' actions and asks it what to draw.
+ *
+ * The rows are laid out once per change of the tree, the filter or the folds (iteratively:
+ * any depth of tree), and only the rows on the screen are drawn.
+ */
+
+import type { SessionEntry, SessionTreeNode } from "../../core/types.js";
+import { describeEntry } from "../../render/preview.js";
+import {
+	layoutTree,
+	TREE_FILTERS,
+	type TreeEntryRow,
+	type TreeFilter,
+	type TreeLayoutRow,
+} from "../../render/tree-layout.js";
+
+/** The tree to browse: as {@link Session.getTree} returns it, with its leaf and parents. */
+export interface BrowseSource {
+	readonly roots: readonly SessionTreeNode[];
+	readonly leafId: string | null;
+	/** The resolved parent of an entry (null for a root, undefined for an unknown id). */
+	parentOf(id: string): string | null | undefined;
+}
+
+/** The key of a row, stable across layouts: the entry id, or `more:` and the folded entry's id. */
+export function rowKey(row: TreeLayoutRow): string {
+	switch (row.kind) {
+		case "entry":
+			return row.node.entry.id;
+		case "more":
+			return `more:${row.parentId}`;
+		case "fold":
+			return `fold:${row.prefix}:${row.count}`;
+	}
+}
+
+/** The filter after `filter` in pi's order (`f`), wrapping around. */
+export function nextFilter(filter: TreeFilter): TreeFilter {
+	const i = TREE_FILTERS.indexOf(filter);
+	return TREE_FILTERS[(i + 1) % TREE_FILTERS.length] ?? "default";
+}
+
+/** What Enter does on an entry (pi's navigate rule, as `Session.navigate` applies it). */
+export interface EnterOutcome {
+	/** The leaf afterwards (null: before the first entry). */
+	leafId: string | null;
+	/** True when the entry's text is handed back to be edited and sent again. */
+	editsText: boolean;
+}
+
+/**
+ * pi's navigate rule: choosing a user message (or a custom message) moves the leaf to its
+ * parent (before the first entry, for a root) and hands its text back to edit; any other
+ * entry becomes the leaf.
+ */
+export function enterOutcome(entry: SessionEntry, parentId: string | null): EnterOutcome {
+	const editsText = (entry.type === "message" && entry.message?.role === "user") || entry.type === "custom_message";
+	return editsText ? { leafId: parentId, editsText } : { leafId: entry.id, editsText };
+}
+
+/** Whether a search query matches text: case-insensitive unless the query has a capital letter. */
+export function searchMatcher(query: string): (text: string) => boolean {
+	if (query !== query.toLowerCase()) return (text) => text.includes(query);
+	return (text) => text.toLowerCase().includes(query);
+}
+
+/** The text a search looks at for a row: the id, the kind, the whole text and the label. */
+export function rowSearchText(row: TreeLayoutRow): string {
+	if (row.kind !== "entry") return "";
+	const { entry } = row.node;
+	const { kind, text } = describeEntry(entry);
+	return `${entry.id} ${kind} ${text} ${row.node.label ?? ""}`;
+}
+
+/** The selection, the scroll position and the rows of the tree being browsed. */
+export class BrowseModel {
+	private source: BrowseSource;
+	/** The pi `/tree` filter in force. */
+	filter: TreeFilter;
+	/** Entries whose descendants are folded away. */
+	readonly collapsed = new Set<string>();
+	/** The rows, top to bottom. */
+	rows: TreeLayoutRow[] = [];
+	/** Ids on the path from the root to the leaf. */
+	active: ReadonlySet<string> = new Set();
+	/** The row that carries the leaf marker (the leaf, or its nearest shown ancestor). */
+	leafShownAt: string | null = null;
+	/** Index of the selected row (0 when there are none). */
+	selected = 0;
+	/** Index of the first row on the screen. */
+	top = 0;
+	/** The row of each key. */
+	private index = new Map<string, number>();
+	/** The key of the last row selected: kept while a filter shows no row. */
+	private anchor: string | undefined;
+
+	constructor(source: BrowseSource, filter: TreeFilter = "default") {
+		this.source = source;
+		this.filter = filter;
+		this.layout();
+		this.selectId(this.leafShownAt ?? undefined);
+	}
+
+	get leafId(): string | null {
+		return this.source.leafId;
+	}
+
+	/** The resolved parent of an entry. */
+	parentOf(id: string): string | null | undefined {
+		return this.source.parentOf(id);
+	}
+
+	/** Lays the rows out again (tree, filter or folds changed), keeping the selected entry. */
+	private layout(): void {
+		const keep = this.selectedKey() ?? this.anchor;
+		this.anchor = keep;
+		const { rows, active, leafShownAt } = layoutTree(this.source.roots, {
+			leafId: this.source.leafId,
+			filter: this.filter,
+			collapsed: this.collapsed,
+		});
+		this.rows = rows;
+		this.active = active;
+		this.leafShownAt = leafShownAt;
+		this.index = new Map();
+		rows.forEach((row, i) => {
+			this.index.set(rowKey(row), i);
+		});
+		if (keep !== undefined) this.selectKey(keep);
+		else this.selected = Math.min(this.selected, Math.max(0, rows.length - 1));
+	}
+
+	/** Takes a new tree (after a write), keeping the selection, the folds and the filter. */
+	setSource(source: BrowseSource): void {
+		this.source = source;
+		this.layout();
+	}
+
+	/** The selected row, if any. */
+	selectedRow(): TreeLayoutRow | undefined {
+		return this.rows[this.selected];
+	}
+
+	/** The selected entry row, if the selection is one. */
+	selectedEntry(): TreeEntryRow | undefined {
+		const row = this.selectedRow();
+		return row?.kind === "entry" ? row : undefined;
+	}
+
+	private selectedKey(): string | undefined {
+		const row = this.selectedRow();
+		return row ? rowKey(row) : undefined;
+	}
+
+	/** Selects the row of a key; an entry no row shows selects its nearest shown ancestor. */
+	private selectKey(key: string): void {
+		const found = this.index.get(key);
+		if (found !== undefined) {
+			this.selected = found;
+			return;
+		}
+		const id = key.startsWith("more:") ? key.slice(5) : key;
+		this.selectId(id);
+	}
+
+	/**
+	 * Selects the row of entry `id`, or of its nearest ancestor that has a row (filtered out or
+	 * folded away); the first row when none has.
+	 */
+	selectId(id: string | undefined): boolean {
+		const seen = new Set<string>();
+		let current: string | null | undefined = id;
+		while (current !== null && current !== undefined && !seen.has(current)) {
+			const found = this.index.get(current);
+			if (found !== undefined) {
+				this.selected = found;
+				return current === id;
+			}
+			seen.add(current);
+			current = this.source.parentOf(current);
+		}
+		this.selected = 0;
+		return false;
+	}
+
+	/** Moves the selection by `delta` rows, stopping at the ends. */
+	moveBy(delta: number): void {
+		if (this.rows.length === 0) return;
+		this.selected = Math.max(0, Math.min(this.rows.length - 1, this.selected + delta));
+	}
+
+	first(): void {
+		this.selected = 0;
+	}
+
+	last(): void {
+		this.selected = Math.max(0, this.rows.length - 1);
+	}
+
+	/** Whether a row is a branch point: an entry with more than one shown child. */
+	static isBranchPoint(row: TreeLayoutRow | undefined): boolean {
+		return row?.kind === "entry" && row.children > 1;
+	}
+
+	/** Selects the next (`dir` 1) or previous (-1) branch point; false when there is none that way. */
+	branchPoint(dir: 1 | -1): boolean {
+		for (let i = this.selected + dir; i >= 0 && i < this.rows.length; i += dir) {
+			if (BrowseModel.isBranchPoint(this.rows[i])) {
+				this.selected = i;
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/**
+	 * ←: folds the selected entry's descendants away; on an entry already folded or without
+	 * children, or on a `… N more` row, moves to the entry it hangs from (the nearest row above
+	 * that is less indented). Returns what it did.
+	 */
+	foldLeft(): "folded" | "moved" | "none" {
+		const row = this.selectedRow();
+		if (!row) return "none";
+		if (row.kind === "entry" && row.children > 0 && !row.collapsed) {
+			this.collapsed.add(row.node.entry.id);
+			this.layout();
+			return "folded";
+		}
+		if (row.kind === "more") {
+			const at = this.index.get(row.parentId);
+			if (at === undefined) return "none";
+			this.selected = at;
+			return "moved";
+		}
+		const indent = row.prefix.length;
+		for (let i = this.selected - 1; i >= 0; i--) {
+			const above = this.rows[i];
+			if (above && above.kind === "entry" && above.prefix.length < indent) {
+				this.selected = i;
+				return "moved";
+			}
+		}
+		return "none";
+	}
+
+	/**
+	 * →: unfolds the selected entry (or the entry of a `… N more` row); on an unfolded entry
+	 * with children, moves to its first child. Returns what it did.
+	 */
+	unfoldRight(): "unfolded" | "moved" | "none" {
+		const row = this.selectedRow();
+		if (!row) return "none";
+		const folded =
+			row.kind === "more" ? row.parentId : row.kind === "entry" && row.collapsed ? row.node.entry.id : undefined;
+		if (folded !== undefined) {
+			const at = this.selected;
+			this.collapsed.delete(folded);
+			this.layout();
+			// From a `more` row: the entry's first child takes its place, and the selection stays there.
+			if (row.kind === "more") this.selected = Math.min(at, this.rows.length - 1);
+			return "unfolded";
+		}
+		if (row.kind === "entry" && row.children > 0 && this.selected + 1 < this.rows.length) {
+			this.selected++;
+			return "moved";
+		}
+		return "none";
+	}
+
+	/** Unfolds everything on the path to an entry that a fold hides, so that it gets a row. */
+	reveal(id: string): void {
+		let changed = false;
+		const seen = new Set<string>();
+		for (
+			let at = this.source.parentOf(id);
+			at !== null && at !== undefined && !seen.has(at);
+			at = this.source.parentOf(at)
+		) {
+			seen.add(at);
+			if (this.collapsed.delete(at)) changed = true;
+		}
+		if (changed) this.layout();
+	}
+
+	/** `f`: the next filter; the selection stays on its entry or moves to the nearest shown ancestor. */
+	cycleFilter(): TreeFilter {
+		this.setFilter(nextFilter(this.filter));
+		return this.filter;
+	}
+
+	setFilter(filter: TreeFilter): void {
+		this.filter = filter;
+		this.layout();
+	}
+
+	/**
+	 * Selects the next row (`dir` 1) or previous one (-1) after the selection whose text matches
+	 * `query` (see {@link searchMatcher}), wrapping around; `includeSelected` starts at the
+	 * selection itself. Returns whether one was found.
+	 */
+	search(query: string, dir: 1 | -1, includeSelected = false): boolean {
+		const count = this.rows.length;
+		if (query === "" || count === 0) return false;
+		const matches = searchMatcher(query);
+		const start = includeSelected ? this.selected : this.selected + dir;
+		for (let k = 0; k < count; k++) {
+			const i = (((start + dir * k) % count) + count) % count;
+			const row = this.rows[i];
+			if (row && matches(rowSearchText(row))) {
+				this.selected = i;
+				return true;
+			}
+		}
+		return false;
+	}
+
+	/** Scrolls so that the selection is on a screen of `height` rows (with a row of context). */
+	scrollIntoView(height: number): void {
+		const rows = this.rows.length;
+		if (height <= 0 || rows === 0) {
+			this.top = 0;
+			return;
+		}
+		const margin = height >= 5 ? 1 : 0;
+		if (this.selected - margin < this.top) this.top = this.selected - margin;
+		if (this.selected + margin >= this.top + height) this.top = this.selected + margin - height + 1;
+		this.top = Math.max(0, Math.min(this.top, rows - height));
+	}
+
+	/** Scrolls so that the selection is in the middle of a screen of `height` rows. */
+	center(height: number): void {
+		this.top = this.selected - Math.floor(height / 2);
+		this.scrollIntoView(height);
+	}
+}

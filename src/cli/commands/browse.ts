@@ -1,0 +1,86 @@
+/**
+ * `session-tree browse FILE`: the session tree full-screen (src/cli/browse/). Labels are
+ * written as they are set; the entry chosen with Enter moves the leaf after the screen closes
+ * (pi's navigate rule), and a user message's text is printed on stdout, to edit and send again.
+ */
+
+import { closeSync, openSync, readSync } from "node:fs";
+import { basename } from "node:path";
+import { sanitizeLines } from "../../render/preview.js";
+import { shouldColor } from "../../render/terminal.js";
+import { TREE_FILTERS, type TreeFilter } from "../../render/tree-layout.js";
+import type { Session } from "../../session.js";
+import { schemeOf } from "../../storage/locations.js";
+import { CliError, type CommandHandler, requiredPositional, stringValue, UsageError } from "../args.js";
+import { browse } from "../browse/app.js";
+import { openSession } from "../open.js";
+
+/** Whether a file starts with a pi session header (then it was not opened as another agent's file). */
+function startsAsPiSession(path: string): boolean {
+	let fd: number | undefined;
+	try {
+		fd = openSync(path, "r");
+		const head = Buffer.alloc(4096);
+		const read = readSync(fd, head, 0, head.length, 0);
+		return /^\s*\{[^\n]*"type"\s*:\s*"session"/.test(head.subarray(0, read).toString("utf8"));
+	} catch {
+		return false;
+	} finally {
+		if (fd !== undefined) closeSync(fd);
+	}
+}
+
+/**
+ * Why the session must not be written, if so: a damaged file opened leniently (repair it
+ * first), or another agent's file opened as it is (import it first).
+ */
+async function readOnlyReason(session: Session, location: string, lenient: boolean): Promise<string | undefined> {
+	const problems = session.problems.length;
+	if (lenient && problems > 0) {
+		return `${problems} problem${problems === 1 ? "" : "s"} in the file (repair it)`;
+	}
+	if (schemeOf(location) === undefined && !startsAsPiSession(location)) {
+		// Only for a file that is not a pi session: the importers are not loaded otherwise.
+		const { recordsHeldBy } = await import("../../import/index.js");
+		if (recordsHeldBy(session) !== undefined) return "another agent's file (import it)";
+	}
+	return undefined;
+}
+
+function parseFilter(value: string | undefined): TreeFilter {
+	if (value === undefined) return "default";
+	const filter = TREE_FILTERS.find((name) => name === value);
+	if (filter === undefined) {
+		throw new UsageError(`unknown filter ${JSON.stringify(value)}: use one of ${TREE_FILTERS.join(", ")}`, "browse");
+	}
+	return filter;
+}
+
+/** Runs `session-tree browse`; its name, options and help are in the registry (src/cli/registry.ts). */
+export const browseCommand: CommandHandler = {
+	async run({ values, positionals, io }) {
+		const location = requiredPositional(positionals, 0);
+		const filter = parseFilter(stringValue(values, "filter"));
+		if (io.stdin.isTTY !== true || process.stdout.isTTY !== true) {
+			throw new CliError("browse needs a terminal (stdin and stdout); `session-tree tree FILE` prints the tree");
+		}
+		const lenient = values.lenient === true;
+		const session = await openSession(location, io, lenient);
+		try {
+			const readOnly = await readOnlyReason(session, location, lenient);
+			const name = session.getSessionName();
+			const outcome = await browse(session, {
+				filter,
+				color: shouldColor(process.stdout),
+				title: name ?? (schemeOf(location) === undefined ? basename(location) : location),
+				...(readOnly !== undefined ? { readOnly } : {}),
+			});
+			if (outcome.kind !== "choose") return;
+			const result = await session.navigate(outcome.id);
+			io.err(`leaf: ${result.leafId ?? "(before the first entry)"}\n`);
+			if (result.editorText !== undefined) io.out(`${sanitizeLines(result.editorText).join("\n")}\n`);
+		} finally {
+			await session.close();
+		}
+	},
+};

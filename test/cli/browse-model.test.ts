@@ -1,0 +1,457 @@
+/**
+ * `session-tree browse` without a terminal: the rows (folds, filters), the selection and its
+ * moves, search, the keys' actions, pi's navigate rule, the screen's lines at 80×24 and other
+ * sizes, and the guard that restores the terminal. The terminal itself: browse.test.ts (tmux).
+ */
+
+import assert from "node:assert/strict";
+import { EventEmitter } from "node:events";
+import { after, describe, test } from "node:test";
+import { contextAt, sourceOf } from "../../src/cli/browse/app.js";
+import { guardTerminal } from "../../src/cli/browse/guard.js";
+import { keyAction } from "../../src/cli/browse/keys.js";
+import {
+	BrowseModel,
+	type BrowseSource,
+	enterOutcome,
+	nextFilter,
+	rowKey,
+	searchMatcher,
+} from "../../src/cli/browse/model.js";
+import { paneHeights, renderScreen, type ScreenFacts, wrapText } from "../../src/cli/browse/view.js";
+import type { SessionEntry, SessionTreeNode } from "../../src/core/types.js";
+import { Session } from "../../src/index.js";
+import { displayWidth } from "../../src/render/terminal.js";
+import { layoutTree, TREE_FILTERS } from "../../src/render/tree-layout.js";
+import { cli, fixture, removeTempDirs } from "./helpers.js";
+
+after(removeTempDirs);
+
+/** branch-in-place: a chain of four, then a fork at b344e667 and a second one at c0cf4af1. */
+const FORK = "b344e667";
+const ALT = "c0cf4af1";
+const LEAF = "1fd141e1";
+
+async function model(name = "branch-in-place", filter: Parameters<typeof nextFilter>[0] = "default") {
+	const session = await Session.open(fixture(name));
+	return { session, model: new BrowseModel(sourceOf(session), filter) };
+}
+
+function selectedId(m: BrowseModel): string | undefined {
+	const row = m.selectedRow();
+	return row ? rowKey(row) : undefined;
+}
+
+describe("browse model: rows", () => {
+	test("the rows are tree-layout's, the selection starts on the leaf", async () => {
+		const { session, model: m } = await model();
+		const expected = layoutTree(session.getTree(), { leafId: session.getLeafId(), filter: "default" });
+		assert.deepEqual(m.rows.map(rowKey), expected.rows.map(rowKey));
+		assert.equal(m.rows.length, 17);
+		assert.equal(selectedId(m), LEAF);
+		assert.equal(m.leafShownAt, LEAF);
+	});
+
+	test("← folds a branch into a `… N more` row, → unfolds it", async () => {
+		const { model: m } = await model();
+		assert.ok(m.selectId(ALT));
+		assert.equal(m.foldLeft(), "folded");
+		const at = m.selected;
+		assert.equal(selectedId(m), ALT, "the selection stays on the folded entry");
+		const more = m.rows[at + 1];
+		assert.equal(more?.kind, "more");
+		if (more?.kind === "more") {
+			assert.equal(more.count, 6);
+			assert.equal(more.branches, 2);
+			assert.equal(more.leafBelow, true);
+		}
+		assert.equal(m.rows.length, 17 - 6 + 1);
+		assert.ok(!m.rows.some((row) => rowKey(row) === LEAF));
+		// On the `more` row, → unfolds and the first child takes its place.
+		m.moveBy(1);
+		assert.equal(m.unfoldRight(), "unfolded");
+		assert.equal(m.rows.length, 17);
+		assert.equal(m.selected, at + 1);
+		// ← then → on the entry itself.
+		m.selectId(ALT);
+		m.foldLeft();
+		assert.equal(m.unfoldRight(), "unfolded");
+		assert.equal(selectedId(m), ALT);
+		assert.equal(m.rows.length, 17);
+	});
+
+	test("← on an entry without children goes to the branch point it hangs from; → goes to the first child", async () => {
+		const { model: m } = await model();
+		m.selectId("cbc889c2");
+		assert.equal(m.foldLeft(), "moved");
+		assert.equal(selectedId(m), ALT);
+		assert.equal(m.unfoldRight(), "moved");
+		assert.equal(selectedId(m), "38de0276");
+		m.first();
+		assert.equal(m.foldLeft(), "folded", "the root folds the whole tree");
+		assert.equal(m.rows.length, 2);
+	});
+
+	test("a fold survives a filter change; the selection moves to the nearest shown ancestor", async () => {
+		const { model: m } = await model();
+		m.selectId("fe7aeabc");
+		m.foldLeft();
+		assert.equal(m.collapsed.has("fe7aeabc"), true);
+		m.selectId(LEAF);
+		m.setFilter("labeled-only");
+		assert.equal(m.rows.length, 0);
+		m.setFilter("user-only");
+		assert.ok(m.rows.every((row) => row.kind !== "entry" || row.node.entry.type === "message"));
+		assert.ok(
+			m.rows.every(
+				(row) => row.kind !== "entry" || (row.node.entry.type === "message" && row.node.entry.message.role === "user"),
+			),
+		);
+		// The leaf (an assistant message) is hidden: its parent, a user message, is selected.
+		assert.equal(selectedId(m), "bdca4b4e");
+		assert.ok(m.rows.some((row) => row.kind === "more" && row.parentId === "fe7aeabc" && row.branches === 2));
+	});
+
+	test("f cycles pi's filters in order", async () => {
+		const { model: m } = await model();
+		const seen = [m.filter];
+		for (let i = 0; i < TREE_FILTERS.length; i++) seen.push(m.cycleFilter());
+		assert.deepEqual(seen, [...TREE_FILTERS, "default"]);
+		assert.equal(nextFilter("all"), "default");
+	});
+
+	test("filters change the rows (tool results, settings entries)", async () => {
+		const { model: m } = await model("tool-calls");
+		const counts = TREE_FILTERS.map((filter) => {
+			m.setFilter(filter);
+			return m.rows.length;
+		});
+		const [byDefault, noTools, userOnly, , all] = counts;
+		assert.ok((noTools ?? 0) < (byDefault ?? 0), `no-tools hides tool results: ${counts}`);
+		assert.ok((userOnly ?? 0) < (noTools ?? 0), `user-only: ${counts}`);
+		assert.ok((all ?? 0) > (byDefault ?? 0), `all shows the thinking level change: ${counts}`);
+	});
+
+	test("[ and ] go to the previous and next branch point", async () => {
+		const { model: m } = await model();
+		m.first();
+		assert.ok(m.branchPoint(1));
+		assert.equal(selectedId(m), FORK);
+		assert.ok(m.branchPoint(1));
+		assert.equal(selectedId(m), "dce6dfc8");
+		assert.ok(m.branchPoint(1));
+		assert.equal(selectedId(m), ALT);
+		assert.equal(m.branchPoint(1), false, "no branch point below the last one");
+		assert.equal(selectedId(m), ALT);
+		m.last();
+		assert.ok(m.branchPoint(-1));
+		assert.equal(selectedId(m), ALT);
+		m.first();
+		assert.equal(m.branchPoint(-1), false);
+	});
+
+	test("search: the next row whose text matches, wrapping; case-insensitive unless the query has capitals", async () => {
+		const { model: m } = await model();
+		m.first();
+		assert.ok(m.search("[third]", 1));
+		assert.equal(selectedId(m), "964de769");
+		assert.ok(m.search("[alt]", 1));
+		assert.equal(selectedId(m), ALT);
+		assert.ok(m.search("[alt]", 1));
+		assert.equal(selectedId(m), "ab4a8e6c");
+		assert.ok(m.search("[alt]", 1), "wraps around");
+		assert.equal(selectedId(m), ALT);
+		assert.ok(m.search("[alt]", -1));
+		assert.equal(selectedId(m), "ab4a8e6c");
+		assert.equal(m.search("no such text anywhere", 1), false);
+		assert.equal(selectedId(m), "ab4a8e6c", "a failed search leaves the selection");
+		assert.ok(m.search(LEAF.slice(0, 6), 1), "ids are searched too");
+		assert.equal(selectedId(m), LEAF);
+		assert.equal(searchMatcher("abc")("xABCx"), true);
+		assert.equal(searchMatcher("Abc")("xabcx"), false);
+	});
+
+	test("the selection stays on the screen while it moves and pages", async () => {
+		const { model: m } = await model();
+		const height = 5;
+		m.first();
+		m.scrollIntoView(height);
+		for (let i = 0; i < 17; i++) {
+			m.moveBy(1);
+			m.scrollIntoView(height);
+			assert.ok(m.selected >= m.top && m.selected < m.top + height);
+		}
+		assert.equal(m.selected, 16, "stops at the last row");
+		m.moveBy(-100);
+		assert.equal(m.selected, 0);
+		m.center(height);
+		assert.equal(m.top, 0);
+	});
+
+	test("a 160,000-deep chain: laid out, moved through and folded without recursion", () => {
+		const depth = 160_000;
+		const nodes: SessionTreeNode[] = [];
+		const parents = new Map<string, string | null>();
+		for (let i = 0; i < depth; i++) {
+			const id = i.toString(16).padStart(8, "0");
+			const parentId = i === 0 ? null : (i - 1).toString(16).padStart(8, "0");
+			parents.set(id, parentId);
+			const entry = {
+				type: "message",
+				id,
+				parentId,
+				timestamp: "2026-01-01T00:00:00.000Z",
+				message: { role: i % 2 === 0 ? "user" : "assistant", content: [{ type: "text", text: `turn ${i}` }] },
+			} as SessionEntry;
+			const node: SessionTreeNode = { entry, children: [] };
+			nodes[i - 1]?.children.push(node);
+			nodes.push(node);
+		}
+		const leafId = nodes[depth - 1]?.entry.id ?? null;
+		const source: BrowseSource = { roots: [nodes[0] as SessionTreeNode], leafId, parentOf: (id) => parents.get(id) };
+		const m = new BrowseModel(source, "default");
+		assert.equal(m.rows.length, depth);
+		assert.equal(selectedId(m), leafId);
+		m.first();
+		m.foldLeft();
+		assert.equal(m.rows.length, 2);
+		m.moveBy(1);
+		m.unfoldRight();
+		assert.equal(m.rows.length, depth);
+		assert.ok(m.search("turn 159999", 1));
+		const lines = renderScreen(m, facts(), 80, 24);
+		assert.equal(lines.length, 24);
+	});
+});
+
+describe("browse keys", () => {
+	test("raw terminal input maps to actions", () => {
+		const cases: Array<[string, unknown]> = [
+			["\u001b[A", { type: "move", by: -1 }],
+			["k", { type: "move", by: -1 }],
+			["\u001b[B", { type: "move", by: 1 }],
+			["j", { type: "move", by: 1 }],
+			["\u001bOA", { type: "move", by: -1 }],
+			["\u001b[5~", { type: "page", by: -1 }],
+			["\u001b[6~", { type: "page", by: 1 }],
+			["g", { type: "first" }],
+			["G", { type: "last" }],
+			["\u001b[H", { type: "first" }],
+			["\u001b[F", { type: "last" }],
+			["\u001b[D", { type: "fold" }],
+			["\u001b[C", { type: "unfold" }],
+			["[", { type: "branch", by: -1 }],
+			["]", { type: "branch", by: 1 }],
+			["/", { type: "search" }],
+			["n", { type: "match", by: 1 }],
+			["N", { type: "match", by: -1 }],
+			["f", { type: "filter" }],
+			["l", { type: "label" }],
+			["\r", { type: "choose" }],
+			["?", { type: "help" }],
+			["q", { type: "quit" }],
+			["\u001b", { type: "quit" }],
+			["\u0003", { type: "quit" }],
+			["x", undefined],
+			["\u001b[1;5A", undefined],
+		];
+		for (const [data, action] of cases) assert.deepEqual(keyAction(data), action, JSON.stringify(data));
+	});
+});
+
+describe("browse: pi's navigate rule", () => {
+	test("a user or custom message gives the leaf to its parent with its text; anything else becomes the leaf", async () => {
+		const session = await Session.inMemory();
+		const u1 = await session.appendMessage({ role: "user", content: "first", timestamp: 1 });
+		const a1 = await session.appendMessage({
+			role: "assistant",
+			content: [{ type: "text", text: "answer" }],
+			provider: "p",
+			model: "m",
+			timestamp: 2,
+		} as never);
+		const u2 = await session.appendMessage({ role: "user", content: [{ type: "text", text: "second" }], timestamp: 3 });
+		const c1 = await session.appendCustomMessageEntry("note", "custom text", true);
+		const t1 = await session.appendThinkingLevelChange("high");
+		for (const id of [u2, u1, a1, c1, t1]) {
+			const entry = session.getEntry(id) as SessionEntry;
+			const parent = session.getTreeIndex().getParentId(id) ?? null;
+			const planned = enterOutcome(entry, parent);
+			const result = await session.navigate(id);
+			assert.equal(planned.leafId, result.leafId, id);
+			assert.equal(planned.editsText, result.editorText !== undefined, id);
+		}
+		assert.deepEqual(enterOutcome(session.getEntry(u1) as SessionEntry, null), { leafId: null, editsText: true });
+	});
+
+	test("the context size at an entry: pi's message count and token estimate", async () => {
+		const session = await Session.open(fixture("branch-in-place"));
+		const size = contextAt(session, ALT);
+		assert.equal(size.messages, session.buildSessionContext(ALT).messages.length);
+		assert.ok(size.tokens > 0);
+	});
+});
+
+function facts(extra: Partial<ScreenFacts> = {}): ScreenFacts {
+	return {
+		title: "branch-in-place.jsonl",
+		entryCount: 17,
+		color: false,
+		context: { messages: 5, tokens: 1234 },
+		...extra,
+	};
+}
+
+describe("browse screen", () => {
+	test("80×24: a header, 13 tree rows, a rule, an 8-line preview and the footer, all 80 columns, no escapes", async () => {
+		const { model: m } = await model();
+		const lines = renderScreen(m, facts(), 80, 24);
+		assert.equal(lines.length, 24);
+		for (const line of lines) assert.equal(displayWidth(line), 80, JSON.stringify(line));
+		assert.ok(lines.every((line) => !line.includes("\u001b")));
+		assert.deepEqual(paneHeights(24), { tree: 13, preview: 8 });
+		assert.match(lines[0] ?? "", /^session-tree browse · branch-in-place\.jsonl +17 entries · 17\/17$/);
+		const selected = lines.filter((line) => line.startsWith("› "));
+		assert.equal(selected.length, 1);
+		assert.match(selected[0] ?? "", /1fd141e1 assistant: .*← leaf/);
+		assert.match(lines[14] ?? "", /^─{80}$/);
+		assert.match(lines[15] ?? "", /^1fd141e1 {2}assistant {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/);
+		assert.match(lines[16] ?? "", /^context: 5 messages, ~1,234 tokens {2}· the leaf/);
+		assert.match(lines[17] ?? "", /^Enter: already the leaf/);
+		assert.match(lines[18] ?? "", /^To message tree object edit/);
+		assert.match(lines[23] ?? "", /^filter: default {2}\? keys {2}q quit/);
+	});
+
+	test("colour only when asked; the selection in reverse video", async () => {
+		const { model: m } = await model();
+		const lines = renderScreen(m, facts({ color: true }), 80, 24);
+		assert.ok(lines.some((line) => line.includes("\u001b[7m")));
+		// biome-ignore lint/suspicious/noControlCharactersInRegex: the escape character is the point
+		assert.ok(lines.some((line) => /\u001b\[3\dm/.test(line)));
+	});
+
+	test("the preview tells what Enter does; read-only turns it off and says why", async () => {
+		const { model: m } = await model();
+		m.selectId(ALT);
+		let text = renderScreen(m, facts(), 80, 24).join("\n");
+		assert.match(text, /Enter: the leaf moves to b344e667 \(its parent\); the text is printed to edit/);
+		text = renderScreen(m, facts({ readOnly: "2 problems in the file (repair it)" }), 80, 24).join("\n");
+		assert.match(text, /Enter: off \(read-only\)/);
+		assert.match(text, /filter: default {2}read-only: 2 problems in the file \(repair it\) {2}\? keys/);
+		assert.doesNotMatch(text, /⏎ choose/);
+	});
+
+	test("? lists every key; the footer shows an open input or a message", async () => {
+		const { model: m } = await model();
+		const help = renderScreen(m, facts({ help: true }), 80, 24).join("\n");
+		for (const key of ["PgUp PgDn", "[ ]", "n N", "Enter", "q  Esc"]) assert.ok(help.includes(key), key);
+		const input = renderScreen(m, facts({ input: { prompt: "search", line: (w) => `> abc`.padEnd(w) } }), 80, 24);
+		assert.equal(input[23], `search> abc${" ".repeat(80 - 11)}`);
+		const status = renderScreen(m, facts({ status: "no match" }), 80, 24);
+		assert.match(status[23] ?? "", /^no match +$/);
+	});
+
+	test("any size from 1×1 to 200×60 gives exactly the lines asked for, none too wide", async () => {
+		const { model: m } = await model("unicode");
+		for (const [width, height] of [
+			[1, 1],
+			[10, 3],
+			[20, 8],
+			[80, 24],
+			[120, 40],
+			[200, 60],
+		] as const) {
+			for (let i = 0; i < m.rows.length; i++) {
+				m.selected = i;
+				const lines = renderScreen(m, facts(), width, height);
+				assert.equal(lines.length, height, `${width}×${height}`);
+				for (const line of lines) assert.ok(displayWidth(line) <= width, `${width}×${height}: ${JSON.stringify(line)}`);
+			}
+		}
+		assert.deepEqual(renderScreen(m, facts(), 0, 10), []);
+	});
+
+	test("while the tree is read: the header and a note", () => {
+		const lines = renderScreen(undefined, facts({ loading: true, entryCount: 100_000 }), 80, 24);
+		assert.equal(lines.length, 24);
+		assert.match(lines[1] ?? "", /reading 100,000 entries…/);
+	});
+
+	test("wrapText: at spaces, to a number of lines, saying when some is left out", () => {
+		assert.deepEqual(wrapText("aaa bbb ccc", 7, 5), { lines: ["aaa bbb", "ccc"], more: false });
+		assert.deepEqual(wrapText("one\n\ntwo\n\n", 10, 5), { lines: ["one", "", "two"], more: false });
+		assert.deepEqual(wrapText("x".repeat(25), 10, 2), { lines: ["x".repeat(10), "x".repeat(10)], more: true });
+		assert.deepEqual(wrapText("漢字漢字漢字", 5, 5).lines, ["漢字", "漢字", "漢字"]);
+		const huge = wrapText("word ".repeat(1_000_000), 80, 4);
+		assert.equal(huge.lines.length, 4);
+		assert.equal(huge.more, true);
+		assert.deepEqual(wrapText("a\u001b[31mb", 10, 1).lines, ["a [31mb"], "control characters are made harmless");
+	});
+});
+
+describe("browse terminal guard", () => {
+	class FakeProcess extends EventEmitter {
+		exits: Array<number | undefined> = [];
+		exit(code?: number): void {
+			this.exits.push(code);
+		}
+	}
+
+	test("a signal restores the terminal once and exits with 128 + its number", () => {
+		const proc = new FakeProcess();
+		let restored = 0;
+		const unguard = guardTerminal(
+			() => restored++,
+			() => {},
+			proc,
+		);
+		proc.emit("SIGTERM");
+		proc.emit("exit");
+		assert.equal(restored, 1);
+		assert.deepEqual(proc.exits, [143]);
+		unguard();
+		assert.equal(proc.listenerCount("SIGTERM"), 0);
+		assert.equal(proc.listenerCount("exit"), 0);
+	});
+
+	test("a crash restores the terminal, then reports the error and exits 1", () => {
+		const proc = new FakeProcess();
+		const events: string[] = [];
+		guardTerminal(
+			() => events.push("restore"),
+			(text) => events.push(text),
+			proc,
+		);
+		proc.emit("uncaughtException", new Error("boom"));
+		assert.equal(events[0], "restore");
+		assert.match(events[1] ?? "", /^session-tree: internal error: Error: boom/);
+		assert.deepEqual(proc.exits, [1]);
+		const other = new FakeProcess();
+		guardTerminal(
+			() => {},
+			() => {},
+			other,
+		);
+		other.emit("SIGINT");
+		other.emit("SIGHUP");
+		assert.deepEqual(other.exits, [130, 129]);
+	});
+});
+
+describe("browse on the command line, without a terminal", () => {
+	test("it needs a terminal; a bad filter is a usage error; --help documents it", async () => {
+		const piped = await cli(["browse", fixture("branch-in-place")]);
+		assert.equal(piped.code, 1);
+		assert.equal(piped.stdout, "");
+		assert.match(piped.stderr, /^session-tree: browse needs a terminal \(stdin and stdout\)/);
+		const bad = await cli(["browse", fixture("branch-in-place"), "--filter", "tools"]);
+		assert.equal(bad.code, 2);
+		assert.match(bad.stderr, /unknown filter "tools": use one of default, no-tools, user-only, labeled-only, all/);
+		const help = await cli(["browse", "--help"]);
+		assert.equal(help.code, 0);
+		assert.match(help.stdout, /^Usage: session-tree browse FILE \[--filter MODE\] \[--lenient\]/);
+		assert.match(help.stdout, /Enter follows pi's \/tree/);
+		const listing = await cli(["--help"]);
+		assert.match(listing.stdout, /^ {2}browse /m);
+	});
+});
