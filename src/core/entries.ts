@@ -18,6 +18,7 @@ import type {
 	SessionHeader,
 	SessionInfoEntry,
 	ThinkingLevelChangeEntry,
+	UsageRecord,
 } from "./types.js";
 import { CURRENT_SESSION_VERSION } from "./types.js";
 
@@ -33,6 +34,22 @@ export function sessionHeader(id: string, timestamp: string, cwd: string, parent
 	const header: SessionHeader = { type: "session", version: CURRENT_SESSION_VERSION, id, timestamp, cwd };
 	if (parentSession !== undefined) header.parentSession = parentSession;
 	return header;
+}
+
+/**
+ * pi's usage record with nothing counted: every token count and cost 0. It is what an assistant
+ * message carries when the source did not count (an import without usage, a reply written by
+ * hand); a fresh object each call, so the caller may fill it in.
+ */
+export function emptyUsage(): UsageRecord {
+	return {
+		input: 0,
+		output: 0,
+		cacheRead: 0,
+		cacheWrite: 0,
+		totalTokens: 0,
+		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+	};
 }
 
 /** A `message` entry holding an agent message. */

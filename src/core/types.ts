@@ -68,6 +68,19 @@ export interface UserMessage {
 	[key: string]: unknown;
 }
 
+/**
+ * Token counts and cost of one model reply (pi's `Usage`): plain input, output, cache reads and
+ * writes counted apart, their total, and the cost of each in dollars.
+ */
+export interface UsageRecord {
+	input: number;
+	output: number;
+	cacheRead: number;
+	cacheWrite: number;
+	totalTokens: number;
+	cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
+}
+
 /** A model reply. */
 export interface AssistantMessage {
 	role: "assistant";

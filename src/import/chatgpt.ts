@@ -31,20 +31,22 @@ import {
 	assistantMessage,
 	DerivedIds,
 	describeConversation,
+	earliestTime,
 	imageFromDataUrl,
 	importError,
 	isJson,
 	isoFromMillis,
 	type Json,
+	lastLeaf,
 	millisFromSeconds,
 	numberField,
 	omit,
 	parseJsonSource,
 	stringField,
 	textBlock,
+	toolArguments,
 	uuidFromName,
 	withSource,
-	zeroUsage,
 } from "./common.js";
 import type { ImportedSession, Importer, ImportSkip, ImportSource } from "./types.js";
 
@@ -191,7 +193,12 @@ function importConversation(source: ImportSource, conversation: Json, where: str
 	}
 
 	const firstTime = numberField(conversation, "create_time");
-	const headerMs = firstTime !== undefined ? millisFromSeconds(firstTime) : earliestTime(nodes);
+	const headerMs =
+		firstTime !== undefined
+			? millisFromSeconds(firstTime)
+			: earliestTime(nodes.values(), (node) =>
+					isJson(node.message) ? numberField(node.message, "create_time") : undefined,
+				);
 	const sessionId = uuidFromName(`chatgpt:${conversationId ?? keys.join(",")}`);
 	const header = make.sessionHeader(sessionId, isoFromMillis(headerMs), "");
 	const context: Context = {
@@ -274,26 +281,6 @@ function importConversation(source: ImportSource, conversation: Json, where: str
 		skipped,
 		state: { format: CHATGPT_FORMAT, conversation: omit(conversation, ["mapping"]) },
 	};
-}
-
-/** The earliest message time of the mapping in ms (for a conversation without `create_time`), else 0. */
-function earliestTime(nodes: ReadonlyMap<string, Json>): number {
-	let earliest = Number.POSITIVE_INFINITY;
-	for (const node of nodes.values()) {
-		const time = isJson(node.message) ? numberField(node.message, "create_time") : undefined;
-		if (time !== undefined && time < earliest) earliest = time;
-	}
-	return Number.isFinite(earliest) ? millisFromSeconds(earliest) : 0;
-}
-
-/** The last entry in file order that has no children: the leaf when the conversation names none. */
-function lastLeaf(records: readonly SessionEntry[]): string | null {
-	const parents = new Set(records.map((entry) => entry.parentId));
-	for (let i = records.length - 1; i >= 0; i--) {
-		const entry = records[i] as SessionEntry;
-		if (!parents.has(entry.id)) return entry.id;
-	}
-	return null;
 }
 
 /** The tool call id of an assistant node that calls a tool (ChatGPT has none: made from the node id). */
@@ -412,17 +399,6 @@ function plainText(blocks: ReadonlyArray<TextContent | ImageContent>): string {
 	return blocks.map((block) => (block.type === "text" ? block.text : `[image: ${block.mimeType}]`)).join("\n");
 }
 
-/** The arguments of a tool call from the call's text: a JSON object as it is, else `{input: text}`. */
-function argumentsOf(text: string): Record<string, unknown> {
-	try {
-		const parsed: unknown = JSON.parse(text);
-		if (isJson(parsed)) return parsed;
-	} catch {
-		// Not JSON: a call such as `search("…")`.
-	}
-	return { input: text };
-}
-
 /** Two tool names that belong together: equal, or the same tool family (`browser`, `browser.search`). */
 function sameTool(a: string | undefined, b: string): boolean {
 	if (a === undefined || a === "" || a === b) return true;
@@ -526,7 +502,7 @@ function convertNode(
 				api: CHATGPT_API,
 				provider: CHATGPT_PROVIDER,
 				model,
-				usage: zeroUsage(),
+				usage: make.emptyUsage(),
 				stopReason: stopReasonOf(message, callsTool),
 				timestamp: time,
 			}),
@@ -539,7 +515,7 @@ function convertNode(
 			type: "toolCall",
 			id: toolCallIdOf(key),
 			name: recipient,
-			arguments: argumentsOf(plainText(rendered.blocks) || rendered.thinking.join("\n")),
+			arguments: toolArguments(plainText(rendered.blocks) || rendered.thinking.join("\n")),
 		};
 		return assistant([call], true);
 	}

@@ -4,60 +4,22 @@
  * `claude-code.ts`; pure functions of one line's values.
  */
 
-import type { ImageContent, TextContent, ThinkingContent, ToolCall } from "../core/types.js";
-
-/** A JSON object read from a line. */
-export type Json = Record<string, unknown>;
-
-/** True for a JSON object (not an array, not null). */
-export function isJson(value: unknown): value is Json {
-	return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** A block of the source that has no pi equivalent, kept with its index in the source content. */
-export interface UnmappedBlock {
-	index: number;
-	block: unknown;
-}
-
-/** pi's usage record (`@mariozechner/pi-ai` `Usage`): token counts and a cost that is never known here. */
-export interface PiUsage {
-	input: number;
-	output: number;
-	cacheRead: number;
-	cacheWrite: number;
-	totalTokens: number;
-	cost: { input: number; output: number; cacheRead: number; cacheWrite: number; total: number };
-}
-
-/** Usage with every count zero: what pi's footer and HTML export need when the source has none. */
-export function zeroUsage(): PiUsage {
-	return {
-		input: 0,
-		output: 0,
-		cacheRead: 0,
-		cacheWrite: 0,
-		totalTokens: 0,
-		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-	};
-}
-
-function count(value: unknown): number {
-	return typeof value === "number" && Number.isFinite(value) ? value : 0;
-}
+import { emptyUsage } from "../core/entries.js";
+import type { ImageContent, TextContent, ThinkingContent, ToolCall, UsageRecord } from "../core/types.js";
+import { isJson, type Json, mapBlocks, numberField, omit, type UnmappedBlock } from "./common.js";
 
 /**
  * An Anthropic `usage` object as pi's provider turns it into `Usage`: cache reads and writes
  * apart from plain input, `totalTokens` the sum of the four (Anthropic sends no total), cost 0
  * (pi computes cost from its model table, which an import does not have).
  */
-export function anthropicUsage(usage: unknown): PiUsage {
-	const out = zeroUsage();
+export function anthropicUsage(usage: unknown): UsageRecord {
+	const out = emptyUsage();
 	if (!isJson(usage)) return out;
-	out.input = count(usage.input_tokens);
-	out.output = count(usage.output_tokens);
-	out.cacheRead = count(usage.cache_read_input_tokens);
-	out.cacheWrite = count(usage.cache_creation_input_tokens);
+	out.input = numberField(usage, "input_tokens") ?? 0;
+	out.output = numberField(usage, "output_tokens") ?? 0;
+	out.cacheRead = numberField(usage, "cache_read_input_tokens") ?? 0;
+	out.cacheWrite = numberField(usage, "cache_creation_input_tokens") ?? 0;
 	out.totalTokens = out.input + out.output + out.cacheRead + out.cacheWrite;
 	return out;
 }
@@ -80,18 +42,11 @@ export function stopReason(reason: unknown, hasToolCall: boolean): string {
 	}
 }
 
-/** The fields of `block` other than `omit`, to keep what pi has no name for on the mapped block. */
-function rest(block: Json, omit: readonly string[]): Json {
-	const out: Json = {};
-	for (const [key, value] of Object.entries(block)) if (!omit.includes(key)) out[key] = value;
-	return out;
-}
-
 /** A text or image block of user or tool-result content; undefined when pi has no such block. */
 function userBlock(block: unknown): TextContent | ImageContent | undefined {
 	if (!isJson(block)) return undefined;
 	if (block.type === "text" && typeof block.text === "string") {
-		return { ...rest(block, ["type", "text"]), type: "text", text: block.text };
+		return { ...omit(block, ["type", "text"]), type: "text", text: block.text };
 	}
 	const source = block.source;
 	if (
@@ -111,14 +66,7 @@ export function userBlocks(blocks: readonly unknown[]): {
 	content: Array<TextContent | ImageContent>;
 	unmapped: UnmappedBlock[];
 } {
-	const content: Array<TextContent | ImageContent> = [];
-	const unmapped: UnmappedBlock[] = [];
-	blocks.forEach((block, index) => {
-		const mapped = userBlock(block);
-		if (mapped) content.push(mapped);
-		else unmapped.push({ index, block });
-	});
-	return { content, unmapped };
+	return mapBlocks(blocks, userBlock);
 }
 
 /** A `tool_result` block's `content` (a string or blocks) as pi's tool-result content. */
@@ -138,12 +86,12 @@ export function assistantBlock(block: unknown): TextContent | ThinkingContent | 
 	switch (block.type) {
 		case "text":
 			return typeof block.text === "string"
-				? { ...rest(block, ["type", "text"]), type: "text", text: block.text }
+				? { ...omit(block, ["type", "text"]), type: "text", text: block.text }
 				: undefined;
 		case "thinking": {
 			if (typeof block.thinking !== "string") return undefined;
 			const out: ThinkingContent = {
-				...rest(block, ["type", "thinking", "signature"]),
+				...omit(block, ["type", "thinking", "signature"]),
 				type: "thinking",
 				thinking: block.thinking,
 			};
@@ -158,7 +106,7 @@ export function assistantBlock(block: unknown): TextContent | ThinkingContent | 
 		case "tool_use":
 			if (typeof block.id !== "string" || typeof block.name !== "string") return undefined;
 			return {
-				...rest(block, ["type", "id", "name", "input"]),
+				...omit(block, ["type", "id", "name", "input"]),
 				type: "toolCall",
 				id: block.id,
 				name: block.name,

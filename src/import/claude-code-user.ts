@@ -4,8 +4,9 @@
  */
 
 import type { ToolResultMessage, UserMessage } from "../core/types.js";
-import { isJson, type Json, toolResultContent, type UnmappedBlock, userBlocks } from "./claude-code-content.js";
-import { fieldError, type JsonLine } from "./claude-code-jsonl.js";
+import { toolResultContent, userBlocks } from "./claude-code-content.js";
+import { isJson, type Json, type UnmappedBlock } from "./common.js";
+import { fieldError, type JsonLine } from "./jsonl.js";
 import type { ImportSource } from "./types.js";
 
 /** The `source.format` of entries made from Claude Code lines. */

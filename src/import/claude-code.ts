@@ -45,26 +45,11 @@ import type {
 	ToolCall,
 } from "../core/types.js";
 import { CURRENT_SESSION_VERSION } from "../core/types.js";
-import {
-	anthropicUsage,
-	assistantBlock,
-	contentText,
-	isJson,
-	type Json,
-	stopReason,
-	type UnmappedBlock,
-} from "./claude-code-content.js";
-import {
-	baseName,
-	DerivedIds,
-	derivedUuid,
-	fieldError,
-	type JsonLine,
-	lineTimestamp,
-	readJsonLines,
-} from "./claude-code-jsonl.js";
+import { anthropicUsage, assistantBlock, contentText, stopReason } from "./claude-code-content.js";
 import { Links, ROOT } from "./claude-code-links.js";
 import { CLAUDE_CODE_FORMAT, type LineMeta, type MessageSource, userLineMessages } from "./claude-code-user.js";
+import { DerivedIds, isJson, type Json, mapBlocks, uuidFromName, withSource } from "./common.js";
+import { baseName, fieldError, type JsonLine, lineTimestamp, readJsonLines } from "./jsonl.js";
 import type { ImportedSession, Importer, ImportSource } from "./types.js";
 
 /** The sessions in one Claude Code transcript: one, or none for a file without lines. */
@@ -79,10 +64,6 @@ interface Group {
 	source: MessageSource;
 	sidechain: boolean;
 	stop: unknown;
-}
-
-function withSource<T extends SessionEntry>(entry: T, source: Json | MessageSource): T {
-	return Object.assign(entry, { source });
 }
 
 class ClaudeCodeImport {
@@ -145,7 +126,7 @@ class ClaudeCodeImport {
 			type: "session",
 			version: CURRENT_SESSION_VERSION,
 			id: subagent
-				? derivedUuid(`claude-code:${sessionId}:${firstString("agentId") ?? baseName(this.source.name)}`)
+				? uuidFromName(`claude-code:${sessionId}:${firstString("agentId") ?? baseName(this.source.name)}`)
 				: sessionId,
 			timestamp: timestamp ?? new Date(0).toISOString(),
 			cwd: firstString("cwd") ?? "",
@@ -187,7 +168,7 @@ class ClaudeCodeImport {
 		if (uuid === undefined || this.links.knows(uuid)) {
 			// No uuid (or one seen before): hung where it is in the file, transparent.
 			key = `#${line.n}`;
-			const entry = this.titleOrCustom(line, this.ids.make(`${this.seed}:${key}`), timestamp);
+			const entry = this.titleOrCustom(line, this.ids.id(`${this.seed}:${key}`), timestamp);
 			this.chain(this.links.resolve(this.prevMainKey ?? this.prevAnyKey ?? ROOT), [entry], key, true);
 		} else {
 			key = uuid;
@@ -251,7 +232,7 @@ class ClaudeCodeImport {
 		const parentId = sidechain && parentKey === ROOT ? null : this.links.resolve(parentKey);
 		const ms = Date.parse(timestamp);
 		if (this.consumed.has(line.n)) {
-			const entry = this.custom(line, this.ids.make(`${this.seed}:${uuid}`), timestamp, "claude-code:compact-summary");
+			const entry = this.custom(line, this.ids.id(`${this.seed}:${uuid}`), timestamp, "claude-code:compact-summary");
 			this.chain(parentId, [entry], uuid, false);
 		} else if (type === "user" && r.isVisibleInTranscriptOnly !== true) {
 			this.chain(parentId, this.userEntries(line, uuid, timestamp, ms, sidechain), uuid, false);
@@ -264,7 +245,7 @@ class ClaudeCodeImport {
 			this.chain(this.links.resolve(parentKey), [this.boundary(line, uuid, timestamp)], uuid, false);
 		} else {
 			// A user line only shown in the transcript is not sent, but it is conversation: not transparent.
-			const entry = this.custom(line, this.ids.make(`${this.seed}:${uuid}`), timestamp);
+			const entry = this.custom(line, this.ids.id(`${this.seed}:${uuid}`), timestamp);
 			this.chain(parentId, [entry], uuid, type !== "user");
 		}
 	}
@@ -280,7 +261,7 @@ class ClaudeCodeImport {
 		}
 		return parts.map(({ message, source }, part) => {
 			const seed = part === 0 ? `${this.seed}:${uuid}` : `${this.seed}:${uuid}:${part}`;
-			return withSource(messageEntry({ id: this.ids.make(seed), parentId: null, timestamp }, message), source);
+			return withSource(messageEntry({ id: this.ids.id(seed), parentId: null, timestamp }, message), source);
 		});
 	}
 
@@ -312,13 +293,7 @@ class ClaudeCodeImport {
 		if (!Array.isArray(content)) throw fieldError(this.source, line.n, "message.content", "not a list of blocks");
 		const { content: _content, ...restMessage } = message;
 		const meta: LineMeta = { line: line.n, uuid, record: { ...r, message: restMessage } };
-		const blocks: AssistantMessage["content"] = [];
-		const unmapped: UnmappedBlock[] = [];
-		content.forEach((block, index) => {
-			const mapped = assistantBlock(block);
-			if (mapped) blocks.push(mapped);
-			else unmapped.push({ index, block });
-		});
+		const { content: blocks, unmapped } = mapBlocks(content, assistantBlock);
 		if (unmapped.length > 0) meta.unmapped = unmapped;
 		const messageId = typeof message.id === "string" ? message.id : undefined;
 		const group = messageId === undefined ? undefined : this.groups.get(messageId);
@@ -349,7 +324,7 @@ class ClaudeCodeImport {
 			built.stopReason = this.stopOf(built, message.stop_reason, r);
 			const source: MessageSource = { format: CLAUDE_CODE_FORMAT, uuid, lines: [meta] };
 			const entry: MessageEntry = withSource(
-				messageEntry({ id: this.ids.make(`${this.seed}:${uuid}`), parentId: null, timestamp }, built),
+				messageEntry({ id: this.ids.id(`${this.seed}:${uuid}`), parentId: null, timestamp }, built),
 				source,
 			);
 			if (messageId !== undefined) {
@@ -394,7 +369,7 @@ class ClaudeCodeImport {
 		}
 		const metadata = r.compactMetadata;
 		const preTokens = isJson(metadata) ? metadata.preTokens : undefined;
-		const id = this.ids.make(`${this.seed}:${uuid}`);
+		const id = this.ids.id(`${this.seed}:${uuid}`);
 		const entry: CompactionEntry = {
 			type: "compaction",
 			id,

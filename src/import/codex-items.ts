@@ -1,11 +1,11 @@
 /**
  * Codex ResponseItems (OpenAI Responses API items as a rollout stores them) in pi's shapes:
- * message content, reasoning, tool calls, tool outputs and token usage. Used by `codex.ts`;
- * pure functions of one item.
+ * message content, reasoning, tool calls, tool outputs and thinking levels (token usage is
+ * `usageFromOpenAI` in `common.ts`). Used by `codex.ts`; pure functions of one item.
  */
 
 import type { ImageContent, TextContent, ThinkingContent, ToolCall } from "../core/types.js";
-import { isJson, type Json, type PiUsage, type UnmappedBlock, zeroUsage } from "./claude-code-content.js";
+import { imageFromDataUrl, isJson, type Json, jsonObjectOf, mapBlocks, type UnmappedBlock } from "./common.js";
 
 /** Item types that are the model's output: consecutive ones form one assistant message. */
 export const OUTPUT_ITEMS = new Set([
@@ -42,37 +42,21 @@ const CONTEXTUAL_USER_PREFIXES = [
 	"<subagent_notification>",
 ];
 
-/** The fields of `item` other than `omit`. */
-export function rest(item: Json, omit: readonly string[]): Json {
-	const out: Json = {};
-	for (const [key, value] of Object.entries(item)) if (!omit.includes(key)) out[key] = value;
-	return out;
+/** A message or tool-output content item (`input_text`, `output_text`, `input_image`, …) as a pi block, or undefined. */
+export function contentItem(item: unknown): TextContent | ImageContent | undefined {
+	if (!isJson(item)) return undefined;
+	if (typeof item.text === "string" && /^(input_text|output_text|text)$/.test(String(item.type))) {
+		return { type: "text", text: item.text };
+	}
+	return item.type === "input_image" ? imageFromDataUrl(item.image_url) : undefined;
 }
 
-/** `data:<mime>;base64,<data>` as an image block, or undefined. */
-function dataUrlImage(url: unknown): ImageContent | undefined {
-	if (typeof url !== "string") return undefined;
-	const match = /^data:([^;,]+);base64,(.*)$/s.exec(url);
-	return match ? { type: "image", data: match[2] as string, mimeType: match[1] as string } : undefined;
-}
-
-/** Message or tool-output content items (`input_text`, `output_text`, `input_image`, …) as pi blocks. */
+/** Message or tool-output content items as pi blocks, and those that have none. */
 export function contentItems(items: readonly unknown[]): {
 	content: Array<TextContent | ImageContent>;
 	unmapped: UnmappedBlock[];
 } {
-	const content: Array<TextContent | ImageContent> = [];
-	const unmapped: UnmappedBlock[] = [];
-	items.forEach((item, index) => {
-		if (isJson(item) && typeof item.text === "string" && /^(input_text|output_text|text)$/.test(String(item.type))) {
-			content.push({ type: "text", text: item.text });
-			return;
-		}
-		const image = isJson(item) && item.type === "input_image" ? dataUrlImage(item.image_url) : undefined;
-		if (image) content.push(image);
-		else unmapped.push({ index, block: item });
-	});
-	return { content, unmapped };
+	return mapBlocks(items, contentItem);
 }
 
 /** True for a user message that Codex counts as the start of a turn (see {@link CONTEXTUAL_USER_PREFIXES}). */
@@ -105,16 +89,9 @@ export function reasoningBlock(item: Json): ThinkingContent {
 
 /** A function call's `arguments` (a JSON string) as an object; the raw string when it is not one. */
 export function callArguments(raw: unknown): { arguments: Record<string, unknown>; raw?: unknown } {
-	if (isJson(raw)) return { arguments: raw };
-	if (typeof raw === "string") {
-		try {
-			const parsed: unknown = JSON.parse(raw);
-			if (isJson(parsed)) return { arguments: parsed };
-		} catch {
-			// Not JSON (a redacted or truncated argument string): kept raw below.
-		}
-	}
-	return { arguments: {}, raw };
+	const parsed = jsonObjectOf(raw);
+	// Not a JSON object (a redacted or truncated argument string): kept raw.
+	return parsed ? { arguments: parsed } : { arguments: {}, raw };
 }
 
 /** A tool call block; `raw` arguments that are no JSON object are kept as `rawArguments`. */
@@ -137,24 +114,6 @@ export function toolOutput(output: unknown): {
 	}
 	if (output === undefined || output === null) return { content: [], unmapped: [], isError: false };
 	return { content: [{ type: "text", text: JSON.stringify(output) }], unmapped: [], isError: false };
-}
-
-function count(value: unknown): number {
-	return typeof value === "number" && Number.isFinite(value) ? value : 0;
-}
-
-/**
- * A `last_token_usage` as pi's OpenAI Responses provider turns `response.usage` into `Usage`:
- * cached input apart from plain input, the total as given, cost 0 (not known to an import).
- */
-export function openAiUsage(usage: Json): PiUsage {
-	const out = zeroUsage();
-	const cached = count(usage.cached_input_tokens);
-	out.input = count(usage.input_tokens) - cached;
-	out.output = count(usage.output_tokens);
-	out.cacheRead = cached;
-	out.totalTokens = count(usage.total_tokens);
-	return out;
 }
 
 /** Codex's reasoning `effort` as a pi thinking level, or undefined for a value pi has no level for. */

@@ -33,6 +33,7 @@
 import {
 	customEntry,
 	customMessageEntry,
+	emptyUsage,
 	messageEntry,
 	modelChangeEntry,
 	thinkingLevelChangeEntry,
@@ -42,27 +43,34 @@ import type {
 	CompactionEntry,
 	SessionEntry,
 	SessionHeader,
-	TextContent,
 	ToolCall,
 	ToolResultMessage,
 	UserMessage,
 } from "../core/types.js";
 import { CURRENT_SESSION_VERSION } from "../core/types.js";
-import { isJson, type Json, type UnmappedBlock, zeroUsage } from "./claude-code-content.js";
-import { DerivedIds, fieldError, type JsonLine, lineTimestamp, readJsonLines } from "./claude-code-jsonl.js";
 import {
 	callArguments,
+	contentItem,
 	contentItems,
 	isTurnStart,
 	OUTPUT_ITEMS,
 	OUTPUT_RESULT_ITEMS,
-	openAiUsage,
 	reasoningBlock,
-	rest,
 	thinkingLevel,
 	toolCallBlock,
 	toolOutput,
 } from "./codex-items.js";
+import {
+	DerivedIds,
+	isJson,
+	type Json,
+	mapBlocks,
+	omit,
+	type UnmappedBlock,
+	usageFromOpenAI,
+	withSource,
+} from "./common.js";
+import { fieldError, type JsonLine, lineTimestamp, readJsonLines } from "./jsonl.js";
 import type { ImportedSession, Importer, ImportSource } from "./types.js";
 
 /** The sessions in one Codex rollout: one, or none for a file without lines. */
@@ -88,8 +96,9 @@ interface Group {
 	source: { format: typeof CODEX_FORMAT; items: ItemMeta[] };
 }
 
-function withSource<T extends SessionEntry>(entry: T, items: ItemMeta[]): T {
-	return Object.assign(entry, { source: { format: CODEX_FORMAT, items } });
+/** An entry with the items it was made from as its `source`. */
+function withItems<T extends SessionEntry>(entry: T, items: ItemMeta[]): T {
+	return withSource(entry, { format: CODEX_FORMAT, items });
 }
 
 /** Where an item comes from: its line, and its index in a replacement history. */
@@ -190,7 +199,7 @@ class CodexImport {
 	}
 
 	private custom(origin: Origin, customType: string, data: unknown): void {
-		const id = this.ids.make(origin.seed);
+		const id = this.ids.id(origin.seed);
 		this.append(customEntry({ id, parentId: null, timestamp: origin.timestamp }, customType, data));
 	}
 
@@ -244,12 +253,12 @@ class CodexImport {
 		const stamp = { parentId: null, timestamp: origin.timestamp };
 		if (typeof p.model === "string" && p.model !== this.model) {
 			this.model = p.model;
-			this.append(modelChangeEntry({ id: this.ids.make(`${origin.seed}:model`), ...stamp }, this.provider, p.model));
+			this.append(modelChangeEntry({ id: this.ids.id(`${origin.seed}:model`), ...stamp }, this.provider, p.model));
 		}
 		const level = thinkingLevel(p.effort);
 		if (level !== undefined && level !== this.thinking) {
 			this.thinking = level;
-			this.append(thinkingLevelChangeEntry({ id: this.ids.make(`${origin.seed}:thinking`), ...stamp }, level));
+			this.append(thinkingLevelChangeEntry({ id: this.ids.id(`${origin.seed}:thinking`), ...stamp }, level));
 		}
 	}
 
@@ -259,8 +268,8 @@ class CodexImport {
 		const type = item.type;
 		if (typeof type !== "string") throw fieldError(this.source, n, `${prefix}type`, "missing or not a string");
 		const ms = Date.parse(origin.timestamp);
-		const meta = (omit: readonly string[], unmapped?: UnmappedBlock[]): ItemMeta => {
-			const out: ItemMeta = { line: n, rest: rest(item, omit) };
+		const meta = (keys: readonly string[], unmapped?: UnmappedBlock[]): ItemMeta => {
+			const out: ItemMeta = { line: n, rest: omit(item, keys) };
 			if (origin.replacement !== undefined) out.replacement = origin.replacement;
 			if (unmapped && unmapped.length > 0) out.unmapped = unmapped;
 			return out;
@@ -272,26 +281,23 @@ class CodexImport {
 			if (!Array.isArray(content)) throw fieldError(this.source, n, `${prefix}content`, "not a list of content items");
 			if (role === "assistant") {
 				// An assistant message holds text only in pi: anything else stays in `source`.
-				const texts: TextContent[] = [];
-				const unmapped: UnmappedBlock[] = [];
-				content.forEach((part, index) => {
-					const [block] = contentItems([part]).content;
-					if (block?.type === "text") texts.push(block);
-					else unmapped.push({ index, block: part });
+				const { content: texts, unmapped } = mapBlocks(content, (part) => {
+					const block = contentItem(part);
+					return block?.type === "text" ? block : undefined;
 				});
 				this.addOutput(origin, texts, meta(["content"], unmapped));
 				return;
 			}
 			this.group = undefined;
 			const { content: blocks, unmapped } = contentItems(content);
-			const stamp = { id: this.ids.make(origin.seed), parentId: null, timestamp: origin.timestamp };
+			const stamp = { id: this.ids.id(origin.seed), parentId: null, timestamp: origin.timestamp };
 			if (role === "user") {
 				const message: UserMessage = { role: "user", content: blocks, timestamp: ms };
-				const entry = this.append(withSource(messageEntry(stamp, message), [meta(["content"], unmapped)]));
+				const entry = this.append(withItems(messageEntry(stamp, message), [meta(["content"], unmapped)]));
 				if (isTurnStart(content)) this.turnStarts.add(entry.id);
 			} else {
 				const entry = customMessageEntry(stamp, `codex:${role}`, blocks, false);
-				this.append(withSource(entry, [meta(["content"], unmapped)]));
+				this.append(withItems(entry, [meta(["content"], unmapped)]));
 			}
 			return;
 		}
@@ -308,8 +314,8 @@ class CodexImport {
 						? callArguments(item.arguments)
 						: { arguments: item.input === undefined ? {} : { input: item.input } };
 				this.toolNames.set(callId, name);
-				const omit = type === "function_call" ? ["call_id", "name", "arguments"] : ["call_id", "name", "input"];
-				this.addOutput(origin, [toolCallBlock(callId, name, args)], meta(omit));
+				const mapped = type === "function_call" ? ["call_id", "name", "arguments"] : ["call_id", "name", "input"];
+				this.addOutput(origin, [toolCallBlock(callId, name, args)], meta(mapped));
 			} else if (type === "local_shell_call" && typeof item.call_id === "string") {
 				// Answered by a local_shell_call_output with the same call_id: a call pi can pair.
 				const args = { arguments: isJson(item.action) ? item.action : {} };
@@ -334,8 +340,8 @@ class CodexImport {
 				isError: output.isError,
 				timestamp: ms,
 			};
-			const stamp = { id: this.ids.make(origin.seed), parentId: null, timestamp: origin.timestamp };
-			this.append(withSource(messageEntry(stamp, result), [meta(["call_id", "output"], output.unmapped)]));
+			const stamp = { id: this.ids.id(origin.seed), parentId: null, timestamp: origin.timestamp };
+			this.append(withItems(messageEntry(stamp, result), [meta(["call_id", "output"], output.unmapped)]));
 			return;
 		}
 		this.custom(
@@ -355,13 +361,13 @@ class CodexImport {
 				api: "openai-responses",
 				provider: this.provider,
 				model: this.model ?? "",
-				usage: zeroUsage(),
+				usage: emptyUsage(),
 				stopReason: "stop",
 				timestamp: Date.parse(origin.timestamp),
 			};
-			const stamp = { id: this.ids.make(origin.seed), parentId: null, timestamp: origin.timestamp };
+			const stamp = { id: this.ids.id(origin.seed), parentId: null, timestamp: origin.timestamp };
 			group = { message, source: { format: CODEX_FORMAT, items: [] } };
-			this.append(Object.assign(messageEntry(stamp, message), { source: group.source }));
+			this.append(withSource(messageEntry(stamp, message), group.source));
 			this.group = group;
 			if (origin.replacement === undefined) this.pending.push(group);
 		}
@@ -401,7 +407,7 @@ class CodexImport {
 		this.contextTokens = typeof last.total_tokens === "number" ? last.total_tokens : this.contextTokens;
 		const target = this.pending.at(-1);
 		this.pending = [];
-		if (target) target.message.usage = openAiUsage(last);
+		if (target) target.message.usage = usageFromOpenAI(last);
 	}
 
 	/** Moves the end back before the `turns`-th last turn of the current path (all of them if fewer). */
@@ -445,7 +451,7 @@ class CodexImport {
 			});
 			this.group = undefined;
 		}
-		const id = this.ids.make(origin.seed);
+		const id = this.ids.id(origin.seed);
 		const { replacement_history: _history, ...payload } = p;
 		const source: Json = { format: CODEX_FORMAT, line: origin.line.n, record: { ...r, payload } };
 		if (Array.isArray(history)) source.replacementItems = history.length;
@@ -458,7 +464,7 @@ class CodexImport {
 			firstKeptEntryId: firstKept ?? id,
 			tokensBefore: this.contextTokens,
 		};
-		this.append(Object.assign(entry, { source }));
+		this.append(withSource(entry, source));
 		this.floors.set(id, firstKept ?? id);
 	}
 }

@@ -1,13 +1,15 @@
 /**
- * Helpers the importers of JSON exports (ChatGPT, Open WebUI) and the exporters share: derived
- * ids and session ids, times, the pi message shapes, and errors that name the source, the
- * record and the field.
+ * Helpers every importer (ChatGPT, Open WebUI, Claude Code, Codex) and the exporters share:
+ * JSON values, derived ids and session ids, times, the pi message shapes and usage records,
+ * and errors that name the source, the record and the field. What only the JSONL formats
+ * (Claude Code, Codex) share is in `jsonl.ts`.
  */
 
 import { createHash } from "node:crypto";
+import { emptyUsage } from "../core/entries.js";
 import { SessionTreeError } from "../core/errors.js";
 import { derivedEntryId } from "../core/ids.js";
-import type { AssistantMessage, ImageContent, SessionEntry, TextContent } from "../core/types.js";
+import type { AssistantMessage, ImageContent, SessionEntry, TextContent, UsageRecord } from "../core/types.js";
 import type { ImportSource } from "./types.js";
 
 /** A JSON object. */
@@ -37,9 +39,56 @@ export function omit(value: Json, keys: readonly string[]): Json {
 	return out;
 }
 
+/** A JSON object given as itself or as JSON text; undefined for anything else (not JSON, not an object). */
+export function jsonObjectOf(value: unknown): Json | undefined {
+	if (isJson(value)) return value;
+	if (typeof value !== "string") return undefined;
+	try {
+		const parsed: unknown = JSON.parse(value);
+		return isJson(parsed) ? parsed : undefined;
+	} catch {
+		return undefined;
+	}
+}
+
+/**
+ * A tool call's arguments: a JSON object (or its JSON text) as it is, else `{input: value}`
+ * (a call such as `search("…")`), `{}` for none.
+ */
+export function toolArguments(value: unknown): Record<string, unknown> {
+	return jsonObjectOf(value) ?? (value === undefined ? {} : { input: value });
+}
+
+/** A block of the source that has no pi equivalent, kept with its index in the source content. */
+export interface UnmappedBlock {
+	index: number;
+	block: unknown;
+}
+
+/** The source's blocks that `map` gives a pi block for, in order, and the others with their index. */
+export function mapBlocks<T>(
+	blocks: readonly unknown[],
+	map: (block: unknown) => T | undefined,
+): { content: T[]; unmapped: UnmappedBlock[] } {
+	const content: T[] = [];
+	const unmapped: UnmappedBlock[] = [];
+	blocks.forEach((block, index) => {
+		const mapped = map(block);
+		if (mapped !== undefined) content.push(mapped);
+		else unmapped.push({ index, block });
+	});
+	return { content, unmapped };
+}
+
+/** The text without a leading byte order mark (U+FEFF). */
+export function withoutBom(text: string): string {
+	return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
 /**
  * A UUID derived from a name: the layout of a version-5 UUID (SHA-1 of the name), so that the
- * same conversation always gets the same session id.
+ * same source (a conversation, a subagent's transcript, an exported entry) always gets the
+ * same id. Every importer and exporter derives its UUIDs with this one function.
  */
 export function uuidFromName(name: string): string {
 	const bytes = createHash("sha1").update(`session-tree:${name}`).digest().subarray(0, 16);
@@ -57,11 +106,14 @@ export function contentHash(value: unknown): string {
 		.slice(0, 12);
 }
 
-/** Entry ids derived from seeds (the source's own ids), unique within one session. */
+/** Entry ids derived from seeds (the source's own ids), unique within one session (see {@link derivedEntryId}). */
 export class DerivedIds {
 	private readonly taken = new Set<string>();
 
-	/** The id for `seed`: the same seed gives the same id as long as the ids taken before are the same. */
+	/**
+	 * The id for `seed`: the same seed gives the same id as long as the ids taken before are the
+	 * same, so seeds are given in source order (a grown source keeps its old ids).
+	 */
 	id(seed: string): string {
 		const id = derivedEntryId(seed, (candidate) => this.taken.has(candidate));
 		this.taken.add(id);
@@ -85,34 +137,38 @@ export function textBlock(text: string): TextContent {
 	return { type: "text", text };
 }
 
-/** An image block from a `data:` URL, or undefined when it is not one with base64 data. */
-export function imageFromDataUrl(url: string): ImageContent | undefined {
+/** An image block from a `data:` URL, or undefined when it is not one with base64 data (or no string). */
+export function imageFromDataUrl(url: unknown): ImageContent | undefined {
+	if (typeof url !== "string") return undefined;
 	const match = /^data:([^;,]+);base64,(.*)$/s.exec(url);
 	if (!match) return undefined;
 	return { type: "image", data: match[2] as string, mimeType: match[1] as string };
 }
 
-/** pi's usage record with nothing counted (the source did not say). */
-export function zeroUsage(): Json {
-	return {
-		input: 0,
-		output: 0,
-		cacheRead: 0,
-		cacheWrite: 0,
-		totalTokens: 0,
-		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-	};
-}
-
-/** pi's usage record from OpenAI-style counts (`prompt_tokens`, `completion_tokens`, `total_tokens`). */
-export function usageFromOpenAI(usage: unknown): Json {
-	const out = zeroUsage();
+/**
+ * pi's usage record from OpenAI counts, in either API's shape: Chat Completions (`prompt_tokens`,
+ * `completion_tokens`, `total_tokens`, `prompt_tokens_details.cached_tokens`) or Responses
+ * (`input_tokens`, `output_tokens`, `total_tokens`, and `cached_input_tokens` as Codex writes it
+ * or `input_tokens_details.cached_tokens`). As pi's OpenAI providers do, cached input is counted
+ * apart from plain input (OpenAI includes it in the input count); the total is the one given,
+ * else the sum; cost 0 (pi computes cost from its model table, which an import does not have).
+ * Anything else (no object, no counts) gives {@link emptyUsage}.
+ */
+export function usageFromOpenAI(usage: unknown): UsageRecord {
+	const out = emptyUsage();
 	if (!isJson(usage)) return out;
+	const cachedOf = (details: unknown): number | undefined =>
+		isJson(details) ? numberField(details, "cached_tokens") : undefined;
+	const cached =
+		cachedOf(usage.prompt_tokens_details) ??
+		numberField(usage, "cached_input_tokens") ??
+		cachedOf(usage.input_tokens_details) ??
+		0;
 	const input = numberField(usage, "prompt_tokens") ?? numberField(usage, "input_tokens") ?? 0;
-	const output = numberField(usage, "completion_tokens") ?? numberField(usage, "output_tokens") ?? 0;
-	out.input = input;
-	out.output = output;
-	out.totalTokens = numberField(usage, "total_tokens") ?? input + output;
+	out.input = Math.max(0, input - cached);
+	out.output = numberField(usage, "completion_tokens") ?? numberField(usage, "output_tokens") ?? 0;
+	out.cacheRead = cached;
+	out.totalTokens = numberField(usage, "total_tokens") ?? out.input + out.cacheRead + out.output;
 	return out;
 }
 
@@ -122,7 +178,7 @@ export function assistantMessage(fields: {
 	api: string;
 	provider: string;
 	model: string;
-	usage: Json;
+	usage: UsageRecord;
 	stopReason: string;
 	timestamp: number;
 }): AssistantMessage {
@@ -139,8 +195,31 @@ export function assistantMessage(fields: {
 }
 
 /** An entry with the source's own fields kept on it (`source`), which pi ignores and exports read. */
-export function withSource<T extends SessionEntry>(entry: T, source: Json): T {
+export function withSource<T extends SessionEntry>(entry: T, source: object): T {
 	return Object.assign(entry, { source });
+}
+
+/** The last entry in file order that has no children: the leaf when the source names none. */
+export function lastLeaf(records: readonly SessionEntry[]): string | null {
+	const parents = new Set(records.map((entry) => entry.parentId));
+	for (let i = records.length - 1; i >= 0; i--) {
+		const entry = records[i] as SessionEntry;
+		if (!parents.has(entry.id)) return entry.id;
+	}
+	return null;
+}
+
+/**
+ * The earliest of the nodes' times (`timeOf`: epoch seconds, undefined for none) in epoch
+ * milliseconds, else 0: the time of a conversation that gives none of its own.
+ */
+export function earliestTime<T>(nodes: Iterable<T>, timeOf: (node: T) => number | undefined): number {
+	let earliest = Number.POSITIVE_INFINITY;
+	for (const node of nodes) {
+		const time = timeOf(node);
+		if (time !== undefined && time < earliest) earliest = time;
+	}
+	return Number.isFinite(earliest) ? millisFromSeconds(earliest) : 0;
 }
 
 /**
@@ -159,7 +238,7 @@ export function importError(source: ImportSource, where: string, message: string
  */
 export function parseJsonSource(source: ImportSource): unknown {
 	if (source.json !== undefined) return source.json;
-	const text = source.text.charCodeAt(0) === 0xfeff ? source.text.slice(1) : source.text;
+	const text = withoutBom(source.text);
 	try {
 		return JSON.parse(text);
 	} catch (cause) {

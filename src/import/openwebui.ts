@@ -28,17 +28,20 @@ import {
 	assistantMessage,
 	DerivedIds,
 	describeConversation,
+	earliestTime,
 	imageFromDataUrl,
 	importError,
 	isJson,
 	isoFromMillis,
 	type Json,
+	lastLeaf,
 	millisFromSeconds,
 	numberField,
 	omit,
 	parseJsonSource,
 	stringField,
 	textBlock,
+	toolArguments,
 	usageFromOpenAI,
 	uuidFromName,
 	withSource,
@@ -163,7 +166,11 @@ function importChat(source: ImportSource, row: Json | undefined, chat: Json, whe
 	const created = numberField(row ?? {}, "created_at");
 	const chatTime = numberField(chat, "timestamp");
 	const headerMs =
-		created !== undefined ? millisFromSeconds(created) : chatTime !== undefined ? chatTime : earliestTime(nodes);
+		created !== undefined
+			? millisFromSeconds(created)
+			: chatTime !== undefined
+				? chatTime
+				: earliestTime(nodes.values(), (node) => numberField(node, "timestamp"));
 	const header = make.sessionHeader(sessionId, isoFromMillis(headerMs), "");
 	const models = Array.isArray(chat.models) ? chat.models.filter((model) => typeof model === "string") : [];
 	const context: Context = { chatId: chatId ?? sessionId, ids: new DerivedIds(), models, unlinked };
@@ -245,24 +252,6 @@ function importChat(source: ImportSource, row: Json | undefined, chat: Json, whe
 	return { format: "openwebui", header, records, leafId, skipped, state };
 }
 
-function earliestTime(nodes: ReadonlyMap<string, Json>): number {
-	let earliest = Number.POSITIVE_INFINITY;
-	for (const message of nodes.values()) {
-		const time = numberField(message, "timestamp");
-		if (time !== undefined && time < earliest) earliest = time;
-	}
-	return Number.isFinite(earliest) ? millisFromSeconds(earliest) : 0;
-}
-
-function lastLeaf(records: readonly SessionEntry[]): string | null {
-	const parents = new Set(records.map((entry) => entry.parentId));
-	for (let i = records.length - 1; i >= 0; i--) {
-		const entry = records[i] as SessionEntry;
-		if (!parents.has(entry.id)) return entry.id;
-	}
-	return null;
-}
-
 /** Text of Responses-API content parts (`[{type: "output_text", text}]`), or a string as it is. */
 function partsText(value: unknown): string {
 	if (typeof value === "string") return value;
@@ -308,7 +297,7 @@ function stepsFromOutput(output: readonly unknown[], key: string): Step[] {
 				const id = stringField(item, "call_id") ?? stringField(item, "id") ?? `call_${key}_${index}`;
 				const name = stringField(item, "name") ?? "tool";
 				names.set(id, name);
-				blocks.push({ type: "toolCall", id, name, arguments: argumentsOf(item.arguments) });
+				blocks.push({ type: "toolCall", id, name, arguments: toolArguments(item.arguments) });
 				break;
 			}
 			case "function_call_output": {
@@ -334,21 +323,6 @@ function stepsFromOutput(output: readonly unknown[], key: string): Step[] {
 	});
 	flush();
 	return steps;
-}
-
-/** The arguments of a call: a JSON object (or its JSON text) as it is, else `{input: …}`. */
-function argumentsOf(value: unknown): Record<string, unknown> {
-	if (isJson(value)) return value;
-	if (typeof value === "string") {
-		try {
-			const parsed: unknown = JSON.parse(value);
-			if (isJson(parsed)) return parsed;
-		} catch {
-			// Not JSON: kept as text.
-		}
-		return { input: value };
-	}
-	return value === undefined ? {} : { input: value };
 }
 
 /**
@@ -378,7 +352,7 @@ function stepsFromContent(content: string, key: string): Step[] {
 			if (rest.trim() !== "") blocks.push(textBlock(rest.trim()));
 			rest = "";
 			const id = attributes.id || `call_${key}_${index}`;
-			blocks.push({ type: "toolCall", id, name: attributes.name, arguments: argumentsOf(attributes.arguments) });
+			blocks.push({ type: "toolCall", id, name: attributes.name, arguments: toolArguments(attributes.arguments) });
 			steps.push({ kind: "assistant", blocks });
 			blocks = [];
 			steps.push({
@@ -494,7 +468,7 @@ function convertMessage(
 					provider: OPENWEBUI_PROVIDER,
 					model,
 					// Usage counted once: on the message's first step.
-					usage: n === 0 ? usage : usageFromOpenAI(undefined),
+					usage: n === 0 ? usage : make.emptyUsage(),
 					stopReason: n === steps.length - 1 ? finalStop : callsTool ? "toolUse" : "stop",
 					timestamp: time,
 				}),

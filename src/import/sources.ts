@@ -10,6 +10,7 @@ import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } fr
 import { basename, join } from "node:path";
 import { unzipSync } from "fflate";
 import { SessionTreeError } from "../core/errors.js";
+import { withoutBom } from "./common.js";
 
 /** A source found but not read yet. */
 export interface PendingSource {
@@ -34,8 +35,7 @@ const decoder = new TextDecoder("utf-8");
 
 /** UTF-8 bytes as text, a byte order mark removed. */
 export function decodeText(bytes: Uint8Array): string {
-	const text = decoder.decode(bytes);
-	return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+	return withoutBom(decoder.decode(bytes));
 }
 
 /** True for bytes that start a ZIP archive (`PK\x03\x04`, or `PK\x05\x06` for an empty one). */

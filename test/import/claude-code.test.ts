@@ -602,7 +602,10 @@ describe("Claude Code: what no sample has", () => {
 			.join("\n");
 		const s = imported(sub, "agent-ag1.jsonl");
 		assert.equal(s.header.parentSession, "11111111-2222-4333-8444-555555555555");
-		assert.match(s.header.id, /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+		// A UUID in the version-5 layout: uuidFromName (SHA-1 of "session-tree:claude-code:<sessionId>:ag1",
+		// version nibble 5, variant 10xx), the one function all importers derive session ids with
+		// (it replaced the version-8 derivedUuid this line expected before).
+		assert.match(s.header.id, /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 		assert.equal(imported(sub, "agent-ag1.jsonl").header.id, s.header.id);
 	});
 

@@ -1,5 +1,6 @@
 /** The messages the REPL's `send` appends, built as an agent would have written them. */
 
+import { emptyUsage } from "../../core/entries.js";
 import {
 	type AssistantMessage,
 	isAssistantMessage,
@@ -14,15 +15,6 @@ export const SEND_ROLES = ["user", "assistant", "toolResult", "custom"] as const
 
 /** A role `send` knows. */
 export type SendRole = (typeof SEND_ROLES)[number];
-
-const ZERO_USAGE = {
-	input: 0,
-	output: 0,
-	cacheRead: 0,
-	cacheWrite: 0,
-	totalTokens: 0,
-	cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-};
 
 /** The role named by `send`'s first argument (case-insensitive; `tool` for toolResult). */
 export function parseRole(word: string): SendRole {
@@ -46,7 +38,7 @@ export function assistantMessage(text: string, timestamp = Date.now()): Assistan
 		model: "repl",
 		api: "manual",
 		stopReason: "stop",
-		usage: structuredClone(ZERO_USAGE),
+		usage: emptyUsage(),
 		timestamp,
 	};
 }

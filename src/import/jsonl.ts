@@ -1,17 +1,17 @@
 /**
- * What the Claude Code and Codex importers share: reading a JSONL source line by line with
- * errors that name the source, the line and the field; deterministic entry ids; and UUIDs
- * derived from a seed.
+ * What the importers of JSONL sources (Claude Code transcripts, Codex rollouts) share: reading
+ * a source line by line, with errors that name the source, the line and the field; the lines'
+ * timestamps; and a file's base name. Ids, session ids and JSON helpers for every importer are in `common.ts`.
  */
 
 import { SessionTreeError } from "../core/errors.js";
-import { derivedEntryId } from "../core/ids.js";
+import { type Json, withoutBom } from "./common.js";
 import type { ImportSkip, ImportSource } from "./types.js";
 
 /** One JSON object of a JSONL source with its 1-based line number. */
 export interface JsonLine {
 	readonly n: number;
-	readonly record: Record<string, unknown>;
+	readonly record: Json;
 }
 
 /**
@@ -21,7 +21,7 @@ export interface JsonLine {
  * reported in `skipped`.
  */
 export function readJsonLines(source: ImportSource): { lines: JsonLine[]; skipped: ImportSkip[] } {
-	const text = source.text.startsWith("\uFEFF") ? source.text.slice(1) : source.text;
+	const text = withoutBom(source.text);
 	const parts = text.split("\n");
 	const lines: JsonLine[] = [];
 	const skipped: ImportSkip[] = [];
@@ -51,7 +51,7 @@ export function readJsonLines(source: ImportSource): { lines: JsonLine[]; skippe
 				line: n,
 			});
 		}
-		lines.push({ n, record: value as Record<string, unknown> });
+		lines.push({ n, record: value as Json });
 	});
 	return { lines, skipped };
 }
@@ -59,27 +59,6 @@ export function readJsonLines(source: ImportSource): { lines: JsonLine[]; skippe
 /** An `INVALID_RECORD` error naming the source, the line and the field. */
 export function fieldError(source: ImportSource, line: number, field: string, problem: string): SessionTreeError {
 	return new SessionTreeError("INVALID_RECORD", `field \`${field}\`: ${problem}`, { file: source.name, line });
-}
-
-/** Entry ids derived from seeds, unique within one import (see {@link derivedEntryId}). */
-export class DerivedIds {
-	private readonly taken = new Set<string>();
-
-	/** The id for `seed`; seeds must be given in source order so a grown source keeps old ids. */
-	make(seed: string): string {
-		const id = derivedEntryId(seed, (candidate) => this.taken.has(candidate));
-		this.taken.add(id);
-		return id;
-	}
-}
-
-/** A UUID (version 8, RFC 9562: custom) derived from `seed`, the same every time. */
-export function derivedUuid(seed: string): string {
-	let hex = "";
-	for (let i = 0; i < 4; i++) hex += derivedEntryId(`${seed}/${i}`, () => false);
-	const variant = "89ab"[Number.parseInt(hex.charAt(16), 16) & 3];
-	hex = `${hex.slice(0, 12)}8${hex.slice(13, 16)}${variant}${hex.slice(17)}`;
-	return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20, 32)}`;
 }
 
 /** The file name of `name` without directories and without `.jsonl`. */
