@@ -1,7 +1,7 @@
 /**
  * The HTML export section of `npm run bench` (issue 11): for the generated s10k and s100k files,
  *
- * - export: the wall time of `node dist/cli/main.js html FILE -o OUT`, a fresh process each run
+ * - export: the wall time of `node dist/bin/session-tree.js html FILE -o OUT`, a fresh process each run
  *   (start-up, reading, redaction, gzip and writing included);
  * - size: the page in MiB and its ratio to the JSONL file;
  * - ready: the time from `page.goto(file:…)` until `<html data-ready="true">` (the data decoded and
@@ -11,7 +11,7 @@
  *
  * Medians over the runs. The section is skipped, with the reason, when there is no Chromium at
  * /usr/bin/chromium (or SESSION_TREE_CHROMIUM), or when the CLI has no `html` command. The CLI is
- * dist/cli/main.js, or SESSION_TREE_BIN.
+ * dist/bin/session-tree.js, or SESSION_TREE_BIN.
  *
  * Also runs alone (after `npm run bench` compiled it, or `tsc -p bench/tsconfig.json`):
  * `node bench/data/.build/bench/html.js [--runs N] [--sizes 10k,100k] [--json FILE]`.
@@ -23,20 +23,11 @@ import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
+import { CHROMIUM, CHROMIUM_ARGS } from "../test/support/browser.js";
 import { DATA_DIR, ensureFile, filesForSize, REPO_ROOT } from "./generate.js";
 import { fmtMs, median } from "./shared.js";
 
 const MiB = 2 ** 20;
-const CHROMIUM = process.env.SESSION_TREE_CHROMIUM ?? "/usr/bin/chromium";
-const CHROMIUM_ARGS = [
-	"--no-sandbox",
-	"--disable-gpu",
-	"--disable-quic",
-	"--no-first-run",
-	"--disable-background-networking",
-	"--disable-component-update",
-	"--disable-sync",
-];
 
 /** Options of {@link runHtml}. */
 export interface HtmlOptions {
@@ -66,7 +57,7 @@ export interface HtmlFigures {
 
 /** The CLI's entry point. */
 function cliMain(): string {
-	return process.env.SESSION_TREE_BIN ?? join(REPO_ROOT, "dist", "cli", "main.js");
+	return process.env.SESSION_TREE_BIN ?? join(REPO_ROOT, "dist", "bin", "session-tree.js");
 }
 
 /** One export in a fresh process: its wall time, or why it failed. */
@@ -116,7 +107,7 @@ export async function runHtml(options: HtmlOptions): Promise<HtmlFigures[]> {
 	const tempDir = join(DATA_DIR, `.html-tmp-${process.pid}`);
 	mkdirSync(tempDir, { recursive: true });
 	const figures: HtmlFigures[] = [];
-	const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS });
+	const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] });
 	try {
 		for (const size of sizes) {
 			const bench = filesForSize(size)[0];

@@ -11,7 +11,6 @@
  */
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -38,7 +37,8 @@ import { isSessionTreeError } from "../../src/core/errors.js";
 import type { AgentMessage, SessionEntry } from "../../src/core/types.js";
 import { Session } from "../../src/session.js";
 import { closeSqliteDatabases } from "../../src/storage/sql/sqlite-schema.js";
-import { cli, REPO } from "../cli/helpers.js";
+import { cli } from "../cli/helpers.js";
+import { runExample } from "../support/examples.js";
 import { postgresServer, testSchema } from "../support/postgres.js";
 
 const dir = mkdtempSync(join(tmpdir(), "st-ai-sdk-"));
@@ -983,19 +983,7 @@ describe("packaging", () => {
 
 	test("examples/ai-sdk.mjs runs with the mock model and leaves a session the CLI opens", async () => {
 		const chats = join(dir, "example");
-		const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
-			const child = spawn(process.execPath, [join(REPO, "examples", "ai-sdk.mjs"), chats], { cwd: REPO });
-			let stdout = "";
-			let stderr = "";
-			child.stdout.on("data", (chunk: Buffer) => {
-				stdout += chunk.toString("utf8");
-			});
-			child.stderr.on("data", (chunk: Buffer) => {
-				stderr += chunk.toString("utf8");
-			});
-			child.on("error", fail);
-			child.on("close", (code) => done({ code, stdout, stderr }));
-		});
+		const result = await runExample("ai-sdk.mjs", [chats]);
 		assert.equal(result.code, 0, result.stderr);
 		for (const line of [
 			'  assistant: (3) An answer to "And a B+ tree?"',

@@ -13,7 +13,6 @@
  */
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import {
 	copyFileSync,
 	mkdirSync,
@@ -53,6 +52,7 @@ import { MemoryCollection, MemorySessionStore } from "../../src/storage/memory-s
 import { closeSqliteDatabases } from "../../src/storage/sql/sqlite-schema.js";
 import type { SessionCollection } from "../../src/storage/store.js";
 import { cli, REPO } from "../cli/helpers.js";
+import { runExample } from "../support/examples.js";
 import { postgresServer, testSchema } from "../support/postgres.js";
 
 const dir = mkdtempSync(join(tmpdir(), "session-tree-claude-agent-sdk-"));
@@ -950,19 +950,7 @@ describe("packaging", () => {
 
 	test("examples/claude-agent-sdk.mjs runs and leaves a session the CLI opens", async () => {
 		const place = join(dir, "example");
-		const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((done, fail) => {
-			const child = spawn(process.execPath, [join(REPO, "examples", "claude-agent-sdk.mjs"), place], { cwd: REPO });
-			let stdout = "";
-			let stderr = "";
-			child.stdout.on("data", (chunk: Buffer) => {
-				stdout += chunk.toString("utf8");
-			});
-			child.stderr.on("data", (chunk: Buffer) => {
-				stderr += chunk.toString("utf8");
-			});
-			child.on("error", fail);
-			child.on("close", (code) => done({ code, stdout, stderr }));
-		});
+		const result = await runExample("claude-agent-sdk.mjs", [place]);
 		assert.equal(result.code, 0, result.stderr);
 		for (const line of [
 			"load() gives the 9 lines back, deep-equal and in append order",

@@ -8,7 +8,6 @@
  */
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -33,7 +32,8 @@ import { TreeSession } from "../../src/adapters/openai-agents.js";
 import { isSessionTreeError } from "../../src/core/errors.js";
 import { Session } from "../../src/session.js";
 import { closeSqliteDatabases } from "../../src/storage/sql/sqlite-schema.js";
-import { cli, REPO } from "../cli/helpers.js";
+import { cli } from "../cli/helpers.js";
+import { runExample } from "../support/examples.js";
 import { asJson } from "../support/fixtures.js";
 import { postgresServer, testSchema } from "../support/postgres.js";
 
@@ -685,21 +685,7 @@ describe("openai-agents: branch, fork and places", () => {
 
 test("examples/openai-agents.mjs runs", async () => {
 	const out = newDir();
-	const { code, stdout, stderr } = await new Promise<{ code: number | null; stdout: string; stderr: string }>(
-		(done, fail) => {
-			const child = spawn(process.execPath, [join(REPO, "examples", "openai-agents.mjs"), out], { cwd: REPO });
-			let stdout = "";
-			let stderr = "";
-			child.stdout.on("data", (chunk: Buffer) => {
-				stdout += chunk.toString("utf8");
-			});
-			child.stderr.on("data", (chunk: Buffer) => {
-				stderr += chunk.toString("utf8");
-			});
-			child.on("error", fail);
-			child.on("close", (code) => done({ code, stdout, stderr }));
-		},
-	);
+	const { code, stdout, stderr } = await runExample("openai-agents.mjs", [out]);
 	assert.equal(code, 0, stderr);
 	assert.match(stdout, /2 branches/);
 	const files = readdirSync(out).filter((name) => name.endsWith(".jsonl"));
