@@ -16,36 +16,17 @@
  */
 
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
-import { appendFileSync, copyFileSync, readFileSync, rmSync } from "node:fs";
+import { appendFileSync, copyFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { Session } from "../../src/index.js";
+import { haveTmux, shellQuote, stopTmuxServer, tmuxOn, tmuxSkip, WAIT_MS } from "../support/tmux.js";
 import { BIN, fixture, removeTempDirs, tempDir } from "./helpers.js";
 
-/** How long to wait for the screen to show something. */
-const WAIT_MS = 8000;
-
-const haveTmux = spawnSync("tmux", ["-V"]).status === 0;
-const skip =
-	!haveTmux && !process.env.CI
-		? "tmux is not installed (apt-get install tmux); these tests run, and fail without it, when CI is set"
-		: false;
-
+const skip = tmuxSkip;
 const socket = `st-browse-${process.pid}`;
-/** The environment tmux itself runs with (not inside another tmux). */
-const tmuxEnv = { ...process.env };
-delete tmuxEnv.TMUX;
-delete tmuxEnv.TMUX_PANE;
-
-function tmux(...args: string[]): string {
-	const result = spawnSync("tmux", ["-L", socket, ...args], { encoding: "utf8", env: tmuxEnv });
-	if (result.error) throw result.error;
-	if (result.status !== 0) throw new Error(`tmux ${args.join(" ")} failed: ${result.stderr.trim()}`);
-	return result.stdout;
-}
-
-const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+const tmux = tmuxOn(socket);
+const quote = shellQuote;
 const sleep = (ms: number) => new Promise((done) => setTimeout(done, ms));
 
 /** Printed by the shell before browse starts: it must be on the screen again afterwards. */
@@ -229,9 +210,7 @@ describe("browse in a terminal (tmux)", { skip }, () => {
 
 	after(() => {
 		for (const p of open) p.close();
-		spawnSync("tmux", ["-L", socket, "kill-server"], { env: tmuxEnv });
-		const uid = process.getuid?.() ?? 0;
-		rmSync(join(process.env.TMUX_TMPDIR ?? "/tmp", `tmux-${uid}`, socket), { force: true });
+		stopTmuxServer(socket);
 		removeTempDirs();
 	});
 

@@ -11,40 +11,18 @@
 
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
-import { readFileSync, rmSync, statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { Session } from "../../src/index.js";
+import { haveTmux, shellQuote, stopTmuxServer, tmuxEnv, tmuxOn, tmuxSkip, WAIT_MS } from "../support/tmux.js";
 import { BIN, removeTempDirs, tempDir } from "./helpers.js";
 
 const WIDTH = 100;
 const HEIGHT = 30;
-/** How long to wait for the screen to show something. */
-const WAIT_MS = 8000;
-
-const tmuxVersion = spawnSync("tmux", ["-V"], { encoding: "utf8" });
-const haveTmux = tmuxVersion.status === 0;
-const skip =
-	!haveTmux && !process.env.CI
-		? "tmux is not installed (apt-get install tmux); these tests run, and fail without it, when CI is set"
-		: false;
-
+const skip = tmuxSkip;
 const socket = `st-test-${process.pid}`;
-/** The environment tmux itself runs with (not inside another tmux). */
-const tmuxEnv = { ...process.env };
-delete tmuxEnv.TMUX;
-delete tmuxEnv.TMUX_PANE;
-
-function tmux(...args: string[]): string {
-	const result = spawnSync("tmux", ["-L", socket, ...args], { encoding: "utf8", env: tmuxEnv });
-	if (result.error) throw result.error;
-	if (result.status !== 0) throw new Error(`tmux ${args.join(" ")} failed: ${result.stderr.trim()}`);
-	return result.stdout;
-}
-
-function shellQuote(word: string): string {
-	return `'${word.replace(/'/g, `'\\''`)}'`;
-}
+const tmux = tmuxOn(socket);
 
 /** The start of a prompt line, with or without a session. */
 const PROMPT_START = /^session-tree(?: \[[^\]]*\])?>(?: |$)/;
@@ -137,10 +115,7 @@ const ESCAPE = "\u001b[";
 
 describe("repl in a terminal (tmux)", { skip }, () => {
 	after(() => {
-		spawnSync("tmux", ["-L", socket, "kill-server"], { env: tmuxEnv });
-		// tmux leaves its socket file behind.
-		const uid = process.getuid?.() ?? 0;
-		rmSync(join(process.env.TMUX_TMPDIR ?? "/tmp", `tmux-${uid}`, socket), { force: true });
+		stopTmuxServer(socket);
 		removeTempDirs();
 	});
 
