@@ -1,0 +1,155 @@
+/**
+ * Which format a text holds, told from its content (never from a file name): a ChatGPT export
+ * (`mapping`), an Open WebUI chat (`history.messages`), a Claude Code transcript (lines with
+ * `sessionId` and `uuid`), a Codex rollout (`session_meta`, `response_item`, …), or a pi session.
+ * Only the first lines, or the first 64 KiB of a pretty-printed document, are looked at.
+ */
+
+import { isJson, type Json } from "./common.js";
+import type { ImportFormat } from "./types.js";
+
+/** The formats, in the order the CLI lists them. */
+export const IMPORT_FORMATS: readonly ImportFormat[] = ["claude-code", "codex", "chatgpt", "openwebui"];
+
+/** True for the name of a format this layer imports. */
+export function isImportFormat(name: string): name is ImportFormat {
+	return (IMPORT_FORMATS as readonly string[]).includes(name);
+}
+
+/** What a text holds: a foreign format, a pi session, or (undefined) neither that can be told. */
+export type SourceKind = ImportFormat | "pi";
+
+/** Claude Code record types that have no uuid but only appear in its transcripts. */
+const CLAUDE_ONLY_TYPES = new Set(["summary", "file-history-snapshot"]);
+/** Codex rollout line types. */
+const CODEX_TYPES = new Set(["session_meta", "response_item", "turn_context", "event_msg", "compacted"]);
+/** The bare ResponseItems of a legacy Codex rollout (after its `{id, timestamp}` first line). */
+const CODEX_ITEMS = new Set([
+	"message",
+	"reasoning",
+	"function_call",
+	"function_call_output",
+	"custom_tool_call",
+	"custom_tool_call_output",
+	"local_shell_call",
+	"web_search_call",
+]);
+
+/** How many JSONL lines the detection looks at. */
+const DETECT_LINES = 20;
+/** How much of a pretty-printed JSON document the detection searches for its keys. */
+const DETECT_HEAD = 65536;
+/** A first line longer than this is not parsed to tell the format (its keys are searched instead). */
+const DETECT_LINE = 1 << 20;
+
+function tryParse(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+}
+
+/** What one JSON object says it is: a whole ChatGPT conversation or Open WebUI chat, or a line of a transcript. */
+function kindOfObject(value: Json): SourceKind | undefined {
+	if (value.type === "session") return "pi";
+	if (isJson(value.mapping)) return "chatgpt";
+	if (isJson(value.history) && isJson(value.history.messages)) return "openwebui";
+	if (isJson(value.chat) && isJson(value.chat.history)) return "openwebui";
+	return undefined;
+}
+
+function kindOfLine(value: Json): SourceKind | "codex-legacy-header" | undefined {
+	if (typeof value.sessionId === "string" && (typeof value.uuid === "string" || "parentUuid" in value)) {
+		return "claude-code";
+	}
+	if (typeof value.type === "string") {
+		if (CLAUDE_ONLY_TYPES.has(value.type)) return "claude-code";
+		if (CODEX_TYPES.has(value.type) && "payload" in value) return "codex";
+	}
+	if (value.type === undefined && typeof value.id === "string" && typeof value.timestamp === "string") {
+		return "codex-legacy-header";
+	}
+	return undefined;
+}
+
+/** The lines of a JSONL text, at most `count` of them. */
+function firstLines(text: string, start: number, count: number): string[] {
+	const lines: string[] = [];
+	let at = start;
+	while (lines.length < count && at < text.length) {
+		const end = text.indexOf("\n", at);
+		const line = text.slice(at, end < 0 ? text.length : end);
+		if (line.trim() !== "") lines.push(line);
+		if (end < 0) break;
+		at = end + 1;
+	}
+	return lines;
+}
+
+/**
+ * What a text holds, from its content: a pi session (its first line a `session` header), a
+ * ChatGPT export (JSON with `mapping`), an Open WebUI chat (`history.messages`, or rows with
+ * `chat.history`), a Claude Code transcript (JSONL lines with `sessionId` and `uuid`, or its
+ * `summary` and `file-history-snapshot` lines), or a Codex rollout (JSONL `session_meta`,
+ * `response_item`, … lines, or the legacy `{id, timestamp}` line followed by bare items).
+ * Only the first lines, or the first 64 KiB of a pretty-printed document, are looked at;
+ * `partial` says the text is only the start of the file (then nothing is parsed whole).
+ */
+export function sniffFormat(text: string, partial = false): SourceKind | undefined {
+	let start = 0;
+	if (text.charCodeAt(0) === 0xfeff) start = 1;
+	while (start < text.length && /\s/.test(text[start] as string)) start++;
+	const first = text[start];
+	if (first !== "{" && first !== "[") return undefined;
+	const lines = firstLines(text, start, DETECT_LINES);
+	// A one-line export of many megabytes is recognised by its keys, not parsed twice.
+	if ((lines[0]?.length ?? 0) > DETECT_LINE) return sniffHead(text.slice(start, start + DETECT_HEAD));
+	const firstValue = lines[0] === undefined ? undefined : tryParse(lines[0]);
+	if (Array.isArray(firstValue)) {
+		const item = firstValue.find(isJson);
+		return item ? kindOfObject(item) : undefined;
+	}
+	if (isJson(firstValue)) {
+		const whole = kindOfObject(firstValue);
+		if (whole) return whole;
+		let legacyHeader = false;
+		for (const [index, line] of lines.entries()) {
+			const value = index === 0 ? firstValue : tryParse(line);
+			if (!isJson(value)) continue;
+			const kind = kindOfLine(value);
+			if (kind === "codex-legacy-header") legacyHeader ||= index === 0;
+			else if (kind) return kind;
+			else if (legacyHeader && typeof value.type === "string" && CODEX_ITEMS.has(value.type)) return "codex";
+		}
+		return undefined;
+	}
+	// A pretty-printed document: its keys near the start say what it is.
+	const head = sniffHead(text.slice(start, start + DETECT_HEAD));
+	if (head !== undefined) return head;
+	if (partial || text.length - start <= DETECT_HEAD) return undefined;
+	const value = tryParse(text.slice(start));
+	if (isJson(value)) return kindOfObject(value);
+	if (Array.isArray(value)) {
+		const item = value.find(isJson);
+		return item ? kindOfObject(item) : undefined;
+	}
+	return undefined;
+}
+
+/** What the start of a document says it is, by its keys (for documents too long to parse just to look). */
+function sniffHead(head: string): SourceKind | undefined {
+	if (/^\{\s*"type"\s*:\s*"session"/.test(head)) return "pi";
+	if (/"mapping"\s*:\s*\{/.test(head)) return "chatgpt";
+	if (/"history"\s*:\s*\{/.test(head) && /"messages"\s*:/.test(head)) return "openwebui";
+	if (/^\{[^\n]*"sessionId"\s*:/.test(head) && /"uuid"\s*:/.test(head)) return "claude-code";
+	if (/^\{[^\n]*"type"\s*:\s*"(session_meta|response_item|turn_context|event_msg|compacted)"/.test(head))
+		return "codex";
+	return undefined;
+}
+
+/** The foreign format a text holds (see {@link sniffFormat}), or undefined (a pi session, or unknown). */
+export function detectFormat(text: string): ImportFormat | undefined {
+	const kind = sniffFormat(text);
+	return kind === "pi" ? undefined : kind;
+}
