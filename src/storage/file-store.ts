@@ -576,10 +576,11 @@ export class FileSessionStore implements SessionStore {
 	/**
 	 * The file's size under the lock, or undefined when the file at the path is no longer the
 	 * one `at` was read from (replaced). The first check of a lease stats the path; later
-	 * checks of the same lease, on a descriptor of that same file, fstat the descriptor, which
-	 * costs half as much: while the lease lasts no cooperating writer can replace the file, and
-	 * a writer that ignores the lock (pi appending with appendFileSync) appends to the same
-	 * file, so the descriptor's size still shows what it wrote.
+	 * checks of the same lease, on a descriptor of that same file, ask the descriptor (a
+	 * two-byte read at the end, {@link endsAt}; an fstat only when the end moved): while the
+	 * lease lasts no cooperating writer can replace the file, and a writer that ignores the lock
+	 * (pi appending with appendFileSync) appends to the same file, so the descriptor still shows
+	 * what it wrote.
 	 */
 	private sizeUnderLease(at: FilePosition): number | undefined {
 		if (this.checkedLease === this.leaseGeneration && this.fd !== undefined && this.fdIdentity === at.identity) {

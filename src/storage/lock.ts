@@ -203,11 +203,7 @@ function takeLock(file: string, staleMs: number, tries: number): ReleaseLock | u
 				// A full disk can take the empty file and refuse its content: remove it, or it
 				// would stand as a lock whose owner nobody can read until it is judged stale.
 				closeSync(fd);
-				try {
-					unlinkSync(path);
-				} catch {
-					// gone already
-				}
+				release(path);
 				const reason = error instanceof Error ? error.message : String(error);
 				throw new SessionTreeError("IO_ERROR", `cannot write lock ${path}: ${reason}`, { file });
 			}

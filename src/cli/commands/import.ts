@@ -1,6 +1,6 @@
 /** `session-tree import` and `session-tree export`: other agents' histories in, ChatGPT and Open WebUI out. */
 
-import { existsSync, mkdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { exportInputOf, exportValue } from "../../import/export.js";
 import { IMPORT_FORMATS, type ImportReport, importSources, isImportFormat } from "../../import/index.js";
@@ -11,6 +11,7 @@ import { schemeOf } from "../../storage/locations.js";
 import { defaultAgentDir, defaultSessionDir } from "../../storage/paths.js";
 import { CliError, type CliIO, type CommandHandler, requiredPositional, stringValue, UsageError } from "../args.js";
 import { openSession } from "../open.js";
+import { writeNewFile } from "../output.js";
 
 /** The format `--from` names, checked. */
 function fromOption(value: string | undefined): ImportFormat | undefined {
@@ -108,7 +109,7 @@ export const exportCommand: CommandHandler = {
 		try {
 			const text = `${JSON.stringify(exportValue(await exportInputOf(session), to), null, 2)}\n`;
 			if (out === undefined) io.out(text);
-			else writeFileSync(out, text, { mode: 0o600 });
+			else writeNewFile(out, text, values.force === true);
 		} finally {
 			await session.close();
 		}

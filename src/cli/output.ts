@@ -1,0 +1,54 @@
+/**
+ * Files the commands write besides sessions (an HTML page, an export): written atomically (a
+ * temporary file beside the target, flushed, then moved into place), owner-only, and an
+ * existing file is replaced only when asked.
+ */
+
+import { randomBytes } from "node:crypto";
+import { closeSync, existsSync, fsyncSync, linkSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { basename, dirname, join } from "node:path";
+import { SessionTreeError } from "../core/errors.js";
+
+/** The error for an output file that exists and may not be replaced. */
+export function fileExistsError(file: string): SessionTreeError {
+	return new SessionTreeError("FILE_EXISTS", "the file exists (--force replaces it)", { file });
+}
+
+/** Error codes of a file system that has no hard links. */
+const NO_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV", "EMLINK"]);
+
+/**
+ * Writes `text` to a new file `file` (mode 0600) atomically: a temporary file beside it,
+ * flushed, then moved into place. Without `force` an existing file is refused (FILE_EXISTS),
+ * also one that appears meanwhile: the temporary file is hard-linked to the name, which fails
+ * if the name is taken.
+ */
+export function writeNewFile(file: string, text: string, force: boolean): void {
+	if (!force && existsSync(file)) throw fileExistsError(file);
+	const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+	const fd = openSync(temp, "wx", 0o600);
+	try {
+		try {
+			const bytes = Buffer.from(text, "utf8");
+			for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+			fsyncSync(fd);
+		} finally {
+			closeSync(fd);
+		}
+		if (force) {
+			renameSync(temp, file);
+			return;
+		}
+		try {
+			linkSync(temp, file);
+		} catch (error) {
+			const code = (error as NodeJS.ErrnoException).code;
+			if (code === "EEXIST") throw fileExistsError(file);
+			if (code === undefined || !NO_LINKS.has(code)) throw error;
+			if (existsSync(file)) throw fileExistsError(file);
+			renameSync(temp, file);
+		}
+	} finally {
+		if (existsSync(temp)) unlinkSync(temp);
+	}
+}
