@@ -489,7 +489,7 @@ class Transcript {
 			const existing =
 				id === null
 					? tree.getChildren(null).map((entry) => ({ id: entry.id, type: entry.type }))
-					: (tree.getNode(id)?.children ?? []).map((node) => ({ id: node.id, type: node.type }));
+					: (tree.getNode(id)?.childNodes() ?? []).map((node) => ({ id: node.id, type: node.type }));
 			return [...existing, ...(added.get(id) ?? [])];
 		};
 		/** The end of the run of transparent entries below `id`, or undefined once a conversation entry hangs in it. */

@@ -131,7 +131,7 @@ export class CatalogSession {
 	/** The number of leaves, as `Session.listBranches().length`. */
 	get branches(): number {
 		let leaves = 0;
-		for (const node of this.tree.nodesInOrder()) if (!node.children) leaves++;
+		for (const node of this.tree.nodesInOrder()) if (!node.firstChild) leaves++;
 		return leaves;
 	}
 

@@ -9,21 +9,23 @@
  */
 
 import { SessionTreeError } from "./errors.js";
+import { TreeNode } from "./tree.js";
 import type { SessionEntry } from "./types.js";
 import { entryContentError, entryShapeError, isEntryRecord, isRawRecord } from "./validate.js";
 
 /**
  * What is known of a line without parsing it, and where it is. It is also the loader's
- * `ParsedLine` for that line (its `envelope` is itself), so a million lines cost one object each.
+ * `ParsedLine` for that line (its `envelope` is itself) and, once the loader added it to a
+ * tree, that entry's {@link TreeNode}: a million lines cost one object each.
  */
-export class Envelope {
+export class Envelope extends TreeNode {
 	constructor(
-		readonly type: string,
-		readonly id: string,
+		type: string,
+		id: string,
 		readonly parentId: string | null,
-		readonly timestamp: string,
+		timestamp: string,
 		/** The message role, for `message` entries whose role could be read in place. */
-		readonly role: string | undefined,
+		role: string | undefined,
 		/** Byte offset of the line in its store. */
 		readonly offset: number,
 		/** Byte length of the line, without its newline. */
@@ -37,11 +39,19 @@ export class Envelope {
 		 * place; else undefined. (Nothing checks that the rest of the line is JSON.)
 		 */
 		readonly endTimestamp?: number,
-	) {}
+	) {
+		super(id, type, timestamp, role, undefined);
+	}
 
-	/** The line as a `ParsedLine`: this envelope. */
-	get envelope(): Envelope {
+	/** The line as a `ParsedLine` (this envelope), and the node's body's place: itself. */
+	override get envelope(): Envelope {
 		return this;
+	}
+
+	/** The same line, in no tree yet. */
+	copy(): Envelope {
+		const { type, id, parentId, timestamp, role, offset, length, line, endTimestamp } = this;
+		return new Envelope(type, id, parentId, timestamp, role, offset, length, line, endTimestamp);
 	}
 }
 
