@@ -35,6 +35,10 @@ export const loadSteps: LoadSteps = (steps: readonly PathStep[]) => TreeNode.loa
 export class SessionLog {
 	readonly store: SessionStore;
 	readonly now: () => Date;
+	/** The clock the caller gave, if any (else the system's). */
+	private readonly clock: (() => Date) | undefined;
+	/** The last timestamp {@link stamp} made, and its millisecond. */
+	private lastStamp = { ms: Number.NaN, text: "" };
 	readonly random: RandomBytes;
 	private readonly lenient: boolean;
 	/** The session state: tree, persisted-leaf records and problems, kept by the core reducer. */
@@ -47,9 +51,12 @@ export class SessionLog {
 	private position: StorePosition = "";
 	/** The writes of this session, one after another. */
 	private queue: Promise<unknown> = Promise.resolve();
+	/** Writes called and not finished yet. */
+	private pending = 0;
 
 	private constructor(store: SessionStore, env: SessionEnvironment & { lenient?: boolean }) {
 		this.store = store;
+		this.clock = env.now;
 		this.now = env.now ?? (() => new Date());
 		this.random = env.random ?? cryptoRandomBytes;
 		this.lenient = env.lenient ?? false;
@@ -111,14 +118,26 @@ export class SessionLog {
 		return this.version;
 	}
 
-	/** Runs `op` after every write called before it (whether that one succeeded or not). */
+	/**
+	 * Runs `op` after every write called before it (whether that one succeeded or not). With
+	 * none pending, `op` starts at once: chaining it on a settled queue would cost an extra turn
+	 * and two more promises per write, for nothing.
+	 */
 	serialize<T>(op: () => Promise<T>): Promise<T> {
-		const run = this.queue.then(op, op);
-		this.queue = run.then(
-			() => undefined,
-			() => undefined,
-		);
+		const run = this.pending === 0 ? startNow(op) : this.queue.then(op, op);
+		this.pending++;
+		this.queue = run.then(this.writeDone, this.writeDone);
 		return run;
+	}
+
+	/** Counts a write of {@link serialize} as finished (one function for every write). */
+	private readonly writeDone = () => {
+		this.pending--;
+	};
+
+	/** True once the whole session is read (not only the context of a resume). */
+	get loaded(): boolean {
+		return this.resumed === undefined;
 	}
 
 	/** Resolves when every write called so far has finished. */
@@ -146,7 +165,11 @@ export class SessionLog {
 
 	/** The current time, for entries. */
 	stamp(): string {
-		return this.now().toISOString();
+		if (this.clock) return this.clock().toISOString();
+		// One ISO string per millisecond: appends in a burst share it instead of each making a Date and formatting it.
+		const ms = Date.now();
+		if (ms !== this.lastStamp.ms) this.lastStamp = { ms, text: new Date(ms).toISOString() };
+		return this.lastStamp.text;
 	}
 
 	/**
@@ -154,21 +177,31 @@ export class SessionLog {
 	 * parent), appends it at this session's position; if others appended meanwhile, applies
 	 * what they wrote and tries again with a fresh id. Then the entry is applied to the state
 	 * and becomes the leaf.
+	 *
+	 * Written with `then` rather than as an async function: an append to a loaded, current
+	 * session is one call into the store and one reaction, which matters when an agent awaits
+	 * a thousand appends in a row (docs/performance.md).
 	 */
-	async appendNow(build: (stamp: make.EntryStamp) => SessionEntry): Promise<string> {
-		// Checked before awaiting: an append to a loaded, current session takes no extra turn.
-		if (this.needsPreparation()) await this.prepareWrite();
-		for (let attempt = 0; ; attempt++) {
-			const state = this.state;
-			const stamp = { id: this.freshId(), parentId: state.tree.getLeafId(), timestamp: this.stamp() };
-			const entry = build(stamp);
-			const outcome = await this.store.append([entry], this.position);
+	appendNow(build: (stamp: make.EntryStamp) => SessionEntry): Promise<string> {
+		try {
+			if (this.needsPreparation()) return this.prepareWrite().then(() => this.appendAttempt(build, 0));
+			return this.appendAttempt(build, 0);
+		} catch (error) {
+			return Promise.reject(error);
+		}
+	}
+
+	/** One compare-and-append of a freshly built entry; catches up and tries again on a conflict. */
+	private appendAttempt(build: (stamp: make.EntryStamp) => SessionEntry, attempt: number): Promise<string> {
+		const state = this.state;
+		const entry = build({ id: this.freshId(), parentId: state.tree.getLeafId(), timestamp: this.stamp() });
+		return this.store.append([entry], this.position).then((outcome) => {
 			if (outcome.status === "ok") {
 				this.applyOwn([entry], outcome.position);
 				return entry.id;
 			}
-			await this.catchUp(outcome, attempt);
-		}
+			return this.catchUp(outcome, attempt).then(() => this.appendAttempt(build, attempt + 1));
+		});
 	}
 
 	/** Writes records that already have ids and parents (the copies of a fork; call it serialized). */
@@ -185,11 +218,13 @@ export class SessionLog {
 		}
 	}
 
-	/** Appends a persisted-leaf record moving the leaf (nothing when it is there already). */
-	async moveLeaf(targetId: string | null): Promise<void> {
-		await this.ensureLoaded();
-		if (this.state.tree.getLeafId() === targetId) return;
-		await this.appendNow((stamp) => make.leafEntry(stamp, targetId));
+	/**
+	 * Appends a persisted-leaf record moving the leaf, nothing when it is there already (call
+	 * it serialized, on a loaded session). Resolves once the record is stored.
+	 */
+	moveLeaf(targetId: string | null): Promise<unknown> {
+		if (this.state.tree.getLeafId() === targetId) return Promise.resolve();
+		return this.appendNow((stamp) => make.leafEntry(stamp, targetId));
 	}
 
 	/**
@@ -230,9 +265,14 @@ export class SessionLog {
 
 	/** An entry id neither the tree nor a persisted-leaf record uses. */
 	private freshId(): string {
-		const state = this.state;
-		return newEntryId((id) => state.tree.has(id) || state.leafRecords.has(id), this.random);
+		return newEntryId(this.idTaken, this.random);
 	}
+
+	/** True for an id the tree or a persisted-leaf record uses (one function for every fresh id). */
+	private readonly idTaken = (id: string): boolean => {
+		const state = this.state;
+		return state.tree.has(id) || state.leafRecords.has(id);
+	};
 
 	/** Before a write: the whole tree is read, and an older format is rewritten first. */
 	private async prepareWrite(): Promise<void> {
@@ -289,6 +329,15 @@ export class SessionLog {
 		const leafId = this.reducer?.tree.getLeafId() ?? null;
 		const tree = await this.readStore();
 		if (leafId === null || tree.has(leafId)) tree.setLeaf(leafId);
+	}
+}
+
+/** Calls `op` now; a synchronous throw becomes a rejection, as it would be inside `then`. */
+function startNow<T>(op: () => Promise<T>): Promise<T> {
+	try {
+		return op();
+	} catch (error) {
+		return Promise.reject(error);
 	}
 }
 

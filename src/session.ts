@@ -383,7 +383,7 @@ export class Session {
 	 */
 	branch(entryId: string): Promise<void> {
 		return this.log.serialize(async () => {
-			await this.log.ensureLoaded();
+			if (!this.log.loaded) await this.log.ensureLoaded();
 			this.requireEntry(entryId);
 			await this.log.moveLeaf(entryId);
 		});
@@ -391,7 +391,10 @@ export class Session {
 
 	/** Moves the leaf before the first entry: the next append starts a new root. */
 	resetLeaf(): Promise<void> {
-		return this.log.serialize(() => this.log.moveLeaf(null));
+		return this.log.serialize(async () => {
+			if (!this.log.loaded) await this.log.ensureLoaded();
+			await this.log.moveLeaf(null);
+		});
 	}
 
 	/**

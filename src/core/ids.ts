@@ -14,22 +14,34 @@ let poolOffset = 0;
 /** Cryptographically random bytes from the platform, drawn from a pool refilled 4 KiB at a time. */
 export const cryptoRandomBytes: RandomBytes = (length) => {
 	if (length > POOL_SIZE) return globalThis.crypto.getRandomValues(new Uint8Array(length));
+	const at = takeFromPool(length);
+	// A view, not a copy: a range is handed out once, and a refill makes a new pool.
+	return pool.subarray(at, at + length);
+};
+
+/** Where `length` fresh bytes start in the pool (refilled when it runs out). */
+function takeFromPool(length: number): number {
 	if (poolOffset + length > pool.length) {
 		pool = globalThis.crypto.getRandomValues(new Uint8Array(POOL_SIZE));
 		poolOffset = 0;
 	}
-	// A view, not a copy: a range is handed out once, and a refill makes a new pool.
-	const bytes = pool.subarray(poolOffset, poolOffset + length);
+	const at = poolOffset;
 	poolOffset += length;
-	return bytes;
-};
+	return at;
+}
 
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 
 function toHex(bytes: Uint8Array): string {
 	let out = "";
-	for (const byte of bytes) out += HEX[byte];
+	for (let i = 0; i < bytes.length; i++) out += HEX[bytes[i] ?? 0];
 	return out;
+}
+
+/** 8 random hex digits straight from the pool: no view of it is made (an entry id per append). */
+function pooledHex8(): string {
+	const at = takeFromPool(4);
+	return (HEX[pool[at] ?? 0] ?? "") + HEX[pool[at + 1] ?? 0] + HEX[pool[at + 2] ?? 0] + HEX[pool[at + 3] ?? 0];
 }
 
 /** True for a well-formed entry id: 8 lower-case hex characters. */
@@ -43,7 +55,7 @@ export function isEntryId(value: string): boolean {
  */
 export function newEntryId(taken: (id: string) => boolean, random: RandomBytes = cryptoRandomBytes): string {
 	for (let attempt = 0; attempt < 1000; attempt++) {
-		const id = toHex(random(4));
+		const id = random === cryptoRandomBytes ? pooledHex8() : toHex(random(4));
 		if (!taken(id)) return id;
 	}
 	throw new Error("could not find a free entry id after 1000 attempts");

@@ -326,6 +326,7 @@ export class SessionReducer {
 		const nodes = tree.nodesInOrder();
 		const from = this.linked;
 		if (from === nodes.length) return;
+		if (from === nodes.length - 1 && this.linkOne(tree, nodes, from)) return;
 		const parents = this.resolveParents(tree, nodes, from);
 		this.breakCycles(nodes, parents, from);
 		for (let i = from; i < nodes.length; i++) {
@@ -471,6 +472,26 @@ export class SessionReducer {
 		}
 		this.state = { tree: SessionTree.empty(header), migration };
 		if (headerIsEntry) this.apply(first);
+	}
+
+	/**
+	 * Links the one entry applied since the last settle (an append) when its parent is
+	 * already linked or it is a root: no cycle can go through it then, so there is nothing to
+	 * check and nothing to allocate. False, having done nothing, in any other case.
+	 */
+	private linkOne(tree: SessionTree, nodes: readonly TreeNode[], at: number): boolean {
+		const node = nodes[at];
+		const named = this.parentIds[at] ?? null;
+		if (node === undefined) return false;
+		let parent: TreeNode | undefined;
+		if (named !== null) {
+			const previous = nodes[at - 1];
+			parent = previous?.id === named ? previous : tree.getNode(resolveAlias(named, this.leafRecords) ?? "");
+			if (parent === undefined || parent.order >= at) return false;
+		}
+		tree.link(node, parent);
+		this.linked = nodes.length;
+		return true;
 	}
 
 	/**

@@ -467,12 +467,21 @@ export class FileSessionStore implements SessionStore {
 		}
 	}
 
-	async append(records: readonly object[], expected: StorePosition): Promise<AppendOutcome> {
-		const at = expected === this.lastWritten?.text ? this.lastWritten.at : decodePosition(expected, this.file);
-		this.throwDeferred();
-		// Awaited only when the lock must be taken: a burst of appends under one lease costs no extra turn.
-		if (!this.leaseValid()) await this.holdLock();
-		// From here to the write nothing awaits: no other writer of this process runs in between.
+	append(records: readonly object[], expected: StorePosition): Promise<AppendOutcome> {
+		try {
+			const at = expected === this.lastWritten?.text ? this.lastWritten.at : decodePosition(expected, this.file);
+			this.throwDeferred();
+			// Under a lease the append is done when this returns: no async function, no extra turn
+			// (each costs a promise and a suspended frame per append). Else the lock is taken first.
+			if (this.leaseValid()) return Promise.resolve(this.appendUnderLease(records, at));
+			return this.holdLock().then(() => this.appendUnderLease(records, at));
+		} catch (error) {
+			return Promise.reject(error);
+		}
+	}
+
+	/** The compare-and-append itself, under the lock. Nothing in it awaits: no other writer of this process runs meanwhile. */
+	private appendUnderLease(records: readonly object[], at: FilePosition): AppendOutcome {
 		try {
 			const checked = this.check(at);
 			if (checked.status !== "ok") return checked;
