@@ -119,7 +119,7 @@ function piSessionManagerModule(): string {
 
 function runChild(task: Task): Measurement {
 	const extra = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
-	if (task.op === "append-settled") extra.push("--expose-gc");
+	if (task.op === "append-settled" || task.op === "branch-append-settled") extra.push("--expose-gc");
 	const child = spawnSync(process.execPath, [...extra, CHILD, JSON.stringify(task)], {
 		encoding: "utf8",
 		maxBuffer: 16 * MiB,
@@ -389,8 +389,10 @@ async function main(): Promise<void> {
 					const append = measure(["pi", "ours"], "append", file, runs, piModule);
 					const settled = measure(["pi", "ours"], "append-settled", file, runs, piModule);
 					const branchAppend = measure(["pi", "ours"], "branch-append", file, runs, piModule);
+					const branchSettled = measure(["pi", "ours"], "branch-append-settled", file, runs, piModule);
 					fileRaw.append = append;
 					fileRaw.branchAppend = branchAppend;
+					fileRaw.branchAppendSettled = branchSettled;
 					addRow(
 						bench.name,
 						"1,000 appends",
@@ -403,6 +405,14 @@ async function main(): Promise<void> {
 					addRow(bench.name, "1,000 appends (heap settled)", settled.pi, settled.ours, (f) => f.ms, fmtMs);
 					fileRaw.appendSettled = settled;
 					addRow(bench.name, "1,000 branch + append", branchAppend.pi, branchAppend.ours, (f) => f.ms, fmtMs);
+					addRow(
+						bench.name,
+						"1,000 branch + append (heap settled)",
+						branchSettled.pi,
+						branchSettled.ours,
+						(f) => f.ms,
+						fmtMs,
+					);
 				}
 				addRow(
 					bench.name,

@@ -14,7 +14,7 @@ import { type LoadProblem, SessionReducer } from "./core/reducer.js";
 import { resumeFromTail } from "./core/tail.js";
 import { type SessionTree, TreeNode } from "./core/tree.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./core/types.js";
-import { isHeaderRecord } from "./core/validate.js";
+import { entryContentError, entryShapeError, isHeaderRecord, isRawRecord } from "./core/validate.js";
 import type { OpenSessionOptions, SessionEnvironment } from "./session-options.js";
 import type { SessionStore, StorePosition, StoreRead, WriteOutcome } from "./storage/store.js";
 
@@ -195,6 +195,13 @@ export class SessionLog {
 	private appendAttempt(build: (stamp: make.EntryStamp) => SessionEntry, attempt: number): Promise<string> {
 		const state = this.state;
 		const entry = build({ id: this.freshId(), parentId: state.tree.getLeafId(), timestamp: this.stamp() });
+		const problem = ownEntryProblem(entry);
+		if (problem) {
+			// Refused before the write: a record the reader would reject is never stored.
+			throw new SessionTreeError("INVALID_ARGUMENT", `cannot append: ${problem} (nothing was written)`, {
+				file: this.store.location,
+			});
+		}
 		return this.store.append([entry], this.position).then((outcome) => {
 			if (outcome.status === "ok") {
 				this.applyOwn([entry], outcome.position);
@@ -330,6 +337,15 @@ export class SessionLog {
 		const tree = await this.readStore();
 		if (leafId === null || tree.has(leafId)) tree.setLeaf(leafId);
 	}
+}
+
+/**
+ * Why an entry a caller had this session build cannot be stored, by the reader's own checks
+ * (a message without a role, a label without a target, …), or undefined.
+ */
+function ownEntryProblem(entry: SessionEntry): string | undefined {
+	if (!isRawRecord(entry)) return "the entry is not an object";
+	return entryShapeError(entry) ?? entryContentError(entry);
 }
 
 /** Calls `op` now; a synchronous throw becomes a rejection, as it would be inside `then`. */

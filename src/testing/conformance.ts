@@ -601,6 +601,20 @@ export function storeConformance(name: string, target: ConformanceTarget): void 
 				await s.appendMessage(user("still writable"));
 			});
 
+			it("INVALID_ARGUMENT for an entry the reader would reject; nothing is written", async () => {
+				const store = await fresh();
+				const s = await Session.createIn(store);
+				const q = await s.appendMessage(user("q"));
+				const before = (await read(store)).length;
+				// A message without a role: stored, it would be an INVALID_RECORD on every read.
+				const roleless: Parameters<Session["appendMessage"]>[0] = JSON.parse('{"content":"no role","timestamp":1}');
+				await assertCode(() => s.appendMessage(roleless), "INVALID_ARGUMENT", "appendMessage without a role");
+				assert.equal((await read(store)).length, before, "nothing was written");
+				assert.equal(s.getLeafId(), q, "the leaf did not move");
+				await s.appendMessage(user("still writable"));
+				assert.deepEqual(asJson((await reopen(store)).getEntries()), asJson(s.getEntries()));
+			});
+
 			it("close: a closed session, and one reopened and closed, still read and write", async () => {
 				const store = await fresh();
 				const s = await Session.createIn(store);
