@@ -304,12 +304,8 @@ export class SessionLog {
 
 	/** Applies records this session stored: the last one decides the leaf (an entry, or a leaf record's target). */
 	private applyOwn(records: readonly SessionEntry[], position: StorePosition): void {
-		const state = this.state;
-		for (const record of records) state.applyRecord(record, 0);
-		state.settle();
+		this.state.applyOwn(records);
 		this.position = position;
-		const last = records.at(-1);
-		if (last) state.tree.setLeaf(last.type === "leaf" ? state.resolveParentId(last.targetId) : last.id);
 	}
 
 	/** After a write that did not happen: takes in what others wrote (or the whole store, if replaced). */

@@ -294,6 +294,14 @@ export class SessionTree implements ReadonlySessionTree {
 		return this.leaf;
 	}
 
+	/**
+	 * Moves the leaf pointer to a node of this tree (the reducer's, for a node it just added).
+	 * @internal
+	 */
+	setLeafNode(node: TreeNode): void {
+		this.leaf = node;
+	}
+
 	/** The leaf entry, if the leaf is set. */
 	getLeafEntry(): SessionEntry | undefined {
 		return this.leaf?.entry;
