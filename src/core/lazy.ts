@@ -149,7 +149,7 @@ export class LazyBodies {
 		for (let from = 0; from < envelopes.length; from += LOAD_CHUNK) {
 			const chunk = envelopes.length <= LOAD_CHUNK ? envelopes : envelopes.slice(from, from + LOAD_CHUNK);
 			const texts = this.source.readLines(chunk);
-			chunk.forEach((envelope, i) => entries.push(this.parse(envelope, texts[i])));
+			for (const [i, envelope] of chunk.entries()) entries.push(this.parse(envelope, texts[i]));
 		}
 		return entries;
 	}
