@@ -25,7 +25,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import {
+	FileSessionStore,
 	isSessionTreeError,
+	loadTree,
 	type MessageEntry,
 	type OpenSessionOptions,
 	Session,
@@ -704,5 +706,24 @@ describe("regressions", () => {
 		assert.ok(openOnFile() > 0, "the read reopened the file");
 		await session.close();
 		assert.equal(openOnFile(), 0, "the second close closed it");
+	});
+});
+
+describe("envelopes are tree nodes", () => {
+	test("one read given to two loads: each tree gets its own nodes, the first stays as it was", async () => {
+		const file = fixtureFile("branch-in-place");
+		const store = new FileSessionStore(file);
+		const read = await store.read();
+		const options = { file, source: read.source };
+		const first = loadTree(read.lines, options).tree;
+		const before = JSON.stringify(first.getTree());
+		const second = loadTree(read.lines, options).tree;
+		assert.equal(JSON.stringify(second.getTree()), before, "the second tree is the same tree");
+		assert.equal(JSON.stringify(first.getTree()), before, "and the first was not re-linked by it");
+		for (const node of first.nodesInOrder()) {
+			const other = second.getNode(node.id);
+			assert.ok(other && other !== node, `entry ${node.id}: a node of its own in each tree`);
+		}
+		await store.close();
 	});
 });
