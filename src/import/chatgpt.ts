@@ -46,6 +46,7 @@ import {
 	textBlock,
 	toolArguments,
 	uuidFromName,
+	walkLinkedNodes,
 	withSource,
 } from "./common.js";
 import type { ImportedSession, Importer, ImportSkip, ImportSource } from "./types.js";
@@ -222,44 +223,20 @@ function importConversation(source: ImportSource, conversation: Json, where: str
 		top = info.id;
 	}
 
-	// Depth first from each root, children in order; iterative, since conversations run deep.
-	const entryOf = new Map<string, string>();
-	const visited = new Set<string>();
-	const walk = (root: string) => {
-		const stack: Array<{ key: string; parentId: string | null; model: string | undefined; time: number }> = [
-			{ key: root, parentId: top, model: undefined, time: headerMs },
-		];
-		while (stack.length > 0) {
-			const frame = stack.pop() as (typeof stack)[number];
-			if (visited.has(frame.key)) continue;
-			visited.add(frame.key);
-			const node = nodes.get(frame.key) as Json;
-			const parentKey = parentOf.get(frame.key) ?? null;
+	const start = { parentId: top, model: undefined, time: headerMs };
+	const entryOf = walkLinkedNodes(
+		keys,
+		parentOf,
+		childrenOf,
+		start,
+		records,
+		(key, at) => {
+			const parentKey = parentOf.get(key) ?? null;
 			const parentNode = parentKey === null ? undefined : nodes.get(parentKey);
-			const converted = convertNode(context, frame.key, node, parentKey, parentNode, frame);
-			records.push(...converted.entries);
-			const own = converted.entries[converted.entries.length - 1] as SessionEntry;
-			entryOf.set(frame.key, own.id);
-			const children = childrenOf.get(frame.key) ?? [];
-			for (let i = children.length - 1; i >= 0; i--) {
-				stack.push({ key: children[i] as string, parentId: own.id, model: converted.model, time: converted.time });
-			}
-		}
-	};
-	for (const key of keys) if (parentOf.get(key) === null) walk(key);
-	// What no root reaches sits on a cycle of parent links.
-	for (const key of keys) {
-		if (visited.has(key)) continue;
-		problem(`mapping/${key}/parent`, "is part of a cycle of parent links", "imported as a root");
-		const parent = parentOf.get(key);
-		if (parent)
-			childrenOf.set(
-				parent,
-				(childrenOf.get(parent) ?? []).filter((child) => child !== key),
-			);
-		parentOf.set(key, null);
-		walk(key);
-	}
+			return convertNode(context, key, nodes.get(key) as Json, parentKey, parentNode, at);
+		},
+		(key) => problem(`mapping/${key}/parent`, "is part of a cycle of parent links", "imported as a root"),
+	);
 
 	let leafId: string | null = null;
 	const current = conversation.current_node;

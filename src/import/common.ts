@@ -199,6 +199,68 @@ export function withSource<T extends SessionEntry>(entry: T, source: object): T 
 	return Object.assign(entry, { source });
 }
 
+/** Where a node of a linked conversation is converted: under which entry, after which model and time. */
+export interface NodePlace {
+	parentId: string | null;
+	model: string | undefined;
+	time: number;
+}
+
+/** A node converted to entries (its own is the last), and the model and time its children inherit. */
+export interface ConvertedNode {
+	entries: SessionEntry[];
+	model: string | undefined;
+	time: number;
+}
+
+/**
+ * Converts a conversation whose nodes link to their parents and list their children
+ * (ChatGPT's `mapping`, Open WebUI's `history.messages`) into `records`: depth first from
+ * each root, children in `childrenOf` order, iteratively (conversations run deep). A node no
+ * root reaches sits on a cycle of parent links: `onCycle` reports it, and it is cut from its
+ * parent and imported as a root. Returns each node's own entry id (the last of its entries).
+ */
+export function walkLinkedNodes(
+	keys: readonly string[],
+	parentOf: Map<string, string | null>,
+	childrenOf: Map<string, string[]>,
+	start: NodePlace,
+	records: SessionEntry[],
+	convert: (key: string, at: NodePlace) => ConvertedNode,
+	onCycle: (key: string) => void,
+): Map<string, string> {
+	const entryOf = new Map<string, string>();
+	const visited = new Set<string>();
+	const walk = (root: string) => {
+		const stack: Array<{ key: string; at: NodePlace }> = [{ key: root, at: start }];
+		for (let frame = stack.pop(); frame; frame = stack.pop()) {
+			if (visited.has(frame.key)) continue;
+			visited.add(frame.key);
+			const converted = convert(frame.key, frame.at);
+			records.push(...converted.entries);
+			const own = converted.entries[converted.entries.length - 1] as SessionEntry;
+			entryOf.set(frame.key, own.id);
+			const at = { parentId: own.id, model: converted.model, time: converted.time };
+			const children = childrenOf.get(frame.key) ?? [];
+			for (let i = children.length - 1; i >= 0; i--) stack.push({ key: children[i] as string, at });
+		}
+	};
+	for (const key of keys) if (parentOf.get(key) === null) walk(key);
+	for (const key of keys) {
+		if (visited.has(key)) continue;
+		onCycle(key);
+		const parent = parentOf.get(key);
+		if (parent)
+			childrenOf.set(
+				parent,
+				(childrenOf.get(parent) ?? []).filter((child) => child !== key),
+			);
+		parentOf.set(key, null);
+		walk(key);
+	}
+	return entryOf;
+}
+
 /** The last entry in file order that has no children: the leaf when the source names none. */
 export function lastLeaf(records: readonly SessionEntry[]): string | null {
 	const parents = new Set(records.map((entry) => entry.parentId));

@@ -44,6 +44,7 @@ import {
 	toolArguments,
 	usageFromOpenAI,
 	uuidFromName,
+	walkLinkedNodes,
 	withSource,
 } from "./common.js";
 import type { ImportedSession, Importer, ImportSkip, ImportSource } from "./types.js";
@@ -186,39 +187,16 @@ function importChat(source: ImportSource, row: Json | undefined, chat: Json, whe
 		top = info.id;
 	}
 
-	const entryOf = new Map<string, string>();
-	const visited = new Set<string>();
-	const walk = (root: string) => {
-		const stack: Array<{ key: string; parentId: string | null; model: string | undefined; time: number }> = [
-			{ key: root, parentId: top, model: undefined, time: headerMs },
-		];
-		while (stack.length > 0) {
-			const frame = stack.pop() as (typeof stack)[number];
-			if (visited.has(frame.key)) continue;
-			visited.add(frame.key);
-			const converted = convertMessage(context, frame.key, nodes.get(frame.key) as Json, frame);
-			records.push(...converted.entries);
-			const own = converted.entries[converted.entries.length - 1] as SessionEntry;
-			entryOf.set(frame.key, own.id);
-			const children = childrenOf.get(frame.key) ?? [];
-			for (let i = children.length - 1; i >= 0; i--) {
-				stack.push({ key: children[i] as string, parentId: own.id, model: converted.model, time: converted.time });
-			}
-		}
-	};
-	for (const key of roots) walk(key);
-	for (const key of keys) {
-		if (visited.has(key)) continue;
-		problem(`history.messages/${key}/parentId`, "is part of a cycle of parent links", "imported as a root");
-		const parent = parentOf.get(key);
-		if (parent)
-			childrenOf.set(
-				parent,
-				(childrenOf.get(parent) ?? []).filter((child) => child !== key),
-			);
-		parentOf.set(key, null);
-		walk(key);
-	}
+	const start = { parentId: top, model: undefined, time: headerMs };
+	const entryOf = walkLinkedNodes(
+		keys,
+		parentOf,
+		childrenOf,
+		start,
+		records,
+		(key, at) => convertMessage(context, key, nodes.get(key) as Json, at),
+		(key) => problem(`history.messages/${key}/parentId`, "is part of a cycle of parent links", "imported as a root"),
+	);
 
 	let leafId: string | null;
 	const current = history.currentId;
