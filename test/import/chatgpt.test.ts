@@ -302,6 +302,56 @@ describe("ChatGPT samples", () => {
 		);
 	});
 
+	test("nodes on a cycle of parent links: strict refuses, lenient reports and imports them under a new root; nothing is lost", () => {
+		const user = (id: string, parent: string | null, children: string[], text: string) => ({
+			id,
+			parent,
+			children,
+			message: {
+				id,
+				author: { role: "user" },
+				create_time: 1700000000,
+				content: { content_type: "text", parts: [text] },
+			},
+		});
+		// r is the root; x and y name each other as parents, so no root reaches them.
+		const conversation = {
+			id: "cyc",
+			title: "cycle",
+			create_time: 1700000000,
+			current_node: "r",
+			mapping: {
+				r: user("r", null, [], "root"),
+				x: user("x", "y", ["y"], "x text"),
+				y: user("y", "x", ["x"], "y text"),
+			},
+		};
+		const text = JSON.stringify(conversation);
+		assert.throws(
+			() => importChatGPT({ name: "cycle.json", text }),
+			/cycle\.json: conversation \(cyc "cycle"\), mapping\/x\/parent: is part of a cycle of parent links/,
+			"strict: refused, naming the node",
+		);
+		const [imported] = importChatGPT({ name: "cycle.json", text, lenient: true });
+		assert.ok(imported);
+		const cycleSkips = imported.skipped.filter((skip) => /cycle of parent links/.test(skip.reason));
+		assert.deepEqual(
+			cycleSkips.map((skip) => skip.where),
+			['conversation (cyc "cycle"), mapping/x/parent'],
+			"the first node found on the cycle is cut from its parent",
+		);
+		const texts = imported.records.flatMap((entry) =>
+			entry.type === "message" && entry.message.role === "user" ? [JSON.stringify(entry.message.content)] : [],
+		);
+		assert.equal(texts.length, 3, "every node is imported once");
+		const byText = (text: string) =>
+			imported.records.find((entry) => entry.type === "message" && JSON.stringify(entry.message).includes(text));
+		const x = byText("x text");
+		const y = byText("y text");
+		assert.equal(y?.parentId, x?.id, "y hangs under x");
+		assert.notEqual(x?.parentId, y?.id, "x no longer hangs under y");
+	});
+
 	test("a tool node whose parent calls no tool, and content kinds without text", async () => {
 		const conversation = {
 			id: "c1",
