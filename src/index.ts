@@ -90,6 +90,7 @@ export { MemoryCollection, MemorySessionStore } from "./storage/memory-store.js"
 export { defaultAgentDir, defaultSessionDir, sessionFileName, sessionsRoot } from "./storage/paths.js";
 export type {
 	AppendOutcome,
+	Awaitable,
 	CollectionCapabilities,
 	Durability,
 	ReplaceOutcome,
@@ -103,3 +104,4 @@ export type {
 	TextQuery,
 	WriteOutcome,
 } from "./storage/store.js";
+export { isPending } from "./storage/store.js";

@@ -16,7 +16,15 @@ import { type SessionTree, TreeNode } from "./core/tree.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./core/types.js";
 import { entryContentError, entryShapeError, isHeaderRecord, isRawRecord } from "./core/validate.js";
 import type { OpenSessionOptions, SessionEnvironment } from "./session-options.js";
-import type { SessionStore, StorePosition, StoreRead, WriteOutcome } from "./storage/store.js";
+import {
+	type AppendOutcome,
+	type Awaitable,
+	isPending,
+	type SessionStore,
+	type StorePosition,
+	type StoreRead,
+	type WriteOutcome,
+} from "./storage/store.js";
 
 /** How many times a write catches up with other writers before it gives up (WRITE_CONFLICT). */
 const MAX_WRITE_ATTEMPTS = 1000;
@@ -121,13 +129,27 @@ export class SessionLog {
 	/**
 	 * Runs `op` after every write called before it (whether that one succeeded or not). With
 	 * none pending, `op` starts at once: chaining it on a settled queue would cost an extra turn
-	 * and two more promises per write, for nothing.
+	 * and two more promises per write, for nothing. An `op` that completes at once (it returns
+	 * its result, not a promise: an append to a store that needs no wait, see
+	 * {@link SessionStore.append}) leaves nothing pending, so nothing is queued for it.
 	 */
-	serialize<T>(op: () => Promise<T>): Promise<T> {
-		const run = this.pending === 0 ? startNow(op) : this.queue.then(op, op);
+	serialize<T>(op: () => Awaitable<T>): Promise<T> {
+		if (this.pending > 0) return this.track(this.queue.then(op, op));
+		let result: Awaitable<T>;
+		try {
+			result = op();
+		} catch (error) {
+			return Promise.reject(error);
+		}
+		return isPending(result) ? this.track(result) : Promise.resolve(result);
+	}
+
+	/** Counts a write in progress until it settles: later writes queue behind it. */
+	private track<T>(run: PromiseLike<T>): Promise<T> {
+		const promise = Promise.resolve(run);
 		this.pending++;
-		this.queue = run.then(this.writeDone, this.writeDone);
-		return run;
+		this.queue = promise.then(this.writeDone, this.writeDone);
+		return promise;
 	}
 
 	/** Counts a write of {@link serialize} as finished (one function for every write). */
@@ -178,21 +200,18 @@ export class SessionLog {
 	 * what they wrote and tries again with a fresh id. Then the entry is applied to the state
 	 * and becomes the leaf.
 	 *
-	 * Written with `then` rather than as an async function: an append to a loaded, current
-	 * session is one call into the store and one reaction, which matters when an agent awaits
-	 * a thousand appends in a row (docs/performance.md).
+	 * Returns the entry's id itself when the store appended at once (see
+	 * {@link SessionStore.append}), else a promise of it: an append to a loaded, current session
+	 * of such a store makes no promise and waits for no turn, which matters when an agent
+	 * awaits a thousand appends in a row (docs/performance.md).
 	 */
-	appendNow(build: (stamp: make.EntryStamp) => SessionEntry): Promise<string> {
-		try {
-			if (this.needsPreparation()) return this.prepareWrite().then(() => this.appendAttempt(build, 0));
-			return this.appendAttempt(build, 0);
-		} catch (error) {
-			return Promise.reject(error);
-		}
+	appendNow(build: (stamp: make.EntryStamp) => SessionEntry): Awaitable<string> {
+		if (this.needsPreparation()) return this.prepareWrite().then(() => this.appendAttempt(build, 0));
+		return this.appendAttempt(build, 0);
 	}
 
 	/** One compare-and-append of a freshly built entry; catches up and tries again on a conflict. */
-	private appendAttempt(build: (stamp: make.EntryStamp) => SessionEntry, attempt: number): Promise<string> {
+	private appendAttempt(build: (stamp: make.EntryStamp) => SessionEntry, attempt: number): Awaitable<string> {
 		const state = this.state;
 		const entry = build({ id: this.freshId(), parentId: state.tree.getLeafId(), timestamp: this.stamp() });
 		const problem = ownEntryProblem(entry);
@@ -202,13 +221,27 @@ export class SessionLog {
 				file: this.store.location,
 			});
 		}
-		return this.store.append([entry], this.position).then((outcome) => {
-			if (outcome.status === "ok") {
-				this.applyOwn([entry], outcome.position);
-				return entry.id;
-			}
-			return this.catchUp(outcome, attempt).then(() => this.appendAttempt(build, attempt + 1));
-		});
+		const outcome = this.store.append([entry], this.position);
+		if (isPending(outcome)) return outcome.then((done) => this.afterAttempt(done, entry, build, attempt));
+		return this.afterAttempt(outcome, entry, build, attempt);
+	}
+
+	/** Applies an entry the store took, or catches up with the writers it lost to and tries again. */
+	private afterAttempt(
+		outcome: AppendOutcome,
+		entry: SessionEntry,
+		build: (stamp: make.EntryStamp) => SessionEntry,
+		attempt: number,
+	): Awaitable<string> {
+		if (outcome.status === "ok") {
+			this.applyOwn([entry], outcome.position);
+			return entry.id;
+		}
+		// Caught up at once when others only appended: the retry follows without a turn, so two
+		// writers of one process alternate entry by entry instead of one overtaking the other.
+		const caughtUp = this.catchUp(outcome, attempt);
+		if (isPending(caughtUp)) return caughtUp.then(() => this.appendAttempt(build, attempt + 1));
+		return this.appendAttempt(build, attempt + 1);
 	}
 
 	/** Writes records that already have ids and parents (the copies of a fork; call it serialized). */
@@ -227,11 +260,12 @@ export class SessionLog {
 
 	/**
 	 * Appends a persisted-leaf record moving the leaf, nothing when it is there already (call
-	 * it serialized, on a loaded session). Resolves once the record is stored.
+	 * it serialized, on a loaded session). Done, or its promise resolved, once the record is stored.
 	 */
-	moveLeaf(targetId: string | null): Promise<unknown> {
-		if (this.state.tree.getLeafId() === targetId) return Promise.resolve();
-		return this.appendNow((stamp) => make.leafEntry(stamp, targetId));
+	moveLeaf(targetId: string | null): Awaitable<void> {
+		if (this.state.tree.getLeafId() === targetId) return;
+		const appended = this.appendNow((stamp) => make.leafEntry(stamp, targetId));
+		if (isPending(appended)) return appended.then(() => undefined);
 	}
 
 	/**
@@ -308,8 +342,11 @@ export class SessionLog {
 		this.position = position;
 	}
 
-	/** After a write that did not happen: takes in what others wrote (or the whole store, if replaced). */
-	private async catchUp(outcome: Exclude<WriteOutcome<object>, { status: "ok" }>, attempt: number): Promise<void> {
+	/**
+	 * After a write that did not happen: takes in what others wrote, at once, or (the store
+	 * was replaced) reads the whole store again.
+	 */
+	private catchUp(outcome: Exclude<WriteOutcome<object>, { status: "ok" }>, attempt: number): Awaitable<void> {
 		if (attempt + 1 >= MAX_WRITE_ATTEMPTS) {
 			throw new SessionTreeError(
 				"WRITE_CONFLICT",
@@ -318,7 +355,7 @@ export class SessionLog {
 			);
 		}
 		if (outcome.status === "behind") this.absorb(outcome.read);
-		else await this.reload();
+		else return this.reload();
 	}
 
 	/** Applies what other writers appended; this session's leaf stays. */
@@ -342,15 +379,6 @@ export class SessionLog {
 function ownEntryProblem(entry: SessionEntry): string | undefined {
 	if (!isRawRecord(entry)) return "the entry is not an object";
 	return entryShapeError(entry) ?? entryContentError(entry);
-}
-
-/** Calls `op` now; a synchronous throw becomes a rejection, as it would be inside `then`. */
-function startNow<T>(op: () => Promise<T>): Promise<T> {
-	try {
-		return op();
-	} catch (error) {
-		return Promise.reject(error);
-	}
 }
 
 /**

@@ -50,7 +50,7 @@ import { FileSessionStore } from "./storage/file-store.js";
 import { collectionAt, schemeOf, storeAt } from "./storage/locations.js";
 import { MemorySessionStore } from "./storage/memory-store.js";
 import { defaultAgentDir, defaultSessionDir, sessionFileName } from "./storage/paths.js";
-import type { SessionStore } from "./storage/store.js";
+import type { Awaitable, SessionStore } from "./storage/store.js";
 
 /**
  * A conversation tree in one session store (a JSONL file, memory, or a registered backend).
@@ -60,6 +60,9 @@ import type { SessionStore } from "./storage/store.js";
  * it with a `leaf` record (see docs/format.md), so a reopened session resumes where it was
  * left. Writes of one session run one after another in the order they were called, so
  * `session.appendMessage(a); session.appendMessage(b)` chains b under a even unawaited.
+ * A write shows in the state (`getLeafId`, `getEntry`, …) once it is stored: before the call
+ * returns when the store appended at once (the memory store, the file store within a burst of
+ * writes), else when its promise resolves. Await a write before reading what it changed.
  * The state and the writes themselves are kept by a {@link SessionLog} (src/session-log.ts).
  */
 export class Session {
@@ -372,7 +375,7 @@ export class Session {
 	/** Sets, or with `undefined`/`""` clears, the label of an entry. */
 	appendLabelChange(targetId: string, label?: string): Promise<string> {
 		return this.append((stamp) => {
-			this.requireEntry(targetId);
+			this.requireId(targetId);
 			return make.labelEntry(stamp, targetId, label);
 		});
 	}
@@ -382,18 +385,23 @@ export class Session {
 	 * rewritten: one `leaf` record is appended so that the move survives a restart.
 	 */
 	branch(entryId: string): Promise<void> {
-		return this.log.serialize(async () => {
-			if (!this.log.loaded) await this.log.ensureLoaded();
-			this.requireEntry(entryId);
-			await this.log.moveLeaf(entryId);
+		return this.log.serialize(() => {
+			if (!this.log.loaded) return this.log.ensureLoaded().then(() => this.moveLeafTo(entryId));
+			return this.moveLeafTo(entryId);
 		});
+	}
+
+	/** The leaf move of {@link branch} on a loaded session: only the entry's id is looked up, no body is read. */
+	private moveLeafTo(entryId: string): Awaitable<void> {
+		this.requireId(entryId);
+		return this.log.moveLeaf(entryId);
 	}
 
 	/** Moves the leaf before the first entry: the next append starts a new root. */
 	resetLeaf(): Promise<void> {
-		return this.log.serialize(async () => {
-			if (!this.log.loaded) await this.log.ensureLoaded();
-			await this.log.moveLeaf(null);
+		return this.log.serialize(() => {
+			if (!this.log.loaded) return this.log.ensureLoaded().then(() => this.log.moveLeaf(null));
+			return this.log.moveLeaf(null);
 		});
 	}
 
@@ -403,7 +411,7 @@ export class Session {
 	 */
 	branchWithSummary(entryId: string | null, summary: string, details?: unknown, fromHook?: boolean): Promise<string> {
 		return this.append((stamp) => {
-			if (entryId !== null) this.requireEntry(entryId);
+			if (entryId !== null) this.requireId(entryId);
 			return make.branchSummaryEntry({ ...stamp, parentId: entryId }, entryId ?? "root", summary, details, fromHook);
 		});
 	}
@@ -465,7 +473,7 @@ export class Session {
 			if (from === null) {
 				throw new SessionTreeError("INVALID_ARGUMENT", "nothing to fork: the leaf is before the first entry");
 			}
-			this.requireEntry(from);
+			this.requireId(from);
 			const env = { now: this.log.now, random: this.log.random };
 			const header = newHeader({ ...env, cwd: this.getCwd(), parentSession: this.log.store.location });
 			const target = await Session.start(this.storeForCopy(header, options), header, env);
@@ -519,8 +527,17 @@ export class Session {
 
 	private requireEntry(id: string): SessionEntry {
 		const entry = this.tree.getEntry(id);
-		if (!entry) throw new SessionTreeError("ENTRY_NOT_FOUND", `no entry with id ${id}`, { file: this.location });
+		if (!entry) throw this.entryNotFound(id);
 		return entry;
+	}
+
+	/** Throws ENTRY_NOT_FOUND unless the tree has the entry; its body is not read. */
+	private requireId(id: string): void {
+		if (!this.tree.has(id)) throw this.entryNotFound(id);
+	}
+
+	private entryNotFound(id: string): SessionTreeError {
+		return new SessionTreeError("ENTRY_NOT_FOUND", `no entry with id ${id}`, { file: this.location });
 	}
 
 	/** Builds an entry as a child of the leaf, stores it, then applies it: one serialized write. */

@@ -35,6 +35,7 @@ import type { LockOptions, ReleaseLock } from "./lock.js";
 import { sessionFileName } from "./paths.js";
 import type {
 	AppendOutcome,
+	Awaitable,
 	Durability,
 	ReplaceOutcome,
 	SessionStore,
@@ -467,17 +468,13 @@ export class FileSessionStore implements SessionStore {
 		}
 	}
 
-	append(records: readonly object[], expected: StorePosition): Promise<AppendOutcome> {
-		try {
-			const at = expected === this.lastWritten?.text ? this.lastWritten.at : decodePosition(expected, this.file);
-			this.throwDeferred();
-			// Under a lease the append is done when this returns: no async function, no extra turn
-			// (each costs a promise and a suspended frame per append). Else the lock is taken first.
-			if (this.leaseValid()) return Promise.resolve(this.appendUnderLease(records, at));
-			return this.holdLock().then(() => this.appendUnderLease(records, at));
-		} catch (error) {
-			return Promise.reject(error);
-		}
+	append(records: readonly object[], expected: StorePosition): Awaitable<AppendOutcome> {
+		const at = expected === this.lastWritten?.text ? this.lastWritten.at : decodePosition(expected, this.file);
+		this.throwDeferred();
+		// Under a lease the append is done when this returns, and says so by returning its outcome
+		// (see SessionStore.append): no promise, no turn. Else the lock is taken first.
+		if (this.leaseValid()) return this.appendUnderLease(records, at);
+		return this.holdLock().then(() => this.appendUnderLease(records, at));
 	}
 
 	/** The compare-and-append itself, under the lock. Nothing in it awaits: no other writer of this process runs meanwhile. */

@@ -85,7 +85,8 @@ export class MemorySessionStore implements SessionStore {
 		return { lines: this.parse(records, at.count), position: positionOf(records) };
 	}
 
-	async append(records: readonly object[], expected: StorePosition): Promise<AppendOutcome> {
+	/** Done when it returns: the outcome itself, no promise (see {@link SessionStore.append}). */
+	append(records: readonly object[], expected: StorePosition): AppendOutcome {
 		const stored = this.required();
 		const behind = this.behind(stored, expected);
 		if (behind) return behind;

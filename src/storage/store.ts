@@ -3,7 +3,8 @@
  * it as well as a file. A store keeps one session's records in order and never interprets
  * them (that is the core reducer's job); it only parses and encodes.
  *
- * Every operation is asynchronous. Writes are compare-and-append: the caller says at which
+ * Every operation is asynchronous; `append` may also complete at once (see
+ * {@link SessionStore.append}). Writes are compare-and-append: the caller says at which
  * position it believes the stream ends; if others appended since, the store appends nothing
  * and hands back what they appended, the caller applies it and tries again. Positions are
  * opaque strings that only the store which issued them interprets. What a store can do beyond
@@ -84,6 +85,14 @@ export type WriteOutcome<Ok> = ({ status: "ok" } & Ok) | { status: "behind"; rea
 /** What {@link SessionStore.append} did. */
 export type AppendOutcome = WriteOutcome<{ position: StorePosition }>;
 
+/** A value now, or a promise of it: what an operation that may complete at once returns. */
+export type Awaitable<T> = T | PromiseLike<T>;
+
+/** True for a promise (or any thenable): the operation that returned it has not completed yet. */
+export function isPending<T>(value: Awaitable<T>): value is PromiseLike<T> {
+	return typeof (value as { then?: unknown } | null)?.then === "function";
+}
+
 /** What {@link SessionStore.replace} did; `backup` names where the old content is kept. */
 export type ReplaceOutcome = WriteOutcome<{ position: StorePosition; backup: string }>;
 
@@ -112,8 +121,15 @@ export interface SessionStore {
 	 * Appends records at the end if the stream still ends at `expected`; never rewrites what is
 	 * there. A file store first repairs an incomplete last line left by a crashed writer
 	 * (keeping its bytes in a backup).
+	 *
+	 * A store that can append without waiting (the memory store, a file store while it holds
+	 * its lock) may return the outcome itself instead of a promise, and may then throw instead
+	 * of rejecting; the append is done when the call returns. That saves the session a promise
+	 * and a turn of the microtask queue per write (docs/performance.md). A store that waits for
+	 * anything returns a promise; one that always does is as correct. Callers `await` the
+	 * result, or tell the two apart with {@link isPending}.
 	 */
-	append(records: readonly object[], expected: StorePosition): Promise<AppendOutcome>;
+	append(records: readonly object[], expected: StorePosition): Awaitable<AppendOutcome>;
 	/**
 	 * Replaces the whole session atomically with `records` if the stream still ends at
 	 * `expected`, keeping the old content as a backup. Used only by explicit migrate and repair.

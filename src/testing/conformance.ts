@@ -10,7 +10,13 @@ import { after, before, describe, type TestContext, test } from "node:test";
 import type { AgentMessage, EntryBase, MessageEntry, SessionHeader } from "../core/types.js";
 import { errorCode, isHeaderRecord } from "../core/validate.js";
 import { Session } from "../session.js";
-import type { SessionStore, StoreCapabilities, StorePosition, StoreRead } from "../storage/store.js";
+import {
+	isPending,
+	type SessionStore,
+	type StoreCapabilities,
+	type StorePosition,
+	type StoreRead,
+} from "../storage/store.js";
 import {
 	asJson,
 	assertCode,
@@ -231,6 +237,36 @@ export function storeConformance(name: string, target: ConformanceTarget): void 
 				assertRecords(behindRead(await a.append(z, pa0), "a appends at its oldest position"), [...x, ...y], caps);
 				okPosition(await a.append(z, behindA.position), "a appends at the behind read's position");
 				assertRecords(await b.read(), [header, ...x, ...y, ...z], caps, "everything, once");
+			});
+
+			it("append answered at once (an outcome, not a promise): done when it returns, back to back and behind", async () => {
+				// A store may answer an append with its outcome instead of a promise (SessionStore.append).
+				// Such an answer must mean the records are stored: the next append, made in the same
+				// synchronous run at the position it returned, lands after them, and another store object
+				// reads them. A store that always answers with a promise passes this as well.
+				const { store, header, position: p0 } = await created();
+				const caps = store.capabilities;
+				const other = await same(store);
+				const po = (await other.read()).position;
+				const written: object[] = [];
+				let position = p0;
+				for (let i = 0; i < 4; i++) {
+					const records = chain(1, null, `burst ${i}`);
+					written.push(...records);
+					const answer = store.append(records, position);
+					if (isPending(answer)) {
+						position = okPosition(await answer, `append ${i} of a burst`);
+					} else {
+						position = okPosition(answer, `append ${i} of a burst, answered at once`);
+					}
+				}
+				assertRecords(await other.read(), [header, ...written], caps, "the burst, through another store object");
+				const late = chain(1, null, "late");
+				const answer = other.append(late, po);
+				const behind = behindRead(isPending(answer) ? await answer : answer, "an append behind the burst");
+				assertRecords(behind, written, caps, "what the other store object is behind by");
+				okPosition(await other.append(late, behind.position), "the append at the behind read's position");
+				assertRecords(await store.read(), [header, ...written, ...late], caps, "everything, once");
 			});
 
 			it("replace: exactly the new records, a backup of the old, stale positions from before it", async () => {

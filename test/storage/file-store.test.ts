@@ -20,6 +20,7 @@ import { Envelope } from "../../src/core/lazy.js";
 import {
 	type AppendOutcome,
 	FileSessionStore,
+	isPending,
 	isSessionTreeError,
 	readFileLines,
 	Session,
@@ -137,8 +138,9 @@ describe("FileSessionStore", () => {
 		assert.equal(await store.exists(), false);
 		await assert.rejects(store.read(), (e: unknown) => isSessionTreeError(e, "FILE_NOT_FOUND"));
 		assert.equal(await store.readSince(position), undefined);
-		await assert.rejects(store.append([message("aaaa0001", null)], position), (e: unknown) =>
-			isSessionTreeError(e, "FILE_NOT_FOUND"),
+		await assert.rejects(
+			async () => store.append([message("aaaa0001", null)], position),
+			(e: unknown) => isSessionTreeError(e, "FILE_NOT_FOUND"),
 		);
 		assert.equal(existsSync(file), false, "an append does not create the file");
 	});
@@ -203,6 +205,27 @@ describe("FileSessionStore: compare-and-append", () => {
 		assert.deepEqual(await store.readSince(p2), { lines: [], position: p2 }, "nothing after the last append");
 		assert.deepEqual(recordsOf((await store.readSince(p1)) as StoreRead), [r2, r3]);
 		assert.deepEqual(recordsOf((await store.readSince(position)) as StoreRead), [r1, r2, r3]);
+		await store.close();
+	});
+
+	test("the append that takes the lock answers with a promise; the next ones of the turn answer at once", async () => {
+		const { file, store, position } = await created();
+		await turnEnds();
+		const r1 = message("aaaa0001", null);
+		const r2 = message("aaaa0002", "aaaa0001");
+		const first = store.append([r1], position);
+		assert.equal(isPending(first), true, "taking the lock waits");
+		const p1 = okPosition(await first);
+		const second = store.append([r2], p1);
+		assert.equal(isPending(second), false, "under the lease: the outcome itself");
+		if (isPending(second)) return;
+		// Answered at once means written: the bytes are in the file before anything else runs.
+		assert.equal(readFileSync(file, "utf8"), [HEADER, r1, r2].map(line).join(""));
+		okPosition(second);
+		await turnEnds();
+		const third = store.append([message("aaaa0003", "aaaa0002")], okPosition(second));
+		assert.equal(isPending(third), true, "a new turn takes the lock again");
+		okPosition(await third);
 		await store.close();
 	});
 
@@ -388,8 +411,9 @@ describe("FileSessionStore: compare-and-append", () => {
 	test("a position that is not one of this store's is INVALID_ARGUMENT; one of another file is stale", async () => {
 		const { store } = await created();
 		const { store: other, position: otherPosition } = await created();
-		await assert.rejects(store.append([message("aaaa0001", null)], "not a position"), (e: unknown) =>
-			isSessionTreeError(e, "INVALID_ARGUMENT"),
+		await assert.rejects(
+			async () => store.append([message("aaaa0001", null)], "not a position"),
+			(e: unknown) => isSessionTreeError(e, "INVALID_ARGUMENT"),
 		);
 		await assert.rejects(store.readSince("x/y/z"), (e: unknown) => isSessionTreeError(e, "INVALID_ARGUMENT"));
 		assert.deepEqual(await store.append([message("aaaa0001", null)], otherPosition), { status: "stale" });
@@ -430,8 +454,9 @@ describe("FileSessionStore: compare-and-append", () => {
 		const closed = new Promise((resolve) => child.on("close", resolve));
 		await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
 		try {
-			await assert.rejects(store.append([message("aaaa0001", null)], position), (e: unknown) =>
-				isSessionTreeError(e, "LOCKED"),
+			await assert.rejects(
+				async () => store.append([message("aaaa0001", null)], position),
+				(e: unknown) => isSessionTreeError(e, "LOCKED"),
 			);
 			assert.equal(readFileSync(file, "utf8"), line(HEADER));
 		} finally {

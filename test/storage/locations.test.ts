@@ -8,6 +8,7 @@ import { after, describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import {
 	type AppendOutcome,
+	type Awaitable,
 	FileSessionStore,
 	isSessionTreeError,
 	MemorySessionStore,
@@ -58,7 +59,7 @@ class KeyValueStore implements SessionStore {
 	readSince(position: StorePosition): Promise<StoreRead | undefined> {
 		return this.inner.readSince(position);
 	}
-	append(records: readonly object[], expected: StorePosition): Promise<AppendOutcome> {
+	append(records: readonly object[], expected: StorePosition): Awaitable<AppendOutcome> {
 		return this.inner.append(records, expected);
 	}
 	replace(records: readonly object[], expected: StorePosition): Promise<ReplaceOutcome> {

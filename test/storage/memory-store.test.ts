@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import {
+	isPending,
 	isSessionTreeError,
 	MemoryCollection,
 	MemorySessionStore,
@@ -85,6 +86,25 @@ describe("MemorySessionStore", () => {
 			() => new MemorySessionStore("memory:"),
 			(e: unknown) => isSessionTreeError(e, "INVALID_ARGUMENT"),
 		);
+	});
+
+	test("appends answer at once; a session's write is in its state before the call returns", async () => {
+		const store = new MemorySessionStore(freshName());
+		const p0 = await store.create(HEADER);
+		const answer = store.append([message("aaaa0001", null)], p0);
+		assert.equal(isPending(answer), false, "the outcome itself, not a promise");
+		assert.equal(isPending(answer) ? undefined : answer.status, "ok");
+
+		const session = await Session.create({ location: freshName(), cwd: "/m" });
+		const first = session.appendMessage({ role: "user", content: "one", timestamp: 1 });
+		const leaf = session.getLeafId();
+		assert.notEqual(leaf, null, "the leaf moved before the promise was awaited");
+		assert.equal(await first, leaf);
+		// A write that cannot be stored still rejects: it never throws at the caller.
+		const roleless: Parameters<Session["appendMessage"]>[0] = JSON.parse('{"content":"no role","timestamp":1}');
+		const refused = session.appendMessage(roleless);
+		await assert.rejects(refused, (e: unknown) => isSessionTreeError(e, "INVALID_ARGUMENT"));
+		assert.equal(session.getLeafId(), leaf);
 	});
 
 	test("compare-and-append: behind with exactly the others' records; stale after a replace", async () => {

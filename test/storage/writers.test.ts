@@ -47,6 +47,10 @@ for (const [kind, create] of Object.entries(kinds)) {
 			const b = await Session.open(a.location);
 			assert.equal(b.getLeafId(), start);
 			const N = 200;
+			// A new turn of the event loop: the lock lease the set-up took has ended, so both writers
+			// start by taking the lock and their queued writes interleave. (Under a lease still held,
+			// a store appends at once and a's 200 writes could all be done before b's first.)
+			await new Promise((resolve) => setImmediate(resolve));
 			const fromA: Array<Promise<string>> = [];
 			const fromB: Array<Promise<string>> = [];
 			for (let i = 0; i < N; i++) {

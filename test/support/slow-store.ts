@@ -7,6 +7,7 @@
 
 import type {
 	AppendOutcome,
+	Awaitable,
 	ReplaceOutcome,
 	SessionHeader,
 	SessionStore,
@@ -108,7 +109,7 @@ export class SlowStore implements SessionStore {
 	}
 
 	/** Waits, runs `operation` (unchanged), waits again, answers. */
-	private async slowly<T>(operation: () => Promise<T>): Promise<T> {
+	private async slowly<T>(operation: () => Awaitable<T>): Promise<T> {
 		await this.pause();
 		let result: T;
 		try {
