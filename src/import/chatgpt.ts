@@ -44,6 +44,7 @@ import {
 	parseJsonSource,
 	stringField,
 	textBlock,
+	titleEntry,
 	toolArguments,
 	uuidFromName,
 	walkLinkedNodes,
@@ -212,18 +213,10 @@ function importConversation(source: ImportSource, conversation: Json, where: str
 	};
 
 	const records: SessionEntry[] = [];
-	let top: string | null = null;
-	const title = conversation.title;
-	if (typeof title === "string" && title.trim() !== "") {
-		const info = make.sessionInfoEntry(
-			{ id: context.ids.id(`${context.conversationId}/title`), parentId: null, timestamp: header.timestamp },
-			title,
-		);
-		records.push(info);
-		top = info.id;
-	}
+	const info = titleEntry(context.ids, context.conversationId, conversation.title, header.timestamp);
+	if (info) records.push(info);
 
-	const start = { parentId: top, model: undefined, time: headerMs };
+	const start = { parentId: info?.id ?? null, model: undefined, time: headerMs };
 	const entryOf = walkLinkedNodes(
 		keys,
 		parentOf,

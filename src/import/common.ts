@@ -6,10 +6,17 @@
  */
 
 import { createHash } from "node:crypto";
-import { emptyUsage } from "../core/entries.js";
+import { emptyUsage, sessionInfoEntry } from "../core/entries.js";
 import { SessionTreeError } from "../core/errors.js";
 import { derivedEntryId } from "../core/ids.js";
-import type { AssistantMessage, ImageContent, SessionEntry, TextContent, UsageRecord } from "../core/types.js";
+import type {
+	AssistantMessage,
+	ImageContent,
+	SessionEntry,
+	SessionInfoEntry,
+	TextContent,
+	UsageRecord,
+} from "../core/types.js";
 import type { ImportSource } from "./types.js";
 
 /** A JSON object. */
@@ -119,6 +126,20 @@ export class DerivedIds {
 		this.taken.add(id);
 		return id;
 	}
+}
+
+/**
+ * The `session_info` entry that names an imported conversation after its title, the first root
+ * of the import (its id derived from `scope`); undefined when the title is missing or blank.
+ */
+export function titleEntry(
+	ids: DerivedIds,
+	scope: string,
+	title: unknown,
+	timestamp: string,
+): SessionInfoEntry | undefined {
+	if (typeof title !== "string" || title.trim() === "") return undefined;
+	return sessionInfoEntry({ id: ids.id(`${scope}/title`), parentId: null, timestamp }, title);
 }
 
 /** An ISO 8601 time (ms precision) from epoch milliseconds; the epoch for a value that is no time. */

@@ -41,6 +41,7 @@ import {
 	parseJsonSource,
 	stringField,
 	textBlock,
+	titleEntry,
 	toolArguments,
 	usageFromOpenAI,
 	uuidFromName,
@@ -177,17 +178,10 @@ function importChat(source: ImportSource, row: Json | undefined, chat: Json, whe
 	const context: Context = { chatId: chatId ?? sessionId, ids: new DerivedIds(), models, unlinked };
 
 	const records: SessionEntry[] = [];
-	let top: string | null = null;
-	if (typeof title === "string" && title.trim() !== "") {
-		const info = make.sessionInfoEntry(
-			{ id: context.ids.id(`${context.chatId}/title`), parentId: null, timestamp: header.timestamp },
-			title,
-		);
-		records.push(info);
-		top = info.id;
-	}
+	const info = titleEntry(context.ids, context.chatId, title, header.timestamp);
+	if (info) records.push(info);
 
-	const start = { parentId: top, model: undefined, time: headerMs };
+	const start = { parentId: info?.id ?? null, model: undefined, time: headerMs };
 	const entryOf = walkLinkedNodes(
 		keys,
 		parentOf,
