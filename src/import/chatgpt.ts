@@ -212,17 +212,12 @@ function importConversation(source: ImportSource, conversation: Json, where: str
 		unlinked,
 	};
 
-	const records: SessionEntry[] = [];
-	const info = titleEntry(context.ids, context.conversationId, conversation.title, header.timestamp);
-	if (info) records.push(info);
-
-	const start = { parentId: info?.id ?? null, model: undefined, time: headerMs };
-	const entryOf = walkLinkedNodes(
+	const title = titleEntry(context.ids, context.conversationId, conversation.title, header.timestamp);
+	const { records, entryOf } = walkLinkedNodes(
 		keys,
 		parentOf,
 		childrenOf,
-		start,
-		records,
+		{ title, time: headerMs },
 		(key, at) => {
 			const parentKey = parentOf.get(key) ?? null;
 			const parentNode = parentKey === null ? undefined : nodes.get(parentKey);

@@ -236,20 +236,23 @@ export interface ConvertedNode {
 
 /**
  * Converts a conversation whose nodes link to their parents and list their children
- * (ChatGPT's `mapping`, Open WebUI's `history.messages`) into `records`: depth first from
- * each root, children in `childrenOf` order, iteratively (conversations run deep). A node no
- * root reaches sits on a cycle of parent links: `onCycle` reports it, and it is cut from its
- * parent and imported as a root. Returns each node's own entry id (the last of its entries).
+ * (ChatGPT's `mapping`, Open WebUI's `history.messages`) into records: the conversation's
+ * title entry first (see {@link titleEntry}), if any, with the roots under it, then depth first
+ * from each root, children in `childrenOf` order, iteratively (conversations run deep). A node
+ * no root reaches sits on a cycle of parent links: `onCycle` reports it, and it is cut from its
+ * parent and imported as a root. Returns the records and each node's own entry id (the last of
+ * its entries).
  */
 export function walkLinkedNodes(
 	keys: readonly string[],
 	parentOf: Map<string, string | null>,
 	childrenOf: Map<string, string[]>,
-	start: NodePlace,
-	records: SessionEntry[],
+	first: { title: SessionInfoEntry | undefined; time: number },
 	convert: (key: string, at: NodePlace) => ConvertedNode,
 	onCycle: (key: string) => void,
-): Map<string, string> {
+): { records: SessionEntry[]; entryOf: Map<string, string> } {
+	const records: SessionEntry[] = first.title ? [first.title] : [];
+	const start: NodePlace = { parentId: first.title?.id ?? null, model: undefined, time: first.time };
 	const entryOf = new Map<string, string>();
 	const visited = new Set<string>();
 	const walk = (root: string) => {
@@ -279,7 +282,7 @@ export function walkLinkedNodes(
 		parentOf.set(key, null);
 		walk(key);
 	}
-	return entryOf;
+	return { records, entryOf };
 }
 
 /** The last entry in file order that has no children: the leaf when the source names none. */

@@ -177,17 +177,11 @@ function importChat(source: ImportSource, row: Json | undefined, chat: Json, whe
 	const models = Array.isArray(chat.models) ? chat.models.filter((model) => typeof model === "string") : [];
 	const context: Context = { chatId: chatId ?? sessionId, ids: new DerivedIds(), models, unlinked };
 
-	const records: SessionEntry[] = [];
-	const info = titleEntry(context.ids, context.chatId, title, header.timestamp);
-	if (info) records.push(info);
-
-	const start = { parentId: info?.id ?? null, model: undefined, time: headerMs };
-	const entryOf = walkLinkedNodes(
+	const { records, entryOf } = walkLinkedNodes(
 		keys,
 		parentOf,
 		childrenOf,
-		start,
-		records,
+		{ title: titleEntry(context.ids, context.chatId, title, header.timestamp), time: headerMs },
 		(key, at) => convertMessage(context, key, nodes.get(key) as Json, at),
 		(key) => problem(`history.messages/${key}/parentId`, "is part of a cycle of parent links", "imported as a root"),
 	);
