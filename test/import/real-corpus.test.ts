@@ -135,12 +135,26 @@ interface Written {
 	userTexts: string[];
 }
 
-/** Opens a written session with session-tree and with pi; a difference of their contexts is a problem. */
-async function readWritten(file: string, problems: string[]): Promise<Written> {
+/**
+ * Opens a session file with session-tree and with pi; a difference of their contexts is a
+ * problem. In a damaged file (`damaged`) session-tree's lenient reading recovers what pi drops
+ * (records glued on one line, say), so pi's context is no reference there: nothing pi keeps may
+ * be missing from ours, in pi's order.
+ */
+async function readWritten(file: string, problems: string[], damaged = false): Promise<Written> {
 	const session = await Session.open(file, { lenient: true });
 	const ours = asJson(session.buildSessionContext()) as Context;
 	const pi = piContext(file);
-	if (!isDeepStrictEqual(pi, ours)) {
+	if (damaged) {
+		let next = 0;
+		for (const message of pi.messages) {
+			while (next < ours.messages.length && !isDeepStrictEqual(ours.messages[next], message)) next++;
+			if (next++ >= ours.messages.length) {
+				problems.push(`${basename(file)}: a message of pi's context is missing from session-tree's (damaged file)`);
+				break;
+			}
+		}
+	} else if (!isDeepStrictEqual(pi, ours)) {
 		const at = ours.messages.findIndex((message, index) => !isDeepStrictEqual(message, pi.messages[index]));
 		problems.push(
 			`${basename(file)}: pi's SessionManager builds another context than session-tree (${pi.messages.length} vs ${ours.messages.length} messages, first difference at ${at})`,
@@ -179,14 +193,16 @@ async function checkNotSession(entry: CorpusFile): Promise<void> {
 /** The sessions of a source: imported by the CLI into a fresh directory, or, for a pi file, the file itself. */
 async function sessionsOf(entry: CorpusFile, problems: string[]): Promise<Written[]> {
 	if (entry.expected.format === "pi") {
-		// A pi file is not imported (it is one already): read as it is, by the CLI and by pi.
+		// A pi file is not imported (it is one already): read as it is, by the CLI, by the library
+		// and by pi. A warning on stderr says the file is damaged (see readWritten).
 		const result = await cli(["ctx", "--json", "--lenient", entry.file]);
 		assert.equal(result.code, 0, `ctx --json --lenient exits 0: ${result.stderr}`);
 		if (/^ {4}at /m.test(result.stderr)) problems.push("a stack trace on stderr");
-		if (!isDeepStrictEqual(JSON.parse(result.stdout), piContext(entry.file))) {
-			problems.push("ctx --json shows another context than pi builds");
+		const written = await readWritten(entry.file, problems, /warning:/.test(result.stderr));
+		if (!isDeepStrictEqual(JSON.parse(result.stdout), written.context)) {
+			problems.push("ctx --json shows another context than Session.buildSessionContext");
 		}
-		return [await readWritten(entry.file, problems)];
+		return [written];
 	}
 	const out = join(tempDir(), "out");
 	const result = await cli(["import", "--lenient", entry.file, "--dir", out]);
