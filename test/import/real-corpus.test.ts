@@ -227,7 +227,7 @@ async function checkSession(entry: CorpusFile): Promise<void> {
 		for (const id of placedResults(session.context, basename(session.file), problems)) placed.add(id);
 	}
 	const conversations = [expected, ...Object.values(expected.perSession ?? {})];
-	const wanted = [...new Set(conversations.flatMap((c) => c.toolResults))];
+	const wanted = [...new Set(conversations.flatMap((c) => c.toolResults ?? []))];
 	const missing = wanted.filter((id) => !placed.has(id));
 	if (missing.length > 0) {
 		problems.push(
@@ -236,7 +236,7 @@ async function checkSession(entry: CorpusFile): Promise<void> {
 	}
 	for (const conversation of conversations) {
 		const prompt = conversation.firstPrompt;
-		if (prompt === null) continue;
+		if (typeof prompt !== "string") continue;
 		const found = written.some((session) =>
 			session.userTexts.some((text) => text.trimStart().startsWith(prompt.trimStart())),
 		);
