@@ -10,12 +10,15 @@
  * - `session: false`: `import --lenient FILE` exits 1 with an error line naming the file, no
  *   stack trace, and writes nothing.
  * - `session: true`: `import --lenient FILE --dir TMP` exits 0 and writes `sessions` sessions
- *   (pi files are not imported but read: `ctx --json --lenient FILE` exits 0 and is the context
- *   pi builds). Every session opened by pi's own SessionManager and by session-tree gives the
- *   same context; at the leaf, every expected tool result is there, right after the assistant
+ *   (pi files are not imported but read: `ctx --json --lenient FILE` exits 0 and shows the
+ *   context the library builds). Every session opened by pi's own SessionManager and by
+ *   session-tree gives the same context (for a pi file the CLI warns is damaged: every message of
+ *   pi's context is in ours, in order, since lenient reading recovers what pi drops); at the leaf, every expected tool result is there, right after the assistant
  *   message holding its call (or after the other results of that message), and no result is
  *   without its call; the active path holds a user message starting with `firstPrompt`; a Codex
  *   source with prompts has user messages in its context.
+ * Every check of a file runs and the test lists all that failed, so one run is a full checklist.
+ * Files are imported one CLI call each (about half a second a file).
  */
 
 import assert from "node:assert/strict";
