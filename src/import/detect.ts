@@ -9,7 +9,14 @@ import { isJson, type Json } from "./common.js";
 import type { ImportFormat } from "./types.js";
 
 /** The formats, in the order the CLI lists them. */
-export const IMPORT_FORMATS: readonly ImportFormat[] = ["claude-code", "codex", "chatgpt", "openwebui"];
+export const IMPORT_FORMATS: readonly ImportFormat[] = [
+	"claude-code",
+	"codex",
+	"gemini",
+	"chatgpt",
+	"claude-ai",
+	"openwebui",
+];
 
 /** True for the name of a format this layer imports. */
 export function isImportFormat(name: string): name is ImportFormat {
@@ -56,6 +63,11 @@ function kindOfObject(value: Json): SourceKind | undefined {
 	if (isJson(value.mapping)) return "chatgpt";
 	if (isJson(value.history) && isJson(value.history.messages)) return "openwebui";
 	if (isJson(value.chat) && isJson(value.chat.history)) return "openwebui";
+	if (Array.isArray(value.chat_messages)) return "claude-ai";
+	// A Gemini CLI recording's metadata line, or the whole of an older `.json` recording.
+	if (typeof value.sessionId === "string" && typeof value.projectHash === "string" && !("uuid" in value)) {
+		return "gemini";
+	}
 	return undefined;
 }
 
@@ -63,6 +75,9 @@ function kindOfLine(value: Json): SourceKind | "codex-legacy-header" | undefined
 	if (typeof value.sessionId === "string" && (typeof value.uuid === "string" || "parentUuid" in value)) {
 		return "claude-code";
 	}
+	// Gemini CLI's log records: a metadata update, a rewind, a reply (when the metadata line is missing).
+	if (isJson(value.$set) || typeof value.$rewindTo === "string") return "gemini";
+	if (value.type === "gemini" && typeof value.id === "string") return "gemini";
 	if (typeof value.type === "string") {
 		if (CLAUDE_ONLY_TYPES.has(value.type)) return "claude-code";
 		if (CODEX_TYPES.has(value.type) && "payload" in value) return "codex";
@@ -142,6 +157,9 @@ function sniffHead(head: string): SourceKind | undefined {
 	if (/^\{\s*"type"\s*:\s*"session"/.test(head)) return "pi";
 	if (/"mapping"\s*:\s*\{/.test(head)) return "chatgpt";
 	if (/"history"\s*:\s*\{/.test(head) && /"messages"\s*:/.test(head)) return "openwebui";
+	if (/"chat_messages"\s*:\s*\[/.test(head)) return "claude-ai";
+	// Gemini CLI writes `sessionId` first, then `projectHash`, in its metadata line and its older `.json` files.
+	if (/^\{\s*"sessionId"\s*:\s*"[^"]*"\s*,\s*"projectHash"\s*:/.test(head)) return "gemini";
 	if (/^\{[^\n]*"sessionId"\s*:/.test(head) && /"uuid"\s*:/.test(head)) return "claude-code";
 	if (/^\{[^\n]*"type"\s*:\s*"(session_meta|response_item|turn_context|event_msg|compacted)"/.test(head))
 		return "codex";
