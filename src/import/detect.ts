@@ -1,8 +1,9 @@
 /**
  * Which format a text holds, told from its content (never from a file name): a ChatGPT export
  * (`mapping`), an Open WebUI chat (`history.messages`), a Claude Code transcript (lines with
- * `sessionId` and `uuid`), a Codex rollout (`session_meta`, `response_item`, …), or a pi session.
- * Only the first lines, or the first 64 KiB of a pretty-printed document, are looked at.
+ * `sessionId` and `uuid`), a Codex rollout (`session_meta`, `response_item`, …), a Gemini CLI
+ * recording (`sessionId` with `projectHash`, `$set`/`$rewindTo` records), a Claude.ai export
+ * (`chat_messages`), or a pi session. Only the first lines, or the first 64 KiB of a pretty-printed document, are looked at.
  */
 
 import { isJson, type Json } from "./common.js";
@@ -107,8 +108,10 @@ function firstLines(text: string, start: number, count: number): string[] {
  * ChatGPT export (JSON with `mapping`), an Open WebUI chat (`history.messages`, or rows with
  * `chat.history`), a Claude Code transcript (JSONL lines with `sessionId` and `uuid`, or its
  * `summary` and `file-history-snapshot` lines), or a Codex rollout (JSONL `session_meta`,
- * `response_item`, … lines, or the legacy `{id, timestamp}` line followed by bare items).
- * Only the first lines, or the first 64 KiB of a pretty-printed document, are looked at;
+ * `response_item`, … lines, or the legacy `{id, timestamp}` line followed by bare items), a
+ * Gemini CLI recording (a metadata line or object with `sessionId` and `projectHash`, or its
+ * `$set`, `$rewindTo` and `gemini` records) or a Claude.ai export (conversations with
+ * `chat_messages`). Only the first lines, or the first 64 KiB of a pretty-printed document, are looked at;
  * `partial` says the text is only the start of the file (then nothing is parsed whole).
  */
 export function sniffFormat(text: string, partial = false): SourceKind | undefined {
