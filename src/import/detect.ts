@@ -158,11 +158,12 @@ export function sniffFormat(text: string, partial = false): SourceKind | undefin
 /** What the start of a document says it is, by its keys (for documents too long to parse just to look). */
 function sniffHead(head: string): SourceKind | undefined {
 	if (/^\{\s*"type"\s*:\s*"session"/.test(head)) return "pi";
+	// Gemini CLI writes `sessionId` first, then `projectHash`, in its metadata line and its older `.json` files:
+	// anchored at the start, so checked before the keys that may appear anywhere in the head.
+	if (/^\{\s*"sessionId"\s*:\s*"[^"]*"\s*,\s*"projectHash"\s*:/.test(head)) return "gemini";
 	if (/"mapping"\s*:\s*\{/.test(head)) return "chatgpt";
 	if (/"history"\s*:\s*\{/.test(head) && /"messages"\s*:/.test(head)) return "openwebui";
 	if (/"chat_messages"\s*:\s*\[/.test(head)) return "claude-ai";
-	// Gemini CLI writes `sessionId` first, then `projectHash`, in its metadata line and its older `.json` files.
-	if (/^\{\s*"sessionId"\s*:\s*"[^"]*"\s*,\s*"projectHash"\s*:/.test(head)) return "gemini";
 	if (/^\{[^\n]*"sessionId"\s*:/.test(head) && /"uuid"\s*:/.test(head)) return "claude-code";
 	if (/^\{[^\n]*"type"\s*:\s*"(session_meta|response_item|turn_context|event_msg|compacted)"/.test(head))
 		return "codex";

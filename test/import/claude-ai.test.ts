@@ -12,7 +12,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { SessionTreeError } from "../../src/core/errors.js";
-import { detectFormat, importSources, importText, openImported } from "../../src/import/index.js";
+import { detectFormat, importSources, importText, openImported, sniffFormat } from "../../src/import/index.js";
 import { openForeignFile } from "../../src/import/open-foreign.js";
 import type { ImportedSession } from "../../src/import/types.js";
 import { assertCallsAnswered } from "./context-checks.js";
@@ -51,8 +51,9 @@ async function lenient(): Promise<ImportedSession[]> {
 }
 
 describe("Claude.ai export", () => {
-	test("detected from its content", () => {
+	test("detected from its content (the whole file, and its start alone)", () => {
 		assert.equal(detectFormat(TEXT), "claude-ai");
+		assert.equal(sniffFormat(TEXT.slice(0, 400), true), "claude-ai");
 	});
 
 	test("strict: the conversation without chat_messages fails, naming it and the field", async () => {

@@ -14,7 +14,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { SessionTreeError } from "../../src/core/errors.js";
-import { detectFormat, importText, openImported } from "../../src/import/index.js";
+import { detectFormat, importText, openImported, sniffFormat } from "../../src/import/index.js";
+import { openForeignFile, sniffFile } from "../../src/import/open-foreign.js";
 import type { ImportedSession } from "../../src/import/types.js";
 import { assertCallsAnswered } from "./context-checks.js";
 import { briefContext, jsonlOf, kinds, ourContext, piContext, REPO, removeTemps } from "./helpers.js";
@@ -117,6 +118,17 @@ describe("Gemini CLI: the real recordings", () => {
 				cost: undefined,
 			},
 		);
+	});
+
+	test("read directly: told from its first 64 KiB too (a lenient open looks only there), opened read-only", async () => {
+		// aim-…json is 68,060 bytes, pretty-printed: only its head is looked at.
+		const name = "aim-control_pro_run4_abandoned.json";
+		assert.ok(text(name).length > 65536);
+		assert.equal(sniffFormat(text(name).slice(0, 65536), true), "gemini");
+		assert.equal(sniffFile(join(DIR, name)), "gemini");
+		const opened = await openForeignFile(join(DIR, name), { lenient: true });
+		assert.equal(opened?.format, "gemini");
+		assert.equal(opened?.session.getHeader().id, "95ee2bc8-b4a1-47fb-8db8-b0cfe91bee88");
 	});
 
 	test("a summary names the session (mgemini-session-2026-01-10…, `summary` field)", async () => {
