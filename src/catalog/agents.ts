@@ -2,7 +2,9 @@
  * The sessions of several agents as one collection, for `ls --agents`: pi's sessions
  * (`<agent dir>/sessions/`), Claude Code's transcripts (`$CLAUDE_CONFIG_DIR` or `~/.claude`,
  * `projects/<project>/<session>.jsonl`) and Codex's rollouts (`$CODEX_HOME` or `~/.codex`,
- * `sessions/YYYY/MM/DD/rollout-….jsonl`). The others' files are read as an import reads them,
+ * `sessions/YYYY/MM/DD/rollout-….jsonl`) and Gemini CLI's chat recordings (`$GEMINI_CLI_HOME` or
+ * the home directory, `.gemini/tmp/<project>/chats/session-*.jsonl`, the older `session-*.json`,
+ * and subagents' `chats/<parent session>/<id>.jsonl`). The others' files are read as an import reads them,
  * in memory (src/import/foreign-store.ts); nothing is written. Also: a directory collection
  * whose files may be other agents' transcripts (`ls DIR`, `search TEXT DIR`).
  */
@@ -19,7 +21,7 @@ import { defaultAgentDir, sessionsRoot } from "../storage/paths.js";
 import type { CollectionCapabilities, SessionCollection, SessionListing, SessionStore } from "../storage/store.js";
 
 /** The agents `ls --agents` lists. */
-export type Agent = "pi" | "claude-code" | "codex";
+export type Agent = "pi" | "claude-code" | "codex" | "gemini";
 
 /** Where an agent keeps its sessions, and how deep below that its files are. */
 export interface AgentPlace {
@@ -27,9 +29,27 @@ export interface AgentPlace {
 	root: string;
 	/** Files sit at most this many levels below the root (1: in it; 2: in its subdirectories). */
 	depth: number;
+	/**
+	 * Which files are sessions, by their path below the root (`/`-separated); default: every
+	 * `*.jsonl`. An agent's directory may hold other files of the same kind (Gemini CLI's
+	 * `logs.json`, checkpoints).
+	 */
+	accept?: (relative: string) => boolean;
 }
 
-/** The default places of pi, Claude Code and Codex (HOME, PI_CODING_AGENT_DIR, CLAUDE_CONFIG_DIR and CODEX_HOME honoured). */
+/**
+ * Gemini CLI's recordings below `~/.gemini/tmp`: `<project>/chats/session-*.jsonl` (or the older
+ * `.json`), and a subagent's `<project>/chats/<parent session>/<id>.jsonl`.
+ */
+function geminiRecording(relative: string): boolean {
+	return /^[^/]+\/chats\/session-[^/]*\.jsonl?$/.test(relative) || /^[^/]+\/chats\/[^/]+\/[^/]+\.jsonl$/.test(relative);
+}
+
+/**
+ * The default places of pi, Claude Code, Codex and Gemini CLI (HOME, PI_CODING_AGENT_DIR,
+ * CLAUDE_CONFIG_DIR, CODEX_HOME and GEMINI_CLI_HOME honoured; Gemini CLI's `GEMINI_CLI_HOME`
+ * stands for the home directory, under which it keeps `.gemini/`).
+ */
 export function agentPlaces(env: NodeJS.ProcessEnv = process.env): AgentPlace[] {
 	const home = env.HOME || homedir();
 	const piDir = env.PI_CODING_AGENT_DIR ? defaultAgentDir(env) : join(home, ".pi", "agent");
@@ -37,6 +57,7 @@ export function agentPlaces(env: NodeJS.ProcessEnv = process.env): AgentPlace[] 
 		{ agent: "pi", root: sessionsRoot(piDir), depth: 2 },
 		{ agent: "claude-code", root: join(env.CLAUDE_CONFIG_DIR || join(home, ".claude"), "projects"), depth: 2 },
 		{ agent: "codex", root: join(env.CODEX_HOME || join(home, ".codex"), "sessions"), depth: 4 },
+		{ agent: "gemini", root: join(env.GEMINI_CLI_HOME || home, ".gemini", "tmp"), depth: 4, accept: geminiRecording },
 	];
 }
 
@@ -50,21 +71,36 @@ function statOrUndefined(path: string): Stats | undefined {
 	}
 }
 
-/** The `*.jsonl` files under `dir`, at most `depth` levels down, sorted by path. */
-function jsonlFiles(dir: string, depth: number, out: Array<{ path: string; stats: Stats }>): void {
+/**
+ * The session files under `dir`, at most `depth` levels down, sorted by path: the `*.jsonl`
+ * files, or those `accept` takes (by their path below the first `dir`). An older `X.json` beside
+ * an `X.jsonl` is left out: Gemini CLI wrote the `.jsonl` from it when it resumed the session.
+ */
+function sessionFiles(
+	dir: string,
+	depth: number,
+	out: Array<{ path: string; stats: Stats }>,
+	accept?: (relative: string) => boolean,
+	below = "",
+): void {
 	let names: string[];
 	try {
 		names = readdirSync(dir).sort();
 	} catch {
 		return;
 	}
+	const present = new Set(names);
 	for (const name of names) {
 		const path = join(dir, name);
+		const relative = below === "" ? name : `${below}/${name}`;
 		const stats = statOrUndefined(path);
 		if (!stats) continue;
 		if (stats.isDirectory()) {
-			if (depth > 1 && !name.startsWith(".")) jsonlFiles(path, depth - 1, out);
-		} else if (stats.isFile() && name.endsWith(".jsonl")) out.push({ path, stats });
+			if (depth > 1 && !name.startsWith(".")) sessionFiles(path, depth - 1, out, accept, relative);
+		} else if (stats.isFile() && (accept ? accept(relative) : name.endsWith(".jsonl"))) {
+			if (name.endsWith(".json") && present.has(`${name}l`)) continue;
+			out.push({ path, stats });
+		}
 	}
 }
 
@@ -74,7 +110,7 @@ function readOnly(location: string): SessionTreeError {
 	});
 }
 
-/** pi's, Claude Code's and Codex's sessions together (see the module comment). */
+/** pi's, Claude Code's, Codex's and Gemini CLI's sessions together (see the module comment). */
 export class AgentsCollection implements SessionCollection {
 	readonly capabilities = CAPABILITIES;
 	readonly location: string;
@@ -87,7 +123,7 @@ export class AgentsCollection implements SessionCollection {
 	async *list(): AsyncIterable<SessionListing> {
 		for (const place of this.places) {
 			const files: Array<{ path: string; stats: Stats }> = [];
-			jsonlFiles(place.root, place.depth, files);
+			sessionFiles(place.root, place.depth, files, place.accept);
 			for (const { path, stats } of files) {
 				this.agents.set(path, place.agent);
 				yield { location: path, modified: stats.mtime, bytes: stats.size };

@@ -460,8 +460,9 @@ const SPECS = defineCommands([
 				"subdirectories (so DIR may be a project directory or a sessions root); with STORE the\n" +
 				"sessions of a database (sqlite:PATH, postgres://…; each listed by its URL). A CWD column\n" +
 				"appears when the sessions belong to more than one directory. With --agents, the sessions of\n" +
-				"every project of pi, Claude Code ($CLAUDE_CONFIG_DIR or ~/.claude, its projects/) and Codex\n" +
-				"($CODEX_HOME or ~/.codex, its sessions/) together, with an AGENT column; the others' files are\n" +
+				"every project of pi, Claude Code ($CLAUDE_CONFIG_DIR or ~/.claude, its projects/), Codex\n" +
+				"($CODEX_HOME or ~/.codex, its sessions/) and Gemini CLI ($GEMINI_CLI_HOME or ~, its\n" +
+				".gemini/tmp/*/chats/) together, with an AGENT column; the others' files are\n" +
 				"read as `import` reads them, in memory. A DIR of Claude Code or Codex files is read so too.\n" +
 				"\n" +
 				"Each session is read through its store by the same reader as an open, without parsing most\n" +
@@ -479,7 +480,10 @@ const SPECS = defineCommands([
 			options: { ...SELECTION_OPTIONS, agents: { type: "boolean" }, ...JSON_OPTION },
 			optionDocs: [
 				...SELECTION_DOCS,
-				{ flags: "--agents", description: "the sessions of pi, Claude Code and Codex together, with an AGENT column" },
+				{
+					flags: "--agents",
+					description: "the sessions of pi, Claude Code, Codex and Gemini CLI together, with an AGENT column",
+				},
 				{
 					flags: "--json",
 					description:
@@ -916,14 +920,15 @@ const SPECS = defineCommands([
 	},
 	{
 		name: "import",
-		summary: "import Claude Code, Codex, ChatGPT and Open WebUI histories as sessions",
+		summary: "import Claude Code, Codex, Gemini CLI, ChatGPT, Claude.ai and Open WebUI histories as sessions",
 		cli: {
 			synopsis: "import [--from FORMAT] INPUT… [--dir DIR | -o OUT] [--lenient]",
 			description:
 				"Imports other agents' histories as pi sessions, every branch kept: Claude Code transcripts\n" +
-				"(~/.claude/projects/*/*.jsonl), Codex rollouts (~/.codex/sessions/…/*.jsonl), ChatGPT data\n" +
-				"exports (conversations.json, one conversation per file, or the export's ZIP file) and Open\n" +
-				"WebUI chats (exported JSON). The format is told from the content (--from names it). An INPUT\n" +
+				"(~/.claude/projects/*/*.jsonl), Codex rollouts (~/.codex/sessions/…/*.jsonl), Gemini CLI\n" +
+				"chats (~/.gemini/tmp/*/chats/session-*.jsonl or .json), ChatGPT and Claude.ai data exports\n" +
+				"(conversations.json, one conversation per file, or the export's ZIP file) and Open WebUI\n" +
+				"chats (exported JSON). The format is told from the content (--from names it). An INPUT\n" +
 				"is a file, a directory (walked recursively: *.json, *.jsonl, *.zip) or a ZIP file (its\n" +
 				"conversations.json, else its *.json files). The source's active point becomes the leaf.\n" +
 				"\n" +
@@ -948,7 +953,8 @@ const SPECS = defineCommands([
 			optionDocs: [
 				{
 					flags: "--from FORMAT",
-					description: "the inputs' format: claude-code, codex, chatgpt or openwebui (default: detected)",
+					description:
+						"the inputs' format: claude-code, codex, gemini, chatgpt, claude-ai or openwebui (default: detected)",
 				},
 				{ flags: "--dir DIR", description: "write the sessions into DIR (a directory or a store such as sqlite:PATH)" },
 				{

@@ -1,15 +1,23 @@
 /**
  * Which format a text holds, told from its content (never from a file name): a ChatGPT export
  * (`mapping`), an Open WebUI chat (`history.messages`), a Claude Code transcript (lines with
- * `sessionId` and `uuid`), a Codex rollout (`session_meta`, `response_item`, …), or a pi session.
- * Only the first lines, or the first 64 KiB of a pretty-printed document, are looked at.
+ * `sessionId` and `uuid`), a Codex rollout (`session_meta`, `response_item`, …), a Gemini CLI
+ * recording (`sessionId` with `projectHash`, `$set`/`$rewindTo` records), a Claude.ai export
+ * (`chat_messages`), or a pi session. Only the first lines, or the first 64 KiB of a pretty-printed document, are looked at.
  */
 
 import { isJson, type Json } from "./common.js";
 import type { ImportFormat } from "./types.js";
 
 /** The formats, in the order the CLI lists them. */
-export const IMPORT_FORMATS: readonly ImportFormat[] = ["claude-code", "codex", "chatgpt", "openwebui"];
+export const IMPORT_FORMATS: readonly ImportFormat[] = [
+	"claude-code",
+	"codex",
+	"gemini",
+	"chatgpt",
+	"claude-ai",
+	"openwebui",
+];
 
 /** True for the name of a format this layer imports. */
 export function isImportFormat(name: string): name is ImportFormat {
@@ -56,6 +64,11 @@ function kindOfObject(value: Json): SourceKind | undefined {
 	if (isJson(value.mapping)) return "chatgpt";
 	if (isJson(value.history) && isJson(value.history.messages)) return "openwebui";
 	if (isJson(value.chat) && isJson(value.chat.history)) return "openwebui";
+	if (Array.isArray(value.chat_messages)) return "claude-ai";
+	// A Gemini CLI recording's metadata line, or the whole of an older `.json` recording.
+	if (typeof value.sessionId === "string" && typeof value.projectHash === "string" && !("uuid" in value)) {
+		return "gemini";
+	}
 	return undefined;
 }
 
@@ -63,6 +76,9 @@ function kindOfLine(value: Json): SourceKind | "codex-legacy-header" | undefined
 	if (typeof value.sessionId === "string" && (typeof value.uuid === "string" || "parentUuid" in value)) {
 		return "claude-code";
 	}
+	// Gemini CLI's log records: a metadata update, a rewind, a reply (when the metadata line is missing).
+	if (isJson(value.$set) || typeof value.$rewindTo === "string") return "gemini";
+	if (value.type === "gemini" && typeof value.id === "string") return "gemini";
 	if (typeof value.type === "string") {
 		if (CLAUDE_ONLY_TYPES.has(value.type)) return "claude-code";
 		if (CODEX_TYPES.has(value.type) && "payload" in value) return "codex";
@@ -92,8 +108,10 @@ function firstLines(text: string, start: number, count: number): string[] {
  * ChatGPT export (JSON with `mapping`), an Open WebUI chat (`history.messages`, or rows with
  * `chat.history`), a Claude Code transcript (JSONL lines with `sessionId` and `uuid`, or its
  * `summary` and `file-history-snapshot` lines), or a Codex rollout (JSONL `session_meta`,
- * `response_item`, … lines, or the legacy `{id, timestamp}` line followed by bare items).
- * Only the first lines, or the first 64 KiB of a pretty-printed document, are looked at;
+ * `response_item`, … lines, or the legacy `{id, timestamp}` line followed by bare items), a
+ * Gemini CLI recording (a metadata line or object with `sessionId` and `projectHash`, or its
+ * `$set`, `$rewindTo` and `gemini` records) or a Claude.ai export (conversations with
+ * `chat_messages`). Only the first lines, or the first 64 KiB of a pretty-printed document, are looked at;
  * `partial` says the text is only the start of the file (then nothing is parsed whole).
  */
 export function sniffFormat(text: string, partial = false): SourceKind | undefined {
@@ -140,8 +158,12 @@ export function sniffFormat(text: string, partial = false): SourceKind | undefin
 /** What the start of a document says it is, by its keys (for documents too long to parse just to look). */
 function sniffHead(head: string): SourceKind | undefined {
 	if (/^\{\s*"type"\s*:\s*"session"/.test(head)) return "pi";
+	// Gemini CLI writes `sessionId` first, then `projectHash`, in its metadata line and its older `.json` files:
+	// anchored at the start, so checked before the keys that may appear anywhere in the head.
+	if (/^\{\s*"sessionId"\s*:\s*"[^"]*"\s*,\s*"projectHash"\s*:/.test(head)) return "gemini";
 	if (/"mapping"\s*:\s*\{/.test(head)) return "chatgpt";
 	if (/"history"\s*:\s*\{/.test(head) && /"messages"\s*:/.test(head)) return "openwebui";
+	if (/"chat_messages"\s*:\s*\[/.test(head)) return "claude-ai";
 	if (/^\{[^\n]*"sessionId"\s*:/.test(head) && /"uuid"\s*:/.test(head)) return "claude-code";
 	if (/^\{[^\n]*"type"\s*:\s*"(session_meta|response_item|turn_context|event_msg|compacted)"/.test(head))
 		return "codex";

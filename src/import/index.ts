@@ -45,6 +45,8 @@ const IMPORTERS: Record<ImportFormat, () => Promise<Importer>> = {
 	openwebui: async () => (await import("./openwebui.js")).importOpenWebUI,
 	"claude-code": async () => (await import("./claude-code.js")).importClaudeCode,
 	codex: async () => (await import("./codex.js")).importCodex,
+	gemini: async () => (await import("./gemini.js")).importGemini,
+	"claude-ai": async () => (await import("./claude-ai.js")).importClaudeAi,
 };
 
 const loaded = new Map<ImportFormat, Promise<Importer>>();
@@ -73,6 +75,8 @@ const FORMAT_WORDS: Record<ImportFormat, string> = {
 	openwebui: "an Open WebUI chat",
 	"claude-code": "a Claude Code transcript",
 	codex: "a Codex rollout",
+	gemini: "a Gemini CLI chat recording",
+	"claude-ai": "a Claude.ai export",
 };
 
 /**
@@ -554,7 +558,7 @@ export function sourceIdOfSession(imported: ImportedSession): string | undefined
 	if (!state) return undefined;
 	const conversation = state.conversation;
 	if (isJson(conversation)) {
-		const id = conversation.conversation_id ?? conversation.id;
+		const id = conversation.conversation_id ?? conversation.id ?? conversation.uuid;
 		if (typeof id === "string") return id;
 	}
 	const row = state.row;

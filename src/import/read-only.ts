@@ -31,6 +31,8 @@ const FORMAT_NAMES: Record<ImportFormat, string> = {
 	openwebui: "an Open WebUI chat",
 	"claude-code": "a Claude Code session",
 	codex: "a Codex session",
+	gemini: "a Gemini CLI session",
+	"claude-ai": "a Claude.ai export",
 };
 
 let counter = 0;

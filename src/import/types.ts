@@ -2,8 +2,8 @@
  * The contract between the importers of other agents' histories and the rest of session-tree.
  *
  * An importer is a pure function of the source's bytes: it never reads files itself and never
- * writes. It turns one source (a Claude Code or Codex JSONL file, a ChatGPT conversation, an
- * Open WebUI chat) into a pi v3 session: a header and the records in an order where every
+ * writes. It turns one source (a Claude Code, Codex or Gemini CLI file, a ChatGPT or Claude.ai
+ * conversation, an Open WebUI chat) into a pi v3 session: a header and the records in an order where every
  * parent comes before its children, with ids derived from the source's own ids (so importing
  * the same source again gives the same records, and a source that grew gives the old records
  * unchanged followed by new ones). The shared layer (src/import/index.ts) finds the sources,
@@ -13,7 +13,7 @@
 import type { SessionEntry, SessionHeader } from "../core/types.js";
 
 /** The formats session-tree imports. */
-export type ImportFormat = "claude-code" | "codex" | "chatgpt" | "openwebui";
+export type ImportFormat = "claude-code" | "codex" | "chatgpt" | "openwebui" | "gemini" | "claude-ai";
 
 /** One source handed to an importer: its bytes as text and a name for messages. */
 export interface ImportSource {

@@ -163,9 +163,9 @@ describe("import", () => {
 		);
 		assert.deepEqual(snapshot(dir), {});
 
-		const unknown = await cli(["import", "--from", "gemini", truncated]);
+		const unknown = await cli(["import", "--from", "opencode", truncated]);
 		assert.equal(unknown.code, 2);
-		assert.match(unknown.stderr, /unknown format "gemini"/);
+		assert.match(unknown.stderr, /unknown format "opencode"/);
 
 		const missing = await cli(["import", join(work, "nope.json"), "--dir", dir]);
 		assert.equal(missing.code, 1);

@@ -23,7 +23,7 @@ export interface LsRow {
 	branches: number;
 	bytes: number;
 	parentSession: string | null;
-	/** With --agents: whose session it is (pi, claude-code, codex). */
+	/** With --agents: whose session it is (pi, claude-code, codex, gemini). */
 	agent?: Agent;
 }
 
