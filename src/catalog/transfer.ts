@@ -193,6 +193,17 @@ export async function* copyLocation(
 		: { location: target };
 	try {
 		if (!isCollectionLocation(source, isDirectory)) {
+			const foreign = schemeOf(source) === undefined ? await foreignStores(source, into) : undefined;
+			if (foreign) {
+				for (const store of foreign) {
+					try {
+						yield await copyOne(store, into);
+					} finally {
+						store.release();
+					}
+				}
+				return;
+			}
 			yield await copyOne(storeAt(source), into);
 			return;
 		}
@@ -214,6 +225,36 @@ export async function* copyLocation(
 	} finally {
 		if ("collection" in into) await into.collection.close?.();
 	}
+}
+
+/**
+ * The sessions of another agent's file (`FILE`, or `FILE#ID` for one of several), imported in
+ * memory as `tree` and `ctx` read them, each in a read-only store: a copy of such a file holds
+ * its imported records. Undefined when `source` is not another agent's file. Into one
+ * location, the file must hold one session (or `#ID` name one).
+ * @throws SessionTreeError when the file is broken (strict import) or names no single session for one location
+ */
+async function foreignStores(
+	source: string,
+	into: CopyTarget,
+): Promise<Array<SessionStore & { release(): void }> | undefined> {
+	// Loaded only for such a file (and import/ reads catalog/, so not at the top).
+	const { foreignFormatOf, foreignLocation, importForeignFile } = await import("../import/open-foreign.js");
+	if (foreignFormatOf(source) === undefined) return undefined;
+	const { chooseSession, sessionRecords } = await import("../import/index.js");
+	const { ImportedSessionStore } = await import("../import/read-only.js");
+	const file = await importForeignFile(source);
+	if (!file) return undefined;
+	const chosen =
+		file.selector !== undefined || "location" in into
+			? [chooseSession(file.sessions, file.selector, file.path)]
+			: file.sessions;
+	const stores: Array<SessionStore & { release(): void }> = [];
+	for (const imported of chosen) {
+		const location = foreignLocation(file, imported);
+		stores.push(await ImportedSessionStore.hold(location, imported.format, sessionRecords(imported), file.path));
+	}
+	return stores;
 }
 
 async function copyOne(store: SessionStore, into: CopyTarget): Promise<CopyEvent> {
