@@ -175,6 +175,14 @@ describe("another agent's file", () => {
 		const check = await cli(["ctx", file, "--check"]);
 		assert.equal(check.code, 1);
 		assert.match(check.stdout, new RegExp(`TOOL_RESULT_SEPARATED: the result in entry ${problems[0]?.entryIds[1]}`));
+		// The import warns of it, once for the session, and counts it in the summary.
+		const imported = await cli(["import", file, "--dir", tempDir()]);
+		assert.equal(imported.code, 0, imported.stderr);
+		assert.match(
+			imported.stderr,
+			/warning: .*\.jsonl: 1 tool call\/result problem a provider would refuse in the context at the leaf: the result in entry/,
+		);
+		assert.match(imported.stderr, /1 session: 1 written, 0 appended, 0 unchanged, 1 with tool call\/result problems/);
 	});
 
 	test("copy writes its import into the target: the same records `import` writes", async () => {
