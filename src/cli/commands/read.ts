@@ -1,5 +1,6 @@
 /** The read-only commands: ctx, path, leaves, tree, info. None of them writes to the file. */
 
+import { parentSessionOf } from "../../core/migrate.js";
 import { checkToolPairing } from "../../core/tool-pairing.js";
 import type { SessionEntry } from "../../core/types.js";
 import { renderContext } from "../../render/context-text.js";
@@ -196,7 +197,7 @@ export const infoCommand: CommandHandler = {
 			id: session.getSessionId(),
 			version: session.fileVersion,
 			cwd: session.getCwd(),
-			parentSession: typeof header.parentSession === "string" ? header.parentSession : null,
+			parentSession: parentSessionOf(header) ?? null,
 			name: session.getSessionName() ?? null,
 			entryCount: session.entryCount,
 			leafId: session.getLeafId(),
