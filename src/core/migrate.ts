@@ -17,7 +17,7 @@
  */
 
 import { derivedEntryId } from "./ids.js";
-import { CURRENT_SESSION_VERSION } from "./types.js";
+import { CURRENT_SESSION_VERSION, ENTRY_TYPES } from "./types.js";
 import { isObject } from "./validate.js";
 
 /** A record as parsed from a line, before it is known to be valid. */
@@ -94,18 +94,23 @@ export function positionalEntryId(sessionId: string, position: number, taken: (i
  * True for an entry written without ids, as tools other than pi write pi-like files: a record
  * with a string `type` other than `"session"`, a string `timestamp` or none, and neither an
  * `id` nor a `parentId` field. (A record with one of the two and not the other, or with a
- * timestamp that is not a string, is simply invalid.) Without a timestamp it is chained all
- * the same: a leading `thinking_level_change` written as `{"type", "thinkingLevel"}` sets the
- * context's thinking level, as the rest of the file's entries set the rest.
+ * timestamp that is not a string, is simply invalid.) An entry of a type of the format without
+ * a timestamp is chained all the same: a leading `thinking_level_change` written as
+ * `{"type", "thinkingLevel"}` sets the context's thinking level, as the rest of the file's
+ * entries set the rest. (A record of another type without ids or time is no entry at all.)
  */
 export function isIdlessEntry(record: RawRecord): boolean {
 	return (
 		typeof record.type === "string" &&
 		record.type !== "session" &&
-		(typeof record.timestamp === "string" || record.timestamp === undefined) &&
+		(typeof record.timestamp === "string" || (record.timestamp === undefined && isKnownType(record.type))) &&
 		record.id === undefined &&
 		record.parentId === undefined
 	);
+}
+
+function isKnownType(type: unknown): boolean {
+	return (ENTRY_TYPES as readonly unknown[]).includes(type);
 }
 
 /**
