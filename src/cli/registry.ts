@@ -923,7 +923,8 @@ const SPECS = defineCommands([
 				"than DAYS days ago (--older-than), or all but the N that changed last (--keep). Prints each\n" +
 				"session deleted (with --dry-run: each it would delete, deleting nothing). Each deletion is\n" +
 				"atomic: a session is there whole or gone. Sessions whose time of change the store does not\n" +
-				"know are kept. Copy a store first (`copy`) to keep what prune deletes.",
+				"know are kept, and so is another agent's file in a directory (a warning names it). Copy a\n" +
+				"store first (`copy`) to keep what prune deletes.",
 			examples: [
 				"session-tree prune sqlite:./agents.db --older-than 90 --dry-run",
 				"session-tree prune postgres://db.internal/agents --keep 10000",

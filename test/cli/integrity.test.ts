@@ -266,3 +266,35 @@ describe("the context a provider accepts", () => {
 		assert.equal(golden.code, 0, golden.stdout);
 	});
 });
+
+describe("a store of files that holds another agent's files", () => {
+	test("prune leaves them alone (with a warning); copy of the directory copies their import", async () => {
+		const store = tempDir();
+		const names = ["ccl-real-edit-branch-03eb5929.jsonl", "ccl-dag-compact-after-rewind.jsonl"];
+		for (const name of names) copyFileSync(join(SAMPLES, "claude-code", name), join(store, name));
+		const bytes = names.map((name) => readFileSync(join(store, name)));
+		const ours = await Session.create({ dir: store, cwd: "/p" });
+		await ours.appendMessage({ role: "user", content: "q", timestamp: 1 });
+		await ours.close();
+
+		const copied = tempDir();
+		const copy = await cli(["copy", store, copied]);
+		assert.equal(copy.code, 0, copy.stderr);
+		assert.equal(lines(copy.stdout).length, 3, "the pi session and the import of each transcript");
+
+		const pruned = await cli(["prune", store, "--keep", "0"]);
+		assert.equal(pruned.code, 0, pruned.stderr);
+		assert.deepEqual(lines(pruned.stdout), [ours.file]);
+		for (const name of names) {
+			assert.match(
+				pruned.stderr,
+				new RegExp(`${name}: another agent's file \\(claude-code\\): left alone, never pruned`),
+			);
+		}
+		assert.deepEqual(readdirSync(store).sort(), [...names].sort());
+		assert.deepEqual(
+			names.map((name) => readFileSync(join(store, name))),
+			bytes,
+		);
+	});
+});
