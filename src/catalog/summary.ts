@@ -4,6 +4,7 @@
  * (see read.ts). Most messages are not even read: their envelope holds their timestamp.
  */
 
+import { parentSessionOf } from "../core/migrate.js";
 import type { TreeNode } from "../core/tree.js";
 import type { SessionEntry } from "../core/types.js";
 import type { SessionCollection, SessionListing, SessionStore } from "../storage/store.js";
@@ -146,7 +147,7 @@ function summarize(session: CatalogSession): SessionSummary {
 		entries: session.tree.size,
 		branches: session.branches,
 		bytes: session.bytes,
-		parentSession: typeof header.parentSession === "string" ? header.parentSession : null,
+		parentSession: parentSessionOf(header) ?? null,
 		warnings: [...session.warnings],
 	};
 }

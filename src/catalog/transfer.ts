@@ -193,7 +193,7 @@ export async function* copyLocation(
 		: { location: target };
 	try {
 		if (!isCollectionLocation(source, isDirectory)) {
-			yield await copyOne(storeAt(source), into);
+			yield* copyFileOrImport(source, into, () => storeAt(source));
 			return;
 		}
 		if ("location" in into) {
@@ -207,13 +207,73 @@ export async function* copyLocation(
 		}
 		const from = collectionAt(source);
 		try {
-			for await (const listing of from.list()) yield await copyOne(from.open(listing.location), into);
+			for await (const listing of from.list()) {
+				yield* copyFileOrImport(listing.location, into, () => from.open(listing.location));
+			}
 		} finally {
 			await from.close?.();
 		}
 	} finally {
 		if ("collection" in into) await into.collection.close?.();
 	}
+}
+
+/** Copies one session's location, or the import of another agent's file at it (see {@link foreignStores}). */
+async function* copyFileOrImport(
+	location: string,
+	into: CopyTarget,
+	open: () => SessionStore,
+): AsyncGenerator<CopyEvent> {
+	let foreign: Awaited<ReturnType<typeof foreignStores>>;
+	try {
+		foreign = schemeOf(location) === undefined ? await foreignStores(location, into) : undefined;
+	} catch (error) {
+		// A broken foreign file fails alone, as a damaged session does.
+		if (!(error instanceof SessionTreeError)) throw error;
+		yield { kind: "failed", source: location, error };
+		return;
+	}
+	if (!foreign) {
+		yield await copyOne(open(), into);
+		return;
+	}
+	for (const store of foreign) {
+		try {
+			yield await copyOne(store, into);
+		} finally {
+			store.release();
+		}
+	}
+}
+
+/**
+ * The sessions of another agent's file (`FILE`, or `FILE#ID` for one of several), imported in
+ * memory as `tree` and `ctx` read them, each in a read-only store: a copy of such a file holds
+ * its imported records. Undefined when `source` is not another agent's file. Into one
+ * location, the file must hold one session (or `#ID` name one).
+ * @throws SessionTreeError when the file is broken (strict import) or names no single session for one location
+ */
+async function foreignStores(
+	source: string,
+	into: CopyTarget,
+): Promise<Array<SessionStore & { release(): void }> | undefined> {
+	// Loaded only for such a file (and import/ reads catalog/, so not at the top).
+	const { foreignFormatOf, foreignLocation, importForeignFile } = await import("../import/open-foreign.js");
+	if (foreignFormatOf(source) === undefined) return undefined;
+	const { chooseSession, sessionRecords } = await import("../import/index.js");
+	const { ImportedSessionStore } = await import("../import/read-only.js");
+	const file = await importForeignFile(source);
+	if (!file) return undefined;
+	const chosen =
+		file.selector !== undefined || "location" in into
+			? [chooseSession(file.sessions, file.selector, file.path)]
+			: file.sessions;
+	const stores: Array<SessionStore & { release(): void }> = [];
+	for (const imported of chosen) {
+		const location = foreignLocation(file, imported);
+		stores.push(await ImportedSessionStore.hold(location, imported.format, sessionRecords(imported), file.path));
+	}
+	return stores;
 }
 
 async function copyOne(store: SessionStore, into: CopyTarget): Promise<CopyEvent> {
@@ -233,15 +293,28 @@ export type PruneRule = { olderThanDays: number } | { keep: number };
 
 /**
  * The sessions of a collection that `rule` deletes, oldest first. A session whose time of last
- * change the collection does not know is never chosen.
+ * change the collection does not know is never chosen, and neither is another agent's file
+ * that a directory holds (a Claude Code transcript among the `*.jsonl` files, told by the test
+ * every command uses: session-tree never deletes or writes one); `onForeign` hears of each.
  */
 export async function pruneCandidates(
 	collection: SessionCollection,
 	rule: PruneRule,
 	now: Date = new Date(),
+	onForeign?: (location: string, format: string) => void,
 ): Promise<SessionListing[]> {
 	const dated: Array<SessionListing & { modified: Date }> = [];
+	let foreignFormatOf: ((location: string) => string | undefined) | undefined;
 	for await (const listing of collection.list()) {
+		if (schemeOf(listing.location) === undefined) {
+			// Loaded only for a store of files (and import/ reads catalog/, so not at the top).
+			foreignFormatOf ??= (await import("../import/open-foreign.js")).foreignFormatOf;
+			const format = foreignFormatOf(listing.location);
+			if (format !== undefined) {
+				onForeign?.(listing.location, format);
+				continue;
+			}
+		}
 		if (listing.modified) dated.push({ ...listing, modified: listing.modified });
 	}
 	dated.sort((a, b) => b.modified.getTime() - a.modified.getTime() || (a.location < b.location ? -1 : 1));

@@ -39,12 +39,56 @@ export async function openSession(
 		if (foreign) return foreign;
 		throw error;
 	}
+	printProblems(session, io);
+	return session;
+}
+
+/** Prints what a lenient open worked around, as warnings. */
+function printProblems(session: Session, io: CliIO): void {
 	const where = session.location;
 	for (const problem of session.problems) {
 		const location = problem.line === undefined ? where : `${where}:${problem.line}`;
 		io.err(`session-tree: warning: ${location}: ${problem.message}\n`);
 	}
+}
+
+/**
+ * Opens a session for a command that writes to it (`command` names the command in the
+ * refusal). Another agent's file is refused up front, before anything of it is imported or
+ * written (NOT_WRITABLE, naming its format and `session-tree import`); the test of the format
+ * is the one {@link openSession} makes: a lenient open looks at the file's start first, a
+ * strict one only once the file fails to open as a pi session.
+ * @throws SessionTreeError NOT_WRITABLE for another agent's file; the open's errors otherwise
+ */
+export async function openSessionToWrite(
+	location: string,
+	io: CliIO,
+	command: string,
+	lenient = false,
+): Promise<Session> {
+	const plainPath = schemeOf(location) === undefined;
+	if (lenient && plainPath) await refuseForeign(location, command);
+	let session: Session;
+	try {
+		session = await Session.open(location, { lenient, verify: lenient });
+	} catch (error) {
+		if (plainPath && isSessionTreeError(error)) await refuseForeign(location, command);
+		throw error;
+	}
+	printProblems(session, io);
 	return session;
+}
+
+/**
+ * Throws the refusal of a write to another agent's file when `location` is one (see
+ * {@link openSessionToWrite}); does nothing for a pi session or any other file.
+ */
+export async function refuseForeign(location: string, command: string): Promise<void> {
+	if (schemeOf(location) !== undefined) return;
+	// Loaded only here: a pi session that opens never loads the importers.
+	const { foreignFormatOf, refuseForeignWrite } = await import("../import/open-foreign.js");
+	const format = foreignFormatOf(location);
+	if (format !== undefined) throw refuseForeignWrite(location, format, command);
 }
 
 /**

@@ -274,7 +274,7 @@ const SPECS = defineCommands([
 		name: "ctx",
 		summary: "show what the model sees at the leaf",
 		cli: {
-			synopsis: "ctx FILE [--leaf ID] [--full] [--width N] [--json] [--lenient]",
+			synopsis: "ctx FILE [--leaf ID] [--full] [--check] [--width N] [--json] [--lenient]",
 			description:
 				"Builds the model context of the path from the root to the leaf (or to --leaf ID) exactly as pi\n" +
 				"does: compactions replace what they summarise, branch summaries are included, and the\n" +
@@ -285,15 +285,24 @@ const SPECS = defineCommands([
 				"summaries are marked as such, custom messages show their customType, tool calls show as\n" +
 				"`→ name(arguments)`. The model and the thinking level come last. --full prints every\n" +
 				"message whole, indented below its line. Colours on a terminal (not with NO_COLOR or when\n" +
-				"piped; FORCE_COLOR=1 forces them).",
+				"piped; FORCE_COLOR=1 forces them).\n" +
+				"\n" +
+				"--check prints, instead, what a provider would refuse in the context: tool calls without a\n" +
+				"result (TOOL_CALL_WITHOUT_RESULT), results without a call (TOOL_RESULT_WITHOUT_CALL), results\n" +
+				"separated from their call (TOOL_RESULT_SEPARATED), second results (TOOL_RESULT_DUPLICATE),\n" +
+				"each naming the entries and the call id; calls of the last turn still waiting for their\n" +
+				"results are notes (TOOL_CALL_PENDING: a turn under way or interrupted). Exit 1 when there\n" +
+				"are problems; --json prints {problems, pending}.",
 			examples: [
 				"session-tree ctx session.jsonl",
 				"session-tree ctx session.jsonl --full | less -R",
 				"session-tree ctx session.jsonl --leaf 1a2b3c4d --json",
+				"session-tree ctx session.jsonl --check",
 			],
 			options: {
 				leaf: { type: "string" },
 				full: { type: "boolean" },
+				check: { type: "boolean" },
 				width: { type: "string" },
 				...JSON_OPTION,
 				...LENIENT_OPTION,
@@ -301,8 +310,15 @@ const SPECS = defineCommands([
 			optionDocs: [
 				LEAF_DOC,
 				{ flags: "--full", description: "print whole messages (indented) instead of one-line previews" },
+				{
+					flags: "--check",
+					description: "list the tool calls and results a provider would refuse (exit 1 if any)",
+				},
 				WIDTH_DOC,
-				{ flags: "--json", description: "print {messages, thinkingLevel, model} as one line of JSON" },
+				{
+					flags: "--json",
+					description: "print {messages, thinkingLevel, model} as one line of JSON (with --check: {problems, pending})",
+				},
 				LENIENT_DOC,
 			],
 			positionals: ["FILE"],
@@ -815,7 +831,8 @@ const SPECS = defineCommands([
 			synopsis: "migrate FILE",
 			description:
 				"Rewrites an older (v1 or v2) session file in the current format, atomically, and prints\n" +
-				'the path of the backup of the original. Prints "already current" for a v3 file.',
+				'the path of the backup of the original. Prints "already current" for a v3 file. Another\n' +
+				"agent's file is refused and left as it is: `session-tree import` it.",
 			examples: ["session-tree migrate old-session.jsonl"],
 			options: {},
 			optionDocs: [],
@@ -831,12 +848,22 @@ const SPECS = defineCommands([
 			description:
 				"Reads the whole file leniently and lists every problem with its line: unreadable or\n" +
 				"glued lines, NUL padding, an incomplete last line, missing parents, parent cycles,\n" +
-				"duplicate ids, a bad header. Never writes. Exit 0 when the file is clean, 1 when it has\n" +
-				"problems (then `session-tree repair FILE` writes a clean copy, keeping a backup).",
+				"duplicate ids, a bad header; then what a provider would refuse in the context at the leaf\n" +
+				"(TOOL_CALL_WITHOUT_RESULT, TOOL_RESULT_WITHOUT_CALL, TOOL_RESULT_SEPARATED,\n" +
+				"TOOL_RESULT_DUPLICATE; see `ctx --check`; calls of a turn still under way are notes on\n" +
+				"stderr). Never writes. Exit 0 when the file is clean, 1 when it has problems (then\n" +
+				"`session-tree repair FILE` writes a clean copy of a damaged file, keeping a backup).\n" +
+				"\n" +
+				"Another agent's file (Claude Code, Codex, ChatGPT, Open WebUI, …; FILE#ID for one session\n" +
+				"of several) is read as `tree` and `ctx` read it, imported in memory: what the import left\n" +
+				"out or worked around is listed (IMPORT_SKIPPED), then the context check of each session.",
 			examples: ["session-tree validate session.jsonl", "session-tree validate session.jsonl --json | jq length"],
 			options: { ...JSON_OPTION },
 			optionDocs: [
-				{ flags: "--json", description: "print the problems as a JSON array of {code, line, message, entryId}" },
+				{
+					flags: "--json",
+					description: "print the problems as a JSON array of {code, line, message, entryId, entryIds?, toolCallId?}",
+				},
 			],
 			positionals: ["FILE"],
 			load: async () => (await import("./commands/integrity.js")).validateCommand,
@@ -852,7 +879,8 @@ const SPECS = defineCommands([
 				"fsync, rename) with every readable entry: unreadable lines left out, records glued on one\n" +
 				"line split, gaps bridged to the previous entry, cycles cut, duplicate ids renamed, an\n" +
 				"incomplete last line dropped. The original is kept next to it as FILE.bak (or .bak.N),\n" +
-				"whose path is printed. A clean file is left untouched.",
+				"whose path is printed. A clean file is left untouched. Another agent's file (Claude Code,\n" +
+				"Codex, ChatGPT, Open WebUI, …) is refused and left as it is: `session-tree import` it.",
 			examples: ["session-tree repair session.jsonl && session-tree validate session.jsonl"],
 			options: {},
 			optionDocs: [],
@@ -875,7 +903,9 @@ const SPECS = defineCommands([
 				"The copy holds the same records as the same JSON text, in the same order, and is read back\n" +
 				"and compared before it counts: a file copied into a database and back gives the same lines.\n" +
 				"A damaged source is refused (repair it first); a session DST already holds is left alone\n" +
-				"with a warning, so an interrupted copy can be run again. Exit 1 if any session failed.",
+				"with a warning, so an interrupted copy can be run again. Exit 1 if any session failed.\n" +
+				"SRC may be another agent's file (FILE#ID for one session of several): what is copied is\n" +
+				"its import, as `tree` and `ctx` read it; the file itself is only read.",
 			examples: [
 				"session-tree copy ~/.pi/agent/sessions sqlite:./agents.db",
 				"session-tree copy session.jsonl postgres://db.internal/agents",
@@ -897,7 +927,8 @@ const SPECS = defineCommands([
 				"than DAYS days ago (--older-than), or all but the N that changed last (--keep). Prints each\n" +
 				"session deleted (with --dry-run: each it would delete, deleting nothing). Each deletion is\n" +
 				"atomic: a session is there whole or gone. Sessions whose time of change the store does not\n" +
-				"know are kept. Copy a store first (`copy`) to keep what prune deletes.",
+				"know are kept, and so is another agent's file in a directory (a warning names it). Copy a\n" +
+				"store first (`copy`) to keep what prune deletes.",
 			examples: [
 				"session-tree prune sqlite:./agents.db --older-than 90 --dry-run",
 				"session-tree prune postgres://db.internal/agents --keep 10000",

@@ -83,7 +83,7 @@ function copyPathWithoutLabels(path: readonly SessionEntry[]): SessionEntry[] {
 		for (const label of droppedLabels.splice(0)) replacement.set(label, entry.id);
 		let copy: SessionEntry = entry.parentId === parentId ? entry : { ...entry, parentId };
 		if (copy.type === "compaction") {
-			const firstKept = replacement.get(copy.firstKeptEntryId);
+			const firstKept = copy.firstKeptEntryId === undefined ? undefined : replacement.get(copy.firstKeptEntryId);
 			if (firstKept !== undefined) copy = { ...copy, firstKeptEntryId: firstKept };
 		}
 		copies.push(copy);

@@ -16,5 +16,6 @@ export * from "./migrate.js";
 export * from "./reducer.js";
 export * from "./tail.js";
 export * from "./tokens.js";
+export * from "./tool-pairing.js";
 export * from "./tree.js";
 export * from "./types.js";

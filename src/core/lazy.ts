@@ -11,7 +11,7 @@
 import { SessionTreeError } from "./errors.js";
 import { TreeNode } from "./tree.js";
 import type { SessionEntry } from "./types.js";
-import { entryContentError, entryShapeError, isEntryRecord, isRawRecord } from "./validate.js";
+import { contentErrorAction, entryContentError, entryShapeError, isEntryRecord, isRawRecord } from "./validate.js";
 
 /**
  * What is known of a line without parsing it, and where it is. It is also the loader's
@@ -170,7 +170,7 @@ export class LazyBodies {
 			return this.unreadable(problem, envelope);
 		}
 		const content = entryContentError(value);
-		if (content) this.report("INVALID_RECORD", content, envelope, "kept in the tree, left out of the context");
+		if (content) this.report("INVALID_RECORD", content, envelope, contentErrorAction(value));
 		return value;
 	}
 

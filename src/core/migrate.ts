@@ -17,7 +17,7 @@
  */
 
 import { derivedEntryId } from "./ids.js";
-import { CURRENT_SESSION_VERSION } from "./types.js";
+import { CURRENT_SESSION_VERSION, ENTRY_TYPES } from "./types.js";
 import { isObject } from "./validate.js";
 
 /** A record as parsed from a line, before it is known to be valid. */
@@ -92,18 +92,25 @@ export function positionalEntryId(sessionId: string, position: number, taken: (i
 
 /**
  * True for an entry written without ids, as tools other than pi write pi-like files: a record
- * with a string `type` other than `"session"`, a string `timestamp`, and neither an `id` nor a
- * `parentId` field. (A record with one of the two and not the other, or without a timestamp,
- * is simply invalid.)
+ * with a string `type` other than `"session"`, a string `timestamp` or none, and neither an
+ * `id` nor a `parentId` field. (A record with one of the two and not the other, or with a
+ * timestamp that is not a string, is simply invalid.) An entry of a type of the format without
+ * a timestamp is chained all the same: a leading `thinking_level_change` written as
+ * `{"type", "thinkingLevel"}` sets the context's thinking level, as the rest of the file's
+ * entries set the rest. (A record of another type without ids or time is no entry at all.)
  */
 export function isIdlessEntry(record: RawRecord): boolean {
 	return (
 		typeof record.type === "string" &&
 		record.type !== "session" &&
-		typeof record.timestamp === "string" &&
+		(typeof record.timestamp === "string" || (record.timestamp === undefined && isKnownType(record.type))) &&
 		record.id === undefined &&
 		record.parentId === undefined
 	);
+}
+
+function isKnownType(type: unknown): boolean {
+	return (ENTRY_TYPES as readonly unknown[]).includes(type);
 }
 
 /**
@@ -120,13 +127,18 @@ export function isIdlessEntry(record: RawRecord): boolean {
  *   does, and left as it is when `idAt` knows no such entry (the compaction then lacks a
  *   `firstKeptEntryId`: it stays in the tree and out of the context, as any such compaction).
  *
+ * An entry without a `timestamp` gets `timestamp` (the time of the entry before it, or the
+ * header's), after `parentId` as pi places it: every entry of the tree has a time.
+ *
  * @param idAt the id of the entry at a 0-based position in stream order (up to this entry's own)
+ * @param timestamp the time an entry without one gets
  */
 export function chainIdlessEntry(
 	entry: RawRecord,
 	id: string,
 	parentId: string | null,
 	idAt: (index: number) => string | undefined,
+	timestamp?: string,
 ): void {
 	const fields = Object.entries(entry);
 	for (const [key] of fields) delete entry[key];
@@ -134,6 +146,7 @@ export function chainIdlessEntry(
 	entry.id = id;
 	const target = fields.find(([key]) => key === "targetId")?.[1];
 	entry.parentId = entry.type === "leaf" && (typeof target === "string" || target === null) ? target : parentId;
+	if (timestamp !== undefined && !fields.some(([key]) => key === "timestamp")) entry.timestamp = timestamp;
 	for (const [key, value] of fields) if (key !== "type") entry[key] = value;
 	if (entry.type !== "compaction" || typeof entry.firstKeptEntryId === "string") return;
 	const index = entry.firstKeptEntryIndex;
@@ -159,4 +172,15 @@ function v2ToV3(entry: RawRecord): void {
 	if (entry.type !== "message") return;
 	const message = entry.message;
 	if (isObject(message) && message.role === "hookMessage") message.role = "custom";
+}
+
+/**
+ * The session a header names as its parent: `parentSession`, or, in headers older pi versions
+ * wrote (v1, December 2025 and before), `branchedFrom`. pi 0.73.1 reads only `parentSession`
+ * (its v1 migration leaves `branchedFrom` as it is, so pi's session list shows such a session
+ * without a parent); session-tree reads both, and never rewrites the key.
+ */
+export function parentSessionOf(header: Readonly<Record<string, unknown>>): string | undefined {
+	if (typeof header.parentSession === "string") return header.parentSession;
+	return typeof header.branchedFrom === "string" ? header.branchedFrom : undefined;
 }

@@ -30,6 +30,7 @@ import { chainIdlessEntry, isIdlessEntry, Migration, positionalEntryId, type Raw
 import { SessionTree, type TreeNode } from "./tree.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.js";
 import {
+	contentErrorAction,
 	entryContentError,
 	entryShapeError,
 	type HeaderRecord,
@@ -90,6 +91,8 @@ type LeafDecider = { kind: "entry"; id: string } | { kind: "leaf"; id: string; t
 interface IdlessRun {
 	problem: LoadProblem;
 	count: number;
+	/** Entries of the run that had no timestamp and were given the one before theirs. */
+	untimed: number;
 	firstLine: number;
 	firstId: string;
 }
@@ -122,6 +125,8 @@ export class SessionReducer {
 	private tolerant = false;
 	/** The run of id-less entries the last applied record belongs to, if it was one. */
 	private idlessRun: IdlessRun | undefined;
+	/** 1 when the id-less entry chained last had no timestamp (see {@link chainIdless}); counted into its run. */
+	private untimed = 0;
 	/** The lines {@link applyLines} is applying, and (once an id-less entry needs them) their ids. */
 	private batch: readonly ParsedLine[] | undefined;
 	private batchIds: Set<string> | undefined;
@@ -295,7 +300,7 @@ export class SessionReducer {
 		}
 		const contentError = entryContentError(record);
 		if (contentError) {
-			this.report({ code: "INVALID_RECORD", message: contentError, line }, "kept in the tree, left out of the context");
+			this.report({ code: "INVALID_RECORD", message: contentError, line }, contentErrorAction(record));
 		}
 		const entry = record;
 		if (entry.type === "leaf") {
@@ -427,8 +432,13 @@ export class SessionReducer {
 			record.type === "leaf"
 				? derivedEntryId(`${sessionId}:leaf:${position}`, taken)
 				: positionalEntryId(sessionId, position, taken);
-		const previous = nodes.at(-1)?.id ?? null;
-		chainIdlessEntry(record, id, previous, (index) => (index === nodes.length ? id : nodes[index]?.id));
+		const last = nodes.at(-1);
+		const previous = last?.id ?? null;
+		// An entry without a time takes the one before it (the header's for the first): see chainIdlessEntry.
+		const headerTime = tree.header.timestamp;
+		const time = last?.timestamp ?? (typeof headerTime === "string" ? headerTime : new Date(0).toISOString());
+		this.untimed = typeof record.timestamp === "string" ? 0 : 1;
+		chainIdlessEntry(record, id, previous, (index) => (index === nodes.length ? id : nodes[index]?.id), time);
 	}
 
 	/** The ids named on the lines {@link applyLines} is applying (collected once, when first needed). */
@@ -453,10 +463,12 @@ export class SessionReducer {
 		if (!run) {
 			const problem: LoadProblem = { code: "INVALID_RECORD", message: "", line, endLine: line, entryId: id };
 			this.problems.push(problem);
-			run = { problem, count: 0, firstLine: line, firstId: id };
+			run = { problem, count: 0, untimed: 0, firstLine: line, firstId: id };
 			this.idlessRun = run;
 		}
 		run.count++;
+		run.untimed += this.untimed;
+		this.untimed = 0;
 		run.problem.endLine = line;
 		run.problem.message = idlessMessage(run, line, id, this.options.file);
 	}
@@ -626,7 +638,11 @@ function idlessMessage(run: IdlessRun, lastLine: number, lastId: string, file: s
 				: ` on lines ${run.firstLine}-${lastLine}`;
 	const of = file === undefined ? "" : ` of ${file}`;
 	const ids = run.count === 1 ? `id ${run.firstId}` : `ids ${run.firstId} to ${lastId}`;
-	return `${entries} without id and parentId${lines}${of}; chained in file order, each under the entry before it, with generated ${ids}`;
+	const times =
+		run.untimed === 0
+			? ""
+			: `; ${run.untimed === 1 ? "1 of them had" : `${run.untimed} of them had`} no timestamp and got the time of the entry before it (or the header's)`;
+	return `${entries} without id and parentId${lines}${of}; chained in file order, each under the entry before it, with generated ${ids}${times}`;
 }
 
 /** The message of an error without the `file:line: ` its constructor put in front. */

@@ -179,8 +179,12 @@ export interface ThinkingLevelChangeEntry extends EntryBase {
 export interface CompactionEntry<T = unknown> extends EntryBase {
 	type: "compaction";
 	summary: string;
-	/** First entry on the path that is still sent after the summary. */
-	firstKeptEntryId: string;
+	/**
+	 * First entry on the path that is still sent after the summary. Absent where pi 0.73.1's
+	 * v1 migration found no entry for a `firstKeptEntryIndex` (one after the compaction): then,
+	 * as pi reads it, nothing from before the compaction is kept.
+	 */
+	firstKeptEntryId?: string;
 	tokensBefore: number;
 	details?: T;
 	fromHook?: boolean;

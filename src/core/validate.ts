@@ -67,15 +67,27 @@ export function entryContentError(record: RawRecord): string | undefined {
 			return undefined;
 		}
 		case "compaction":
-			if (typeof record.summary !== "string" || typeof record.firstKeptEntryId !== "string") {
-				return `compaction ${record.id} lacks a string summary or firstKeptEntryId`;
-			}
+			// No `firstKeptEntryId` is no damage: pi 0.73.1's v1 migration leaves a compaction
+			// without one when its `firstKeptEntryIndex` names an entry after it, and pi's context
+			// then keeps nothing from before the compaction (its summary, then what follows it).
+			if (typeof record.summary !== "string") return `compaction ${record.id} has no string summary`;
 			return undefined;
 		case "label":
 			return typeof record.targetId === "string" ? undefined : `label entry ${record.id} has no string targetId`;
 		default:
 			return undefined;
 	}
+}
+
+/**
+ * What happens to an entry whose fields {@link entryContentError} objects to, as the problem
+ * says it: a compaction still gives its summary message (pi sends it as it is); a message
+ * without a message gives nothing.
+ */
+export function contentErrorAction(record: RawRecord): string {
+	return record.type === "compaction"
+		? "kept in the tree and in the context, as pi reads it"
+		: "kept in the tree, left out of the context";
 }
 
 /** Type guard: the record is a usable session header ({@link headerShapeError} finds nothing). */

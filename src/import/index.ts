@@ -22,12 +22,14 @@ import * as make from "../core/entries.js";
 import { SessionTreeError } from "../core/errors.js";
 import { derivedEntryId } from "../core/ids.js";
 import type { RawRecord } from "../core/migrate.js";
+import type { ToolPairingReport } from "../core/tool-pairing.js";
 import { Session } from "../session.js";
 import { DirectoryCollection } from "../storage/directory-collection.js";
 import { collectionAt, schemeOf, storeAt } from "../storage/locations.js";
 import { MemoryCollection } from "../storage/memory-store.js";
 import type { SessionCollection, SessionStore, StorePosition } from "../storage/store.js";
 import { contentHash, isJson } from "./common.js";
+import { toolPairingOfRecords } from "./context-check.js";
 import { IMPORT_FORMATS, sniffFormat } from "./detect.js";
 import { ImportedSessionStore } from "./read-only.js";
 import { expandInputs, type PendingSource } from "./sources.js";
@@ -396,6 +398,12 @@ export interface ImportedResult extends WriteResult {
 	/** Its session id. */
 	sessionId: string;
 	format: ImportFormat;
+	/**
+	 * What a provider would refuse in the context at the session's leaf (tool calls without a
+	 * result, results without a call or separated from it), and the calls of a turn the source
+	 * left under way (`pending`); see `checkToolPairing`.
+	 */
+	toolPairing: ToolPairingReport;
 }
 
 /** A source that failed: nothing of it was written. */
@@ -454,7 +462,8 @@ export async function importSources(inputs: readonly string[], options: ImportOp
 	const record = (source: string, sessions: readonly ImportedSession[], results: readonly WriteResult[]) => {
 		results.forEach((result, i) => {
 			const imported = sessions[i] as ImportedSession;
-			report.sessions.push({ ...result, source, sessionId: imported.header.id, format: imported.format });
+			const toolPairing = toolPairingOfRecords(sessionRecords(imported), result.location);
+			report.sessions.push({ ...result, source, sessionId: imported.header.id, format: imported.format, toolPairing });
 		});
 	};
 

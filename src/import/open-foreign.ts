@@ -7,8 +7,10 @@
  */
 
 import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
+import type { SessionTreeError } from "../core/errors.js";
 import type { Session } from "../session.js";
 import { chooseSession, importText, openImported, type SourceKind, sniffFormat, sourceIdOfSession } from "./index.js";
+import { foreignWriteError } from "./read-only.js";
 import { decodeText, isZip, zipSources } from "./sources.js";
 import type { ImportedSession, ImportFormat, ImportSkip } from "./types.js";
 
@@ -60,6 +62,80 @@ export function sniffFile(location: string, bytes = 65536): SourceKind | undefin
 }
 
 /**
+ * The foreign format of the file `location` names (a file, or `FILE#ID`), told from its first
+ * 64 KiB as {@link sniffFile} tells it; undefined for a pi session, a file of no known format,
+ * or no file. This is what decides, for every command, that a file is another agent's.
+ */
+export function foreignFormatOf(location: string): ImportFormat | undefined {
+	const kind = sniffFile(location);
+	return kind === undefined || kind === "pi" ? undefined : kind;
+}
+
+/**
+ * The error a command that would write to another agent's file gets, before it reads more of
+ * it: the file is named with its format, and `session-tree import` is the way on.
+ */
+export function refuseForeignWrite(location: string, format: ImportFormat, command?: string): SessionTreeError {
+	const path = splitLocation(location)?.path ?? location;
+	// A fork or clone writes a new file next to it, a session of session-tree's own: the import's.
+	const what =
+		command === undefined
+			? "be written to"
+			: command === "fork" || command === "clone"
+				? `be forked or cloned (\`session-tree ${command}\`)`
+				: `be changed by \`session-tree ${command}\``;
+	return foreignWriteError(format, path, location, what);
+}
+
+/** Another agent's file, imported in memory: every session it holds. */
+export interface ForeignFile {
+	/** The file itself (without `#ID`). */
+	path: string;
+	/** The `ID` of `FILE#ID`, if given. */
+	selector: string | undefined;
+	format: ImportFormat;
+	sessions: ImportedSession[];
+}
+
+/**
+ * Imports the file `location` names (a file, or `FILE#ID`) in memory, if it holds another
+ * agent's history; undefined when it is not a file or not of a format session-tree imports.
+ * Nothing is written. A ZIP (a ChatGPT export) gives the sessions of every member of a known format.
+ * @throws SessionTreeError when the file is of such a format but broken (strict import)
+ */
+export async function importForeignFile(
+	location: string,
+	options: { lenient?: boolean } = {},
+): Promise<ForeignFile | undefined> {
+	const found = splitLocation(location);
+	if (!found) return undefined;
+	const { path, selector } = found;
+	const bytes = readFileSync(path);
+	const lenient = options.lenient === true;
+	if (isZip(bytes)) {
+		let format: ImportFormat = "chatgpt";
+		const sessions: ImportedSession[] = [];
+		for (const member of zipSources(path, bytes)) {
+			const text = member.read();
+			const kind = sniffFormat(text);
+			if (kind === undefined || kind === "pi") continue;
+			format = kind;
+			sessions.push(...(await importText(text, member.name, { from: kind, lenient })));
+		}
+		return { path, selector, format, sessions };
+	}
+	const text = decodeText(bytes);
+	const kind = sniffFormat(text);
+	if (kind === undefined || kind === "pi") return undefined;
+	return { path, selector, format: kind, sessions: await importText(text, path, { from: kind, lenient }) };
+}
+
+/** How a session of a foreign file is shown: the file, or `FILE#ID` when the file holds several. */
+export function foreignLocation(file: ForeignFile, chosen: ImportedSession): string {
+	return file.sessions.length > 1 ? `${file.path}#${sourceIdOfSession(chosen) ?? chosen.header.id}` : file.path;
+}
+
+/**
  * Opens `location` (a file, or `FILE#ID`) if it holds another agent's history, read-only; or
  * undefined when it is not a file or not of a format session-tree imports (the caller then
  * reports its own error).
@@ -69,30 +145,12 @@ export async function openForeignFile(
 	location: string,
 	options: { lenient?: boolean } = {},
 ): Promise<ForeignSession | undefined> {
-	const found = splitLocation(location);
-	if (!found) return undefined;
-	const { path, selector } = found;
-	const bytes = readFileSync(path);
-	let sessions: ImportedSession[] = [];
-	let format: ImportFormat;
-	if (isZip(bytes)) {
-		format = "chatgpt";
-		for (const member of zipSources(path, bytes)) {
-			const text = member.read();
-			const kind = sniffFormat(text);
-			if (kind === undefined || kind === "pi") continue;
-			format = kind;
-			sessions.push(...(await importText(text, member.name, { from: kind, lenient: options.lenient === true })));
-		}
-	} else {
-		const text = decodeText(bytes);
-		const kind = sniffFormat(text);
-		if (kind === undefined || kind === "pi") return undefined;
-		format = kind;
-		sessions = await importText(text, path, { from: kind, lenient: options.lenient === true });
-	}
-	const chosen = chooseSession(sessions, selector, path);
-	const shown = sessions.length > 1 ? `${path}#${sourceIdOfSession(chosen) ?? chosen.header.id}` : path;
-	const session = await openImported(chosen, shown, { lenient: options.lenient === true, file: path });
-	return { session, format: chosen.format ?? format, skipped: chosen.skipped };
+	const file = await importForeignFile(location, options);
+	if (!file) return undefined;
+	const chosen = chooseSession(file.sessions, file.selector, file.path);
+	const session = await openImported(chosen, foreignLocation(file, chosen), {
+		lenient: options.lenient === true,
+		file: file.path,
+	});
+	return { session, format: chosen.format ?? file.format, skipped: chosen.skipped };
 }

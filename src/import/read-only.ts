@@ -77,11 +77,7 @@ export class ImportedSessionStore extends FileSessionStore {
 
 	/** The error every write gets. */
 	private refuse(what: string): SessionTreeError {
-		return new SessionTreeError(
-			"NOT_WRITABLE",
-			`${FORMAT_NAMES[this.format]}, opened read-only, cannot ${what}: run \`session-tree import ${quoteArg(this.source)}\` first and use the session it writes`,
-			{ file: this.file },
-		);
+		return foreignWriteError(this.format, this.source, this.file, what);
 	}
 
 	override async exists(): Promise<boolean> {
@@ -124,6 +120,19 @@ export class ImportedSessionStore extends FileSessionStore {
 	release(): void {
 		this.memory.delete();
 	}
+}
+
+/**
+ * The error a write to another agent's file gets (code NOT_WRITABLE): it names the file's
+ * format and says to `session-tree import` the file (`source`) first; `file` is where it is
+ * shown (the file, or `FILE#SESSION`), `what` the write (`be written to`, `take \`repair\``, …).
+ */
+export function foreignWriteError(format: ImportFormat, source: string, file: string, what: string): SessionTreeError {
+	return new SessionTreeError(
+		"NOT_WRITABLE",
+		`${FORMAT_NAMES[format]}, opened read-only, cannot ${what}: run \`session-tree import ${quoteArg(source)}\` first and use the session it writes (session-tree never writes to another agent's file)`,
+		{ file },
+	);
 }
 
 /** A path as a shell argument: quoted when it holds anything but safe characters. */

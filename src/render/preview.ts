@@ -147,7 +147,10 @@ export function describeEntry(entry: SessionEntry): Description {
 		case "message":
 			return describeMessage(entry.message);
 		case "compaction":
-			return { kind: "compaction", text: `${entry.summary} (kept from ${entry.firstKeptEntryId})` };
+			return {
+				kind: "compaction",
+				text: `${entry.summary} (${typeof entry.firstKeptEntryId === "string" ? `kept from ${entry.firstKeptEntryId}` : "keeps nothing before it"})`,
+			};
 		case "branch_summary": {
 			const { summary, fromId } = entry;
 			return { kind: "branch_summary", text: summary ? `${summary} (from ${fromId})` : `(from ${fromId})` };

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
 import { after, describe, test } from "node:test";
 import { Session } from "../../src/index.js";
-import { cli, removeTempDirs, tempDir } from "./helpers.js";
+import { cli, lines, REPO, removeTempDirs, tempDir, userLine } from "./helpers.js";
 
 const dir = tempDir();
 after(removeTempDirs);
@@ -67,5 +67,234 @@ describe("validate and repair", () => {
 		const result = await cli(["validate", missing]);
 		assert.equal(result.code, 1);
 		assert.match(result.stderr, new RegExp(missing));
+	});
+});
+
+/** The import samples (real files from public repositories, see test/fixtures/import/SOURCES.md). */
+const SAMPLES = join(REPO, "test", "fixtures", "import");
+
+/** One real file of each foreign format, with the words the refusal names it by. */
+const FOREIGN: ReadonlyArray<{ file: string; format: RegExp }> = [
+	{ file: "claude-code/ccl-real-edit-branch-03eb5929.jsonl", format: /a Claude Code session/ },
+	{ file: "codex/simonw-sample-codex-session.jsonl", format: /a Codex session/ },
+	{ file: "chatgpt/librechat-chatgpt-tree.json", format: /a ChatGPT export/ },
+	{ file: "chatgpt/librechat-chatgpt-export.json", format: /a ChatGPT export/ },
+	{ file: "openwebui/openwebui-importer-webui-json.json", format: /an Open WebUI chat/ },
+];
+
+describe("another agent's file", () => {
+	test("every command that writes refuses it, naming the format and `import`, and changes nothing", async () => {
+		for (const { file, format } of FOREIGN) {
+			const work = tempDir();
+			const copy = join(work, basename(file));
+			copyFileSync(join(SAMPLES, file), copy);
+			// Give the file an old time, so that a write within the test would show in its mtime.
+			utimesSync(copy, new Date("2024-01-02T03:04:05Z"), new Date("2024-01-02T03:04:05Z"));
+			const bytes = readFileSync(copy);
+			const mtime = statSync(copy).mtimeMs;
+			// Real entry ids, so that nothing but the refusal stops a command (the export of several
+			// conversations names none without FILE#ID: its ids are made up, the refusal comes first).
+			const path = await cli(["path", copy, "--json"]);
+			const ids = path.code === 0 ? (JSON.parse(path.stdout) as string[]) : ["0000"];
+			const first = ids[0] as string;
+			const commands = [
+				["append", copy],
+				["branch", copy, first],
+				["label", copy, first, "mark"],
+				["name", copy, "renamed"],
+				["nav", copy, first],
+				["migrate", copy],
+				["repair", copy],
+				["fork", copy],
+				["fork", copy, first, "--lenient"],
+				["clone", copy],
+				["clone", copy, "--lenient"],
+			];
+			for (const args of commands) {
+				const result = await cli(args, { input: `${userLine("hi")}\n` });
+				const what = `${args.join(" ")} (${file})`;
+				assert.equal(result.code, 1, `${what}: ${result.stderr}`);
+				assert.match(result.stderr, format, what);
+				assert.match(result.stderr, /opened read-only, cannot .*: run `session-tree import .*` first/, what);
+				assert.equal(result.stdout, "", what);
+				assert.deepEqual(readFileSync(copy), bytes, `${what} changed the bytes`);
+				assert.equal(statSync(copy).mtimeMs, mtime, `${what} changed the mtime`);
+				assert.deepEqual(readdirSync(work), [basename(file)], `${what} left a file next to it`);
+			}
+		}
+	});
+
+	test("validate reads it as an import: the import's skips, the context check, never 'a broken pi session'", async () => {
+		const claude = await cli(["validate", join(SAMPLES, "claude-code/ccl-real-edit-branch-03eb5929.jsonl")]);
+		assert.equal(claude.code, 0, claude.stdout + claude.stderr);
+		assert.match(claude.stdout, /ok \(1 claude-code session, \d+ entries, read as an import\)/);
+		assert.doesNotMatch(claude.stdout + claude.stderr, /INVALID_HEADER|session header/);
+
+		// A ChatGPT conversation whose nodes name parents and children that are not in it: the
+		// lenient import works around three links (the file's own test counts them, chatgpt.test.ts).
+		const broken = await cli(["validate", join(SAMPLES, "chatgpt/librechat-chatgpt-citations.json"), "--json"]);
+		assert.equal(broken.code, 1);
+		const skips = JSON.parse(broken.stdout) as Array<{ code: string; message: string }>;
+		assert.deepEqual(
+			skips.map((p) => p.code),
+			["IMPORT_SKIPPED", "IMPORT_SKIPPED", "IMPORT_SKIPPED"],
+		);
+		assert.match(skips[2]?.message ?? "", /current_node: names node 88a0cf9f/);
+
+		// Several sessions: each is checked, and FILE#ID checks one.
+		const many = await cli(["validate", join(SAMPLES, "openwebui/librechat-openwebui-export.json")]);
+		assert.equal(many.code, 0, many.stdout);
+		assert.match(many.stdout, /ok \(3 openwebui sessions, /);
+		const one = await cli(["validate", `${join(SAMPLES, "openwebui/librechat-openwebui-export.json")}#tool-chat`]);
+		assert.match(one.stdout, /ok \(1 openwebui session, /);
+	});
+
+	test("validate reports a tool result separated from its call in a real Codex rollout", async () => {
+		const file = join(SAMPLES, "codex/localpush-rollout-2026-02-23T12-40-23-019c8a4c.jsonl");
+		// Derived from the rollout itself: between the function_call of this call id and its
+		// function_call_output, Codex recorded a developer message (a response_item of role developer).
+		const items = readFileSync(file, "utf8")
+			.trimEnd()
+			.split("\n")
+			.map((line) => JSON.parse(line) as { type: string; payload: Record<string, unknown> });
+		const callId = "call_4jxJEFRewIBvuWaOcDI5P7M7";
+		const at = items.findIndex((i) => i.payload.type === "function_call" && i.payload.call_id === callId);
+		const out = items.findIndex((i) => i.payload.type === "function_call_output" && i.payload.call_id === callId);
+		const between = items.slice(at + 1, out).filter((i) => i.type === "response_item");
+		assert.deepEqual(
+			between.map((i) => [i.payload.type, i.payload.role]),
+			[["message", "developer"]],
+		);
+		const result = await cli(["validate", file, "--json"]);
+		assert.equal(result.code, 1);
+		const problems = JSON.parse(result.stdout) as Array<{ code: string; toolCallId: string; entryIds: string[] }>;
+		assert.deepEqual(
+			problems.map((p) => [p.code, p.toolCallId, p.entryIds.length]),
+			[["TOOL_RESULT_SEPARATED", callId, 2]],
+		);
+		const check = await cli(["ctx", file, "--check"]);
+		assert.equal(check.code, 1);
+		assert.match(check.stdout, new RegExp(`TOOL_RESULT_SEPARATED: the result in entry ${problems[0]?.entryIds[1]}`));
+		// The import warns of it, once for the session, and counts it in the summary.
+		const imported = await cli(["import", file, "--dir", tempDir()]);
+		assert.equal(imported.code, 0, imported.stderr);
+		assert.match(
+			imported.stderr,
+			/warning: .*\.jsonl: 1 tool call\/result problem a provider would refuse in the context at the leaf: the result in entry/,
+		);
+		assert.match(imported.stderr, /1 session: 1 written, 0 appended, 0 unchanged, 1 with tool call\/result problems/);
+	});
+
+	test("copy writes its import into the target: the same records `import` writes", async () => {
+		const file = join(SAMPLES, "claude-code/ccl-real-edit-branch-03eb5929.jsonl");
+		const copied = tempDir();
+		const imported = tempDir();
+		const copy = await cli(["copy", file, copied]);
+		assert.equal(copy.code, 0, copy.stderr);
+		const imp = await cli(["import", file, "--dir", imported]);
+		assert.equal(imp.code, 0, imp.stderr);
+		const [copyFile] = lines(copy.stdout);
+		const [importFile] = lines(imp.stdout);
+		assert.equal(basename(copyFile as string), basename(importFile as string));
+		assert.deepEqual(readFileSync(copyFile as string), readFileSync(importFile as string));
+		// One session of several into one location needs FILE#ID; into a directory, all are copied.
+		const many = join(SAMPLES, "chatgpt/librechat-chatgpt-export.json");
+		const ambiguous = await cli(["copy", many, join(copied, "one.jsonl")]);
+		assert.equal(ambiguous.code, 1);
+		assert.match(ambiguous.stderr, /holds 2 sessions; name one as FILE#ID/);
+		const all = await cli(["copy", many, join(copied, "all")]);
+		assert.equal(all.code, 0, all.stderr);
+		assert.equal(lines(all.stdout).length, 2);
+	});
+});
+
+describe("the context a provider accepts", () => {
+	async function withCalls(): Promise<{ file: string; call: string; answered: string }> {
+		const s = await Session.create({ dir, cwd: "/p" });
+		await s.appendMessage({ role: "user", content: "run it", timestamp: 1 });
+		const call = await s.appendMessage({
+			role: "assistant",
+			content: [
+				{ type: "toolCall", id: "call_a", name: "bash", arguments: {} },
+				{ type: "toolCall", id: "call_b", name: "bash", arguments: {} },
+			],
+			provider: "anthropic",
+			model: "m",
+			stopReason: "toolUse",
+			timestamp: 2,
+		});
+		const answered = await s.appendMessage({
+			role: "toolResult",
+			toolCallId: "call_a",
+			toolName: "bash",
+			content: [{ type: "text", text: "ok" }],
+			isError: false,
+			timestamp: 3,
+		});
+		await s.close();
+		return { file: s.file as string, call, answered };
+	}
+
+	test("ctx --check: the last turn's unanswered call is a note; once the session goes on, a problem", async () => {
+		const { file, call } = await withCalls();
+		const pending = await cli(["ctx", file, "--check"]);
+		assert.equal(pending.code, 0, pending.stderr);
+		assert.match(pending.stdout, /ok \(3 messages\)/);
+		assert.match(pending.stdout, new RegExp(`note: TOOL_CALL_PENDING: tool call call_b \\(bash\\) in entry ${call}`));
+		const valid = await cli(["validate", file]);
+		assert.equal(valid.code, 0, valid.stdout);
+		assert.match(valid.stderr, /note: .*TOOL_CALL_PENDING/);
+
+		assert.equal((await cli(["append", file], { input: `${userLine("and now?")}\n` })).code, 0);
+		const check = await cli(["ctx", file, "--check", "--json"]);
+		assert.equal(check.code, 1);
+		const report = JSON.parse(check.stdout) as { problems: Array<Record<string, unknown>>; pending: unknown[] };
+		assert.deepEqual(report.pending, []);
+		assert.equal(report.problems.length, 1);
+		assert.deepEqual(
+			[report.problems[0]?.code, report.problems[0]?.toolCallId, report.problems[0]?.callEntryId],
+			["TOOL_CALL_WITHOUT_RESULT", "call_b", call],
+		);
+		const validate = await cli(["validate", file, "--json"]);
+		assert.equal(validate.code, 1);
+		assert.deepEqual(
+			(JSON.parse(validate.stdout) as Array<{ code: string; entryId: string }>).map((p) => [p.code, p.entryId]),
+			[["TOOL_CALL_WITHOUT_RESULT", call]],
+		);
+		// A golden pi session with tool calls is clean.
+		const golden = await cli(["ctx", join(REPO, "test/fixtures/pi-v3/tool-calls.jsonl"), "--check"]);
+		assert.equal(golden.code, 0, golden.stdout);
+	});
+});
+
+describe("a store of files that holds another agent's files", () => {
+	test("prune leaves them alone (with a warning); copy of the directory copies their import", async () => {
+		const store = tempDir();
+		const names = ["ccl-real-edit-branch-03eb5929.jsonl", "ccl-dag-compact-after-rewind.jsonl"];
+		for (const name of names) copyFileSync(join(SAMPLES, "claude-code", name), join(store, name));
+		const bytes = names.map((name) => readFileSync(join(store, name)));
+		const ours = await Session.create({ dir: store, cwd: "/p" });
+		await ours.appendMessage({ role: "user", content: "q", timestamp: 1 });
+		await ours.close();
+
+		const copied = tempDir();
+		const copy = await cli(["copy", store, copied]);
+		assert.equal(copy.code, 0, copy.stderr);
+		assert.equal(lines(copy.stdout).length, 3, "the pi session and the import of each transcript");
+
+		const pruned = await cli(["prune", store, "--keep", "0"]);
+		assert.equal(pruned.code, 0, pruned.stderr);
+		assert.deepEqual(lines(pruned.stdout), [ours.file]);
+		for (const name of names) {
+			assert.match(
+				pruned.stderr,
+				new RegExp(`${name}: another agent's file \\(claude-code\\): left alone, never pruned`),
+			);
+		}
+		assert.deepEqual(readdirSync(store).sort(), [...names].sort());
+		assert.deepEqual(
+			names.map((name) => readFileSync(join(store, name))),
+			bytes,
+		);
 	});
 });

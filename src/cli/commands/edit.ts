@@ -2,12 +2,12 @@
 
 import { sanitize, sanitizeLines } from "../../render/preview.js";
 import { type CommandHandler, requiredPositional, stringValue } from "../args.js";
-import { openSession, resolveEntryId } from "../open.js";
+import { openSessionToWrite, resolveEntryId } from "../open.js";
 
 /** Runs `session-tree label`; its name, options and help are in the registry (src/cli/registry.ts). */
 export const labelCommand: CommandHandler = {
 	async run({ positionals, io }) {
-		const session = await openSession(requiredPositional(positionals, 0), io);
+		const session = await openSessionToWrite(requiredPositional(positionals, 0), io, "label");
 		try {
 			const id = resolveEntryId(session, requiredPositional(positionals, 1));
 			const text = positionals[2];
@@ -21,7 +21,7 @@ export const labelCommand: CommandHandler = {
 /** Runs `session-tree name`; its name, options and help are in the registry (src/cli/registry.ts). */
 export const nameCommand: CommandHandler = {
 	async run({ positionals, io }) {
-		const session = await openSession(requiredPositional(positionals, 0), io);
+		const session = await openSessionToWrite(requiredPositional(positionals, 0), io, "name");
 		try {
 			await session.appendSessionInfo(requiredPositional(positionals, 1));
 		} finally {
@@ -33,7 +33,7 @@ export const nameCommand: CommandHandler = {
 /** Runs `session-tree nav`; its name, options and help are in the registry (src/cli/registry.ts). */
 export const navCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
-		const session = await openSession(requiredPositional(positionals, 0), io);
+		const session = await openSessionToWrite(requiredPositional(positionals, 0), io, "nav");
 		try {
 			const id = resolveEntryId(session, requiredPositional(positionals, 1));
 			const summary = stringValue(values, "summary");

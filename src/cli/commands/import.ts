@@ -43,6 +43,23 @@ export function reportImport(io: CliIO, report: ImportReport): void {
 		const where = skip.where === "" ? "" : `${skip.where}: `;
 		io.err(`session-tree: skipped: ${sanitize(skip.source)}: ${sanitize(where + skip.reason)}\n`);
 	}
+	let unpaired = 0;
+	for (const session of report.sessions) {
+		const { problems, pending } = session.toolPairing;
+		if (problems.length > 0) {
+			unpaired++;
+			const first = problems[0]?.message ?? "";
+			const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : "";
+			io.err(
+				`session-tree: warning: ${sanitize(session.location)}: ${plural(problems.length, "tool call/result problem")} a provider would refuse in the context at the leaf: ${sanitize(first)}${more}; \`session-tree ctx --check\` lists them\n`,
+			);
+		}
+		if (pending.length > 0) {
+			io.err(
+				`session-tree: note: ${sanitize(session.location)}: the source ends in a turn under way (${plural(pending.length, "tool call")} without a result yet)\n`,
+			);
+		}
+	}
 	for (const failure of report.failures) {
 		const message = failure.error.message;
 		// Errors of the import layer name the source already.
@@ -59,6 +76,7 @@ export function reportImport(io: CliIO, report: ImportReport): void {
 		`${count("unchanged")} unchanged`,
 	];
 	if (report.skipped.length > 0) parts.push(`${report.skipped.length} skipped`);
+	if (unpaired > 0) parts.push(`${unpaired} with tool call/result problems`);
 	if (report.failures.length > 0) parts.push(`${plural(report.failures.length, "source")} failed`);
 	io.err(`session-tree: ${plural(report.sessions.length, "session")}: ${parts.join(", ")}\n`);
 }

@@ -1,11 +1,22 @@
 /** The read-only commands: ctx, path, leaves, tree, info. None of them writes to the file. */
 
+import { parentSessionOf } from "../../core/migrate.js";
+import { checkToolPairing } from "../../core/tool-pairing.js";
 import type { SessionEntry } from "../../core/types.js";
 import { renderContext } from "../../render/context-text.js";
 import { sanitize } from "../../render/preview.js";
 import { shouldColor, terminalWidth } from "../../render/terminal.js";
 import { renderTree, TREE_FILTERS } from "../../render/tree-text.js";
-import { type CommandHandler, type CommandInput, requiredPositional, stringValue, UsageError } from "../args.js";
+import type { Session } from "../../session.js";
+import {
+	CliError,
+	type CliIO,
+	type CommandHandler,
+	type CommandInput,
+	requiredPositional,
+	stringValue,
+	UsageError,
+} from "../args.js";
 import { openSession, resolveEntryId } from "../open.js";
 
 function jsonLine(value: unknown): string {
@@ -40,6 +51,10 @@ export const ctxCommand: CommandHandler = {
 		const load = given === undefined ? "context" : "all";
 		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true, load);
 		const leaf = given === undefined ? undefined : resolveEntryId(session, given);
+		if (values.check) {
+			checkContext(session, leaf, values.json === true, io);
+			return;
+		}
 		const context = session.buildSessionContext(leaf);
 		if (values.json) {
 			io.out(jsonLine(context));
@@ -50,6 +65,28 @@ export const ctxCommand: CommandHandler = {
 		);
 	},
 };
+
+/**
+ * `ctx --check`: what a provider would refuse in the context (see `checkToolPairing`), one line
+ * each, then the calls still pending as notes; `--json` prints the report. Exit 1 when there are problems.
+ */
+function checkContext(session: Session, leaf: string | undefined, json: boolean, io: CliIO): void {
+	const entries = session.buildContextEntries(leaf);
+	const report = checkToolPairing(entries);
+	const where = session.location;
+	if (json) io.out(jsonLine(report));
+	else {
+		const lines = [
+			...report.problems.map((problem) => `${where}: ${problem.code}: ${problem.message}`),
+			...report.pending.map((item) => `${where}: note: ${item.code}: ${item.message}`),
+		];
+		if (report.problems.length === 0) lines.unshift(`${where}: ok (${entries.length} messages)`);
+		io.out(lines.map((line) => `${sanitize(line)}\n`).join(""));
+	}
+	if (report.problems.length > 0) {
+		throw new CliError(`${where}: ${report.problems.length} problem(s) in the context a provider would refuse`);
+	}
+}
 
 function pathLine(entry: SessionEntry): string {
 	const role = entry.type === "message" ? entry.message?.role : undefined;
@@ -160,7 +197,7 @@ export const infoCommand: CommandHandler = {
 			id: session.getSessionId(),
 			version: session.fileVersion,
 			cwd: session.getCwd(),
-			parentSession: typeof header.parentSession === "string" ? header.parentSession : null,
+			parentSession: parentSessionOf(header) ?? null,
 			name: session.getSessionName() ?? null,
 			entryCount: session.entryCount,
 			leafId: session.getLeafId(),

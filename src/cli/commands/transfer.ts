@@ -70,7 +70,9 @@ export const pruneCommand: CommandHandler = {
 			if (!collection.capabilities.remove || !remove) {
 				throw new CliError(`${collection.location}: this store cannot delete sessions`);
 			}
-			const chosen = await pruneCandidates(collection, rule);
+			const chosen = await pruneCandidates(collection, rule, new Date(), (file, format) =>
+				io.err(`session-tree: warning: ${file}: another agent's file (${format}): left alone, never pruned\n`),
+			);
 			const dryRun = values["dry-run"] === true;
 			const rows = [];
 			for (const listing of chosen) {

@@ -8,7 +8,7 @@ import { isRawRecord } from "../../core/validate.js";
 import { Session } from "../../session.js";
 import { schemeOf } from "../../storage/locations.js";
 import { CliError, type CommandHandler, requiredPositional, stringValue } from "../args.js";
-import { openSession, resolveEntryId } from "../open.js";
+import { openSessionToWrite, resolveEntryId } from "../open.js";
 
 /** Runs `session-tree new`; its name, options and help are in the registry (src/cli/registry.ts). */
 /** `--dir`: a directory (made absolute) or a store of many sessions (`sqlite:PATH`, `postgres://…`), as given. */
@@ -56,7 +56,7 @@ function parseMessageLine(line: string): { message: AgentMessage; problem?: unde
 /** Runs `session-tree append`; its name, options and help are in the registry (src/cli/registry.ts). */
 export const appendCommand: CommandHandler = {
 	async run({ positionals, io }) {
-		const session = await openSession(requiredPositional(positionals, 0), io);
+		const session = await openSessionToWrite(requiredPositional(positionals, 0), io, "append");
 		const lines = createInterface({ input: io.stdin, crlfDelay: Number.POSITIVE_INFINITY });
 		let lineNumber = 0;
 		let appended = 0;
@@ -82,7 +82,7 @@ export const appendCommand: CommandHandler = {
 /** Runs `session-tree branch`; its name, options and help are in the registry (src/cli/registry.ts). */
 export const branchCommand: CommandHandler = {
 	async run({ positionals, io }) {
-		const session = await openSession(requiredPositional(positionals, 0), io);
+		const session = await openSessionToWrite(requiredPositional(positionals, 0), io, "branch");
 		try {
 			await session.branch(resolveEntryId(session, requiredPositional(positionals, 1)));
 		} finally {
@@ -94,7 +94,7 @@ export const branchCommand: CommandHandler = {
 /** Runs `session-tree migrate`; its name, options and help are in the registry (src/cli/registry.ts). */
 export const migrateCommand: CommandHandler = {
 	async run({ positionals, io }) {
-		const session = await openSession(requiredPositional(positionals, 0), io);
+		const session = await openSessionToWrite(requiredPositional(positionals, 0), io, "migrate");
 		try {
 			const backup = await session.migrate();
 			io.out(backup === undefined ? "already current\n" : `${backup}\n`);
@@ -107,7 +107,7 @@ export const migrateCommand: CommandHandler = {
 /** Runs `session-tree fork`; its name, options and help are in the registry (src/cli/registry.ts). */
 export const forkCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
-		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true);
+		const session = await openSessionToWrite(requiredPositional(positionals, 0), io, "fork", values.lenient === true);
 		const given = positionals[1];
 		const id = given === undefined ? undefined : resolveEntryId(session, given);
 		const dir = stringValue(values, "dir");
@@ -121,7 +121,7 @@ export const forkCommand: CommandHandler = {
 /** Runs `session-tree clone`; its name, options and help are in the registry (src/cli/registry.ts). */
 export const cloneCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
-		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true);
+		const session = await openSessionToWrite(requiredPositional(positionals, 0), io, "clone", values.lenient === true);
 		const dir = stringValue(values, "dir");
 		const cloned = await session.clone(dir !== undefined ? { dir: placeOf(dir) } : {});
 		io.out(`${cloned.location}\n`);

@@ -1,5 +1,6 @@
 /** The REPL commands that show the current session: tree, ctx, leaves, info. They write nothing. */
 
+import { parentSessionOf } from "../../core/migrate.js";
 import { type ContextTextOptions, renderContextLines } from "../../render/context-text.js";
 import { describeEntry, formatDescription, sanitize } from "../../render/preview.js";
 import { renderTreeLines, TREE_FILTERS, type TreeTextOptions } from "../../render/tree-text.js";
@@ -91,7 +92,7 @@ export const VIEW_COMMANDS = {
 			`id: ${session.getSessionId()}`,
 			`version: ${session.fileVersion}`,
 			`cwd: ${session.getCwd()}`,
-			`parentSession: ${typeof header.parentSession === "string" ? header.parentSession : "(none)"}`,
+			`parentSession: ${parentSessionOf(header) ?? "(none)"}`,
 			`name: ${session.getSessionName() ?? "(none)"}`,
 			`entries: ${session.entryCount}`,
 			`leaf: ${leaf ?? "(before the first entry)"}`,
