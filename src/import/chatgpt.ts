@@ -18,6 +18,7 @@
 
 import { isDeepStrictEqual } from "node:util";
 import * as make from "../core/entries.js";
+import { isSessionTreeError } from "../core/errors.js";
 import type {
 	AgentMessage,
 	AssistantMessage,
@@ -46,6 +47,7 @@ import {
 	textBlock,
 	titleEntry,
 	toolArguments,
+	UNKNOWN_MODEL,
 	uuidFromName,
 	walkLinkedNodes,
 	withSource,
@@ -90,7 +92,20 @@ export const importChatGPT: Importer = (source) => {
 			pending.push({ source: source.name, where: `${where} mapping`, reason: "no mapping: conversation left out" });
 			return;
 		}
-		sessions.push(importConversation(source, conversation, where));
+		if (!source.lenient) {
+			sessions.push(importConversation(source, conversation, where));
+			return;
+		}
+		// Lenient: a conversation broken past working around is left out, the others imported.
+		try {
+			sessions.push(importConversation(source, conversation, where));
+		} catch (error) {
+			if (!isSessionTreeError(error)) throw error;
+			firstError ??= error;
+			const prefix = `${source.name}: `;
+			const why = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+			pending.push({ source: source.name, where, reason: `${why}: conversation left out` });
+		}
 	});
 	if (pending.length > 0) {
 		const first = sessions[0];
@@ -132,26 +147,37 @@ function importConversation(source: ImportSource, conversation: Json, where: str
 		skipped.push({ source: source.name, where: `${prefix}, ${field}`, reason: `${message}: ${workaround}` });
 	};
 
-	const keys = Object.keys(mapping);
+	const keys: string[] = [];
 	const nodes = new Map<string, Json>();
-	for (const key of keys) {
+	for (const key of Object.keys(mapping)) {
 		const node = mapping[key];
-		if (!isJson(node)) throw fail(`mapping/${key}`, "not a node object");
+		if (!isJson(node)) {
+			problem(`mapping/${key}`, "not a node object", "left out");
+			continue;
+		}
+		// Lenient imports work around a field of the wrong kind; the node keeps it in `source`.
 		const message = node.message;
 		if (message !== undefined && message !== null && !isJson(message)) {
-			throw fail(`mapping/${key}/message`, "not an object or null");
+			problem(`mapping/${key}/message`, "not an object or null", "imported as a node without a message");
 		}
 		if (isJson(message) && message.content !== undefined && !isJson(message.content)) {
-			throw fail(`mapping/${key}/message/content`, "not an object");
+			problem(`mapping/${key}/message/content`, "not an object", "imported without content");
+		}
+		if (isJson(message) && !isTime(message.create_time)) {
+			problem(`mapping/${key}/message/create_time`, "not a number of seconds", "the parent's time is used");
 		}
 		const parent = node.parent;
 		if (parent !== undefined && parent !== null && typeof parent !== "string") {
-			throw fail(`mapping/${key}/parent`, "not a node id or null");
+			problem(`mapping/${key}/parent`, "not a node id or null", "imported as a root");
 		}
 		if (node.children !== undefined && !Array.isArray(node.children)) {
-			throw fail(`mapping/${key}/children`, "not a list of node ids");
+			problem(`mapping/${key}/children`, "not a list of node ids", "ignored");
 		}
+		keys.push(key);
 		nodes.set(key, node);
+	}
+	if (!isTime(conversation.create_time)) {
+		problem("create_time", "not a number of seconds", "the earliest message time is used");
 	}
 
 	// Parent links decide the tree; `children` decides the order of siblings.
@@ -169,7 +195,7 @@ function importConversation(source: ImportSource, conversation: Json, where: str
 	for (const key of keys) childrenOf.set(key, []);
 	for (const [key, node] of nodes) {
 		const list = childrenOf.get(key) as string[];
-		for (const child of (node.children as unknown[] | undefined) ?? []) {
+		for (const child of Array.isArray(node.children) ? node.children : []) {
 			if (typeof child !== "string") {
 				problem(`mapping/${key}/children`, `holds ${JSON.stringify(child)}, which is not a node id`, "left out");
 			} else if (!nodes.has(child)) {
@@ -234,7 +260,7 @@ function importConversation(source: ImportSource, conversation: Json, where: str
 		if (typeof current === "string") {
 			problem("current_node", `names node ${current}, which is not in the mapping`, "the last leaf is the leaf");
 		} else if (current !== undefined && current !== null) {
-			throw fail("current_node", "not a node id");
+			problem("current_node", "not a node id", "the last leaf is the leaf");
 		}
 	}
 
@@ -246,6 +272,11 @@ function importConversation(source: ImportSource, conversation: Json, where: str
 		skipped,
 		state: { format: CHATGPT_FORMAT, conversation: omit(conversation, ["mapping"]) },
 	};
+}
+
+/** A ChatGPT time: epoch seconds, or null/absent (many system nodes have none). */
+function isTime(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === "number" && Number.isFinite(value));
 }
 
 /** The tool call id of an assistant node that calls a tool (ChatGPT has none: made from the node id). */
@@ -448,7 +479,7 @@ function convertNode(
 	const recipient = toolRecipient(message);
 
 	const assistant = (blocks: AssistantMessage["content"], callsTool: boolean): Converted => {
-		const model = stringField(metadata, "model_slug") ?? context.defaultModel ?? "unknown";
+		const model = stringField(metadata, "model_slug") || context.defaultModel || UNKNOWN_MODEL;
 		const before: SessionEntry[] = [];
 		let parentId = at.parentId;
 		if (model !== at.model) {

@@ -15,6 +15,7 @@
 
 import { isDeepStrictEqual } from "node:util";
 import * as make from "../core/entries.js";
+import { isSessionTreeError } from "../core/errors.js";
 import type {
 	AgentMessage,
 	AssistantMessage,
@@ -43,6 +44,7 @@ import {
 	textBlock,
 	titleEntry,
 	toolArguments,
+	UNKNOWN_MODEL,
 	usageFromOpenAI,
 	uuidFromName,
 	walkLinkedNodes,
@@ -67,8 +69,7 @@ const LINK_FIELDS = ["parentId", "childrenIds"];
 export const importOpenWebUI: Importer = (source) => {
 	const value = parseJsonSource(source);
 	const items = Array.isArray(value) ? value : [value];
-	return items.map((item, index) => {
-		const where = Array.isArray(value) ? `[${index}]` : "";
+	const one = (item: unknown, where: string): ImportedSession => {
 		if (!isJson(item)) throw importError(source, where, "not a chat object");
 		if (isJson(item.chat)) return importChat(source, item, item.chat, where);
 		if (isJson(item.history)) return importChat(source, undefined, item, where);
@@ -77,7 +78,28 @@ export const importOpenWebUI: Importer = (source) => {
 			`${where === "" ? "" : `${where} `}chat.history`,
 			"missing: this is not an Open WebUI chat (expected a row with `chat` or a chat with `history`)",
 		);
+	};
+	if (!source.lenient || !Array.isArray(value))
+		return items.map((item, index) => one(item, Array.isArray(value) ? `[${index}]` : ""));
+	// Lenient: a chat broken past working around is left out and reported, the others imported.
+	const sessions: ImportedSession[] = [];
+	const pending: ImportSkip[] = [];
+	let firstError: Error | undefined;
+	value.forEach((item, index) => {
+		try {
+			sessions.push(one(item, `[${index}]`));
+		} catch (error) {
+			if (!isSessionTreeError(error)) throw error;
+			firstError ??= error;
+			const prefix = `${source.name}: `;
+			const why = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+			pending.push({ source: source.name, where: `[${index}]`, reason: `${why}: chat left out` });
+		}
 	});
+	const first = sessions[0];
+	if (!first) throw firstError ?? importError(source, "", "no chat in the export");
+	sessions[0] = { ...first, skipped: [...pending, ...first.skipped] };
+	return sessions;
 };
 
 /** One step of an assistant message: pi content of an assistant turn, or a tool result. */
@@ -108,18 +130,23 @@ function importChat(source: ImportSource, row: Json | undefined, chat: Json, whe
 	const messages = history.messages;
 	if (!isJson(messages)) throw fail("history.messages", "missing or not an object");
 
-	const keys = Object.keys(messages);
+	const keys: string[] = [];
 	const nodes = new Map<string, Json>();
-	for (const key of keys) {
+	for (const key of Object.keys(messages)) {
 		const message = messages[key];
-		if (!isJson(message)) throw fail(`history.messages/${key}`, "not a message object");
+		if (!isJson(message)) {
+			problem(`history.messages/${key}`, "not a message object", "left out");
+			continue;
+		}
+		// Lenient imports work around a link of the wrong kind; the message keeps it in `source`.
 		const parent = message.parentId;
 		if (parent !== undefined && parent !== null && typeof parent !== "string") {
-			throw fail(`history.messages/${key}/parentId`, "not a message id or null");
+			problem(`history.messages/${key}/parentId`, "not a message id or null", "imported as a root");
 		}
 		if (message.childrenIds !== undefined && !Array.isArray(message.childrenIds)) {
-			throw fail(`history.messages/${key}/childrenIds`, "not a list of message ids");
+			problem(`history.messages/${key}/childrenIds`, "not a list of message ids", "ignored");
 		}
+		keys.push(key);
 		nodes.set(key, message);
 	}
 	const unlinked: Context["unlinked"] = new Map();
@@ -139,7 +166,7 @@ function importChat(source: ImportSource, row: Json | undefined, chat: Json, whe
 	const childrenOf = new Map<string, string[]>(keys.map((key) => [key, []]));
 	for (const [key, message] of nodes) {
 		const list = childrenOf.get(key) as string[];
-		for (const child of (message.childrenIds as unknown[] | undefined) ?? []) {
+		for (const child of Array.isArray(message.childrenIds) ? message.childrenIds : []) {
 			const field = `history.messages/${key}/childrenIds`;
 			if (typeof child !== "string") problem(field, `holds ${JSON.stringify(child)}, not a message id`, "left out");
 			else if (!nodes.has(child)) {
@@ -402,9 +429,9 @@ function convertMessage(
 
 	const modelIdx = numberField(message, "modelIdx");
 	const model =
-		stringField(message, "model") ??
-		(modelIdx !== undefined ? context.models[modelIdx] : context.models[0]) ??
-		"unknown";
+		stringField(message, "model") ||
+		(modelIdx !== undefined ? context.models[modelIdx] : context.models[0]) ||
+		UNKNOWN_MODEL;
 	const output = Array.isArray(message.output) ? stepsFromOutput(message.output, key) : [];
 	const steps = output.length > 0 ? output : stepsFromContent(content ?? "", key);
 	const entries: SessionEntry[] = [];
