@@ -18,9 +18,18 @@
  * - `turn_context` → a `codex:turn_context` custom entry, plus a model change when the model
  *   changes and a thinking level change when `effort` does.
  * - `event_msg` → custom entries `codex:<type>` (they duplicate response items or carry UI
- *   state); a `token_count` whose totals moved gives its `last_token_usage` to the assistant
- *   message it follows, when one was made since the previous such count (repeated snapshots,
- *   which Codex writes often, are not counted again).
+ *   state), except a `user_message` that is the only record of its prompt (Codex Desktop, the
+ *   VS Code extension, older CLIs): a user message (decided per prompt, codex-prompts.ts). A
+ *   `token_count` whose totals moved gives its `last_token_usage` to the assistant message it
+ *   follows, when one was made since the previous such count (repeated snapshots, which Codex
+ *   writes often, are not counted again). The model comes from `turn_context`, else from
+ *   `session_meta` or an event that names one; none named: no model change, and assistant
+ *   messages say `unknown`.
+ * - A provider's order: each tool output right after the message with its call. Messages Codex
+ *   records while a tool runs (approval notes) wait for the output; an output whose call is
+ *   not in the file is a custom entry `codex:orphan_output`, as Codex leaves it out of requests.
+ * - Lenient: a line that breaks the format is a custom entry (`codex:invalid`, or
+ *   `codex:invalid_line` for one that is not JSON) and a report; the rest is imported.
  * - What pi has no field for stays on the entry as `source` (`format: "codex"`, each item's
  *   line and its fields that are not mapped); custom entries hold their line as `data`.
  * - `compacted` → a compaction entry. With `replacement_history` (what Codex sends from then

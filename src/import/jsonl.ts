@@ -34,7 +34,7 @@ export function readJsonLines(source: ImportSource): {
 	/** A line that is no JSON object: an error, or with `lenient` a report and the line's text kept. */
 	const bad = (n: number, raw: string, code: "INVALID_JSON" | "INVALID_RECORD", message: string): void => {
 		if (!source.lenient) throw new SessionTreeError(code, message, { file: source.name, line: n });
-		skipped.push({ source: source.name, where: String(n), reason: `${message}: kept as text` });
+		skipped.push({ source: source.name, where: String(n), reason: message });
 		invalid.push({ n, text: raw, reason: message });
 	};
 	parts.forEach((part, index) => {
