@@ -54,6 +54,8 @@ import type { ImportedSession, Importer, ImportSource } from "./types.js";
 export const importCodex: Importer = (source) => new CodexImport(source).run();
 
 class CodexImport extends CodexEntries {
+	/** The line of a legacy layout's bare {id, timestamp} header. */
+	private legacyHeader = 0;
 	constructor(source: ImportSource) {
 		super(source);
 	}
@@ -152,6 +154,7 @@ class CodexImport extends CodexEntries {
 		} else if (first && r.type === undefined && r.payload === undefined && typeof r.id === "string") {
 			// The legacy layout: a bare {id, timestamp} header, then bare items.
 			this.legacy = true;
+			this.legacyHeader = first.n;
 			id = r.id;
 			timestamp = this.timestampOf(first, r.timestamp, "timestamp");
 		} else {
@@ -184,7 +187,7 @@ class CodexImport extends CodexEntries {
 		this.lastTimestamp = timestamp;
 		const origin: Origin = { line, seed: `${this.seed}:${line.n}`, timestamp };
 		if (this.legacy) {
-			if (this.records.length === 0) {
+			if (line.n === this.legacyHeader) {
 				this.custom(origin, "codex:session_meta", r);
 			} else if (typeof r.type === "string" && r.payload === undefined) {
 				this.item(r, origin, "");
