@@ -18,21 +18,14 @@
 
 import { isDeepStrictEqual } from "node:util";
 import * as make from "../core/entries.js";
-import type {
-	AgentMessage,
-	AssistantMessage,
-	ImageContent,
-	SessionEntry,
-	TextContent,
-	ThinkingContent,
-	ToolCall,
-} from "../core/types.js";
+import { isSessionTreeError } from "../core/errors.js";
+import type { AgentMessage, AssistantMessage, SessionEntry, ThinkingContent, ToolCall } from "../core/types.js";
+import { plainText, render } from "./chatgpt-content.js";
 import {
 	assistantMessage,
 	DerivedIds,
 	describeConversation,
 	earliestTime,
-	imageFromDataUrl,
 	importError,
 	isJson,
 	isoFromMillis,
@@ -46,6 +39,7 @@ import {
 	textBlock,
 	titleEntry,
 	toolArguments,
+	UNKNOWN_MODEL,
 	uuidFromName,
 	walkLinkedNodes,
 	withSource,
@@ -90,7 +84,20 @@ export const importChatGPT: Importer = (source) => {
 			pending.push({ source: source.name, where: `${where} mapping`, reason: "no mapping: conversation left out" });
 			return;
 		}
-		sessions.push(importConversation(source, conversation, where));
+		if (!source.lenient) {
+			sessions.push(importConversation(source, conversation, where));
+			return;
+		}
+		// Lenient: a conversation broken past working around is left out, the others imported.
+		try {
+			sessions.push(importConversation(source, conversation, where));
+		} catch (error) {
+			if (!isSessionTreeError(error)) throw error;
+			firstError ??= error;
+			const prefix = `${source.name}: `;
+			const why = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+			pending.push({ source: source.name, where, reason: `${why}: conversation left out` });
+		}
 	});
 	if (pending.length > 0) {
 		const first = sessions[0];
@@ -132,26 +139,37 @@ function importConversation(source: ImportSource, conversation: Json, where: str
 		skipped.push({ source: source.name, where: `${prefix}, ${field}`, reason: `${message}: ${workaround}` });
 	};
 
-	const keys = Object.keys(mapping);
+	const keys: string[] = [];
 	const nodes = new Map<string, Json>();
-	for (const key of keys) {
+	for (const key of Object.keys(mapping)) {
 		const node = mapping[key];
-		if (!isJson(node)) throw fail(`mapping/${key}`, "not a node object");
+		if (!isJson(node)) {
+			problem(`mapping/${key}`, "not a node object", "left out");
+			continue;
+		}
+		// Lenient imports work around a field of the wrong kind; the node keeps it in `source`.
 		const message = node.message;
 		if (message !== undefined && message !== null && !isJson(message)) {
-			throw fail(`mapping/${key}/message`, "not an object or null");
+			problem(`mapping/${key}/message`, "not an object or null", "imported as a node without a message");
 		}
 		if (isJson(message) && message.content !== undefined && !isJson(message.content)) {
-			throw fail(`mapping/${key}/message/content`, "not an object");
+			problem(`mapping/${key}/message/content`, "not an object", "imported without content");
+		}
+		if (isJson(message) && !isTime(message.create_time)) {
+			problem(`mapping/${key}/message/create_time`, "not a number of seconds", "the parent's time is used");
 		}
 		const parent = node.parent;
 		if (parent !== undefined && parent !== null && typeof parent !== "string") {
-			throw fail(`mapping/${key}/parent`, "not a node id or null");
+			problem(`mapping/${key}/parent`, "not a node id or null", "imported as a root");
 		}
 		if (node.children !== undefined && !Array.isArray(node.children)) {
-			throw fail(`mapping/${key}/children`, "not a list of node ids");
+			problem(`mapping/${key}/children`, "not a list of node ids", "ignored");
 		}
+		keys.push(key);
 		nodes.set(key, node);
+	}
+	if (!isTime(conversation.create_time)) {
+		problem("create_time", "not a number of seconds", "the earliest message time is used");
 	}
 
 	// Parent links decide the tree; `children` decides the order of siblings.
@@ -169,7 +187,7 @@ function importConversation(source: ImportSource, conversation: Json, where: str
 	for (const key of keys) childrenOf.set(key, []);
 	for (const [key, node] of nodes) {
 		const list = childrenOf.get(key) as string[];
-		for (const child of (node.children as unknown[] | undefined) ?? []) {
+		for (const child of Array.isArray(node.children) ? node.children : []) {
 			if (typeof child !== "string") {
 				problem(`mapping/${key}/children`, `holds ${JSON.stringify(child)}, which is not a node id`, "left out");
 			} else if (!nodes.has(child)) {
@@ -234,7 +252,7 @@ function importConversation(source: ImportSource, conversation: Json, where: str
 		if (typeof current === "string") {
 			problem("current_node", `names node ${current}, which is not in the mapping`, "the last leaf is the leaf");
 		} else if (current !== undefined && current !== null) {
-			throw fail("current_node", "not a node id");
+			problem("current_node", "not a node id", "the last leaf is the leaf");
 		}
 	}
 
@@ -248,120 +266,14 @@ function importConversation(source: ImportSource, conversation: Json, where: str
 	};
 }
 
+/** A ChatGPT time: epoch seconds, or null/absent (many system nodes have none). */
+function isTime(value: unknown): boolean {
+	return value === undefined || value === null || (typeof value === "number" && Number.isFinite(value));
+}
+
 /** The tool call id of an assistant node that calls a tool (ChatGPT has none: made from the node id). */
 export function toolCallIdOf(key: string): string {
 	return `call_${key.replace(/[^A-Za-z0-9_-]/g, "_")}`;
-}
-
-/** The text and images a message's content stands for, in order, and its thinking. */
-interface Rendered {
-	blocks: Array<TextContent | ImageContent>;
-	thinking: string[];
-}
-
-/** A placeholder that names what could not be shown (an image known only by its asset pointer). */
-function placeholderOf(part: Json): TextContent {
-	const type = stringField(part, "content_type") ?? "object";
-	const pointer = stringField(part, "asset_pointer");
-	const width = numberField(part, "width");
-	const height = numberField(part, "height");
-	const bytes = numberField(part, "size_bytes");
-	const facts: string[] = [];
-	if (width !== undefined && height !== undefined) facts.push(`${width}×${height}`);
-	if (bytes !== undefined) facts.push(`${bytes} bytes`);
-	const kind = type === "image_asset_pointer" ? "image" : type;
-	return textBlock(`[${kind}${pointer ? `: ${pointer}` : ""}${facts.length > 0 ? ` (${facts.join(", ")})` : ""}]`);
-}
-
-/** One part of `parts`: a string, an inline image, a transcription, or a placeholder. */
-function partBlock(part: unknown): TextContent | ImageContent {
-	if (typeof part === "string") return textBlock(part);
-	if (!isJson(part)) return textBlock(JSON.stringify(part));
-	for (const key of ["data", "url", "image_url"]) {
-		const value = part[key];
-		const image = typeof value === "string" ? imageFromDataUrl(value) : undefined;
-		if (image) return image;
-	}
-	const text = stringField(part, "text");
-	if (text !== undefined && part.content_type !== "image_asset_pointer") return textBlock(text);
-	return placeholderOf(part);
-}
-
-/** What a message's `content` says, by its `content_type` (see docs/import.md). */
-function render(content: Json | undefined): Rendered {
-	const blocks: Array<TextContent | ImageContent> = [];
-	const thinking: string[] = [];
-	if (!content) return { blocks, thinking };
-	const parts = Array.isArray(content.parts) ? content.parts : undefined;
-	const add = (text: string | undefined) => {
-		if (text !== undefined && text !== "") blocks.push(textBlock(text));
-	};
-	switch (content.content_type) {
-		case "text":
-		case "multimodal_text":
-			for (const part of parts ?? []) {
-				const block = partBlock(part);
-				if (block.type !== "text" || block.text !== "") blocks.push(block);
-			}
-			break;
-		case "code":
-		case "execution_output":
-			add(stringField(content, "text"));
-			break;
-		case "tether_browsing_display":
-			add(stringField(content, "result") || stringField(content, "summary"));
-			break;
-		case "tether_quote":
-			add(
-				["title", "url", "text"]
-					.map((key) => stringField(content, key))
-					.filter((text) => text !== undefined && text !== "")
-					.join("\n"),
-			);
-			break;
-		case "system_error":
-			add([stringField(content, "name"), stringField(content, "text")].filter(Boolean).join(": "));
-			break;
-		case "user_editable_context":
-		case "model_editable_context": {
-			const sections: string[] = [];
-			const profile = stringField(content, "user_profile");
-			const instructions = stringField(content, "user_instructions");
-			const memory = stringField(content, "model_set_context");
-			if (profile) sections.push(`User profile:\n${profile}`);
-			if (instructions) sections.push(`User instructions:\n${instructions}`);
-			if (memory) sections.push(memory);
-			add(sections.join("\n\n"));
-			break;
-		}
-		case "thoughts": {
-			const thoughts = Array.isArray(content.thoughts) ? content.thoughts : [];
-			for (const thought of thoughts) {
-				if (!isJson(thought)) continue;
-				const text = [stringField(thought, "summary"), stringField(thought, "content")].filter(Boolean).join("\n\n");
-				if (text !== "") thinking.push(text);
-			}
-			for (const part of parts ?? []) if (typeof part === "string" && part !== "") thinking.push(part);
-			break;
-		}
-		case "reasoning_recap":
-			add(stringField(content, "content"));
-			for (const part of parts ?? []) if (typeof part === "string") add(part);
-			break;
-		default:
-			if (parts) {
-				for (const part of parts) {
-					const block = partBlock(part);
-					if (block.type !== "text" || block.text !== "") blocks.push(block);
-				}
-			} else add(stringField(content, "text") ?? `[${String(content.content_type)}]`);
-	}
-	return { blocks, thinking };
-}
-
-/** The text of rendered content, images as placeholders (for messages that take text only). */
-function plainText(blocks: ReadonlyArray<TextContent | ImageContent>): string {
-	return blocks.map((block) => (block.type === "text" ? block.text : `[image: ${block.mimeType}]`)).join("\n");
 }
 
 /** Two tool names that belong together: equal, or the same tool family (`browser`, `browser.search`). */
@@ -448,7 +360,7 @@ function convertNode(
 	const recipient = toolRecipient(message);
 
 	const assistant = (blocks: AssistantMessage["content"], callsTool: boolean): Converted => {
-		const model = stringField(metadata, "model_slug") ?? context.defaultModel ?? "unknown";
+		const model = stringField(metadata, "model_slug") || context.defaultModel || UNKNOWN_MODEL;
 		const before: SessionEntry[] = [];
 		let parentId = at.parentId;
 		if (model !== at.model) {

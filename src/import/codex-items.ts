@@ -5,6 +5,7 @@
  */
 
 import type { ImageContent, TextContent, ThinkingContent, ToolCall } from "../core/types.js";
+import { isCodexInjectedText } from "./codex-injected.js";
 import { imageFromDataUrl, isJson, type Json, jsonObjectOf, mapBlocks, type UnmappedBlock } from "./common.js";
 
 /** Item types that are the model's output: consecutive ones form one assistant message. */
@@ -26,22 +27,6 @@ export const OUTPUT_RESULT_ITEMS = new Set([
 	"tool_search_output",
 ]);
 
-/**
- * Starts of user messages Codex adds itself (AGENTS.md, environment context, skills, shell
- * commands, aborted-turn notes): they reach the model but are not turn boundaries, so a
- * rollback does not count them (Codex's `is_contextual_user_message_content`).
- */
-const CONTEXTUAL_USER_PREFIXES = [
-	"# agents.md instructions for",
-	"<user_instructions>",
-	"<environment_context>",
-	"<skill>",
-	"<skills_instructions>",
-	"<user_shell_command>",
-	"<turn_aborted>",
-	"<subagent_notification>",
-];
-
 /** A message or tool-output content item (`input_text`, `output_text`, `input_image`, …) as a pi block, or undefined. */
 export function contentItem(item: unknown): TextContent | ImageContent | undefined {
 	if (!isJson(item)) return undefined;
@@ -59,13 +44,9 @@ export function contentItems(items: readonly unknown[]): {
 	return mapBlocks(items, contentItem);
 }
 
-/** True for a user message that Codex counts as the start of a turn (see {@link CONTEXTUAL_USER_PREFIXES}). */
+/** True for a user message that Codex counts as the start of a turn: none of its texts is injected ({@link isCodexInjectedText}). */
 export function isTurnStart(content: readonly unknown[]): boolean {
-	return !content.some((item) => {
-		if (!isJson(item) || typeof item.text !== "string") return false;
-		const text = item.text.trimStart().toLowerCase();
-		return CONTEXTUAL_USER_PREFIXES.some((prefix) => text.startsWith(prefix));
-	});
+	return !content.some((item) => isJson(item) && typeof item.text === "string" && isCodexInjectedText(item.text));
 }
 
 /**

@@ -18,9 +18,18 @@
  * - `turn_context` → a `codex:turn_context` custom entry, plus a model change when the model
  *   changes and a thinking level change when `effort` does.
  * - `event_msg` → custom entries `codex:<type>` (they duplicate response items or carry UI
- *   state); a `token_count` whose totals moved gives its `last_token_usage` to the assistant
- *   message it follows, when one was made since the previous such count (repeated snapshots,
- *   which Codex writes often, are not counted again).
+ *   state), except a `user_message` that is the only record of its prompt (Codex Desktop, the
+ *   VS Code extension, older CLIs): a user message (decided per prompt, codex-prompts.ts). A
+ *   `token_count` whose totals moved gives its `last_token_usage` to the assistant message it
+ *   follows, when one was made since the previous such count (repeated snapshots, which Codex
+ *   writes often, are not counted again). The model comes from `turn_context`, else from
+ *   `session_meta` or an event that names one; none named: no model change, and assistant
+ *   messages say `unknown`.
+ * - A provider's order: each tool output right after the message with its call. Messages Codex
+ *   records while a tool runs (approval notes) wait for the output; an output whose call is
+ *   not in the file is a custom entry `codex:orphan_output`, as Codex leaves it out of requests.
+ * - Lenient: a line that breaks the format is a custom entry (`codex:invalid`, or
+ *   `codex:invalid_line` for one that is not JSON) and a report; the rest is imported.
  * - What pi has no field for stays on the entry as `source` (`format: "codex"`, each item's
  *   line and its fields that are not mapped); custom entries hold their line as `data`.
  * - `compacted` → a compaction entry. With `replacement_history` (what Codex sends from then
@@ -30,151 +39,126 @@
  *   compaction's own id, and the summary is `message`.
  */
 
-import {
-	customEntry,
-	customMessageEntry,
-	emptyUsage,
-	messageEntry,
-	modelChangeEntry,
-	thinkingLevelChangeEntry,
-} from "../core/entries.js";
-import type {
-	AssistantMessage,
-	CompactionEntry,
-	SessionEntry,
-	SessionHeader,
-	ToolCall,
-	ToolResultMessage,
-	UserMessage,
-} from "../core/types.js";
+import { customEntry, messageEntry, modelChangeEntry, thinkingLevelChangeEntry } from "../core/entries.js";
+import { isSessionTreeError } from "../core/errors.js";
+import type { CompactionEntry, SessionHeader, UserMessage } from "../core/types.js";
 import { CURRENT_SESSION_VERSION } from "../core/types.js";
-import {
-	callArguments,
-	contentItem,
-	contentItems,
-	isTurnStart,
-	OUTPUT_ITEMS,
-	OUTPUT_RESULT_ITEMS,
-	reasoningBlock,
-	thinkingLevel,
-	toolCallBlock,
-	toolOutput,
-} from "./codex-items.js";
-import {
-	DerivedIds,
-	isJson,
-	type Json,
-	mapBlocks,
-	omit,
-	type UnmappedBlock,
-	usageFromOpenAI,
-	withSource,
-} from "./common.js";
-import { fieldError, type JsonLine, lineTimestamp, readJsonLines } from "./jsonl.js";
+import { CODEX_FORMAT, CodexEntries, type ItemMeta, type Origin, withItems } from "./codex-entries.js";
+import { isTurnStart, thinkingLevel } from "./codex-items.js";
+import { eventPromptContent, promptOnlyEvents } from "./codex-prompts.js";
+import { isJson, type Json, omit, usageFromOpenAI, uuidFromName, withSource } from "./common.js";
+import { baseName, fieldError, type InvalidLine, type JsonLine, lineTimestamp, readJsonLines } from "./jsonl.js";
 import type { ImportedSession, Importer, ImportSource } from "./types.js";
 
 /** The sessions in one Codex rollout: one, or none for a file without lines. */
 export const importCodex: Importer = (source) => new CodexImport(source).run();
 
-/** The `source.format` of entries made from Codex lines. */
-export const CODEX_FORMAT = "codex";
-
-/** One item as an entry's `source` keeps it (`source.items`). */
-interface ItemMeta {
-	/** 1-based line number. */
-	line: number;
-	/** Index in the compacted line's `replacement_history`, for items taken from there. */
-	replacement?: number;
-	/** The item's fields that are not mapped into the message (`type`, `role`, `id`, `phase`, `status`, …). */
-	rest: Json;
-	unmapped?: UnmappedBlock[];
-}
-
-/** An assistant message being built from consecutive output items, and its entry's `source`. */
-interface Group {
-	message: AssistantMessage;
-	source: { format: typeof CODEX_FORMAT; items: ItemMeta[] };
-}
-
-/** An entry with the items it was made from as its `source`. */
-function withItems<T extends SessionEntry>(entry: T, items: ItemMeta[]): T {
-	return withSource(entry, { format: CODEX_FORMAT, items });
-}
-
-/** Where an item comes from: its line, and its index in a replacement history. */
-interface Origin {
-	line: JsonLine;
-	seed: string;
-	timestamp: string;
-	replacement?: number;
-}
-
-class CodexImport {
-	private readonly source: ImportSource;
-	private readonly records: SessionEntry[] = [];
-	private readonly ids = new DerivedIds();
-	private readonly parents = new Map<string, string | null>();
-	/** Entries that start a turn (real user messages): what a rollback counts. */
-	private readonly turnStarts = new Set<string>();
-	/** Compaction id → its first kept entry: a rollback does not count turns before it. */
-	private readonly floors = new Map<string, string>();
-	private readonly toolNames = new Map<string, string>();
-	private seed = "";
-	private provider = "openai";
-	private model: string | undefined;
-	private thinking = "off";
-	private tail: string | null = null;
-	private lastTimestamp = "";
-	/** The assistant message output items are being added to. */
-	private group: Group | undefined;
-	/** Assistant messages made since the last token count with new totals, and whether they got usage. */
-	private pending: Group[] = [];
-	private lastTotals: string | undefined;
-	private contextTokens = 0;
-	private legacy = false;
-
+class CodexImport extends CodexEntries {
+	/** The line of a legacy layout's bare {id, timestamp} header. */
+	private legacyHeader = 0;
 	constructor(source: ImportSource) {
-		this.source = source;
+		super(source);
 	}
 
 	run(): ImportedSession[] {
-		const { lines, skipped } = readJsonLines(this.source);
-		if (lines.length === 0) return [];
+		const { lines, skipped, invalid } = readJsonLines(this.source);
+		this.skipped.push(...skipped);
+		if (lines.length === 0 && invalid.length === 0) return [];
 		const header = this.header(lines);
 		this.seed = header.id;
 		this.lastTimestamp = header.timestamp;
-		for (const line of lines) this.line(line);
-		return [{ format: "codex", header, records: this.records, leafId: this.tail, skipped }];
+		this.promptEvents = promptOnlyEvents(lines);
+		// Lines a lenient read could not parse are kept, in file order, as custom entries.
+		const pending = [...invalid];
+		for (const line of lines) {
+			while (pending.length > 0 && (pending[0] as InvalidLine).n < line.n)
+				this.invalidLine(pending.shift() as InvalidLine);
+			this.guarded(line);
+		}
+		for (const rest of pending) this.invalidLine(rest);
+		this.flush();
+		return [{ format: "codex", header, records: this.records, leafId: this.tail, skipped: this.skipped }];
+	}
+
+	/**
+	 * One line; with `lenient`, a line that breaks the format (a missing field, a payload that
+	 * is no object, …) is kept as a custom entry `codex:invalid` holding the line, and reported.
+	 * Every check of a line comes before its first entry is appended, so nothing is half done.
+	 */
+	private guarded(line: JsonLine): void {
+		if (!this.source.lenient) {
+			this.line(line);
+			return;
+		}
+		try {
+			this.line(line);
+		} catch (error) {
+			if (!isSessionTreeError(error) || error.line !== line.n) throw error;
+			this.report(line.n, error);
+			this.group = undefined;
+			const origin = { line, seed: `${this.seed}:${line.n}`, timestamp: this.lastTimestamp };
+			this.custom(origin, "codex:invalid", line.record);
+		}
+	}
+
+	private invalidLine(line: InvalidLine): void {
+		this.group = undefined;
+		const id = this.ids.id(`${this.seed}:${line.n}`);
+		const data = { line: line.n, text: line.text, reason: line.reason };
+		this.append(customEntry({ id, parentId: null, timestamp: this.lastTimestamp }, "codex:invalid_line", data));
+	}
+
+	/** A line's timestamp; with `lenient`, one that is not a date is reported and the previous one used. */
+	private timestampOf(line: JsonLine, value: unknown, field: string): string | undefined {
+		if (!this.source.lenient) return lineTimestamp(this.source, line, value, field);
+		try {
+			return lineTimestamp(this.source, line, value, field);
+		} catch (error) {
+			if (!isSessionTreeError(error)) throw error;
+			this.report(line.n, error, "the previous line's time is used");
+			return undefined;
+		}
 	}
 
 	private header(lines: readonly JsonLine[]): SessionHeader {
-		const first = lines[0];
-		if (!first) throw fieldError(this.source, 1, "type", "no line");
-		const r = first.record;
+		const lenient = this.source.lenient === true;
+		// A lenient import takes the first session_meta line wherever it is (a damaged first line).
+		const first = (lenient ? lines.find((l) => l.record.type === "session_meta") : undefined) ?? lines[0];
+		const r = first?.record ?? {};
+		const n = first?.n ?? 1;
 		let id: unknown;
 		let timestamp: string | undefined;
 		let cwd: unknown;
 		let parent: unknown;
+		const problem = (field: string, message: string): void => {
+			const error = fieldError(this.source, n, field, message);
+			if (!lenient) throw error;
+			this.report(n, error, "the session id is made from the file name");
+		};
 		if (r.type === "session_meta") {
-			const meta = r.payload;
-			if (!isJson(meta)) throw fieldError(this.source, first.n, "payload", "session_meta needs an object");
-			id = meta.id;
-			if (typeof id !== "string" || id === "") throw fieldError(this.source, first.n, "payload.id", "missing or empty");
-			timestamp =
-				lineTimestamp(this.source, first, meta.timestamp, "payload.timestamp") ??
-				lineTimestamp(this.source, first, r.timestamp, "timestamp");
+			const meta = isJson(r.payload) ? r.payload : {};
+			if (!isJson(r.payload)) problem("payload", "session_meta needs an object");
+			else {
+				// Newer rollouts may also (or only) carry `session_id` (the session a thread belongs to).
+				id = [meta.id, meta.session_id].find((v): v is string => typeof v === "string" && v !== "");
+				if (id === undefined) problem("payload.id", "missing or empty");
+			}
+			if (first) {
+				timestamp =
+					this.timestampOf(first, meta.timestamp, "payload.timestamp") ??
+					this.timestampOf(first, r.timestamp, "timestamp");
+			}
 			cwd = meta.cwd;
 			parent = meta.forked_from_id;
-			if (typeof meta.model_provider === "string") this.provider = meta.model_provider;
-		} else if (r.type === undefined && r.payload === undefined && typeof r.id === "string") {
+			if (typeof meta.model_provider === "string" && meta.model_provider !== "") this.provider = meta.model_provider;
+		} else if (first && r.type === undefined && r.payload === undefined && typeof r.id === "string") {
 			// The legacy layout: a bare {id, timestamp} header, then bare items.
 			this.legacy = true;
+			this.legacyHeader = first.n;
 			id = r.id;
-			timestamp = lineTimestamp(this.source, first, r.timestamp, "timestamp");
+			timestamp = this.timestampOf(first, r.timestamp, "timestamp");
 		} else {
-			throw fieldError(
-				this.source,
-				first.n,
+			problem(
 				"type",
 				"not a Codex rollout: the first line is neither `session_meta` nor a legacy {id, timestamp} header",
 			);
@@ -182,7 +166,7 @@ class CodexImport {
 		const header: SessionHeader = {
 			type: "session",
 			version: CURRENT_SESSION_VERSION,
-			id: id as string,
+			id: typeof id === "string" ? id : this.idFromName(),
 			timestamp: timestamp ?? new Date(0).toISOString(),
 			cwd: typeof cwd === "string" ? cwd : "",
 		};
@@ -190,26 +174,20 @@ class CodexImport {
 		return header;
 	}
 
-	private append(entry: SessionEntry): SessionEntry {
-		entry.parentId = this.tail;
-		this.records.push(entry);
-		this.parents.set(entry.id, this.tail);
-		this.tail = entry.id;
-		return entry;
-	}
-
-	private custom(origin: Origin, customType: string, data: unknown): void {
-		const id = this.ids.id(origin.seed);
-		this.append(customEntry({ id, parentId: null, timestamp: origin.timestamp }, customType, data));
+	/** The session id a rollout's name holds (`rollout-<time>-<uuid>.jsonl`), else one derived from the name. */
+	private idFromName(): string {
+		const name = baseName(this.source.name);
+		const uuid = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.exec(name);
+		return uuid ? uuid[0] : uuidFromName(`codex:${name}`);
 	}
 
 	private line(line: JsonLine): void {
 		const r = line.record;
-		const timestamp = lineTimestamp(this.source, line, r.timestamp, "timestamp") ?? this.lastTimestamp;
+		const timestamp = this.timestampOf(line, r.timestamp, "timestamp") ?? this.lastTimestamp;
 		this.lastTimestamp = timestamp;
 		const origin: Origin = { line, seed: `${this.seed}:${line.n}`, timestamp };
 		if (this.legacy) {
-			if (this.records.length === 0) {
+			if (line.n === this.legacyHeader) {
 				this.custom(origin, "codex:session_meta", r);
 			} else if (typeof r.type === "string" && r.payload === undefined) {
 				this.item(r, origin, "");
@@ -229,6 +207,8 @@ class CodexImport {
 		switch (type) {
 			case "session_meta":
 				this.custom(origin, "codex:session_meta", r);
+				// Newer rollouts may name the model here; a turn_context names it otherwise.
+				this.modelNamed(p.model, origin);
 				return;
 			case "turn_context":
 				this.turnContext(p, r, origin);
@@ -247,14 +227,21 @@ class CodexImport {
 		}
 	}
 
+	/** A model the file names (a non-empty string): a model change when it is not the current one. */
+	private modelNamed(model: unknown, origin: Origin): void {
+		if (typeof model !== "string" || model === "" || model === this.model) return;
+		this.model = model;
+		const stamp = { id: this.ids.id(`${origin.seed}:model`), parentId: null, timestamp: origin.timestamp };
+		this.append(modelChangeEntry(stamp, this.provider, model));
+	}
+
 	private turnContext(p: Json, r: Json, origin: Origin): void {
 		this.group = undefined;
+		// Written before each request: the calls before it are answered or never will be.
+		this.flush();
 		this.custom(origin, "codex:turn_context", r);
 		const stamp = { parentId: null, timestamp: origin.timestamp };
-		if (typeof p.model === "string" && p.model !== this.model) {
-			this.model = p.model;
-			this.append(modelChangeEntry({ id: this.ids.id(`${origin.seed}:model`), ...stamp }, this.provider, p.model));
-		}
+		this.modelNamed(p.model, origin);
 		const level = thinkingLevel(p.effort);
 		if (level !== undefined && level !== this.thinking) {
 			this.thinking = level;
@@ -262,124 +249,15 @@ class CodexImport {
 		}
 	}
 
-	/** One ResponseItem (`prefix` names where it sits, for errors: `payload.` or `payload.replacement_history[i].`). */
-	private item(item: Json, origin: Origin, prefix: string): void {
-		const n = origin.line.n;
-		const type = item.type;
-		if (typeof type !== "string") throw fieldError(this.source, n, `${prefix}type`, "missing or not a string");
-		const ms = Date.parse(origin.timestamp);
-		const meta = (keys: readonly string[], unmapped?: UnmappedBlock[]): ItemMeta => {
-			const out: ItemMeta = { line: n, rest: omit(item, keys) };
-			if (origin.replacement !== undefined) out.replacement = origin.replacement;
-			if (unmapped && unmapped.length > 0) out.unmapped = unmapped;
-			return out;
-		};
-		if (type === "message") {
-			const role = item.role;
-			if (typeof role !== "string") throw fieldError(this.source, n, `${prefix}role`, "missing or not a string");
-			const content = item.content;
-			if (!Array.isArray(content)) throw fieldError(this.source, n, `${prefix}content`, "not a list of content items");
-			if (role === "assistant") {
-				// An assistant message holds text only in pi: anything else stays in `source`.
-				const { content: texts, unmapped } = mapBlocks(content, (part) => {
-					const block = contentItem(part);
-					return block?.type === "text" ? block : undefined;
-				});
-				this.addOutput(origin, texts, meta(["content"], unmapped));
-				return;
-			}
-			this.group = undefined;
-			const { content: blocks, unmapped } = contentItems(content);
-			const stamp = { id: this.ids.id(origin.seed), parentId: null, timestamp: origin.timestamp };
-			if (role === "user") {
-				const message: UserMessage = { role: "user", content: blocks, timestamp: ms };
-				const entry = this.append(withItems(messageEntry(stamp, message), [meta(["content"], unmapped)]));
-				if (isTurnStart(content)) this.turnStarts.add(entry.id);
-			} else {
-				const entry = customMessageEntry(stamp, `codex:${role}`, blocks, false);
-				this.append(withItems(entry, [meta(["content"], unmapped)]));
-			}
-			return;
-		}
-		if (OUTPUT_ITEMS.has(type)) {
-			if (type === "reasoning") {
-				this.addOutput(origin, [reasoningBlock(item)], meta(["type", "summary", "content", "encrypted_content"]));
-			} else if (type === "function_call" || type === "custom_tool_call") {
-				const callId = item.call_id;
-				const name = item.name;
-				if (typeof callId !== "string") throw fieldError(this.source, n, `${prefix}call_id`, "missing or not a string");
-				if (typeof name !== "string") throw fieldError(this.source, n, `${prefix}name`, "missing or not a string");
-				const args =
-					type === "function_call"
-						? callArguments(item.arguments)
-						: { arguments: item.input === undefined ? {} : { input: item.input } };
-				this.toolNames.set(callId, name);
-				const mapped = type === "function_call" ? ["call_id", "name", "arguments"] : ["call_id", "name", "input"];
-				this.addOutput(origin, [toolCallBlock(callId, name, args)], meta(mapped));
-			} else if (type === "local_shell_call" && typeof item.call_id === "string") {
-				// Answered by a local_shell_call_output with the same call_id: a call pi can pair.
-				const args = { arguments: isJson(item.action) ? item.action : {} };
-				this.toolNames.set(item.call_id, "local_shell");
-				this.addOutput(origin, [toolCallBlock(item.call_id, "local_shell", args)], meta(["call_id", "action"]));
-			} else {
-				// Server-side tools (web search, …) have no block in pi: kept on the message only.
-				this.addOutput(origin, [], meta([]));
-			}
-			return;
-		}
-		if (OUTPUT_RESULT_ITEMS.has(type)) {
-			this.group = undefined;
-			const callId = item.call_id;
-			if (typeof callId !== "string") throw fieldError(this.source, n, `${prefix}call_id`, "missing or not a string");
-			const output = toolOutput(item.output);
-			const result: ToolResultMessage = {
-				role: "toolResult",
-				toolCallId: callId,
-				toolName: this.toolNames.get(callId) ?? "",
-				content: output.content,
-				isError: output.isError,
-				timestamp: ms,
-			};
-			const stamp = { id: this.ids.id(origin.seed), parentId: null, timestamp: origin.timestamp };
-			this.append(withItems(messageEntry(stamp, result), [meta(["call_id", "output"], output.unmapped)]));
-			return;
-		}
-		this.custom(
-			origin,
-			"codex:response_item",
-			origin.replacement === undefined ? item : { item, replacement: origin.replacement },
-		);
-	}
-
-	/** Adds an output item's blocks to the assistant message being built, or starts one. */
-	private addOutput(origin: Origin, blocks: AssistantMessage["content"], meta: ItemMeta): void {
-		let group = this.group;
-		if (!group) {
-			const message: AssistantMessage = {
-				role: "assistant",
-				content: [],
-				api: "openai-responses",
-				provider: this.provider,
-				model: this.model ?? "",
-				usage: emptyUsage(),
-				stopReason: "stop",
-				timestamp: Date.parse(origin.timestamp),
-			};
-			const stamp = { id: this.ids.id(origin.seed), parentId: null, timestamp: origin.timestamp };
-			group = { message, source: { format: CODEX_FORMAT, items: [] } };
-			this.append(withSource(messageEntry(stamp, message), group.source));
-			this.group = group;
-			if (origin.replacement === undefined) this.pending.push(group);
-		}
-		const message = group.message;
-		message.content.push(...blocks);
-		group.source.items.push(meta);
-		message.stopReason = message.content.some((b): b is ToolCall => b.type === "toolCall") ? "toolUse" : "stop";
-	}
-
 	private event(p: Json, r: Json, origin: Origin): void {
 		const type = typeof p.type === "string" ? p.type : "event_msg";
+		if (type === "user_message" && this.promptEvents.has(origin.line.n)) {
+			this.eventPrompt(p, origin);
+			return;
+		}
 		if (type === "token_count") this.tokenCount(p);
+		// A turn that starts or ends: calls still open are never answered (see appendContext).
+		if (["task_started", "turn_started", "task_complete", "turn_complete", "turn_aborted"].includes(type)) this.flush();
 		if (type === "thread_rolled_back") {
 			const turns = p.num_turns;
 			if (typeof turns !== "number" || !Number.isInteger(turns) || turns < 0) {
@@ -388,6 +266,22 @@ class CodexImport {
 			this.rollback(turns);
 		}
 		this.custom(origin, `codex:${type}`, r);
+		// An event that names the model (`session_configured` and the like) when no turn_context does.
+		if (type !== "user_message") this.modelNamed(p.model, origin);
+	}
+
+	/** A prompt recorded only as a `user_message` event (see codex-prompts.ts): a user message. */
+	private eventPrompt(p: Json, origin: Origin): void {
+		this.group = undefined;
+		const { content, unmapped } = eventPromptContent(p);
+		const stamp = { id: this.ids.id(origin.seed), parentId: null, timestamp: origin.timestamp };
+		const meta: ItemMeta = { line: origin.line.n, rest: omit(p, ["message", "images", "local_images"]) };
+		if (unmapped.length > 0) meta.unmapped = unmapped;
+		const message: UserMessage = { role: "user", content, timestamp: Date.parse(origin.timestamp) };
+		const entry = this.appendContext(withItems(messageEntry(stamp, message), [meta]));
+		const text = typeof p.message === "string" ? p.message : "";
+		const injected = (typeof p.kind === "string" && p.kind !== "plain") || !isTurnStart([{ text }]);
+		if (!injected) this.turnStarts.add(entry.id);
 	}
 
 	/**
@@ -412,6 +306,7 @@ class CodexImport {
 
 	/** Moves the end back before the `turns`-th last turn of the current path (all of them if fewer). */
 	private rollback(turns: number): void {
+		this.flush();
 		this.group = undefined;
 		this.pending = [];
 		if (turns === 0) return;
@@ -429,6 +324,7 @@ class CodexImport {
 	}
 
 	private compacted(p: Json, r: Json, origin: Origin): void {
+		this.flush();
 		this.group = undefined;
 		this.pending = [];
 		const history = p.replacement_history;
@@ -442,11 +338,23 @@ class CodexImport {
 		}
 		let firstKept: string | undefined;
 		if (Array.isArray(history)) {
+			// Checked first, so that a strict import fails before the line has any entry.
+			if (!this.source.lenient) {
+				for (const [index, item] of history.entries()) this.checkReplacement(item, index, origin);
+			}
 			history.forEach((item, index) => {
-				const at = `payload.replacement_history[${index}]`;
-				if (!isJson(item)) throw fieldError(this.source, origin.line.n, at, "not an object");
 				const before = this.records.length;
-				this.item(item, { ...origin, seed: `${origin.seed}:r${index}`, replacement: index }, `${at}.`);
+				const at: Origin = { ...origin, seed: `${origin.seed}:r${index}`, replacement: index };
+				try {
+					this.checkReplacement(item, index, origin);
+					this.item(item as Json, at, `payload.replacement_history[${index}].`);
+				} catch (error) {
+					// Lenient only (strict failed above): the item is kept as a custom entry.
+					if (!isSessionTreeError(error) || error.line !== origin.line.n) throw error;
+					this.report(origin.line.n, error);
+					this.group = undefined;
+					this.custom(at, "codex:response_item", { item, replacement: index, invalid: true });
+				}
 				if (firstKept === undefined && this.records.length > before) firstKept = this.records[before]?.id;
 			});
 			this.group = undefined;
@@ -466,5 +374,13 @@ class CodexImport {
 		};
 		this.append(withSource(entry, source));
 		this.floors.set(id, firstKept ?? id);
+	}
+
+	/** Throws for a replacement item that is not an item (no object, or no `type`). */
+	private checkReplacement(item: unknown, index: number, origin: Origin): void {
+		const at = `payload.replacement_history[${index}]`;
+		if (!isJson(item)) throw fieldError(this.source, origin.line.n, at, "not an object");
+		if (typeof item.type !== "string")
+			throw fieldError(this.source, origin.line.n, `${at}.type`, "missing or not a string");
 	}
 }

@@ -193,6 +193,12 @@ export function usageFromOpenAI(usage: unknown): UsageRecord {
 	return out;
 }
 
+/**
+ * The `model` of an imported assistant message whose source names no model: pi's message needs
+ * a string, and an empty one would show as a provider alone (`openai/`).
+ */
+export const UNKNOWN_MODEL = "unknown";
+
 /** An assistant message in pi's shape and key order. */
 export function assistantMessage(fields: {
 	content: AssistantMessage["content"];

@@ -18,13 +18,25 @@ export interface JsonLine {
  * The objects of a JSONL source, blank lines left out. A line that is not JSON, or not an
  * object, throws `INVALID_JSON` / `INVALID_RECORD` naming the source and the line; only an
  * incomplete last line (no final newline: the agent was still writing it) is left out, and
- * reported in `skipped`.
+ * reported in `skipped`. With `source.lenient`, such a line is reported in `skipped` too and
+ * returned in `invalid` (its text), so that an importer can keep it as an entry.
  */
-export function readJsonLines(source: ImportSource): { lines: JsonLine[]; skipped: ImportSkip[] } {
+export function readJsonLines(source: ImportSource): {
+	lines: JsonLine[];
+	skipped: ImportSkip[];
+	invalid: InvalidLine[];
+} {
 	const text = withoutBom(source.text);
 	const parts = text.split("\n");
 	const lines: JsonLine[] = [];
 	const skipped: ImportSkip[] = [];
+	const invalid: InvalidLine[] = [];
+	/** A line that is no JSON object: an error, or with `lenient` a report and the line's text kept. */
+	const bad = (n: number, raw: string, code: "INVALID_JSON" | "INVALID_RECORD", message: string): void => {
+		if (!source.lenient) throw new SessionTreeError(code, message, { file: source.name, line: n });
+		skipped.push({ source: source.name, where: String(n), reason: message });
+		invalid.push({ n, text: raw, reason: message });
+	};
 	parts.forEach((part, index) => {
 		const raw = part.endsWith("\r") ? part.slice(0, -1) : part;
 		if (raw.trim() === "") return;
@@ -42,18 +54,24 @@ export function readJsonLines(source: ImportSource): { lines: JsonLine[]; skippe
 				return;
 			}
 			const why = cause instanceof Error ? cause.message : String(cause);
-			throw new SessionTreeError("INVALID_JSON", `the line is not valid JSON (${why})`, { file: source.name, line: n });
+			bad(n, raw, "INVALID_JSON", `the line is not valid JSON (${why})`);
+			return;
 		}
 		if (typeof value !== "object" || value === null || Array.isArray(value)) {
 			const kind = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
-			throw new SessionTreeError("INVALID_RECORD", `expected a JSON object, found ${kind}`, {
-				file: source.name,
-				line: n,
-			});
+			bad(n, raw, "INVALID_RECORD", `expected a JSON object, found ${kind}`);
+			return;
 		}
 		lines.push({ n, record: value as Json });
 	});
-	return { lines, skipped };
+	return { lines, skipped, invalid };
+}
+
+/** A line of a JSONL source that a lenient read could not take as a JSON object: its number, text and why. */
+export interface InvalidLine {
+	readonly n: number;
+	readonly text: string;
+	readonly reason: string;
 }
 
 /** An `INVALID_RECORD` error naming the source, the line and the field. */

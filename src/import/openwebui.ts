@@ -15,9 +15,9 @@
 
 import { isDeepStrictEqual } from "node:util";
 import * as make from "../core/entries.js";
+import { isSessionTreeError } from "../core/errors.js";
 import type {
 	AgentMessage,
-	AssistantMessage,
 	ImageContent,
 	SessionEntry,
 	TextContent,
@@ -42,12 +42,13 @@ import {
 	stringField,
 	textBlock,
 	titleEntry,
-	toolArguments,
+	UNKNOWN_MODEL,
 	usageFromOpenAI,
 	uuidFromName,
 	walkLinkedNodes,
 	withSource,
 } from "./common.js";
+import { stepsFromContent, stepsFromOutput } from "./openwebui-steps.js";
 import type { ImportedSession, Importer, ImportSkip, ImportSource } from "./types.js";
 
 /** The `api` and `provider` of imported assistant messages (Open WebUI speaks OpenAI's API to its models). */
@@ -67,8 +68,7 @@ const LINK_FIELDS = ["parentId", "childrenIds"];
 export const importOpenWebUI: Importer = (source) => {
 	const value = parseJsonSource(source);
 	const items = Array.isArray(value) ? value : [value];
-	return items.map((item, index) => {
-		const where = Array.isArray(value) ? `[${index}]` : "";
+	const one = (item: unknown, where: string): ImportedSession => {
 		if (!isJson(item)) throw importError(source, where, "not a chat object");
 		if (isJson(item.chat)) return importChat(source, item, item.chat, where);
 		if (isJson(item.history)) return importChat(source, undefined, item, where);
@@ -77,13 +77,29 @@ export const importOpenWebUI: Importer = (source) => {
 			`${where === "" ? "" : `${where} `}chat.history`,
 			"missing: this is not an Open WebUI chat (expected a row with `chat` or a chat with `history`)",
 		);
+	};
+	if (!source.lenient || !Array.isArray(value))
+		return items.map((item, index) => one(item, Array.isArray(value) ? `[${index}]` : ""));
+	// Lenient: a chat broken past working around is left out and reported, the others imported.
+	const sessions: ImportedSession[] = [];
+	const pending: ImportSkip[] = [];
+	let firstError: Error | undefined;
+	value.forEach((item, index) => {
+		try {
+			sessions.push(one(item, `[${index}]`));
+		} catch (error) {
+			if (!isSessionTreeError(error)) throw error;
+			firstError ??= error;
+			const prefix = `${source.name}: `;
+			const why = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+			pending.push({ source: source.name, where: `[${index}]`, reason: `${why}: chat left out` });
+		}
 	});
+	const first = sessions[0];
+	if (!first) throw firstError ?? importError(source, "", "no chat in the export");
+	sessions[0] = { ...first, skipped: [...pending, ...first.skipped] };
+	return sessions;
 };
-
-/** One step of an assistant message: pi content of an assistant turn, or a tool result. */
-type Step =
-	| { kind: "assistant"; blocks: AssistantMessage["content"] }
-	| { kind: "toolResult"; callId: string; name: string; text: string; isError: boolean };
 
 interface Context {
 	readonly chatId: string;
@@ -108,18 +124,23 @@ function importChat(source: ImportSource, row: Json | undefined, chat: Json, whe
 	const messages = history.messages;
 	if (!isJson(messages)) throw fail("history.messages", "missing or not an object");
 
-	const keys = Object.keys(messages);
+	const keys: string[] = [];
 	const nodes = new Map<string, Json>();
-	for (const key of keys) {
+	for (const key of Object.keys(messages)) {
 		const message = messages[key];
-		if (!isJson(message)) throw fail(`history.messages/${key}`, "not a message object");
+		if (!isJson(message)) {
+			problem(`history.messages/${key}`, "not a message object", "left out");
+			continue;
+		}
+		// Lenient imports work around a link of the wrong kind; the message keeps it in `source`.
 		const parent = message.parentId;
 		if (parent !== undefined && parent !== null && typeof parent !== "string") {
-			throw fail(`history.messages/${key}/parentId`, "not a message id or null");
+			problem(`history.messages/${key}/parentId`, "not a message id or null", "imported as a root");
 		}
 		if (message.childrenIds !== undefined && !Array.isArray(message.childrenIds)) {
-			throw fail(`history.messages/${key}/childrenIds`, "not a list of message ids");
+			problem(`history.messages/${key}/childrenIds`, "not a list of message ids", "ignored");
 		}
+		keys.push(key);
 		nodes.set(key, message);
 	}
 	const unlinked: Context["unlinked"] = new Map();
@@ -139,7 +160,7 @@ function importChat(source: ImportSource, row: Json | undefined, chat: Json, whe
 	const childrenOf = new Map<string, string[]>(keys.map((key) => [key, []]));
 	for (const [key, message] of nodes) {
 		const list = childrenOf.get(key) as string[];
-		for (const child of (message.childrenIds as unknown[] | undefined) ?? []) {
+		for (const child of Array.isArray(message.childrenIds) ? message.childrenIds : []) {
 			const field = `history.messages/${key}/childrenIds`;
 			if (typeof child !== "string") problem(field, `holds ${JSON.stringify(child)}, not a message id`, "left out");
 			else if (!nodes.has(child)) {
@@ -218,128 +239,6 @@ function importChat(source: ImportSource, row: Json | undefined, chat: Json, whe
 	return { format: "openwebui", header, records, leafId, skipped, state };
 }
 
-/** Text of Responses-API content parts (`[{type: "output_text", text}]`), or a string as it is. */
-function partsText(value: unknown): string {
-	if (typeof value === "string") return value;
-	if (!Array.isArray(value)) return "";
-	return value
-		.map((part) => (isJson(part) && typeof part.text === "string" ? part.text : ""))
-		.filter((text) => text !== "")
-		.join("\n");
-}
-
-const ENTITIES: Record<string, string> = { "&gt;": ">", "&lt;": "<", "&amp;": "&", "&quot;": '"', "&#39;": "'" };
-
-function unescapeHtml(text: string): string {
-	return text.replace(/&(gt|lt|amp|quot|#39);/g, (entity) => ENTITIES[entity] ?? entity);
-}
-
-/** The attributes of a `<details …>` tag. */
-function attributesOf(tag: string): Record<string, string> {
-	const attributes: Record<string, string> = {};
-	for (const match of tag.matchAll(/([a-z_]+)="([^"]*)"/g))
-		attributes[match[1] as string] = unescapeHtml(match[2] as string);
-	return attributes;
-}
-
-/** The steps an assistant message's `output` list stands for (reasoning, calls, outputs, text). */
-function stepsFromOutput(output: readonly unknown[], key: string): Step[] {
-	const steps: Step[] = [];
-	let blocks: AssistantMessage["content"] = [];
-	const names = new Map<string, string>();
-	const flush = () => {
-		if (blocks.length > 0) steps.push({ kind: "assistant", blocks });
-		blocks = [];
-	};
-	output.forEach((item, index) => {
-		if (!isJson(item)) return;
-		switch (item.type) {
-			case "reasoning": {
-				const text = partsText(item.content) || partsText(item.summary);
-				if (text !== "") blocks.push({ type: "thinking", thinking: text });
-				break;
-			}
-			case "function_call": {
-				const id = stringField(item, "call_id") ?? stringField(item, "id") ?? `call_${key}_${index}`;
-				const name = stringField(item, "name") ?? "tool";
-				names.set(id, name);
-				blocks.push({ type: "toolCall", id, name, arguments: toolArguments(item.arguments) });
-				break;
-			}
-			case "function_call_output": {
-				flush();
-				const callId = stringField(item, "call_id") ?? "";
-				steps.push({
-					kind: "toolResult",
-					callId,
-					name: names.get(callId) ?? "tool",
-					text: partsText(item.output),
-					isError: item.status === "failed" || item.status === "incomplete",
-				});
-				break;
-			}
-			case "message": {
-				const text = partsText(item.content);
-				if (text !== "") blocks.push(textBlock(text));
-				break;
-			}
-			default:
-			// Kept in the message's `source`; pi has no step for it.
-		}
-	});
-	flush();
-	return steps;
-}
-
-/**
- * The steps of an assistant message without `output`: `<details type="reasoning">` blocks
- * become thinking, `<details type="tool_calls" name=… arguments=… result=…>` a call and its
- * result; the rest is the answer's text.
- */
-function stepsFromContent(content: string, key: string): Step[] {
-	const steps: Step[] = [];
-	let blocks: AssistantMessage["content"] = [];
-	let rest = "";
-	let last = 0;
-	let index = 0;
-	for (const match of content.matchAll(/<details\b([^>]*)>([\s\S]*?)<\/details>\n?/g)) {
-		const attributes = attributesOf(match[1] as string);
-		const inner = (match[2] as string).replace(/^\s*<summary>[\s\S]*?<\/summary>\n?/, "");
-		if (attributes.type === "reasoning") {
-			rest += content.slice(last, match.index);
-			const text = unescapeHtml(inner)
-				.split("\n")
-				.map((line) => line.replace(/^> ?/, ""))
-				.join("\n")
-				.trim();
-			if (text !== "") blocks.push({ type: "thinking", thinking: text });
-		} else if (attributes.type === "tool_calls" && attributes.name) {
-			rest += content.slice(last, match.index);
-			if (rest.trim() !== "") blocks.push(textBlock(rest.trim()));
-			rest = "";
-			const id = attributes.id || `call_${key}_${index}`;
-			blocks.push({ type: "toolCall", id, name: attributes.name, arguments: toolArguments(attributes.arguments) });
-			steps.push({ kind: "assistant", blocks });
-			blocks = [];
-			steps.push({
-				kind: "toolResult",
-				callId: id,
-				name: attributes.name,
-				text: attributes.result ?? "",
-				isError: false,
-			});
-		} else {
-			rest += content.slice(last, (match.index ?? 0) + match[0].length);
-		}
-		last = (match.index ?? 0) + match[0].length;
-		index++;
-	}
-	rest += content.slice(last);
-	if (rest !== "" || blocks.length === 0) blocks.push(textBlock(index > 0 ? rest.trim() : rest));
-	steps.push({ kind: "assistant", blocks });
-	return steps;
-}
-
 /** The text a pi entry gives back as an Open WebUI message's `content`, or undefined when it is not just text. */
 export function contentTextOf(entry: SessionEntry): string | undefined {
 	let content: unknown;
@@ -402,9 +301,9 @@ function convertMessage(
 
 	const modelIdx = numberField(message, "modelIdx");
 	const model =
-		stringField(message, "model") ??
-		(modelIdx !== undefined ? context.models[modelIdx] : context.models[0]) ??
-		"unknown";
+		stringField(message, "model") ||
+		(modelIdx !== undefined ? context.models[modelIdx] : context.models[0]) ||
+		UNKNOWN_MODEL;
 	const output = Array.isArray(message.output) ? stepsFromOutput(message.output, key) : [];
 	const steps = output.length > 0 ? output : stepsFromContent(content ?? "", key);
 	const entries: SessionEntry[] = [];

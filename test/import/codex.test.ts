@@ -200,8 +200,13 @@ describe("Codex samples", () => {
 			"user: Open the synthetic legacy",
 			"assistant: The synthetic legacy session",
 		]);
-		// No turn_context: the model is not known.
-		assert.deepEqual(model, { provider: "openai", modelId: "" });
+		// No turn_context and nothing else names the model: no model change, and the assistant
+		// message says "unknown" (never an empty id, which would show as "openai/").
+		assert.deepEqual(model, { provider: "openai", modelId: "unknown" });
+		assert.equal(
+			s.records.some((r) => r.type === "model_change"),
+			false,
+		);
 		await assertPiAgrees(s, "legacy");
 	});
 
