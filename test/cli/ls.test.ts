@@ -7,7 +7,7 @@ import { after, before, describe, test } from "node:test";
 import { type LsRow, lsCommand } from "../../src/cli/commands/ls.js";
 import { Session } from "../../src/session.js";
 import { buildLayout, clock, type Layout, OTHER, PROJECT, user } from "../catalog/layout.js";
-import { cli, lines, removeTempDirs, tempDir } from "./helpers.js";
+import { cli, lines, removeTempDirs, tempDir, userLine } from "./helpers.js";
 
 type Row = LsRow;
 
@@ -260,6 +260,37 @@ describe("ls", () => {
 		const file = await cli(["ls", layout.named], { env });
 		assert.equal(file.code, 1);
 		assert.match(file.stderr, /not a directory/);
+	});
+
+	test("a database: MODIFIED is the row's time of its last append, newest first", async () => {
+		const db = `sqlite:${join(tempDir(), "agents.db")}`;
+		const made = async () => {
+			const result = await cli(["new", "--dir", db, "--cwd", PROJECT]);
+			assert.equal(result.code, 0, result.stderr);
+			return result.stdout.trim();
+		};
+		const append = async (url: string, text: string, iso: string) => {
+			const result = await cli(["append", url], { input: `${userLine(text, Date.parse(iso))}\n` });
+			assert.equal(result.code, 0, result.stderr);
+		};
+		const a = await made();
+		await append(a, "old question", "2020-01-01T00:00:00.000Z");
+		const b = await made();
+		await append(b, "recent question", "2025-01-01T00:00:00.000Z");
+		const before = Date.now();
+		// Appended last, with the oldest message time: listed first.
+		await append(a, "another old one", "2020-01-02T00:00:00.000Z");
+		const { rows } = await lsJson([db]);
+		assert.deepEqual(
+			rows.map((row) => [row.file, row.lastActivity]),
+			[
+				[a, "2020-01-02T00:00:00.000Z"],
+				[b, "2025-01-01T00:00:00.000Z"],
+			],
+		);
+		const modified = Date.parse((rows[0] as Row).modified);
+		assert.ok(modified >= before - 5 && modified <= Date.now(), (rows[0] as Row).modified);
+		assert.ok(Date.parse((rows[1] as Row).modified) <= modified);
 	});
 
 	test("memory: lists the memory sessions of this process (in-process)", async () => {
