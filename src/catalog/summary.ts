@@ -31,8 +31,16 @@ export interface SessionSummary {
 	name: string | null;
 	/** Text of the first user message that has text, or null. */
 	firstMessage: string | null;
-	/** pi's "modified": the last user/assistant message time, else the header time, else the file's mtime (as listed). */
+	/**
+	 * When the session last changed, as its store lists it: a file's mtime, a database row's
+	 * `modified` (the time of its last append), a memory session's last write. Only when the
+	 * store does not say is it {@link lastActivity}. A message's own timestamp is the agent's
+	 * clock (often another machine's, or an import's source): it does not say when the session
+	 * was last written.
+	 */
 	modified: Date;
+	/** pi's "modified" (its `buildSessionInfo`): the last user/assistant message time, else the header time, else {@link modified}. */
+	lastActivity: Date;
 	/** The header's timestamp, or null when it is not a date. */
 	created: Date | null;
 	entries: number;
@@ -132,10 +140,13 @@ function summarize(session: CatalogSession): SessionSummary {
 	const header = session.header;
 	const activity = activityOf(session);
 	const created = dateOrNull(header.timestamp);
-	let modified: Date;
-	if (activity.last > 0) modified = new Date(activity.last);
-	else modified = created ?? session.modified;
-	if (Number.isNaN(modified.getTime())) modified = session.modified;
+	let lastActivity: Date;
+	if (activity.last > 0) lastActivity = new Date(activity.last);
+	else lastActivity = created ?? session.modified;
+	if (Number.isNaN(lastActivity.getTime())) lastActivity = session.modified;
+	// The epoch is what the catalog puts when the store listed no time.
+	const listed = session.modified.getTime();
+	const modified = listed > 0 && !Number.isNaN(listed) ? session.modified : lastActivity;
 	return {
 		file: session.location,
 		id: String(header.id),
@@ -143,6 +154,7 @@ function summarize(session: CatalogSession): SessionSummary {
 		name: session.tree.getSessionName() ?? null,
 		firstMessage: activity.firstMessage || null,
 		modified,
+		lastActivity,
 		created,
 		entries: session.tree.size,
 		branches: session.branches,
@@ -169,7 +181,7 @@ export interface SummarizeOptions {
 	onProgress?: (done: number, total: number) => void;
 }
 
-/** Summaries of the sessions of a collection, newest first (ties by location), and those that were skipped. */
+/** Summaries of the sessions of a collection, newest first by {@link SessionSummary.modified} (ties by location), and those that were skipped. */
 export async function summarizeSessions(
 	collection: SessionCollection,
 	options: SummarizeOptions = {},

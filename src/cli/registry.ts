@@ -465,10 +465,10 @@ const SPECS = defineCommands([
 		cli: {
 			synopsis: "ls [DIR|STORE] [--cwd PATH] [--all] [--agents] [--width N] [--json]",
 			description:
-				"Lists session files, newest first, the way pi's session picker sees them: the time of the\n" +
-				"last user or assistant message (else the header's time, else the file's), the session name\n" +
-				"or else the first user message (in quotes), the number of entries and of branches (leaves),\n" +
-				"the file size, and the file itself on the line below.\n" +
+				"Lists sessions, newest first: when the session last changed (a file's mtime, a database\n" +
+				"row's last append; not the messages' own timestamps, which --json gives as lastActivity),\n" +
+				"the session name or else the first user message (in quotes), the number of entries and of\n" +
+				"branches (leaves), the file size, and the file itself on the line below.\n" +
 				"\n" +
 				"Which sessions: by default those of the project in the current directory (or --cwd PATH) in\n" +
 				"pi's layout, <agent dir>/sessions/--<cwd>--/, where the agent dir is $PI_CODING_AGENT_DIR or\n" +
@@ -503,7 +503,7 @@ const SPECS = defineCommands([
 				{
 					flags: "--json",
 					description:
-						"print a JSON array of {file, id, cwd, name, firstMessage, modified, created, entries, branches, bytes, parentSession} (and agent, with --agents)",
+						"print a JSON array of {file, id, cwd, name, firstMessage, modified (the file's mtime, a database row's last append), lastActivity (pi's modified: the last message's time), created, entries, branches, bytes, parentSession} (and agent, with --agents)",
 				},
 			],
 			positionals: ["DIR?"],

@@ -1,7 +1,7 @@
 /** Session summaries agree with pi's own session listing (`SessionManager.list`, its buildSessionInfo). */
 
 import assert from "node:assert/strict";
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
@@ -31,7 +31,9 @@ async function assertAgreesWithPi(dir: string): Promise<number> {
 	for (const summary of ours) {
 		const info = byPath.get(summary.file);
 		assert.ok(info, `pi lists ${summary.file}`);
-		assert.equal(summary.modified.toISOString(), info.modified.toISOString(), `${summary.file}: modified`);
+		// pi's "modified" is our lastActivity; ours is when the file last changed.
+		assert.equal(summary.lastActivity.toISOString(), info.modified.toISOString(), `${summary.file}: modified`);
+		assert.equal(summary.modified.toISOString(), statSync(summary.file).mtime.toISOString(), `${summary.file}: mtime`);
 		assert.equal(summary.name, info.name ?? null, `${summary.file}: name`);
 		assert.equal(summary.firstMessage ?? "(no messages)", info.firstMessage, `${summary.file}: first message`);
 		assert.equal(summary.id, info.id);
@@ -109,8 +111,9 @@ describe("summaries", () => {
 		);
 		assert.equal(await assertAgreesWithPi(dir), 4);
 		const sessions = (await summarizeSessions(new DirectoryCollection(dir))).sessions;
+		sessions.sort((x, y) => y.lastActivity.getTime() - x.lastActivity.getTime());
 		assert.deepEqual(
-			sessions.map((s) => [s.name, s.firstMessage, s.modified.toISOString()]),
+			sessions.map((s) => [s.name, s.firstMessage, s.lastActivity.toISOString()]),
 			[
 				[null, "hand", "2025-05-04T02:00:00.000Z"],
 				[null, null, "2025-05-03T00:00:00.000Z"],
@@ -146,7 +149,7 @@ describe("summaries", () => {
 		);
 		assert.equal(await assertAgreesWithPi(dir), 1);
 		const [summary] = (await summarizeSessions(new DirectoryCollection(dir))).sessions;
-		assert.equal(summary?.modified.toISOString(), "2025-06-01T05:00:00.000Z");
+		assert.equal(summary?.lastActivity.toISOString(), "2025-06-01T05:00:00.000Z");
 		assert.equal(summary?.firstMessage, "q");
 	});
 
@@ -160,8 +163,12 @@ describe("summaries", () => {
 		const b = await Session.create({ location: "memory:summary-b", cwd: "/m", now: clock("2025-07-02T00:00:00.000Z") });
 		const { sessions, skipped } = await summarizeSessions(new MemoryCollection());
 		assert.deepEqual(skipped, []);
+		// modified is the memory store's time of the last write: b's creation, after a's last append.
+		for (const s of sessions) assert.ok(Date.now() - s.modified.getTime() < 60_000, s.file);
+		assert.ok((sessions[0]?.modified.getTime() ?? 0) >= (sessions[1]?.modified.getTime() ?? 0));
+		sessions.sort((x, y) => y.lastActivity.getTime() - x.lastActivity.getTime());
 		assert.deepEqual(
-			sessions.map((s) => [s.file, s.name, s.firstMessage, s.modified.toISOString(), s.entries, s.branches]),
+			sessions.map((s) => [s.file, s.name, s.firstMessage, s.lastActivity.toISOString(), s.entries, s.branches]),
 			[
 				["memory:summary-b", null, null, "2025-07-02T00:00:00.000Z", 0, 0],
 				["memory:summary-a", "memory notes", "in memory", "2025-07-01T00:03:00.000Z", 4, 2],

@@ -1,13 +1,13 @@
 /** `session-tree ls` on a directory of generated sessions laid out like pi's. */
 
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { type LsRow, lsCommand } from "../../src/cli/commands/ls.js";
 import { Session } from "../../src/session.js";
 import { buildLayout, clock, type Layout, OTHER, PROJECT, user } from "../catalog/layout.js";
-import { cli, lines, removeTempDirs, tempDir } from "./helpers.js";
+import { cli, lines, removeTempDirs, tempDir, userLine } from "./helpers.js";
 
 type Row = LsRow;
 
@@ -32,17 +32,50 @@ async function lsJson(args: string[]): Promise<{ rows: Row[]; stderr: string }> 
 }
 
 describe("ls", () => {
-	test("--cwd lists the project's sessions newest first, by pi's modified time", async () => {
+	test("--cwd lists the project's sessions newest first, by the time their file last changed", async () => {
 		const { rows } = await lsJson(["--cwd", PROJECT]);
 		assert.deepEqual(
 			rows.map((row) => row.file),
 			[layout.empty, layout.branched, layout.named, layout.damaged],
 		);
-		// No messages: the header's time. Otherwise the last user/assistant message's timestamp.
+		// The layout sets each file's mtime (test/catalog/layout.ts).
 		assert.deepEqual(
 			rows.map((row) => row.modified),
 			["2025-03-03T08:00:00.000Z", "2025-03-02T09:30:00.000Z", "2025-03-01T10:05:00.000Z", "2025-02-10T08:01:00.000Z"],
 		);
+		// pi's time: no messages, the header's time; otherwise the last user/assistant message's timestamp.
+		assert.deepEqual(
+			rows.map((row) => row.lastActivity),
+			["2025-03-03T08:00:00.000Z", "2025-03-02T09:30:00.000Z", "2025-03-01T10:05:00.000Z", "2025-02-10T08:01:00.000Z"],
+		);
+	});
+
+	test("MODIFIED is the file's mtime, not the messages' timestamps: a file written now is listed first", async () => {
+		const dir = tempDir();
+		// Old message times, written now: pi's time says a year ago, the file says now.
+		const fresh = await Session.create({ dir, cwd: PROJECT, now: clock("2024-01-01T00:00:00.000Z") });
+		await fresh.appendMessage(user("written just now", "2024-01-01T00:01:00.000Z"));
+		await fresh.close();
+		// Recent message times in a file last written long ago.
+		const stale = await Session.create({ dir, cwd: PROJECT, now: clock("2025-06-01T00:00:00.000Z") });
+		await stale.appendMessage(user("written long ago", "2025-06-01T00:01:00.000Z"));
+		await stale.close();
+		utimesSync(stale.file as string, new Date("2025-06-02T00:00:00.000Z"), new Date("2025-06-02T00:00:00.000Z"));
+		const before = Date.now();
+		const { rows } = await lsJson([dir]);
+		assert.deepEqual(
+			rows.map((row) => row.file),
+			[fresh.file, stale.file],
+		);
+		const [first, second] = rows as [Row, Row];
+		const mtime = statSync(fresh.file as string).mtime.toISOString();
+		assert.equal(first.modified, mtime);
+		assert.ok(Math.abs(Date.parse(first.modified) - before) < 60_000, first.modified);
+		assert.equal(first.lastActivity, "2024-01-01T00:01:00.000Z");
+		assert.equal(second.modified, "2025-06-02T00:00:00.000Z");
+		assert.equal(second.lastActivity, "2025-06-01T00:01:00.000Z");
+		const table = await cli(["ls", dir], { env });
+		assert.match(lines(table.stdout)[1] ?? "", /^(just now|\d+s ago) /, table.stdout);
 	});
 
 	test("--json rows have the documented shape and agree with Session.open", async () => {
@@ -55,6 +88,7 @@ describe("ls", () => {
 				"name",
 				"firstMessage",
 				"modified",
+				"lastActivity",
 				"created",
 				"entries",
 				"branches",
@@ -228,6 +262,37 @@ describe("ls", () => {
 		assert.match(file.stderr, /not a directory/);
 	});
 
+	test("a database: MODIFIED is the row's time of its last append, newest first", async () => {
+		const db = `sqlite:${join(tempDir(), "agents.db")}`;
+		const made = async () => {
+			const result = await cli(["new", "--dir", db, "--cwd", PROJECT]);
+			assert.equal(result.code, 0, result.stderr);
+			return result.stdout.trim();
+		};
+		const append = async (url: string, text: string, iso: string) => {
+			const result = await cli(["append", url], { input: `${userLine(text, Date.parse(iso))}\n` });
+			assert.equal(result.code, 0, result.stderr);
+		};
+		const a = await made();
+		await append(a, "old question", "2020-01-01T00:00:00.000Z");
+		const b = await made();
+		await append(b, "recent question", "2025-01-01T00:00:00.000Z");
+		const before = Date.now();
+		// Appended last, with the oldest message time: listed first.
+		await append(a, "another old one", "2020-01-02T00:00:00.000Z");
+		const { rows } = await lsJson([db]);
+		assert.deepEqual(
+			rows.map((row) => [row.file, row.lastActivity]),
+			[
+				[a, "2020-01-02T00:00:00.000Z"],
+				[b, "2025-01-01T00:00:00.000Z"],
+			],
+		);
+		const modified = Date.parse((rows[0] as Row).modified);
+		assert.ok(modified >= before - 5 && modified <= Date.now(), (rows[0] as Row).modified);
+		assert.ok(Date.parse((rows[1] as Row).modified) <= modified);
+	});
+
 	test("memory: lists the memory sessions of this process (in-process)", async () => {
 		const session = await Session.create({
 			location: "memory:ls-test",
@@ -242,9 +307,11 @@ describe("ls", () => {
 		assert.deepEqual(err, []);
 		const rows = JSON.parse(out.join("")) as Row[];
 		assert.deepEqual(
-			rows.map((row) => [row.file, row.firstMessage, row.modified, row.entries]),
+			rows.map((row) => [row.file, row.firstMessage, row.lastActivity, row.entries]),
 			[["memory:ls-test", "kept in memory", "2025-08-01T00:01:00.000Z", 1]],
 		);
+		// The memory store's time of its last write.
+		assert.ok(Math.abs(Date.parse(rows[0]?.modified ?? "") - Date.now()) < 60_000);
 		await session.close();
 	});
 
@@ -275,10 +342,10 @@ describe("ls", () => {
 				records.push({ type: "message", id: entryId, parentId, timestamp: stamp, message });
 				parentId = entryId;
 			}
-			writeFileSync(
-				join(dir, `${stamp.replace(/[:.]/g, "-")}_${id}.jsonl`),
-				records.map((r) => `${JSON.stringify(r)}\n`).join(""),
-			);
+			const file = join(dir, `${stamp.replace(/[:.]/g, "-")}_${id}.jsonl`);
+			writeFileSync(file, records.map((r) => `${JSON.stringify(r)}\n`).join(""));
+			// ls sorts by the file's time: give each file its own, a minute apart.
+			utimesSync(file, new Date(stamp), new Date(stamp));
 		}
 		const started = performance.now();
 		const result = await cli(["ls", "--all", "--json"], { env: { PI_CODING_AGENT_DIR: root } });

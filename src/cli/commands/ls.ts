@@ -17,7 +17,10 @@ export interface LsRow {
 	cwd: string;
 	name: string | null;
 	firstMessage: string | null;
+	/** When the session last changed: the file's mtime, a database row's last append. */
 	modified: string;
+	/** pi's "modified": the last user or assistant message's own time. */
+	lastActivity: string;
 	created: string | null;
 	entries: number;
 	branches: number;
@@ -71,6 +74,7 @@ function toRow(session: SessionSummary): LsRow {
 		name: session.name,
 		firstMessage: session.firstMessage,
 		modified: session.modified.toISOString(),
+		lastActivity: session.lastActivity.toISOString(),
 		created: session.created ? session.created.toISOString() : null,
 		entries: session.entries,
 		branches: session.branches,
