@@ -1,6 +1,6 @@
 /**
  * The Claude.ai importer on the real export in test/fixtures/real/claude-ai/
- * (PROVENANCE-newfmt.md): a `conversations.json` of three conversations, one with the message
+ * (test/fixtures/real/SOURCES.md): a `conversations.json` of three conversations, one with the message
  * tree (`parent_message_uuid`, a retried answer with a server-side tool call and its result),
  * one of the older linear kind, and one without `chat_messages`. Expected prompts and counts
  * come from test/fixtures/real/derive-newfmt.py (expected.json), an independent Python reader;

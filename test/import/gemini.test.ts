@@ -1,6 +1,6 @@
 /**
  * The Gemini CLI importer on the real recordings in test/fixtures/real/gemini/ (older one-object
- * `.json` files, PROVENANCE-newfmt.md), and on JSONL logs made from one of them the way Gemini
+ * `.json` files, test/fixtures/real/SOURCES.md), and on JSONL logs made from one of them the way Gemini
  * CLI itself makes them: resuming a `.json` session writes its metadata and every message as
  * lines of a `.jsonl` (ChatRecordingService.initialize), and the records appended after that
  * are the ones its recording service writes (a message written again whole as it changes,
