@@ -4,14 +4,21 @@
  * entry holding the line. The decisions (docs/import.md, "Claude Code"):
  *
  * - Ids: `derivedEntryId(sessionId + ":" + uuid)`, or `+ ":#" + line` for lines without a uuid;
- *   ids are drawn in file order, so a grown file keeps the ids of its old lines.
+ *   ids are drawn in the order entries are made (file order, a line whose parent comes later
+ *   right after its parent: claude-code-order.ts), so a grown file keeps the ids of its old lines.
  * - Tree: `uuid`/`parentUuid`. Several user or assistant children of one parent (rewinds and
  *   edits) are branches. Lines that are not conversation (progress, hook and other system lines,
  *   file-history snapshots, summaries, unknown types) are "transparent" (claude-code-links.ts):
  *   a later line that names the same parent hangs below them instead of beside them, so the
  *   pseudo-branches FORMATS.md describes (a progress line beside a tool result) do not become
  *   leaves. Lines without a uuid hang where they are in the file (below the line before them).
- *   A parent that is not in the file (or only later in it) makes a root.
+ *   Links are followed after reading the whole file (a parent may come later in it); a parent
+ *   that is not in the file makes a root; a cycle is an error (lenient: cut and reported).
+ * - Parallel tool calls: the tool results of one response hang one below the other, after its
+ *   message, although each names its own call's line as parent (see `userLine`; the rule of
+ *   Claude Code's own transcript reader).
+ * - Lenient: a line that cannot be read as its type says is a custom entry holding the line, a
+ *   bad time the previous line's, a missing `parentUuid` the line before; each is reported.
  * - One API response split over several assistant lines that share `message.id` is one
  *   assistant message at its first line (content blocks in file order, usage of the last line).
  * - Compaction: a `compact_boundary` line becomes a compaction entry below its
@@ -28,7 +35,7 @@
  *   id and the `agentId`, and the session id as `parentSession`.
  * - Leaf: the entry of the last line of the file that is not a sidechain line.
  * - Session name: `summary` lines are titles of the conversation ending at `leafUuid`; one whose
- *   `leafUuid` is an earlier line of this file names this session (a `session_info`), as does a
+ *   `leafUuid` is a line of this file (before or after it) names this session (a `session_info`), as does a
  *   `custom-title` line; a summary of a conversation in another file is a custom entry.
  * - What pi has no field for stays on the entry as `source` (`format: "claude-code"`, the uuid,
  *   and each source line without its mapped content); custom entries hold their line as `data`.
@@ -41,18 +48,17 @@ import type {
 	CompactionEntry,
 	MessageEntry,
 	SessionEntry,
-	SessionHeader,
 	TextContent,
 	ToolCall,
 	ToolResultMessage,
 } from "../core/types.js";
-import { CURRENT_SESSION_VERSION } from "../core/types.js";
 import { anthropicUsage, assistantBlock, contentText, stopReason } from "./claude-code-content.js";
+import { compactSummaryLines, transcriptHeader } from "./claude-code-header.js";
 import { Links, ROOT } from "./claude-code-links.js";
 import { type PlannedLine, planLines } from "./claude-code-order.js";
 import { CLAUDE_CODE_FORMAT, type LineMeta, type MessageSource, userLineMessages } from "./claude-code-user.js";
-import { DerivedIds, isJson, type Json, mapBlocks, uuidFromName, withSource } from "./common.js";
-import { baseName, fieldError, type JsonLine, readJsonLines } from "./jsonl.js";
+import { DerivedIds, isJson, type Json, mapBlocks, withSource } from "./common.js";
+import { fieldError, type JsonLine, readJsonLines } from "./jsonl.js";
 import type { ImportedSession, Importer, ImportSkip, ImportSource } from "./types.js";
 
 /** The sessions in one Claude Code transcript: one, or none for a file without lines. */
@@ -95,7 +101,7 @@ class ClaudeCodeImport {
 	private readonly toolNames = new Map<string, string>();
 	private readonly promptCalls: Array<{ prompt: string; toolCallId: string; entryId: string; linked: boolean }> = [];
 	/** Compact-boundary uuid → the line carrying its summary; and the lines so consumed. */
-	private readonly carriers = new Map<string, JsonLine>();
+	private carriers = new Map<string, JsonLine>();
 	private readonly consumed = new Set<number>();
 	private seed = "";
 
@@ -107,65 +113,15 @@ class ClaudeCodeImport {
 		const { lines, skipped } = readJsonLines(this.source);
 		if (lines.length === 0) return [];
 		this.skipped = skipped;
-		const header = this.header(lines);
+		const header = transcriptHeader(this.source, lines);
 		this.seed = header.id;
 		// Links are followed after reading the whole file: a parent may come later in it.
 		const plan = planLines(this.source, lines, header.timestamp, skipped);
 		this.uuids = plan.uuids;
-		this.findCarriers(lines);
+		this.carriers = compactSummaryLines(lines);
 		for (const planned of plan.order) this.line(planned);
 		const leafId = plan.last === undefined ? null : this.links.resolve(plan.last);
 		return [{ format: "claude-code", header, records: this.records, leafId, skipped }];
-	}
-
-	private header(lines: readonly JsonLine[]): SessionHeader {
-		const first = lines[0];
-		const known = new Set(["summary", "file-history-snapshot", "custom-title"]);
-		if (first && !lines.some((l) => typeof l.record.uuid === "string" || known.has(String(l.record.type)))) {
-			throw fieldError(
-				this.source,
-				first.n,
-				"type",
-				"not a Claude Code transcript (no line has a uuid or a Claude Code record type)",
-			);
-		}
-		const firstString = (field: string): string | undefined => {
-			for (const { record } of lines) if (typeof record[field] === "string") return record[field] as string;
-			return undefined;
-		};
-		const sessionId = firstString("sessionId") ?? baseName(this.source.name);
-		// The first line's time that is a date (a bad one is reported where the line is planned).
-		const timestamp = lines
-			.map((l) => l.record.timestamp)
-			.find((t): t is string => typeof t === "string" && !Number.isNaN(Date.parse(t)));
-		const conversation = lines.filter((l) => typeof l.record.uuid === "string");
-		const subagent = conversation.length > 0 && conversation.every((l) => l.record.isSidechain === true);
-		const header: SessionHeader = {
-			type: "session",
-			version: CURRENT_SESSION_VERSION,
-			id: subagent
-				? uuidFromName(`claude-code:${sessionId}:${firstString("agentId") ?? baseName(this.source.name)}`)
-				: sessionId,
-			timestamp: timestamp ?? new Date(0).toISOString(),
-			cwd: firstString("cwd") ?? "",
-		};
-		if (subagent) header.parentSession = sessionId;
-		return header;
-	}
-
-	/** Each compact boundary's summary line: the first later line whose parent it is and that carries a summary. */
-	private findCarriers(lines: readonly JsonLine[]): void {
-		const boundaries = new Set<string>();
-		for (const line of lines) {
-			const r = line.record;
-			if (typeof r.uuid !== "string") continue;
-			if (r.type === "system" && r.subtype === "compact_boundary") boundaries.add(r.uuid);
-			const carries = r.isCompactSummary === true || (r.type === "summary" && isJson(r.message));
-			const parent = r.parentUuid;
-			if (carries && typeof parent === "string" && boundaries.has(parent) && !this.carriers.has(parent)) {
-				this.carriers.set(parent, line);
-			}
-		}
 	}
 
 	/**
