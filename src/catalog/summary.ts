@@ -7,6 +7,7 @@
 import { parentSessionOf } from "../core/migrate.js";
 import type { TreeNode } from "../core/tree.js";
 import type { SessionEntry } from "../core/types.js";
+import { promptOf } from "../import/injected.js";
 import type { SessionCollection, SessionListing, SessionStore } from "../storage/store.js";
 import {
 	type CatalogSession,
@@ -29,7 +30,7 @@ export interface SessionSummary {
 	cwd: string;
 	/** The latest `session_info` name (trimmed), or null. */
 	name: string | null;
-	/** Text of the first user message that has text, or null. */
+	/** Text of the first user message that has typed text (not text the agent injected, src/import/injected.ts), or null. */
 	firstMessage: string | null;
 	/**
 	 * When the session last changed, as its store lists it: a file's mtime, a database row's
@@ -72,7 +73,10 @@ export function messageText(content: unknown): string {
 	return parts.join(" ");
 }
 
-/** What pi's `buildSessionInfo` collects from the messages: the first user text and the last activity. */
+/**
+ * What pi's `buildSessionInfo` collects from the messages: the first user text (here: the first
+ * typed text, skipping what an agent injected) and the last activity.
+ */
 class Activity {
 	firstMessage = "";
 	last = 0;
@@ -88,7 +92,8 @@ class Activity {
 			const parsed = new Date(String(entry.timestamp)).getTime();
 			if (!Number.isNaN(parsed)) this.at(parsed);
 		}
-		if (!this.firstMessage && message.role === "user") this.firstMessage = messageText(message.content);
+		// What the person typed: not what the agent injected (a Claude Code caveat, Codex's AGENTS.md).
+		if (!this.firstMessage && message.role === "user") this.firstMessage = promptOf(entry) ?? "";
 	}
 
 	at(time: number): void {

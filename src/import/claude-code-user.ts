@@ -42,6 +42,9 @@ export interface MessageSource {
  * The messages of a user line: each tool result a toolResult message (named after its call by
  * `toolName`), the other content (text, images) a user message, in the line's order; each with
  * the `source` its entry keeps. The first keeps the line itself (without the mapped content).
+ * A `tool_result` block without a string `tool_use_id` throws, unless `report` is given (a
+ * lenient import): then it is reported and kept as an unmapped block of the user content (in
+ * `source`, so exporting back gives it again); no call can be matched to it.
  */
 export function userLineMessages(
 	source: ImportSource,
@@ -49,6 +52,7 @@ export function userLineMessages(
 	uuid: string,
 	ms: number,
 	toolName: (callId: string) => string,
+	report?: (field: string, problem: string) => void,
 ): Array<{ message: UserMessage | ToolResultMessage; source: MessageSource }> {
 	const r = line.record;
 	const message = r.message;
@@ -80,16 +84,19 @@ export function userLineMessages(
 			run = [];
 		};
 		content.forEach((block, index) => {
-			if (!(isJson(block) && block.type === "tool_result")) {
+			const orphan = isJson(block) && block.type === "tool_result" && typeof block.tool_use_id !== "string";
+			if (orphan) {
+				const field = `message.content[${index}].tool_use_id`;
+				if (!report) throw fieldError(source, line.n, field, "a tool_result needs a string");
+				report(field, "a tool_result needs a string; kept unmapped in the user message's source");
+			}
+			if (!(isJson(block) && block.type === "tool_result") || orphan) {
 				if (run.length === 0) runStart = index;
 				run.push(block);
 				return;
 			}
 			flush();
-			const callId = block.tool_use_id;
-			if (typeof callId !== "string") {
-				throw fieldError(source, line.n, `message.content[${index}].tool_use_id`, "a tool_result needs a string");
-			}
+			const callId = block.tool_use_id as string;
 			const mapped = toolResultContent(block.content);
 			const result: ToolResultMessage = {
 				role: "toolResult",

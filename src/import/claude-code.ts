@@ -4,14 +4,21 @@
  * entry holding the line. The decisions (docs/import.md, "Claude Code"):
  *
  * - Ids: `derivedEntryId(sessionId + ":" + uuid)`, or `+ ":#" + line` for lines without a uuid;
- *   ids are drawn in file order, so a grown file keeps the ids of its old lines.
+ *   ids are drawn in the order entries are made (file order, a line whose parent comes later
+ *   right after its parent: claude-code-order.ts), so a grown file keeps the ids of its old lines.
  * - Tree: `uuid`/`parentUuid`. Several user or assistant children of one parent (rewinds and
  *   edits) are branches. Lines that are not conversation (progress, hook and other system lines,
  *   file-history snapshots, summaries, unknown types) are "transparent" (claude-code-links.ts):
  *   a later line that names the same parent hangs below them instead of beside them, so the
  *   pseudo-branches FORMATS.md describes (a progress line beside a tool result) do not become
  *   leaves. Lines without a uuid hang where they are in the file (below the line before them).
- *   A parent that is not in the file (or only later in it) makes a root.
+ *   Links are followed after reading the whole file (a parent may come later in it); a parent
+ *   that is not in the file makes a root; a cycle is an error (lenient: cut and reported).
+ * - Parallel tool calls: the tool results of one response hang one below the other, after its
+ *   message, although each names its own call's line as parent (see `userLine`; the rule of
+ *   Claude Code's own transcript reader).
+ * - Lenient: a line that cannot be read as its type says is a custom entry holding the line, a
+ *   bad time the previous line's, a missing `parentUuid` the line before; each is reported.
  * - One API response split over several assistant lines that share `message.id` is one
  *   assistant message at its first line (content blocks in file order, usage of the last line).
  * - Compaction: a `compact_boundary` line becomes a compaction entry below its
@@ -28,34 +35,47 @@
  *   id and the `agentId`, and the session id as `parentSession`.
  * - Leaf: the entry of the last line of the file that is not a sidechain line.
  * - Session name: `summary` lines are titles of the conversation ending at `leafUuid`; one whose
- *   `leafUuid` is an earlier line of this file names this session (a `session_info`), as does a
+ *   `leafUuid` is a line of this file (before or after it) names this session (a `session_info`), as does a
  *   `custom-title` line; a summary of a conversation in another file is a custom entry.
  * - What pi has no field for stays on the entry as `source` (`format: "claude-code"`, the uuid,
  *   and each source line without its mapped content); custom entries hold their line as `data`.
  */
 
 import { customEntry, messageEntry, sessionInfoEntry } from "../core/entries.js";
+import { isSessionTreeError } from "../core/errors.js";
 import type {
 	AssistantMessage,
 	CompactionEntry,
 	MessageEntry,
 	SessionEntry,
-	SessionHeader,
 	TextContent,
 	ToolCall,
+	ToolResultMessage,
 } from "../core/types.js";
-import { CURRENT_SESSION_VERSION } from "../core/types.js";
 import { anthropicUsage, assistantBlock, contentText, stopReason } from "./claude-code-content.js";
+import { compactSummaryLines, transcriptHeader } from "./claude-code-header.js";
 import { Links, ROOT } from "./claude-code-links.js";
+import { type PlannedLine, planLines } from "./claude-code-order.js";
 import { CLAUDE_CODE_FORMAT, type LineMeta, type MessageSource, userLineMessages } from "./claude-code-user.js";
-import { DerivedIds, isJson, type Json, mapBlocks, uuidFromName, withSource } from "./common.js";
-import { baseName, fieldError, type JsonLine, lineTimestamp, readJsonLines } from "./jsonl.js";
-import type { ImportedSession, Importer, ImportSource } from "./types.js";
+import { DerivedIds, isJson, type Json, mapBlocks, withSource } from "./common.js";
+import { fieldError, type JsonLine, readJsonLines } from "./jsonl.js";
+import type { ImportedSession, Importer, ImportSkip, ImportSource } from "./types.js";
 
 /** The sessions in one Claude Code transcript: one, or none for a file without lines. */
 export const importClaudeCode: Importer = (source) => new ClaudeCodeImport(source).run();
 
 export { CLAUDE_CODE_FORMAT };
+
+/**
+ * The tool results of one API response (a turn): the key of the last result line placed, and
+ * the calls answered. Claude Code 2.x writes each parallel call as its own assistant line and
+ * hangs each result below its own call's line; the results of one turn are chained instead.
+ */
+interface Turn {
+	sidechain: boolean;
+	tail: string | undefined;
+	readonly answered: Set<string>;
+}
 
 /** An assistant message being assembled from the lines that share its `message.id`. */
 interface Group {
@@ -64,6 +84,7 @@ interface Group {
 	source: MessageSource;
 	sidechain: boolean;
 	stop: unknown;
+	turn: Turn;
 }
 
 class ClaudeCodeImport {
@@ -72,15 +93,17 @@ class ClaudeCodeImport {
 	private readonly ids = new DerivedIds();
 	private readonly links = new Links();
 	private readonly groups = new Map<string, Group>();
+	/** Assistant line uuid → its response's turn; tool call id → the turn of the response that made it. */
+	private readonly turnOfLine = new Map<string, Turn>();
+	private readonly turnOfCall = new Map<string, Turn>();
+	private skipped: ImportSkip[] = [];
+	private uuids: ReadonlySet<string> = new Set();
 	private readonly toolNames = new Map<string, string>();
 	private readonly promptCalls: Array<{ prompt: string; toolCallId: string; entryId: string; linked: boolean }> = [];
 	/** Compact-boundary uuid → the line carrying its summary; and the lines so consumed. */
-	private readonly carriers = new Map<string, JsonLine>();
+	private carriers = new Map<string, JsonLine>();
 	private readonly consumed = new Set<number>();
 	private seed = "";
-	private lastTimestamp = "";
-	private prevMainKey: string | undefined;
-	private prevAnyKey: string | undefined;
 
 	constructor(source: ImportSource) {
 		this.source = source;
@@ -89,93 +112,67 @@ class ClaudeCodeImport {
 	run(): ImportedSession[] {
 		const { lines, skipped } = readJsonLines(this.source);
 		if (lines.length === 0) return [];
-		const header = this.header(lines);
+		this.skipped = skipped;
+		const header = transcriptHeader(this.source, lines);
 		this.seed = header.id;
-		this.lastTimestamp = header.timestamp;
-		this.findCarriers(lines);
-		for (const line of lines) this.line(line);
-		const last = this.prevMainKey ?? this.prevAnyKey;
-		const leafId = last === undefined ? null : this.links.resolve(last);
+		// Links are followed after reading the whole file: a parent may come later in it.
+		const plan = planLines(this.source, lines, header.timestamp, skipped);
+		this.uuids = plan.uuids;
+		this.carriers = compactSummaryLines(lines);
+		for (const planned of plan.order) this.line(planned);
+		const leafId = plan.last === undefined ? null : this.links.resolve(plan.last);
 		return [{ format: "claude-code", header, records: this.records, leafId, skipped }];
 	}
 
-	private header(lines: readonly JsonLine[]): SessionHeader {
-		const first = lines[0];
-		const known = new Set(["summary", "file-history-snapshot", "custom-title"]);
-		if (first && !lines.some((l) => typeof l.record.uuid === "string" || known.has(String(l.record.type)))) {
-			throw fieldError(
-				this.source,
-				first.n,
-				"type",
-				"not a Claude Code transcript (no line has a uuid or a Claude Code record type)",
-			);
-		}
-		const firstString = (field: string): string | undefined => {
-			for (const { record } of lines) if (typeof record[field] === "string") return record[field] as string;
-			return undefined;
-		};
-		const sessionId = firstString("sessionId") ?? baseName(this.source.name);
-		let timestamp: string | undefined;
-		for (const line of lines) {
-			timestamp = lineTimestamp(this.source, line, line.record.timestamp, "timestamp");
-			if (timestamp) break;
-		}
-		const conversation = lines.filter((l) => typeof l.record.uuid === "string");
-		const subagent = conversation.length > 0 && conversation.every((l) => l.record.isSidechain === true);
-		const header: SessionHeader = {
-			type: "session",
-			version: CURRENT_SESSION_VERSION,
-			id: subagent
-				? uuidFromName(`claude-code:${sessionId}:${firstString("agentId") ?? baseName(this.source.name)}`)
-				: sessionId,
-			timestamp: timestamp ?? new Date(0).toISOString(),
-			cwd: firstString("cwd") ?? "",
-		};
-		if (subagent) header.parentSession = sessionId;
-		return header;
-	}
-
-	/** Each compact boundary's summary line: the first later line whose parent it is and that carries a summary. */
-	private findCarriers(lines: readonly JsonLine[]): void {
-		const boundaries = new Set<string>();
-		for (const line of lines) {
-			const r = line.record;
-			if (typeof r.uuid !== "string") continue;
-			if (r.type === "system" && r.subtype === "compact_boundary") boundaries.add(r.uuid);
-			const carries = r.isCompactSummary === true || (r.type === "summary" && isJson(r.message));
-			const parent = r.parentUuid;
-			if (carries && typeof parent === "string" && boundaries.has(parent) && !this.carriers.has(parent)) {
-				this.carriers.set(parent, line);
-			}
+	/**
+	 * The entries of one line. Lenient, a line that cannot be read as what its type says (a field
+	 * missing or of the wrong kind) is kept as a custom entry holding the line, where the line
+	 * would hang, and reported; strict, that is an error naming the line and the field.
+	 */
+	private line(planned: PlannedLine): void {
+		try {
+			this.lineEntries(planned);
+		} catch (error) {
+			if (this.source.lenient !== true || !isSessionTreeError(error) || error.code !== "INVALID_RECORD") throw error;
+			const { line, key, timestamp } = planned;
+			const prefix = `${this.source.name}:${line.n}: `;
+			const reason = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+			this.skipped.push({
+				source: this.source.name,
+				where: String(line.n),
+				reason: `${reason}; kept as a custom entry`,
+			});
+			const entry = this.custom(line, this.ids.id(`${this.seed}:${key}`), timestamp);
+			this.chain(this.parentOf(planned), [entry], key, key.startsWith("#"));
 		}
 	}
 
-	private line(line: JsonLine): void {
+	/** Where a planned line hangs: its parent's attach point; a sidechain's first line is a root of its own. */
+	private parentOf(planned: PlannedLine): string | null {
+		if (planned.dependsOn === null && planned.line.record.isSidechain === true && !planned.key.startsWith("#")) {
+			return null;
+		}
+		return this.links.resolve(planned.dependsOn ?? ROOT);
+	}
+
+	private lineEntries(planned: PlannedLine): void {
+		const { line, key, timestamp } = planned;
 		const r = line.record;
 		const type = r.type;
 		if (typeof type !== "string") throw fieldError(this.source, line.n, "type", "missing or not a string");
 		if (r.uuid !== undefined && typeof r.uuid !== "string") {
 			throw fieldError(this.source, line.n, "uuid", "not a string");
 		}
-		const timestamp = lineTimestamp(this.source, line, r.timestamp, "timestamp") ?? this.lastTimestamp;
-		this.lastTimestamp = timestamp;
-		const uuid = r.uuid;
-		if ((type === "user" || type === "assistant") && uuid === undefined) {
+		if ((type === "user" || type === "assistant") && r.uuid === undefined) {
 			throw fieldError(this.source, line.n, "uuid", `a ${type} line needs one`);
 		}
-		const sidechain = r.isSidechain === true;
-		let key: string;
-		if (uuid === undefined || this.links.knows(uuid)) {
+		if (key.startsWith("#")) {
 			// No uuid (or one seen before): hung where it is in the file, transparent.
-			key = `#${line.n}`;
 			const entry = this.titleOrCustom(line, this.ids.id(`${this.seed}:${key}`), timestamp);
-			this.chain(this.links.resolve(this.prevMainKey ?? this.prevAnyKey ?? ROOT), [entry], key, true);
+			this.chain(this.parentOf(planned), [entry], key, true);
 		} else {
-			key = uuid;
-			this.conversationLine(line, uuid, type, sidechain, timestamp);
+			this.conversationLine(planned, type);
 		}
-		this.prevAnyKey = key;
-		if (!sidechain) this.prevMainKey = key;
 	}
 
 	/** The entry for a line without a uuid: a session name for a real title, else the line as a custom entry. */
@@ -185,7 +182,7 @@ class ClaudeCodeImport {
 			r.type === "summary" &&
 			typeof r.summary === "string" &&
 			typeof r.leafUuid === "string" &&
-			this.links.knows(r.leafUuid)
+			this.uuids.has(r.leafUuid)
 				? r.summary
 				: r.type === "custom-title" && typeof r.customTitle === "string"
 					? r.customTitle
@@ -211,37 +208,22 @@ class ClaudeCodeImport {
 		if (parent !== null) this.links.attached(parentId, parent, key, transparent);
 	}
 
-	/** The key a line with a uuid hangs below: its parent's, or ROOT for none or one not (yet) in the file. */
-	private parentKey(line: JsonLine, type: string): string {
-		const parent = line.record.parentUuid;
-		if (parent === undefined) {
-			if (type === "user" || type === "assistant") {
-				throw fieldError(this.source, line.n, "parentUuid", `a ${type} line needs one (null for a root)`);
-			}
-			return this.prevMainKey ?? this.prevAnyKey ?? ROOT;
-		}
-		if (parent === null) return ROOT;
-		if (typeof parent !== "string") throw fieldError(this.source, line.n, "parentUuid", "neither a string nor null");
-		return this.links.knows(parent) ? parent : ROOT;
-	}
-
-	private conversationLine(line: JsonLine, uuid: string, type: string, sidechain: boolean, timestamp: string): void {
+	private conversationLine(planned: PlannedLine, type: string): void {
+		const { line, key: uuid, timestamp } = planned;
 		const r = line.record;
-		let parentKey = this.parentKey(line, type);
-		// A sidechain's first line is a root of its own even where leading transparent lines redirected ROOT.
-		const parentId = sidechain && parentKey === ROOT ? null : this.links.resolve(parentKey);
+		const sidechain = r.isSidechain === true;
+		const parentKey = planned.dependsOn ?? ROOT;
+		const parentId = this.parentOf(planned);
 		const ms = Date.parse(timestamp);
 		if (this.consumed.has(line.n)) {
 			const entry = this.custom(line, this.ids.id(`${this.seed}:${uuid}`), timestamp, "claude-code:compact-summary");
 			this.chain(parentId, [entry], uuid, false);
 		} else if (type === "user" && r.isVisibleInTranscriptOnly !== true) {
-			this.chain(parentId, this.userEntries(line, uuid, timestamp, ms, sidechain), uuid, false);
+			this.userLine(line, uuid, parentId, sidechain, timestamp, ms);
 		} else if (type === "assistant") {
 			this.assistantLine(line, uuid, parentKey, parentId, sidechain, timestamp, ms);
 		} else if (type === "system" && r.subtype === "compact_boundary") {
-			if (typeof r.logicalParentUuid === "string" && this.links.knows(r.logicalParentUuid)) {
-				parentKey = r.logicalParentUuid;
-			}
+			// Below its `logicalParentUuid` (the plan's parent for a boundary): that joins the two halves of the file.
 			this.chain(this.links.resolve(parentKey), [this.boundary(line, uuid, timestamp)], uuid, false);
 		} else {
 			// A user line only shown in the transcript is not sent, but it is conversation: not transparent.
@@ -250,9 +232,58 @@ class ClaudeCodeImport {
 		}
 	}
 
+	/**
+	 * A user line. Tool results join the results of their turn already placed (see {@link Turn}),
+	 * the rule Claude Code's own transcript reader follows when it resumes (docs/import.md,
+	 * "Parallel tool calls"): a result answering a call of the response that made the calls
+	 * placed before, and none answered yet, hangs below the last of them instead of beside it.
+	 */
+	private userLine(
+		line: JsonLine,
+		uuid: string,
+		parentId: string | null,
+		sidechain: boolean,
+		timestamp: string,
+		ms: number,
+	): void {
+		const entries = this.userEntries(line, uuid, timestamp, ms, sidechain);
+		const callIds = entries.flatMap((e) =>
+			e.type === "message" && e.message.role === "toolResult" ? [(e.message as ToolResultMessage).toolCallId] : [],
+		);
+		const turn = this.turnOfResults(line.record, sidechain, callIds);
+		if (turn?.tail !== undefined && callIds.every((id) => !turn.answered.has(id))) {
+			// Transparent: whatever would hang below the previous result of the turn hangs below this one.
+			this.chain(this.links.resolve(turn.tail), entries, uuid, true);
+		} else {
+			this.chain(parentId, entries, uuid, false);
+		}
+		if (turn) {
+			turn.tail = uuid;
+			for (const id of callIds) turn.answered.add(id);
+		}
+	}
+
+	/** The turn whose calls a user line answers: its parent line's, else its first result's call's. */
+	private turnOfResults(r: Json, sidechain: boolean, callIds: readonly string[]): Turn | undefined {
+		const first = callIds[0];
+		if (first === undefined) return undefined;
+		const turn =
+			(typeof r.parentUuid === "string" ? this.turnOfLine.get(r.parentUuid) : undefined) ?? this.turnOfCall.get(first);
+		return turn?.sidechain === sidechain ? turn : undefined;
+	}
+
 	/** A user line: its tool results (each a toolResult message), and its other content as a user message. */
 	private userEntries(line: JsonLine, uuid: string, timestamp: string, ms: number, sidechain: boolean): SessionEntry[] {
-		const parts = userLineMessages(this.source, line, uuid, ms, (id) => this.toolNames.get(id) ?? "");
+		const report =
+			this.source.lenient === true
+				? (field: string, problem: string) =>
+						this.skipped.push({
+							source: this.source.name,
+							where: String(line.n),
+							reason: `field \`${field}\`: ${problem}`,
+						})
+				: undefined;
+		const parts = userLineMessages(this.source, line, uuid, ms, (id) => this.toolNames.get(id) ?? "", report);
 		const first = parts[0]?.source;
 		if (first && sidechain && line.record.parentUuid === null) {
 			const message = line.record.message;
@@ -298,6 +329,7 @@ class ClaudeCodeImport {
 		const messageId = typeof message.id === "string" ? message.id : undefined;
 		const group = messageId === undefined ? undefined : this.groups.get(messageId);
 		let entryId: string;
+		let turn: Turn;
 		if (group && group.sidechain === sidechain) {
 			// Another line of a response already begun: its blocks join that message.
 			group.message.content.push(...blocks);
@@ -310,6 +342,7 @@ class ClaudeCodeImport {
 			group.message.stopReason = this.stopOf(group.message, group.stop, r);
 			this.links.absorbed(uuid, parentKey);
 			entryId = group.entryId;
+			turn = group.turn;
 		} else {
 			const built: AssistantMessage = {
 				role: "assistant",
@@ -327,15 +360,25 @@ class ClaudeCodeImport {
 				messageEntry({ id: this.ids.id(`${this.seed}:${uuid}`), parentId: null, timestamp }, built),
 				source,
 			);
+			turn = { sidechain, tail: undefined, answered: new Set() };
 			if (messageId !== undefined) {
-				this.groups.set(messageId, { entryId: entry.id, message: built, source, sidechain, stop: message.stop_reason });
+				this.groups.set(messageId, {
+					entryId: entry.id,
+					message: built,
+					source,
+					sidechain,
+					stop: message.stop_reason,
+					turn,
+				});
 			}
 			this.chain(parentId, [entry], uuid, false);
 			entryId = entry.id;
 		}
+		this.turnOfLine.set(uuid, turn);
 		for (const block of blocks) {
 			if (block.type !== "toolCall") continue;
 			const call = block as ToolCall;
+			this.turnOfCall.set(call.id, turn);
 			this.toolNames.set(call.id, call.name);
 			if (typeof call.arguments.prompt === "string") {
 				this.promptCalls.push({ prompt: call.arguments.prompt, toolCallId: call.id, entryId, linked: false });

@@ -85,11 +85,31 @@ export function baseName(name: string): string {
 	return file.replace(/\.jsonl$/i, "");
 }
 
-/** A line's ISO timestamp: the string when it is a date, undefined when absent; anything else throws. */
-export function lineTimestamp(source: ImportSource, line: JsonLine, value: unknown, field: string): string | undefined {
+/**
+ * A line's ISO timestamp: the string when it is a date, undefined when absent. Anything else
+ * throws, unless the source is lenient and the caller passes `skipped`: then the problem is
+ * reported there (naming the line and the field) and the result is undefined, so the caller
+ * falls back on the previous line's time.
+ */
+export function lineTimestamp(
+	source: ImportSource,
+	line: JsonLine,
+	value: unknown,
+	field: string,
+	skipped?: ImportSkip[],
+): string | undefined {
 	if (value === undefined || value === null) return undefined;
 	if (typeof value !== "string" || Number.isNaN(Date.parse(value))) {
-		throw fieldError(source, line.n, field, `${JSON.stringify(value)} is not an ISO 8601 date`);
+		const problem = `${JSON.stringify(value)} is not an ISO 8601 date`;
+		if (source.lenient === true && skipped) {
+			skipped.push({
+				source: source.name,
+				where: String(line.n),
+				reason: `field \`${field}\`: ${problem}; the previous line's time is used`,
+			});
+			return undefined;
+		}
+		throw fieldError(source, line.n, field, problem);
 	}
 	return value;
 }

@@ -44,6 +44,7 @@
 
 import type { BranchSummaryEntry, CompactionEntry, SessionEntry, UnknownEntry } from "../core/types.js";
 import { isObject } from "../core/validate.js";
+import { promptOf } from "../import/injected.js";
 import { groupDigits, oneLine } from "./preview.js";
 import { stripAnsi } from "./terminal.js";
 
@@ -100,20 +101,11 @@ function title(input: MarkdownInput): string {
 	if (name !== "") return escapeInline(name);
 	for (const entry of input.entries) {
 		if (entry.type !== "message" || !isObject(entry.message) || entry.message.role !== "user") continue;
-		const text = oneLine(clean(textOf(entry.message.content)), MARKDOWN_TITLE_LENGTH);
+		// What the person typed, not what the agent injected (src/import/injected.ts).
+		const text = oneLine(clean(promptOf(entry) ?? ""), MARKDOWN_TITLE_LENGTH);
 		if (text !== "") return escapeInline(text);
 	}
 	return `Session ${escapeInline(input.sessionId)}`;
-}
-
-/** The text blocks of message content, joined by spaces (images and other blocks left out). */
-function textOf(content: unknown): string {
-	if (typeof content === "string") return content;
-	if (!Array.isArray(content)) return "";
-	return content
-		.filter((block) => isObject(block) && block.type === "text" && typeof block.text === "string")
-		.map((block) => (block as { text: string }).text)
-		.join(" ");
 }
 
 function headerLine(input: MarkdownInput): string {
