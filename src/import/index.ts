@@ -548,15 +548,30 @@ async function importPending(
 	}
 	try {
 		const sessions = await importText(text, pending.name, options);
-		if (sessions.length === 0) {
-			report.skipped.push({ source: pending.name, where: "", reason: "holds no conversation" });
-			return undefined;
+		// A transcript of titles or snapshots only (Claude Code writes such files beside real ones)
+		// is of a known format but no session: skipped in a walk, a failure when named.
+		if (sessions.length === 0 || sessions.every((s) => !holdsConversation(s))) {
+			if (!pending.explicit) {
+				report.skipped.push({ source: pending.name, where: "", reason: "holds no conversation" });
+				return undefined;
+			}
+			const words = sessions[0] ? FORMAT_WORDS[sessions[0].format] : "a file";
+			throw new SessionTreeError(
+				"INVALID_ARGUMENT",
+				`${pending.name}: ${words} that holds no conversation (no message in it): nothing to import`,
+				{ file: pending.name },
+			);
 		}
 		return sessions;
 	} catch (error) {
 		report.failures.push({ source: pending.name, error: asError(error) });
 		return undefined;
 	}
+}
+
+/** True when an imported session holds anything a model would be sent (not only titles, snapshots or notes). */
+function holdsConversation(imported: ImportedSession): boolean {
+	return imported.records.some((r) => r.type === "message" || r.type === "custom_message" || r.type === "compaction");
 }
 
 // ---- reading without converting ---------------------------------------------------------------
