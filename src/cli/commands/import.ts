@@ -2,7 +2,7 @@
 
 import { existsSync, mkdirSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { exportInputOf, exportValue } from "../../import/export.js";
+import { EXPORT_FORMATS, exportInputOf, exportText } from "../../import/export.js";
 import { IMPORT_FORMATS, type ImportReport, importSources, isImportFormat } from "../../import/index.js";
 import type { ImportFormat } from "../../import/types.js";
 import { sanitize } from "../../render/preview.js";
@@ -93,11 +93,12 @@ export const importCommand: CommandHandler = {
 export const exportCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
 		const to = stringValue(values, "to");
-		if (to !== "chatgpt" && to !== "openwebui") {
+		const format = EXPORT_FORMATS.find((known) => known === to);
+		if (format === undefined) {
 			throw new UsageError(
 				to === undefined
-					? "missing --to chatgpt|openwebui"
-					: `cannot export to ${JSON.stringify(to)} (use chatgpt or openwebui)`,
+					? `missing --to ${EXPORT_FORMATS.join("|")}`
+					: `cannot export to ${JSON.stringify(to)} (use ${EXPORT_FORMATS.join(", ")})`,
 				"export",
 			);
 		}
@@ -107,7 +108,7 @@ export const exportCommand: CommandHandler = {
 		}
 		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true);
 		try {
-			const text = `${JSON.stringify(exportValue(await exportInputOf(session), to), null, 2)}\n`;
+			const text = exportText(await exportInputOf(session), format);
 			if (out === undefined) io.out(text);
 			else writeNewFile(out, text, values.force === true);
 		} finally {

@@ -1,0 +1,619 @@
+/**
+ * Export back to Claude Code: a session as a Claude Code transcript (the records of a
+ * `~/.claude/projects/<dir>/<sessionId>.jsonl` file). docs/import.md ("Export back") has the
+ * mapping; in short:
+ *
+ * - Every entry that came from a Claude Code line gives its line back: the line kept in the
+ *   entry's `source` (or a custom entry's `data`) with the content rebuilt from the pi message,
+ *   a user line's tool results and text joined again, a response the import merged split again
+ *   into its lines. Their `uuid`/`parentUuid` are the original ones, so the whole tree (every
+ *   branch, sidechains, transparent lines) is as Claude Code wrote it.
+ * - Other entries (a pi session, a Codex or ChatGPT import, entries appended after an import)
+ *   become new lines: uuids derived from the session and the entry, `parentUuid` the nearest
+ *   exported line above. A pi compaction becomes a `compact_boundary` line and an
+ *   `isCompactSummary` user line (the kept entries as its `preservedSegment`); a session name a
+ *   `custom-title` line; entries Claude Code has no line for (model and thinking level changes,
+ *   labels, custom entries of other formats) are left out.
+ * - Order: parents first, in the order of the source lines where there are any; the leaf's line
+ *   last. Claude Code (`claude --resume`, the Agent SDK's `getSessionMessages`) takes as the
+ *   active point the latest line in the file that no other main-chain line names as parent, and
+ *   walks up from it to the nearest user or assistant line, so the leaf is where it continues.
+ */
+
+import type { SessionEntry } from "../core/types.js";
+import { CLAUDE_CODE_FORMAT } from "./claude-code-user.js";
+import { isJson, type Json, omit, uuidFromName } from "./common.js";
+import type { ExportInput } from "./export.js";
+
+/** The `version` written on new lines when the session has no Claude Code line to take it from. */
+export const CLAUDE_CODE_EXPORT_VERSION = "2.0.0";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** One line of the export, before ordering. */
+interface Line {
+	record: Json;
+	/** Where it goes when nothing else decides: the source line number, or a place after the line before. */
+	rank: number;
+	seq: number;
+}
+
+/** The session id Claude Code files the transcript under: the session's, or a UUID derived from it. */
+export function claudeCodeSessionId(headerId: string): string {
+	return UUID.test(headerId) ? headerId : uuidFromName(`claude-code:${headerId}`);
+}
+
+/** The lines as a JSONL file's text. */
+export function claudeCodeJsonl(lines: readonly unknown[]): string {
+	return lines.map((line) => `${JSON.stringify(line)}\n`).join("");
+}
+
+/** The entry's Claude Code source, if it came from a Claude Code line. */
+function ccSource(entry: SessionEntry): Json | undefined {
+	const source = (entry as unknown as Json).source;
+	return isJson(source) && source.format === CLAUDE_CODE_FORMAT ? source : undefined;
+}
+
+/** The line a custom entry of a Claude Code import holds. */
+function ccCustomLine(entry: SessionEntry): Json | undefined {
+	return entry.type === "custom" && entry.customType.startsWith("claude-code:") && isJson(entry.data)
+		? entry.data
+		: undefined;
+}
+
+/** A copy of `object` with `key: value` placed after the first of `after` it has (else at the end). */
+function withKeyAfter(object: Json, key: string, value: unknown, after: readonly string[]): Json {
+	const anchor = after.find((k) => k in object);
+	if (anchor === undefined) return { ...object, [key]: value };
+	const out: Json = {};
+	for (const [k, v] of Object.entries(object)) {
+		if (k === key) continue;
+		out[k] = v;
+		if (k === anchor) out[key] = value;
+	}
+	return out;
+}
+
+/** Where Claude Code has `content` in a message: after `model` when that follows `role`, else after `role`. */
+function withMessageContent(message: Json, content: unknown): Json {
+	const keys = Object.keys(message);
+	const role = keys.indexOf("role");
+	const after = role >= 0 && keys[role + 1] === "model" ? ["model"] : ["role"];
+	return withKeyAfter(message, "content", content, after);
+}
+
+/** A pi user or tool-result block as an Anthropic block. */
+function userBlockBack(block: Json): Json {
+	if (block.type === "image") {
+		return { type: "image", source: { type: "base64", media_type: block.mimeType, data: block.data } };
+	}
+	return { type: "text", text: block.text, ...omit(block, ["type", "text"]) };
+}
+
+/** A pi assistant block as an Anthropic block. */
+function assistantBlockBack(block: Json, toolId: (id: string) => string): Json {
+	switch (block.type) {
+		case "thinking": {
+			if (block.redacted === true) return { type: "redacted_thinking", data: block.thinkingSignature ?? "" };
+			const out: Json = { type: "thinking", thinking: block.thinking };
+			if (typeof block.thinkingSignature === "string") out.signature = block.thinkingSignature;
+			return { ...out, ...omit(block, ["type", "thinking", "thinkingSignature", "redacted"]) };
+		}
+		case "toolCall":
+			return {
+				type: "tool_use",
+				id: toolId(String(block.id)),
+				name: block.name,
+				input: block.arguments ?? {},
+				...omit(block, ["type", "id", "name", "arguments"]),
+			};
+		default:
+			return { type: "text", text: block.text ?? "", ...omit(block, ["type", "text"]) };
+	}
+}
+
+/** Blocks with the unmapped ones put back at their indices. */
+function withUnmapped(mapped: readonly unknown[], unmapped: unknown): unknown[] {
+	const at = new Map<number, unknown>();
+	if (Array.isArray(unmapped)) {
+		for (const item of unmapped) if (isJson(item) && typeof item.index === "number") at.set(item.index, item.block);
+	}
+	const out: unknown[] = [];
+	const queue = [...mapped];
+	while (queue.length > 0 || at.size > 0) {
+		if (at.has(out.length)) {
+			out.push(at.get(out.length));
+			at.delete(out.length - 1);
+		} else if (queue.length > 0) out.push(queue.shift());
+		else {
+			// Indices past the end (a damaged source): in their order.
+			for (const index of [...at.keys()].sort((a, b) => a - b)) out.push(at.get(index));
+			at.clear();
+		}
+	}
+	return out;
+}
+
+/** A tool result's content as Claude Code had it: a string for one plain text block unless the source says otherwise. */
+function resultContent(content: unknown, unmapped: unknown, shape: unknown): unknown {
+	const blocks = (Array.isArray(content) ? content : []).filter(isJson).map(userBlockBack);
+	const all = withUnmapped(blocks, unmapped);
+	const [only] = all;
+	if (shape === "null") return null;
+	if (
+		shape !== "blocks" &&
+		all.length === 1 &&
+		isJson(only) &&
+		only.type === "text" &&
+		Object.keys(only).length === 2
+	) {
+		return only.text;
+	}
+	return all;
+}
+
+/** A tool_result block with its content where Claude Code puts it (after `type`, or after `tool_use_id` when that follows `type`). */
+function toolResultBlock(rest: Json, content: unknown, shape: unknown): Json {
+	if (shape === "absent") return rest;
+	const keys = Object.keys(rest);
+	const type = keys.indexOf("type");
+	const after = type >= 0 && keys[type + 1] === "tool_use_id" ? ["tool_use_id"] : ["type"];
+	return withKeyAfter(rest, "content", content, after);
+}
+
+/** The lines of a session as Claude Code writes them; see the module comment. */
+export function toClaudeCode(input: ExportInput): Json[] {
+	return new ClaudeCodeExport(input).run();
+}
+
+class ClaudeCodeExport {
+	private readonly input: ExportInput;
+	private readonly byId: Map<string, SessionEntry>;
+	private readonly lines: Line[] = [];
+	/** The lines each entry gave (in order). */
+	private readonly linesOf = new Map<string, Line[]>();
+	/** The uuid below which a child of the entry hangs, for entries that gave a line with one. */
+	private readonly tailOf = new Map<string, string>();
+	private readonly sessionId: string;
+	private readonly version: string;
+	/** Line numbers of the later lines of merged responses (no entry of their own stands for them). */
+	private readonly absorbed = new Set<number>();
+	private cursor = 1;
+
+	constructor(input: ExportInput) {
+		this.input = input;
+		this.byId = new Map(input.entries.map((entry) => [entry.id, entry]));
+		this.sessionId = claudeCodeSessionId(input.header.id);
+		let version: string | undefined;
+		for (const entry of input.entries) {
+			const line = this.sourceLinesOf(entry).at(-1);
+			if (line && typeof line.version === "string") version = line.version;
+		}
+		this.version = version ?? CLAUDE_CODE_EXPORT_VERSION;
+	}
+
+	run(): Json[] {
+		const userParts = this.userLineParts();
+		for (const entry of this.input.entries) {
+			const lines = ccSource(entry)?.lines;
+			if (Array.isArray(lines))
+				for (const meta of lines.slice(1)) if (isJson(meta)) this.absorbed.add(Number(meta.line));
+		}
+		for (const entry of this.input.entries) {
+			const source = ccSource(entry);
+			const custom = ccCustomLine(entry);
+			if (source && entry.type === "message" && Array.isArray(source.lines)) {
+				const key = userKey(source);
+				if (key !== undefined) {
+					const parts = userParts.get(key);
+					// A user line gives its line once, at its first part.
+					if (parts?.[0] === entry) this.sourceLine(entry, this.userLine(parts), numberOf(source.lines[0]));
+					else if (parts) this.tailOf.set(entry.id, String(source.uuid));
+				} else this.assistantLines(entry, source);
+			} else if (source && isJson(source.record)) {
+				this.sourceLine(entry, source.record, typeof source.line === "number" ? source.line : undefined);
+			} else if (custom) this.sourceLine(entry, custom, undefined);
+			else this.foreign(entry);
+		}
+		return this.ordered();
+	}
+
+	/** The source lines an entry holds (for the version). */
+	private sourceLinesOf(entry: SessionEntry): Json[] {
+		const source = ccSource(entry);
+		if (source && Array.isArray(source.lines))
+			return source.lines.filter(isJson).map((m) => (isJson(m.record) ? m.record : {}));
+		if (source && isJson(source.record)) return [source.record];
+		const custom = ccCustomLine(entry);
+		return custom ? [custom] : [];
+	}
+
+	/** The entries of each user line (its tool results and its text, in part order), keyed by line. */
+	private userLineParts(): Map<string, SessionEntry[]> {
+		const parts = new Map<string, SessionEntry[]>();
+		for (const entry of this.input.entries) {
+			const source = ccSource(entry);
+			const key = source && entry.type === "message" ? userKey(source) : undefined;
+			if (key === undefined) continue;
+			const list = parts.get(key) ?? [];
+			list.push(entry);
+			parts.set(key, list);
+		}
+		const part = (entry: SessionEntry) => Number(ccSource(entry)?.part ?? 0);
+		for (const list of parts.values()) list.sort((a, b) => part(a) - part(b));
+		return parts;
+	}
+
+	/**
+	 * Adds a line. One without a number goes after the line before it in the session: the
+	 * import wrote its entries in the order of the lines, the later lines of a merged response
+	 * aside (those numbers are skipped).
+	 */
+	private add(entry: SessionEntry, record: Json, line: number | undefined): Line {
+		if (line === undefined) while (this.absorbed.has(this.cursor)) this.cursor++;
+		const rank = line ?? this.cursor;
+		this.cursor = Math.max(this.cursor, rank + 1);
+		const out: Line = { record, rank, seq: this.lines.length };
+		this.lines.push(out);
+		const list = this.linesOf.get(entry.id) ?? [];
+		list.push(out);
+		this.linesOf.set(entry.id, list);
+		if (typeof record.uuid === "string") this.tailOf.set(entry.id, record.uuid);
+		return out;
+	}
+
+	private sourceLine(entry: SessionEntry, record: Json, line: number | undefined): void {
+		this.add(entry, record, line);
+	}
+
+	/** A user line rebuilt from its parts: the kept line, its content from the messages, `toolUseResult` from the first result's details. */
+	private userLine(parts: readonly SessionEntry[]): Json {
+		const first = ccSource(parts[0] as SessionEntry) as Json;
+		const meta = (first.lines as Json[])[0] as Json;
+		let record: Json = isJson(meta.record) ? meta.record : {};
+		const messages = parts.map((entry) => (entry.type === "message" ? (entry.message as unknown as Json) : {}));
+		const only = messages[0];
+		let content: unknown;
+		if (parts.length === 1 && only?.role === "user" && typeof only.content === "string") content = only.content;
+		else {
+			const mapped: unknown[] = [];
+			const unmapped: unknown[] = [];
+			let details: unknown;
+			parts.forEach((entry, i) => {
+				const source = ccSource(entry) as Json;
+				const message = messages[i] as Json;
+				const partMeta = Array.isArray(source.lines) && isJson(source.lines[0]) ? source.lines[0] : {};
+				if (message.role === "toolResult") {
+					if (details === undefined) details = message.details;
+					const rest = isJson(source.block) ? source.block : { type: "tool_result", tool_use_id: message.toolCallId };
+					const value = resultContent(message.content, partMeta.unmapped, source.resultContent);
+					mapped.push(toolResultBlock(rest, value, source.resultContent));
+				} else {
+					const blocks = Array.isArray(message.content) ? message.content : [];
+					for (const block of blocks) if (isJson(block)) mapped.push(userBlockBack(block));
+					if (Array.isArray(partMeta.unmapped)) unmapped.push(...partMeta.unmapped);
+				}
+			});
+			content = withUnmapped(mapped, unmapped);
+			if (details !== undefined) record = withKeyAfter(record, "toolUseResult", details, ["timestamp"]);
+		}
+		const message = isJson(record.message) ? record.message : { role: "user" };
+		return withKeyAfter(record, "message", withMessageContent(message, content), []);
+	}
+
+	/** The lines of an assistant message: one per source line, the blocks shared out (one per line, the rest on the last). */
+	private assistantLines(entry: SessionEntry, source: Json): void {
+		const metas = (source.lines as unknown[]).filter(isJson);
+		const blocks = entry.type === "message" && Array.isArray(entry.message.content) ? [...entry.message.content] : [];
+		const back = blocks.map((block) => assistantBlockBack(block as unknown as Json, (id) => id));
+		metas.forEach((meta, i) => {
+			const unmapped = Array.isArray(meta.unmapped) ? meta.unmapped : [];
+			// Claude Code writes one block per line of a split response; a line with an unmapped block has no other.
+			const take = i === metas.length - 1 ? back.length : unmapped.length > 0 ? 0 : 1;
+			const content = withUnmapped(back.splice(0, take), unmapped);
+			const record = isJson(meta.record) ? meta.record : {};
+			const message = isJson(record.message) ? record.message : { role: "assistant" };
+			this.add(entry, withKeyAfter(record, "message", withMessageContent(message, content), []), numberOf(meta));
+		});
+	}
+
+	// ---- entries from elsewhere ---------------------------------------------------------------
+
+	/** The uuid a new line under `parentId` names as parent: the nearest exported line with a uuid above. */
+	private parentUuid(parentId: string | null): string | null {
+		for (let at = parentId; at !== null; at = this.byId.get(at)?.parentId ?? null) {
+			const tail = this.tailOf.get(at);
+			if (tail !== undefined) return tail;
+			if (!this.byId.has(at)) break;
+		}
+		return null;
+	}
+
+	private newUuid(entry: SessionEntry, part = ""): string {
+		return uuidFromName(`claude-code-export:${this.input.header.id}:${entry.id}${part}`);
+	}
+
+	/** The fields every conversation line starts with, in Claude Code's order. */
+	private lineHead(parentUuid: string | null): Json {
+		return {
+			parentUuid,
+			isSidechain: false,
+			userType: "external",
+			cwd: this.input.header.cwd,
+			sessionId: this.sessionId,
+			version: this.version,
+		};
+	}
+
+	private conversationLine(entry: SessionEntry, type: string, message: Json, extra: Json = {}): Json {
+		return {
+			...this.lineHead(this.parentUuid(entry.parentId)),
+			type,
+			message,
+			...extra,
+			uuid: this.newUuid(entry),
+			timestamp: isoOf(entry),
+		};
+	}
+
+	private foreign(entry: SessionEntry): void {
+		switch (entry.type) {
+			case "message":
+				this.foreignMessage(entry);
+				return;
+			case "custom_message":
+				this.add(
+					entry,
+					this.conversationLine(entry, "user", { role: "user", content: userContent(entry.content) }),
+					undefined,
+				);
+				return;
+			case "branch_summary":
+				this.add(entry, this.conversationLine(entry, "user", { role: "user", content: entry.summary }), undefined);
+				return;
+			case "compaction":
+				this.compaction(entry);
+				return;
+			case "session_info":
+				if (entry.name)
+					this.add(entry, { type: "custom-title", customTitle: entry.name, sessionId: this.sessionId }, undefined);
+				return;
+			default:
+				// Model and thinking level changes, labels, other formats' custom entries: Claude Code has no line.
+				return;
+		}
+	}
+
+	private foreignMessage(entry: SessionEntry & { type: "message" }): void {
+		const message = entry.message as unknown as Json;
+		if (message.role === "user") {
+			this.add(
+				entry,
+				this.conversationLine(entry, "user", { role: "user", content: userContent(message.content) }),
+				undefined,
+			);
+		} else if (message.role === "toolResult") {
+			const blocks = Array.isArray(message.content) ? message.content.filter(isJson).map(userBlockBack) : [];
+			const [only] = blocks;
+			const content = blocks.length === 1 && isJson(only) && only.type === "text" ? only.text : blocks;
+			const result: Json = { tool_use_id: toolId(String(message.toolCallId)), type: "tool_result", content };
+			if (message.isError === true) result.is_error = true;
+			this.add(entry, this.conversationLine(entry, "user", { role: "user", content: [result] }), undefined);
+		} else if (message.role === "assistant") {
+			const blocks = Array.isArray(message.content) ? message.content.filter(isJson) : [];
+			const usage = isJson(message.usage) ? message.usage : {};
+			const out: Json = {
+				model: typeof message.model === "string" ? message.model : "",
+				id: `msg_${this.newUuid(entry, ":message").replace(/-/g, "").slice(0, 24)}`,
+				type: "message",
+				role: "assistant",
+				content: blocks.map((block) => assistantBlockBack(block, toolId)),
+				stop_reason: stopReasonBack(message.stopReason),
+				stop_sequence: null,
+				usage: {
+					input_tokens: numberOr0(usage.input),
+					cache_creation_input_tokens: numberOr0(usage.cacheWrite),
+					cache_read_input_tokens: numberOr0(usage.cacheRead),
+					output_tokens: numberOr0(usage.output),
+				},
+			};
+			const extra: Json = message.stopReason === "error" ? { isApiErrorMessage: true } : {};
+			this.add(entry, this.conversationLine(entry, "assistant", out, extra), undefined);
+		}
+		// Other roles (pi's bashExecution and friends) reach no model Claude Code talks to.
+	}
+
+	/** A pi compaction: a boundary (below nothing, its logical parent the line above) and the summary as a user line. */
+	private compaction(entry: SessionEntry & { type: "compaction" }): void {
+		const logical = this.parentUuid(entry.parentId);
+		const boundaryUuid = this.newUuid(entry);
+		const summaryUuid = this.newUuid(entry, ":summary");
+		const metadata: Json = { trigger: "manual", preTokens: entry.tokensBefore };
+		const kept = this.keptSegment(entry);
+		if (kept) metadata.preservedSegment = { headUuid: kept.head, anchorUuid: summaryUuid, tailUuid: kept.tail };
+		this.add(
+			entry,
+			{
+				...this.lineHead(null),
+				type: "system",
+				subtype: "compact_boundary",
+				content: "Conversation compacted",
+				isMeta: false,
+				timestamp: isoOf(entry),
+				uuid: boundaryUuid,
+				level: "info",
+				compactMetadata: metadata,
+				logicalParentUuid: logical,
+			},
+			undefined,
+		);
+		this.add(
+			entry,
+			{
+				...this.lineHead(boundaryUuid),
+				type: "user",
+				message: { role: "user", content: entry.summary },
+				isVisibleInTranscriptOnly: true,
+				isCompactSummary: true,
+				uuid: summaryUuid,
+				timestamp: isoOf(entry),
+			},
+			undefined,
+		);
+	}
+
+	/** The lines pi keeps after a compaction (from `firstKeptEntryId` to the compaction's parent), as Claude Code's preserved segment. */
+	private keptSegment(entry: SessionEntry & { type: "compaction" }): { head: string; tail: string } | undefined {
+		const path: string[] = [];
+		let found = false;
+		for (let at = entry.parentId; at !== null; at = this.byId.get(at)?.parentId ?? null) {
+			path.push(at);
+			if (at === entry.firstKeptEntryId) {
+				found = true;
+				break;
+			}
+			if (!this.byId.has(at)) break;
+		}
+		if (!found) return undefined;
+		const uuids = path
+			.reverse()
+			.flatMap((id) => this.linesOf.get(id) ?? [])
+			.map((line) => line.record.uuid)
+			.filter((uuid): uuid is string => typeof uuid === "string");
+		const head = uuids[0];
+		const tail = uuids.at(-1);
+		return head !== undefined && tail !== undefined ? { head, tail } : undefined;
+	}
+
+	// ---- order ----------------------------------------------------------------------------------
+
+	/**
+	 * Parents first, by rank where the links leave a choice, the leaf's line last. A link that
+	 * cannot be honoured (a cycle in a damaged source) leaves the rest in rank order: never a hang.
+	 */
+	private ordered(): Json[] {
+		const leaf = this.leafLine();
+		const rankOf = (line: Line) => (line === leaf ? Number.POSITIVE_INFINITY : line.rank);
+		const before = (a: Line, b: Line) => rankOf(a) - rankOf(b) || a.seq - b.seq;
+		const byUuid = new Map<string, Line>();
+		for (const line of [...this.lines].sort(before)) {
+			const uuid = line.record.uuid;
+			if (typeof uuid === "string" && !byUuid.has(uuid)) byUuid.set(uuid, line);
+		}
+		const waiting = new Map<Line, Line[]>();
+		const ready: Line[] = [];
+		for (const line of this.lines) {
+			const parent = typeof line.record.parentUuid === "string" ? byUuid.get(line.record.parentUuid) : undefined;
+			if (parent === undefined || parent === line) ready.push(line);
+			else waiting.set(parent, [...(waiting.get(parent) ?? []), line]);
+		}
+		const heap = new LineHeap(before);
+		for (const line of ready) heap.push(line);
+		const out: Json[] = [];
+		const done = new Set<Line>();
+		while (out.length < this.lines.length) {
+			let next = heap.pop();
+			if (next === undefined) next = [...this.lines].sort(before).find((line) => !done.has(line)) as Line;
+			if (done.has(next)) continue;
+			done.add(next);
+			out.push(next.record);
+			for (const child of waiting.get(next) ?? []) if (!done.has(child)) heap.push(child);
+		}
+		return out;
+	}
+
+	/** The line of the leaf (its last), or of the nearest exported entry above it. */
+	private leafLine(): Line | undefined {
+		for (let at = this.input.leafId; at !== null; at = this.byId.get(at)?.parentId ?? null) {
+			const lines = this.linesOf.get(at);
+			if (lines && lines.length > 0) return lines.reduce((a, b) => (b.rank >= a.rank ? b : a));
+			if (!this.byId.has(at)) break;
+		}
+		return undefined;
+	}
+}
+
+/** A binary min-heap of lines. */
+class LineHeap {
+	private readonly items: Line[] = [];
+	constructor(private readonly before: (a: Line, b: Line) => number) {}
+
+	push(line: Line): void {
+		const items = this.items;
+		items.push(line);
+		for (let i = items.length - 1; i > 0; ) {
+			const up = (i - 1) >> 1;
+			if (this.before(items[i] as Line, items[up] as Line) >= 0) break;
+			[items[i], items[up]] = [items[up] as Line, items[i] as Line];
+			i = up;
+		}
+	}
+
+	pop(): Line | undefined {
+		const items = this.items;
+		const top = items[0];
+		const last = items.pop();
+		if (items.length === 0 || last === undefined) return top;
+		items[0] = last;
+		for (let i = 0; ; ) {
+			const l = 2 * i + 1;
+			const r = l + 1;
+			let min = i;
+			if (l < items.length && this.before(items[l] as Line, items[min] as Line) < 0) min = l;
+			if (r < items.length && this.before(items[r] as Line, items[min] as Line) < 0) min = r;
+			if (min === i) break;
+			[items[i], items[min]] = [items[min] as Line, items[i] as Line];
+			i = min;
+		}
+		return top;
+	}
+}
+
+/** The key of the user line a message entry came from (undefined for an assistant message). */
+function userKey(source: Json): string | undefined {
+	const meta = Array.isArray(source.lines) ? source.lines[0] : undefined;
+	if (!isJson(meta)) return undefined;
+	const record = meta.record;
+	// Later parts of a user line keep no record; the first keeps the line, typed.
+	if (isJson(record) && record.type === "assistant") return undefined;
+	if (!isJson(record) && source.part === undefined) return undefined;
+	return `${String(source.uuid)}#${String(meta.line)}`;
+}
+
+function numberOf(meta: unknown): number | undefined {
+	return isJson(meta) && typeof meta.line === "number" ? meta.line : undefined;
+}
+
+function numberOr0(value: unknown): number {
+	return typeof value === "number" && Number.isFinite(value) ? value : 0;
+}
+
+function isoOf(entry: SessionEntry): string {
+	const ms = entry.type === "message" && typeof entry.message.timestamp === "number" ? entry.message.timestamp : NaN;
+	if (Number.isFinite(ms)) return new Date(ms).toISOString();
+	const parsed = Date.parse(entry.timestamp);
+	return Number.isNaN(parsed) ? entry.timestamp : new Date(parsed).toISOString();
+}
+
+/** pi user content as Claude Code's: a string stays one, blocks become Anthropic blocks. */
+function userContent(content: unknown): unknown {
+	if (typeof content === "string") return content;
+	return (Array.isArray(content) ? content : []).filter(isJson).map(userBlockBack);
+}
+
+/** A tool call id as the Anthropic API takes one (`^[a-zA-Z0-9_-]+$`): other providers' ids may hold `|` or `.`. */
+function toolId(id: string): string {
+	const clean = id.replace(/[^a-zA-Z0-9_-]/g, "_");
+	return clean === "" ? "toolu_" : clean;
+}
+
+function stopReasonBack(reason: unknown): string {
+	switch (reason) {
+		case "toolUse":
+			return "tool_use";
+		case "length":
+			return "max_tokens";
+		default:
+			return "end_turn";
+	}
+}
