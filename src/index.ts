@@ -36,7 +36,14 @@ export {
 	toChatGPT,
 	toOpenWebUI,
 } from "./import/export.js";
-export { claudeCodeJsonl, claudeCodeSessionId, toClaudeCode } from "./import/export-claude-code.js";
+export {
+	type ClaudeCodeTranscript,
+	claudeCodeJsonl,
+	claudeCodeResumePoint,
+	claudeCodeSessionId,
+	claudeCodeTranscript,
+	toClaudeCode,
+} from "./import/export-claude-code.js";
 export {
 	chooseSession,
 	detectFormat,

@@ -21,22 +21,34 @@
  */
 
 import type { SessionEntry } from "../core/types.js";
-import { CLAUDE_CODE_FORMAT } from "./claude-code-user.js";
-import { isJson, type Json, omit, uuidFromName } from "./common.js";
+import { isJson, type Json, uuidFromName } from "./common.js";
 import type { ExportInput } from "./export.js";
+import {
+	assistantBlockBack,
+	ccCustomLine,
+	ccSource,
+	isoOf,
+	numberOf,
+	numberOr0,
+	resultContent,
+	stopReasonBack,
+	toolId,
+	toolResultBlock,
+	userBlockBack,
+	userContent,
+	userKey,
+	withKeyAfter,
+	withMessageContent,
+	withUnmapped,
+} from "./export-claude-code-blocks.js";
+import { type Line, orderLines } from "./export-claude-code-order.js";
+
+export { claudeCodeResumePoint } from "./export-claude-code-order.js";
 
 /** The `version` written on new lines when the session has no Claude Code line to take it from. */
 export const CLAUDE_CODE_EXPORT_VERSION = "2.0.0";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** One line of the export, before ordering. */
-interface Line {
-	record: Json;
-	/** Where it goes when nothing else decides: the source line number, or a place after the line before. */
-	rank: number;
-	seq: number;
-}
 
 /** The session id Claude Code files the transcript under: the session's, or a UUID derived from it. */
 export function claudeCodeSessionId(headerId: string): string {
@@ -48,122 +60,26 @@ export function claudeCodeJsonl(lines: readonly unknown[]): string {
 	return lines.map((line) => `${JSON.stringify(line)}\n`).join("");
 }
 
-/** The entry's Claude Code source, if it came from a Claude Code line. */
-function ccSource(entry: SessionEntry): Json | undefined {
-	const source = (entry as unknown as Json).source;
-	return isJson(source) && source.format === CLAUDE_CODE_FORMAT ? source : undefined;
+/** A session as a Claude Code transcript. */
+export interface ClaudeCodeTranscript {
+	/** The records of the file, in file order. */
+	lines: Json[];
+	/** The session id Claude Code files it under (`<sessionId>.jsonl`). */
+	sessionId: string;
+	/** The uuid of the user or assistant line at or above the leaf (undefined for a session without one). */
+	leafUuid: string | undefined;
 }
 
-/** The line a custom entry of a Claude Code import holds. */
-function ccCustomLine(entry: SessionEntry): Json | undefined {
-	return entry.type === "custom" && entry.customType.startsWith("claude-code:") && isJson(entry.data)
-		? entry.data
-		: undefined;
-}
-
-/** A copy of `object` with `key: value` placed after the first of `after` it has (else at the end). */
-function withKeyAfter(object: Json, key: string, value: unknown, after: readonly string[]): Json {
-	const anchor = after.find((k) => k in object);
-	if (anchor === undefined) return { ...object, [key]: value };
-	const out: Json = {};
-	for (const [k, v] of Object.entries(object)) {
-		if (k === key) continue;
-		out[k] = v;
-		if (k === anchor) out[key] = value;
-	}
-	return out;
-}
-
-/** Where Claude Code has `content` in a message: after `model` when that follows `role`, else after `role`. */
-function withMessageContent(message: Json, content: unknown): Json {
-	const keys = Object.keys(message);
-	const role = keys.indexOf("role");
-	const after = role >= 0 && keys[role + 1] === "model" ? ["model"] : ["role"];
-	return withKeyAfter(message, "content", content, after);
-}
-
-/** A pi user or tool-result block as an Anthropic block. */
-function userBlockBack(block: Json): Json {
-	if (block.type === "image") {
-		return { type: "image", source: { type: "base64", media_type: block.mimeType, data: block.data } };
-	}
-	return { type: "text", text: block.text, ...omit(block, ["type", "text"]) };
-}
-
-/** A pi assistant block as an Anthropic block. */
-function assistantBlockBack(block: Json, toolId: (id: string) => string): Json {
-	switch (block.type) {
-		case "thinking": {
-			if (block.redacted === true) return { type: "redacted_thinking", data: block.thinkingSignature ?? "" };
-			const out: Json = { type: "thinking", thinking: block.thinking };
-			if (typeof block.thinkingSignature === "string") out.signature = block.thinkingSignature;
-			return { ...out, ...omit(block, ["type", "thinking", "thinkingSignature", "redacted"]) };
-		}
-		case "toolCall":
-			return {
-				type: "tool_use",
-				id: toolId(String(block.id)),
-				name: block.name,
-				input: block.arguments ?? {},
-				...omit(block, ["type", "id", "name", "arguments"]),
-			};
-		default:
-			return { type: "text", text: block.text ?? "", ...omit(block, ["type", "text"]) };
-	}
-}
-
-/** Blocks with the unmapped ones put back at their indices. */
-function withUnmapped(mapped: readonly unknown[], unmapped: unknown): unknown[] {
-	const at = new Map<number, unknown>();
-	if (Array.isArray(unmapped)) {
-		for (const item of unmapped) if (isJson(item) && typeof item.index === "number") at.set(item.index, item.block);
-	}
-	const out: unknown[] = [];
-	const queue = [...mapped];
-	while (queue.length > 0 || at.size > 0) {
-		if (at.has(out.length)) {
-			out.push(at.get(out.length));
-			at.delete(out.length - 1);
-		} else if (queue.length > 0) out.push(queue.shift());
-		else {
-			// Indices past the end (a damaged source): in their order.
-			for (const index of [...at.keys()].sort((a, b) => a - b)) out.push(at.get(index));
-			at.clear();
-		}
-	}
-	return out;
-}
-
-/** A tool result's content as Claude Code had it: a string for one plain text block unless the source says otherwise. */
-function resultContent(content: unknown, unmapped: unknown, shape: unknown): unknown {
-	const blocks = (Array.isArray(content) ? content : []).filter(isJson).map(userBlockBack);
-	const all = withUnmapped(blocks, unmapped);
-	const [only] = all;
-	if (shape === "null") return null;
-	if (
-		shape !== "blocks" &&
-		all.length === 1 &&
-		isJson(only) &&
-		only.type === "text" &&
-		Object.keys(only).length === 2
-	) {
-		return only.text;
-	}
-	return all;
-}
-
-/** A tool_result block with its content where Claude Code puts it (after `type`, or after `tool_use_id` when that follows `type`). */
-function toolResultBlock(rest: Json, content: unknown, shape: unknown): Json {
-	if (shape === "absent") return rest;
-	const keys = Object.keys(rest);
-	const type = keys.indexOf("type");
-	const after = type >= 0 && keys[type + 1] === "tool_use_id" ? ["tool_use_id"] : ["type"];
-	return withKeyAfter(rest, "content", content, after);
+/** A session as a Claude Code transcript, with where it should resume; see the module comment. */
+export function claudeCodeTranscript(input: ExportInput): ClaudeCodeTranscript {
+	const run = new ClaudeCodeExport(input);
+	const lines = run.run();
+	return { lines, sessionId: claudeCodeSessionId(input.header.id), leafUuid: run.leafUuid() };
 }
 
 /** The lines of a session as Claude Code writes them; see the module comment. */
 export function toClaudeCode(input: ExportInput): Json[] {
-	return new ClaudeCodeExport(input).run();
+	return claudeCodeTranscript(input).lines;
 }
 
 class ClaudeCodeExport {
@@ -207,12 +123,12 @@ class ClaudeCodeExport {
 				if (key !== undefined) {
 					const parts = userParts.get(key);
 					// A user line gives its line once, at its first part.
-					if (parts?.[0] === entry) this.sourceLine(entry, this.userLine(parts), numberOf(source.lines[0]));
+					if (parts?.[0] === entry) this.add(entry, this.userLine(parts), numberOf(source.lines[0]));
 					else if (parts) this.tailOf.set(entry.id, String(source.uuid));
 				} else this.assistantLines(entry, source);
 			} else if (source && isJson(source.record)) {
-				this.sourceLine(entry, source.record, typeof source.line === "number" ? source.line : undefined);
-			} else if (custom) this.sourceLine(entry, custom, undefined);
+				this.add(entry, source.record, typeof source.line === "number" ? source.line : undefined);
+			} else if (custom) this.add(entry, custom, undefined);
 			else this.foreign(entry);
 		}
 		return this.ordered();
@@ -260,10 +176,6 @@ class ClaudeCodeExport {
 		this.linesOf.set(entry.id, list);
 		if (typeof record.uuid === "string") this.tailOf.set(entry.id, record.uuid);
 		return out;
-	}
-
-	private sourceLine(entry: SessionEntry, record: Json, line: number | undefined): void {
-		this.add(entry, record, line);
 	}
 
 	/** A user line rebuilt from its parts: the kept line, its content from the messages, `toolUseResult` from the first result's details. */
@@ -487,39 +399,22 @@ class ClaudeCodeExport {
 
 	// ---- order ----------------------------------------------------------------------------------
 
-	/**
-	 * Parents first, by rank where the links leave a choice, the leaf's line last. A link that
-	 * cannot be honoured (a cycle in a damaged source) leaves the rest in rank order: never a hang.
-	 */
 	private ordered(): Json[] {
-		const leaf = this.leafLine();
-		const rankOf = (line: Line) => (line === leaf ? Number.POSITIVE_INFINITY : line.rank);
-		const before = (a: Line, b: Line) => rankOf(a) - rankOf(b) || a.seq - b.seq;
-		const byUuid = new Map<string, Line>();
-		for (const line of [...this.lines].sort(before)) {
-			const uuid = line.record.uuid;
-			if (typeof uuid === "string" && !byUuid.has(uuid)) byUuid.set(uuid, line);
+		return orderLines(this.lines, this.leafLine());
+	}
+
+	/** The uuid of the nearest user or assistant line at or above the leaf. */
+	leafUuid(): string | undefined {
+		for (let at = this.input.leafId; at !== null; at = this.byId.get(at)?.parentId ?? null) {
+			const lines = (this.linesOf.get(at) ?? []).filter(
+				(line) =>
+					(line.record.type === "user" || line.record.type === "assistant") && typeof line.record.uuid === "string",
+			);
+			const last = lines.reduce<Line | undefined>((a, b) => (a === undefined || b.rank >= a.rank ? b : a), undefined);
+			if (last) return String(last.record.uuid);
+			if (!this.byId.has(at)) break;
 		}
-		const waiting = new Map<Line, Line[]>();
-		const ready: Line[] = [];
-		for (const line of this.lines) {
-			const parent = typeof line.record.parentUuid === "string" ? byUuid.get(line.record.parentUuid) : undefined;
-			if (parent === undefined || parent === line) ready.push(line);
-			else waiting.set(parent, [...(waiting.get(parent) ?? []), line]);
-		}
-		const heap = new LineHeap(before);
-		for (const line of ready) heap.push(line);
-		const out: Json[] = [];
-		const done = new Set<Line>();
-		while (out.length < this.lines.length) {
-			let next = heap.pop();
-			if (next === undefined) next = [...this.lines].sort(before).find((line) => !done.has(line)) as Line;
-			if (done.has(next)) continue;
-			done.add(next);
-			out.push(next.record);
-			for (const child of waiting.get(next) ?? []) if (!done.has(child)) heap.push(child);
-		}
-		return out;
+		return undefined;
 	}
 
 	/** The line of the leaf (its last), or of the nearest exported entry above it. */
@@ -530,90 +425,5 @@ class ClaudeCodeExport {
 			if (!this.byId.has(at)) break;
 		}
 		return undefined;
-	}
-}
-
-/** A binary min-heap of lines. */
-class LineHeap {
-	private readonly items: Line[] = [];
-	constructor(private readonly before: (a: Line, b: Line) => number) {}
-
-	push(line: Line): void {
-		const items = this.items;
-		items.push(line);
-		for (let i = items.length - 1; i > 0; ) {
-			const up = (i - 1) >> 1;
-			if (this.before(items[i] as Line, items[up] as Line) >= 0) break;
-			[items[i], items[up]] = [items[up] as Line, items[i] as Line];
-			i = up;
-		}
-	}
-
-	pop(): Line | undefined {
-		const items = this.items;
-		const top = items[0];
-		const last = items.pop();
-		if (items.length === 0 || last === undefined) return top;
-		items[0] = last;
-		for (let i = 0; ; ) {
-			const l = 2 * i + 1;
-			const r = l + 1;
-			let min = i;
-			if (l < items.length && this.before(items[l] as Line, items[min] as Line) < 0) min = l;
-			if (r < items.length && this.before(items[r] as Line, items[min] as Line) < 0) min = r;
-			if (min === i) break;
-			[items[i], items[min]] = [items[min] as Line, items[i] as Line];
-			i = min;
-		}
-		return top;
-	}
-}
-
-/** The key of the user line a message entry came from (undefined for an assistant message). */
-function userKey(source: Json): string | undefined {
-	const meta = Array.isArray(source.lines) ? source.lines[0] : undefined;
-	if (!isJson(meta)) return undefined;
-	const record = meta.record;
-	// Later parts of a user line keep no record; the first keeps the line, typed.
-	if (isJson(record) && record.type === "assistant") return undefined;
-	if (!isJson(record) && source.part === undefined) return undefined;
-	return `${String(source.uuid)}#${String(meta.line)}`;
-}
-
-function numberOf(meta: unknown): number | undefined {
-	return isJson(meta) && typeof meta.line === "number" ? meta.line : undefined;
-}
-
-function numberOr0(value: unknown): number {
-	return typeof value === "number" && Number.isFinite(value) ? value : 0;
-}
-
-function isoOf(entry: SessionEntry): string {
-	const ms = entry.type === "message" && typeof entry.message.timestamp === "number" ? entry.message.timestamp : NaN;
-	if (Number.isFinite(ms)) return new Date(ms).toISOString();
-	const parsed = Date.parse(entry.timestamp);
-	return Number.isNaN(parsed) ? entry.timestamp : new Date(parsed).toISOString();
-}
-
-/** pi user content as Claude Code's: a string stays one, blocks become Anthropic blocks. */
-function userContent(content: unknown): unknown {
-	if (typeof content === "string") return content;
-	return (Array.isArray(content) ? content : []).filter(isJson).map(userBlockBack);
-}
-
-/** A tool call id as the Anthropic API takes one (`^[a-zA-Z0-9_-]+$`): other providers' ids may hold `|` or `.`. */
-function toolId(id: string): string {
-	const clean = id.replace(/[^a-zA-Z0-9_-]/g, "_");
-	return clean === "" ? "toolu_" : clean;
-}
-
-function stopReasonBack(reason: unknown): string {
-	switch (reason) {
-		case "toolUse":
-			return "tool_use";
-		case "length":
-			return "max_tokens";
-		default:
-			return "end_turn";
 	}
 }

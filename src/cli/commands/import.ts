@@ -3,6 +3,7 @@
 import { existsSync, mkdirSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { EXPORT_FORMATS, exportInputOf, exportText } from "../../import/export.js";
+import { claudeCodeJsonl, claudeCodeResumePoint, claudeCodeTranscript } from "../../import/export-claude-code.js";
 import { IMPORT_FORMATS, type ImportReport, importSources, isImportFormat } from "../../import/index.js";
 import type { ImportFormat } from "../../import/types.js";
 import { sanitize } from "../../render/preview.js";
@@ -108,7 +109,19 @@ export const exportCommand: CommandHandler = {
 		}
 		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true);
 		try {
-			const text = exportText(await exportInputOf(session), format);
+			const input = await exportInputOf(session);
+			let text: string;
+			if (format === "claude-code") {
+				const transcript = claudeCodeTranscript(input);
+				text = claudeCodeJsonl(transcript.lines);
+				const resumes = claudeCodeResumePoint(transcript.lines);
+				// Claude Code resumes at the newest end of a branch: a leaf with entries below it cannot be its active point.
+				if (transcript.leafUuid !== undefined && resumes !== transcript.leafUuid) {
+					io.err(
+						`session-tree: note: the leaf has later entries below it; \`claude --resume\` continues at line ${resumes ?? "(none)"}, not at the leaf's line ${transcript.leafUuid}\n`,
+					);
+				}
+			} else text = exportText(input, format);
 			if (out === undefined) io.out(text);
 			else writeNewFile(out, text, values.force === true);
 		} finally {
