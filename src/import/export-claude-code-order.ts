@@ -64,13 +64,13 @@ export function claudeCodeResumePoint(lines: readonly unknown[]): string | undef
 }
 
 /**
- * Parents first, by rank where the links leave a choice, `leaf` last (so that it is the newest
- * branch end, where Claude Code resumes). A link that cannot be honoured (a cycle in a damaged
- * source) leaves the rest in rank order: never a hang.
+ * Parents first, by rank where the links leave a choice, the lines of `last` after the others
+ * where the links allow (in their own rank order). A link that cannot be honoured (a cycle in a
+ * damaged source) leaves the rest in rank order: never a hang.
  */
-export function orderLines(lines: readonly Line[], leaf: Line | undefined): Json[] {
-	const rankOf = (line: Line) => (line === leaf ? Number.POSITIVE_INFINITY : line.rank);
-	const before = (a: Line, b: Line) => rankOf(a) - rankOf(b) || a.seq - b.seq;
+export function orderLines(lines: readonly Line[], last: ReadonlySet<Line>): Json[] {
+	const group = (line: Line) => (last.has(line) ? 1 : 0);
+	const before = (a: Line, b: Line) => group(a) - group(b) || a.rank - b.rank || a.seq - b.seq;
 	const sorted = [...lines].sort(before);
 	const byUuid = new Map<string, Line>();
 	for (const line of sorted) {

@@ -14,10 +14,13 @@
  *   `isCompactSummary` user line (the kept entries as its `preservedSegment`); a session name a
  *   `custom-title` line; entries Claude Code has no line for (model and thinking level changes,
  *   labels, custom entries of other formats) are left out.
- * - Order: parents first, in the order of the source lines where there are any; the leaf's line
- *   last. Claude Code (`claude --resume`, the Agent SDK's `getSessionMessages`) takes as the
- *   active point the latest line in the file that no other main-chain line names as parent, and
- *   walks up from it to the nearest user or assistant line, so the leaf is where it continues.
+ * - Order: parents first, in the order of the source lines where there are any, new lines after
+ *   the line before them. Claude Code (`claude --resume`, the Agent SDK's `getSessionMessages`)
+ *   takes as the active point the latest line in the file that no other main-chain line names as
+ *   parent, and walks up from it to the nearest user or assistant line
+ *   (`claudeCodeResumePoint`); where that is not the leaf's line (the leaf moved to another
+ *   branch), the leaf's end of the path is moved last. A leaf with entries below it cannot be
+ *   Claude Code's active point: `leafUuid` and the resume point then differ (the CLI says so).
  */
 
 import type { SessionEntry } from "../core/types.js";
@@ -41,7 +44,7 @@ import {
 	withMessageContent,
 	withUnmapped,
 } from "./export-claude-code-blocks.js";
-import { type Line, orderLines } from "./export-claude-code-order.js";
+import { claudeCodeResumePoint, type Line, orderLines } from "./export-claude-code-order.js";
 
 export { claudeCodeResumePoint } from "./export-claude-code-order.js";
 
@@ -399,8 +402,22 @@ class ClaudeCodeExport {
 
 	// ---- order ----------------------------------------------------------------------------------
 
+	/**
+	 * The lines in the order of the source where Claude Code then resumes at the leaf; else with
+	 * the leaf's end of the path (its lines from the leaf up to its user or assistant line) moved
+	 * last, so that it is the newest branch end (the leaf moved to another branch since).
+	 */
 	private ordered(): Json[] {
-		return orderLines(this.lines, this.leafLine());
+		const plain = orderLines(this.lines, new Set());
+		const leaf = this.leafUuid();
+		if (leaf === undefined || claudeCodeResumePoint(plain) === leaf) return plain;
+		const tail = new Set<Line>();
+		for (let at = this.input.leafId; at !== null; at = this.byId.get(at)?.parentId ?? null) {
+			const lines = this.linesOf.get(at) ?? [];
+			for (const line of lines) tail.add(line);
+			if (lines.some((line) => line.record.uuid === leaf) || !this.byId.has(at)) break;
+		}
+		return orderLines(this.lines, tail);
 	}
 
 	/** The uuid of the nearest user or assistant line at or above the leaf. */
@@ -412,16 +429,6 @@ class ClaudeCodeExport {
 			);
 			const last = lines.reduce<Line | undefined>((a, b) => (a === undefined || b.rank >= a.rank ? b : a), undefined);
 			if (last) return String(last.record.uuid);
-			if (!this.byId.has(at)) break;
-		}
-		return undefined;
-	}
-
-	/** The line of the leaf (its last), or of the nearest exported entry above it. */
-	private leafLine(): Line | undefined {
-		for (let at = this.input.leafId; at !== null; at = this.byId.get(at)?.parentId ?? null) {
-			const lines = this.linesOf.get(at);
-			if (lines && lines.length > 0) return lines.reduce((a, b) => (b.rank >= a.rank ? b : a));
 			if (!this.byId.has(at)) break;
 		}
 		return undefined;

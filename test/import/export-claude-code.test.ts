@@ -22,7 +22,13 @@ import { after, describe, test } from "node:test";
 import { importClaudeCode } from "../../src/import/claude-code.js";
 import { importCodex } from "../../src/import/codex.js";
 import { exportInputOf, exportText } from "../../src/import/export.js";
-import { claudeCodeJsonl, claudeCodeSessionId, toClaudeCode } from "../../src/import/export-claude-code.js";
+import {
+	claudeCodeJsonl,
+	claudeCodeResumePoint,
+	claudeCodeSessionId,
+	claudeCodeTranscript,
+	toClaudeCode,
+} from "../../src/import/export-claude-code.js";
 import { openImported } from "../../src/import/index.js";
 import { Session } from "../../src/session.js";
 import { cli } from "../cli/helpers.js";
@@ -248,7 +254,13 @@ describe("Claude Code → session-tree → Claude Code", () => {
 			assert.ok(imported, name);
 			const session = await openImported(imported, name);
 			const { lines, id, cwd } = await exportedSession(session);
-			const theirs = turns(sdkItems(await sdkMessages(lines, id, cwd)));
+			const messages = await sdkMessages(lines, id, cwd);
+			const theirs = turns(sdkItems(messages));
+			// Our reading of Claude Code's resume rule agrees with the SDK, and names the leaf's line.
+			const resumes = claudeCodeResumePoint(lines);
+			assert.equal(resumes, claudeCodeTranscript(await exportInputOf(session, [])).leafUuid, name);
+			const last = lines.find((l) => l.uuid === resumes);
+			if (last?.isMeta !== true) assert.equal(messages.at(-1)?.uuid, resumes, name);
 			// Claude Code reads no `summary` line into the chain; the importer takes one that carries a
 			// message under a compact boundary (older transcripts) as the compaction's summary.
 			const carried = new Set(
@@ -314,6 +326,62 @@ describe("Claude Code → session-tree → Claude Code", () => {
 		assert.equal(listed.find((s) => s.sessionId === id)?.customTitle, "renamed after import");
 		assert.ok(q);
 		await writable.close();
+	});
+});
+
+describe("the leaf moved after an import", () => {
+	test("a leaf on a side branch: its line goes last, and Claude Code resumes there", async () => {
+		const name = "ccl-real-edit-branch-03eb5929.jsonl";
+		const [imported] = importClaudeCode({ name, text: sampleText("claude-code", name) });
+		assert.ok(imported);
+		const file = join(tempDir(), "s.jsonl");
+		writeFileSync(file, jsonlOf(imported));
+		const session = await Session.open(file);
+		const current = session.getLeafId();
+		// The end of the other branch of the edited prompt (not on the current path).
+		const onPath = new Set(session.getBranch().map((entry) => entry.id));
+		const side = session
+			.listBranches()
+			.map((id) => session.getEntry(id))
+			.find((entry) => entry !== undefined && entry.id !== current && !onPath.has(entry.id));
+		assert.ok(side);
+		await session.branch(side.id);
+		const { lines, leafUuid } = claudeCodeTranscript(await exportInputOf(session, []));
+		const source = recordsOf(sampleText("claude-code", name));
+		assert.deepEqual(lines.map(canonical).sort(), source.map(canonical).sort());
+		assert.equal(claudeCodeResumePoint(lines), leafUuid);
+		assert.equal(
+			claudeCodeResumePoint(source),
+			claudeCodeResumePoint(toClaudeCode(await exportInputOf(imported && (await openImported(imported, name)), []))),
+		);
+		const theirs = turns(
+			sdkItems(await sdkMessages(lines, claudeCodeSessionId(session.getHeader().id), session.getCwd())),
+		);
+		assert.deepEqual(theirs, turns(contextItems(session).filter((item) => item !== "")));
+		await session.close();
+	});
+
+	test("a leaf with entries below it: the CLI says where Claude Code will resume instead", async () => {
+		const name = "ccl-dag-compact-after-rewind.jsonl";
+		const [imported] = importClaudeCode({ name, text: sampleText("claude-code", name) });
+		assert.ok(imported);
+		const file = join(tempDir(), "s.jsonl");
+		writeFileSync(file, jsonlOf(imported));
+		const session = await Session.open(file);
+		const leaf = session.getLeafEntry();
+		assert.ok(leaf?.parentId);
+		const parent = session.getEntry(leaf.parentId);
+		assert.equal(parent?.type, "message");
+		await session.branch(leaf.parentId);
+		const { lines, leafUuid } = claudeCodeTranscript(await exportInputOf(session, []));
+		await session.close();
+		assert.notEqual(claudeCodeResumePoint(lines), leafUuid);
+		const run = await cli(["export", file, "--to", "claude-code"]);
+		assert.equal(run.code, 0, run.stderr);
+		assert.match(
+			run.stderr,
+			/the leaf has later entries below it; `claude --resume` continues at line \S+, not at the leaf's line \S+\n$/,
+		);
 	});
 });
 
