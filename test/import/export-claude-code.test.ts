@@ -296,7 +296,7 @@ describe("Claude Code → session-tree → Claude Code", () => {
 			} else assert.deepEqual(theirs, ours, name);
 			checked++;
 		}
-		assert.ok(checked >= 20, `${checked} transcripts`);
+		assert.ok(checked >= 21, `${checked} transcripts`);
 	});
 
 	test("the SDK's subagent reader gives our context for every subagent transcript", async () => {
