@@ -14,6 +14,17 @@ export function ccSource(entry: SessionEntry): Json | undefined {
 	return isJson(source) && source.format === CLAUDE_CODE_FORMAT ? source : undefined;
 }
 
+/**
+ * The entry's source if the Claude Agent SDK adapter (src/adapters/claude-agent-sdk.ts) stored
+ * it from a transcript line: `{format: "claude-agent-sdk", entry}` (the line as appended) or
+ * `{…, of, part}` (a later entry of that line). The name is the adapter's `SDK_FORMAT`, spelled
+ * out here because the import layer does not look up at the adapters.
+ */
+export function sdkSource(entry: SessionEntry): Json | undefined {
+	const source = (entry as unknown as Json).source;
+	return isJson(source) && source.format === "claude-agent-sdk" ? source : undefined;
+}
+
 /** The line a custom entry of a Claude Code import holds. */
 export function ccCustomLine(entry: SessionEntry): Json | undefined {
 	return entry.type === "custom" && entry.customType.startsWith("claude-code:") && isJson(entry.data)

@@ -34,6 +34,7 @@ import {
 	numberOf,
 	numberOr0,
 	resultContent,
+	sdkSource,
 	stopReasonBack,
 	toolId,
 	toolResultBlock,
@@ -121,7 +122,15 @@ class ClaudeCodeExport {
 		for (const entry of this.input.entries) {
 			const source = ccSource(entry);
 			const custom = ccCustomLine(entry);
-			if (source && entry.type === "message" && Array.isArray(source.lines)) {
+			const stored = sdkSource(entry);
+			if (stored) {
+				// A line the Agent SDK adapter stored: its first entry holds it as appended; the others name the first.
+				if (isJson(stored.entry)) this.add(entry, stored.entry, undefined);
+				else if (typeof stored.of === "string") {
+					const tail = this.tailOf.get(stored.of);
+					if (tail !== undefined) this.tailOf.set(entry.id, tail);
+				}
+			} else if (source && entry.type === "message" && Array.isArray(source.lines)) {
 				const key = userKey(source);
 				if (key !== undefined) {
 					const parts = userParts.get(key);
@@ -139,6 +148,8 @@ class ClaudeCodeExport {
 
 	/** The source lines an entry holds (for the version). */
 	private sourceLinesOf(entry: SessionEntry): Json[] {
+		const stored = sdkSource(entry);
+		if (stored) return isJson(stored.entry) ? [stored.entry] : [];
 		const source = ccSource(entry);
 		if (source && Array.isArray(source.lines))
 			return source.lines.filter(isJson).map((m) => (isJson(m.record) ? m.record : {}));

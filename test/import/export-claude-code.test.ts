@@ -19,6 +19,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
+import { TreeSessionStore } from "../../src/adapters/claude-agent-sdk.js";
 import { importClaudeCode } from "../../src/import/claude-code.js";
 import { importCodex } from "../../src/import/codex.js";
 import { exportInputOf, exportText } from "../../src/import/export.js";
@@ -385,6 +386,24 @@ describe("Claude Code → session-tree → Claude Code", () => {
 		assert.equal(listed.find((s) => s.sessionId === id)?.customTitle, "renamed after import");
 		assert.ok(q);
 		await writable.close();
+	});
+});
+
+describe("a transcript the Agent SDK adapter stored", () => {
+	test("TreeSessionStore's session of a real transcript exports back to the lines appended", async () => {
+		const name = "ccl-2.1.17-2b4ed4c0.jsonl";
+		const text = readFileSync(join(REPO, "test", "fixtures", "real", "claude-code", name), "utf8");
+		const records = recordsOf(text);
+		const store = new TreeSessionStore(join(tempDir(), "store"));
+		const key = { projectKey: "-home-user-project", sessionId: String(records[0]?.sessionId) };
+		// Appended as the SDK does, a few lines at a time.
+		for (let i = 0; i < records.length; i += 5) await store.append(key, records.slice(i, i + 5) as never);
+		const session = await store.openSession(key);
+		assert.ok(session);
+		const { lines } = await exportedSession(session);
+		assert.equal(claudeCodeJsonl(lines), text);
+		await session.close();
+		await store.close();
 	});
 });
 
