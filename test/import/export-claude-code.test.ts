@@ -30,7 +30,7 @@ import {
 	claudeCodeTranscript,
 	toClaudeCode,
 } from "../../src/import/export-claude-code.js";
-import { openImported } from "../../src/import/index.js";
+import { importText, openImported } from "../../src/import/index.js";
 import { Session } from "../../src/session.js";
 import { cli } from "../cli/helpers.js";
 import { jsonlOf, REPO, removeTemps, SAMPLES, sampleText, tempDir } from "./helpers.js";
@@ -83,7 +83,8 @@ async function exportedSession(session: Session): Promise<{ lines: Json[]; id: s
 
 /** Writes the lines where Claude Code keeps the session of `cwd` and reads them back with the Agent SDK. */
 async function sdkMessages(lines: Json[], id: string, cwd: string): Promise<Json[]> {
-	const project = join(configDir, "projects", cwd.replace(/[^a-zA-Z0-9]/g, "-"));
+	// A session without a working directory goes where the user would put it: here, /home/me's project.
+	const project = join(configDir, "projects", (cwd || "/home/me").replace(/[^a-zA-Z0-9]/g, "-"));
 	mkdirSync(project, { recursive: true });
 	writeFileSync(join(project, `${id}.jsonl`), claudeCodeJsonl(lines));
 	return (await sdk.getSessionMessages(id)) as unknown as Json[];
@@ -611,6 +612,29 @@ describe("sessions from elsewhere", () => {
 			checked++;
 		}
 		assert.ok(checked >= 1, `${checked} Codex samples with tool calls`);
+	});
+});
+
+describe("ChatGPT and Open WebUI imports", () => {
+	test("every conversation of the samples: the SDK reads the context at the leaf", async () => {
+		let checked = 0;
+		for (const [format, name] of [
+			["chatgpt", "librechat-chatgpt-tree.json"],
+			["chatgpt", "librechat-chatgpt-export.json"],
+			["chatgpt", "polylogue-native-conversation-v1.json"],
+			["openwebui", "librechat-openwebui-export.json"],
+			["openwebui", "openwebui-importer-webui-json.json"],
+		] as const) {
+			for (const imported of await importText(sampleText(format, name), name, { lenient: false })) {
+				const session = await openImported(imported, name);
+				const { lines, id, cwd } = await exportedSession(session);
+				// A conversation from a chat app has no working directory: the lines say "" (Claude Code's resume uses its own).
+				assert.equal(cwd, "");
+				assert.deepEqual(sdkItems(await sdkMessages(lines, id, cwd)), contextItems(session, apiId), name);
+				checked++;
+			}
+		}
+		assert.ok(checked >= 6, `${checked} conversations`);
 	});
 });
 
