@@ -177,12 +177,12 @@ class ClaudeCodeExport {
 	/**
 	 * Adds a line. One without a number goes after the line before it in the session: the
 	 * import wrote its entries in the order of the lines, the later lines of a merged response
-	 * aside (those numbers are skipped).
+	 * aside (those numbers are skipped, and do not move the place: `later`).
 	 */
-	private add(entry: SessionEntry, record: Json, line: number | undefined): Line {
+	private add(entry: SessionEntry, record: Json, line: number | undefined, later = false): Line {
 		if (line === undefined) while (this.absorbed.has(this.cursor)) this.cursor++;
 		const rank = line ?? this.cursor;
-		this.cursor = Math.max(this.cursor, rank + 1);
+		if (!later) this.cursor = rank + 1;
 		const out: Line = { record, rank, seq: this.lines.length };
 		this.lines.push(out);
 		const list = this.linesOf.get(entry.id) ?? [];
@@ -239,7 +239,7 @@ class ClaudeCodeExport {
 			const content = withUnmapped(back.splice(0, take), unmapped);
 			const record = isJson(meta.record) ? meta.record : {};
 			const message = isJson(record.message) ? record.message : { role: "assistant" };
-			this.add(entry, withKeyAfter(record, "message", withMessageContent(message, content), []), numberOf(meta));
+			this.add(entry, withKeyAfter(record, "message", withMessageContent(message, content), []), numberOf(meta), i > 0);
 		});
 	}
 

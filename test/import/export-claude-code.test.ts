@@ -339,6 +339,68 @@ describe("Claude Code → session-tree → Claude Code", () => {
 		assert.ok(lost <= 22, `${lost} results`);
 	});
 
+	test("a line without uuid between the lines of a split response stays where it was", async () => {
+		// Hand-made (the shapes of 2.x lines): a response split over two lines with a snapshot between.
+		const head = {
+			isSidechain: false,
+			userType: "external",
+			cwd: "/p",
+			sessionId: "0b8e4c1e-1f6e-4d8e-9a57-3c3d2b1a0f9e",
+			version: "2.1.0",
+		};
+		const usage = { input_tokens: 1, output_tokens: 1 };
+		const message = (content: unknown[]) => ({
+			model: "claude-x",
+			id: "msg_1",
+			type: "message",
+			role: "assistant",
+			content,
+			stop_reason: null,
+			usage,
+		});
+		const source = [
+			{
+				parentUuid: null,
+				...head,
+				type: "user",
+				message: { role: "user", content: "hi" },
+				uuid: "u1",
+				timestamp: "2026-01-01T00:00:00.000Z",
+			},
+			{
+				parentUuid: "u1",
+				...head,
+				message: message([{ type: "thinking", thinking: "hm", signature: "s" }]),
+				type: "assistant",
+				uuid: "a1",
+				timestamp: "2026-01-01T00:00:01.000Z",
+			},
+			{
+				type: "file-history-snapshot",
+				messageId: "u1",
+				snapshot: { messageId: "u1", trackedFileBackups: {}, timestamp: "2026-01-01T00:00:01.500Z" },
+				isSnapshotUpdate: false,
+			},
+			{
+				parentUuid: "a1",
+				...head,
+				message: message([{ type: "text", text: "hello" }]),
+				type: "assistant",
+				uuid: "a2",
+				timestamp: "2026-01-01T00:00:02.000Z",
+			},
+		];
+		const text = claudeCodeJsonl(source);
+		const [imported] = importClaudeCode({ name: "split.jsonl", text });
+		assert.ok(imported);
+		// One assistant message for the two lines; exported, the lines are as they were.
+		assert.equal(imported.records.filter((r) => r.type === "message").length, 2);
+		assert.equal(
+			claudeCodeJsonl(toClaudeCode(await exportInputOf(await openImported(imported, "split.jsonl"), []))),
+			text,
+		);
+	});
+
 	test("entries appended after an import become lines under their parent's line, the new leaf last", async () => {
 		const name = "ccl-real-edit-branch-03eb5929.jsonl";
 		const [imported] = importClaudeCode({ name, text: sampleText("claude-code", name) });
@@ -530,7 +592,13 @@ describe("sessions from elsewhere", () => {
 		const { lines, id, cwd } = await exportedSession(session);
 		// 9 messages + boundary + summary + title; the model change, label and custom entry have none.
 		assert.equal(lines.length, 12);
-		assert.equal(id, claudeCodeSessionId(session.getHeader().id));
+		assert.equal(id, session.getHeader().id);
+		// A header id that is not a UUID gets a UUID derived from it (the SDK only looks up UUIDs).
+		assert.match(
+			claudeCodeSessionId("my-session"),
+			/^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+		);
+		assert.equal(claudeCodeSessionId("my-session"), claudeCodeSessionId("my-session"));
 		const conversation = lines.filter((l) => typeof l.uuid === "string");
 		assert.ok(conversation.every((l) => l.sessionId === id && l.cwd === "/home/me/project" && l.version === "2.0.0"));
 		// The side branch: q1's line has two assistant children.
