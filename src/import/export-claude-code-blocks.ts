@@ -180,3 +180,34 @@ export function stopReasonBack(reason: unknown): string {
 			return "end_turn";
 	}
 }
+
+/** A pi tool result (not from Claude Code) as the message of a Claude Code user line. */
+export function toolResultMessageBack(message: Json): Json {
+	const blocks = Array.isArray(message.content) ? message.content.filter(isJson).map(userBlockBack) : [];
+	const [only] = blocks;
+	const content = blocks.length === 1 && isJson(only) && only.type === "text" ? only.text : blocks;
+	const result: Json = { tool_use_id: toolId(String(message.toolCallId)), type: "tool_result", content };
+	if (message.isError === true) result.is_error = true;
+	return { role: "user", content: [result] };
+}
+
+/** A pi assistant message (not from Claude Code) as the message of a Claude Code assistant line, `id` its API id. */
+export function assistantMessageBack(message: Json, id: string): Json {
+	const blocks = Array.isArray(message.content) ? message.content.filter(isJson) : [];
+	const usage = isJson(message.usage) ? message.usage : {};
+	return {
+		model: typeof message.model === "string" ? message.model : "",
+		id,
+		type: "message",
+		role: "assistant",
+		content: blocks.map((block) => assistantBlockBack(block, toolId)),
+		stop_reason: stopReasonBack(message.stopReason),
+		stop_sequence: null,
+		usage: {
+			input_tokens: numberOr0(usage.input),
+			cache_creation_input_tokens: numberOr0(usage.cacheWrite),
+			cache_read_input_tokens: numberOr0(usage.cacheRead),
+			output_tokens: numberOr0(usage.output),
+		},
+	};
+}

@@ -28,16 +28,15 @@ import { isJson, type Json, uuidFromName } from "./common.js";
 import type { ExportInput } from "./export.js";
 import {
 	assistantBlockBack,
+	assistantMessageBack,
 	ccCustomLine,
 	ccSource,
 	isoOf,
 	numberOf,
-	numberOr0,
 	resultContent,
 	sdkSource,
-	stopReasonBack,
-	toolId,
 	toolResultBlock,
+	toolResultMessageBack,
 	userBlockBack,
 	userContent,
 	userKey,
@@ -319,32 +318,11 @@ class ClaudeCodeExport {
 				undefined,
 			);
 		} else if (message.role === "toolResult") {
-			const blocks = Array.isArray(message.content) ? message.content.filter(isJson).map(userBlockBack) : [];
-			const [only] = blocks;
-			const content = blocks.length === 1 && isJson(only) && only.type === "text" ? only.text : blocks;
-			const result: Json = { tool_use_id: toolId(String(message.toolCallId)), type: "tool_result", content };
-			if (message.isError === true) result.is_error = true;
-			this.add(entry, this.conversationLine(entry, "user", { role: "user", content: [result] }), undefined);
+			this.add(entry, this.conversationLine(entry, "user", toolResultMessageBack(message)), undefined);
 		} else if (message.role === "assistant") {
-			const blocks = Array.isArray(message.content) ? message.content.filter(isJson) : [];
-			const usage = isJson(message.usage) ? message.usage : {};
-			const out: Json = {
-				model: typeof message.model === "string" ? message.model : "",
-				id: `msg_${this.newUuid(entry, ":message").replace(/-/g, "").slice(0, 24)}`,
-				type: "message",
-				role: "assistant",
-				content: blocks.map((block) => assistantBlockBack(block, toolId)),
-				stop_reason: stopReasonBack(message.stopReason),
-				stop_sequence: null,
-				usage: {
-					input_tokens: numberOr0(usage.input),
-					cache_creation_input_tokens: numberOr0(usage.cacheWrite),
-					cache_read_input_tokens: numberOr0(usage.cacheRead),
-					output_tokens: numberOr0(usage.output),
-				},
-			};
+			const id = `msg_${this.newUuid(entry, ":message").replace(/-/g, "").slice(0, 24)}`;
 			const extra: Json = message.stopReason === "error" ? { isApiErrorMessage: true } : {};
-			this.add(entry, this.conversationLine(entry, "assistant", out, extra), undefined);
+			this.add(entry, this.conversationLine(entry, "assistant", assistantMessageBack(message, id), extra), undefined);
 		}
 		// Other roles (pi's bashExecution and friends) reach no model Claude Code talks to.
 	}
