@@ -26,14 +26,24 @@ export {
 export * from "./core/index.js";
 export { importChatGPT } from "./import/chatgpt.js";
 export {
+	EXPORT_FORMATS,
 	type ExportFormat,
 	type ExportInput,
 	exportInputOf,
 	exportSession,
+	exportText,
 	exportValue,
 	toChatGPT,
 	toOpenWebUI,
 } from "./import/export.js";
+export {
+	type ClaudeCodeTranscript,
+	claudeCodeJsonl,
+	claudeCodeResumePoint,
+	claudeCodeSessionId,
+	claudeCodeTranscript,
+	toClaudeCode,
+} from "./import/export-claude-code.js";
 export {
 	chooseSession,
 	detectFormat,

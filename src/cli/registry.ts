@@ -1004,19 +1004,23 @@ const SPECS = defineCommands([
 	},
 	{
 		name: "export",
-		summary: "write a session as a ChatGPT conversation or an Open WebUI chat",
+		summary: "write a session as a ChatGPT conversation, an Open WebUI chat or a Claude Code transcript",
 		cli: {
-			synopsis: "export FILE --to chatgpt|openwebui [-o OUT] [--force] [--lenient]",
+			synopsis: "export FILE --to chatgpt|openwebui|claude-code [-o OUT] [--force] [--lenient]",
 			description:
 				"Writes the session as JSON that ChatGPT's or Open WebUI's tools read: every message node with\n" +
 				"its parent and children, roles, texts and times, the leaf as current_node (ChatGPT, a\n" +
 				"conversations.json array) or history.currentId (Open WebUI, an export file's array of one\n" +
-				"chat). A session imported from that format gives back its original node ids and every field\n" +
-				"the import kept. FILE may also be a file of another format, read directly. Prints to stdout,\n" +
+				"chat); or as a Claude Code transcript (JSONL): every branch kept through uuid/parentUuid, the\n" +
+				"leaf's line last, so that `claude --resume` continues there once the file is in\n" +
+				"~/.claude/projects/<dir>/<sessionId>.jsonl (export never writes there unless OUT says so).\n" +
+				"A session imported from that format gives back its original node ids and every field the\n" +
+				"import kept. FILE may also be a file of another format, read directly. Prints to stdout,\n" +
 				"or writes OUT (not over an existing file without --force).",
 			examples: [
 				"session-tree export session.jsonl --to chatgpt -o conversations.json",
 				"session-tree export 'sqlite:./agents.db#0195f3c2-…' --to openwebui",
+				"session-tree export session.jsonl --to claude-code -o transcript.jsonl",
 			],
 			options: {
 				to: { type: "string" },
@@ -1025,7 +1029,7 @@ const SPECS = defineCommands([
 				...LENIENT_OPTION,
 			},
 			optionDocs: [
-				{ flags: "--to FORMAT", description: "chatgpt or openwebui" },
+				{ flags: "--to FORMAT", description: "chatgpt, openwebui or claude-code" },
 				{ flags: "-o, --out OUT", description: "write to OUT instead of stdout" },
 				{ flags: "--force", description: "replace OUT if it exists" },
 				LENIENT_DOC,

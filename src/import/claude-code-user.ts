@@ -34,6 +34,12 @@ export interface MessageSource {
 	part?: number;
 	/** A tool result block's own fields other than its content. */
 	block?: Json;
+	/**
+	 * How a tool result block held its content where pi's content does not tell (so that an
+	 * export writes it back as it was): `"blocks"` a list of one text block (else read as a
+	 * string), `"absent"` no `content` key, `"null"` null. Absent for a string or other lists.
+	 */
+	resultContent?: "blocks" | "absent" | "null";
 	/** For the first user line of a subagent run: the tool call that started it. */
 	sidechainOf?: { entryId: string; toolCallId: string };
 }
@@ -112,7 +118,10 @@ export function userLineMessages(
 			}
 			messages.push(result);
 			const { content: _blockContent, ...blockRest } = block;
-			sources.push(sourceOf(mapped.unmapped, blockRest));
+			const kept = sourceOf(mapped.unmapped, blockRest);
+			const shape = resultContentShape(block);
+			if (shape !== undefined) kept.resultContent = shape;
+			sources.push(kept);
 		});
 		flush();
 	} else {
@@ -133,4 +142,17 @@ export function userLineMessages(
 		if (part > 0) kept.part = part;
 		return { message, source: kept };
 	});
+}
+
+/**
+ * The shape of a tool result's content that pi's content leaves ambiguous: a list of exactly
+ * one plain text block reads like a string, and a missing or null content like an empty list.
+ */
+function resultContentShape(block: Json): MessageSource["resultContent"] {
+	const content = block.content;
+	if (!("content" in block)) return "absent";
+	if (content === null) return "null";
+	if (!Array.isArray(content) || content.length !== 1) return undefined;
+	const [only] = content;
+	return isJson(only) && only.type === "text" && Object.keys(only).length === 2 ? "blocks" : undefined;
 }

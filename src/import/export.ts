@@ -1,6 +1,6 @@
 /**
  * Export back: a session as a ChatGPT conversation (`conversations.json` shape) or an Open
- * WebUI chat. Every entry that came from that format gives back its node as it was (the fields
+ * WebUI chat (this module), or a Claude Code transcript (export-claude-code.ts). Every entry that came from that format gives back its node as it was (the fields
  * kept in its `source`, the text rebuilt from the pi message where the import left it out),
  * linked as the tree links the entries; the conversation's own fields come from the latest
  * persisted-leaf record that carries them (the import's `state`). Other message entries (a pi
@@ -17,11 +17,15 @@ import { Session } from "../session.js";
 import { storeAt } from "../storage/locations.js";
 import { CHATGPT_FORMAT, textPartsOf } from "./chatgpt.js";
 import { isJson, type Json, omit, uuidFromName } from "./common.js";
+import { claudeCodeJsonl, toClaudeCode } from "./export-claude-code.js";
 import { recordsHeldBy } from "./index.js";
 import { contentTextOf, OPENWEBUI_FORMAT } from "./openwebui.js";
 
 /** The formats a session can be exported to. */
-export type ExportFormat = "chatgpt" | "openwebui";
+export type ExportFormat = "chatgpt" | "openwebui" | "claude-code";
+
+/** The formats a session can be exported to, as the CLI names them. */
+export const EXPORT_FORMATS: readonly ExportFormat[] = ["chatgpt", "openwebui", "claude-code"];
 
 /** What an export reads of a session. */
 export interface ExportInput {
@@ -36,7 +40,7 @@ export interface ExportInput {
 }
 
 /** The latest import state of a format among the records (see `ImportedSession.state`). */
-function stateOf(records: readonly RawRecord[] | undefined, format: ExportFormat): Json | undefined {
+function stateOf(records: readonly RawRecord[] | undefined, format: string): Json | undefined {
 	let state: Json | undefined;
 	for (const record of records ?? []) {
 		if (record.type === "leaf" && isJson(record.source) && record.source.format === format) state = record.source;
@@ -45,7 +49,7 @@ function stateOf(records: readonly RawRecord[] | undefined, format: ExportFormat
 }
 
 /** The entry's source of the format, if it came from it. */
-function sourceOf(entry: SessionEntry, format: ExportFormat): Json | undefined {
+function sourceOf(entry: SessionEntry, format: string): Json | undefined {
 	const source = (entry as unknown as Json).source;
 	return isJson(source) && source.format === format ? source : undefined;
 }
@@ -405,9 +409,16 @@ export function toOpenWebUI(input: ExportInput): unknown {
 
 // ---- a stored session --------------------------------------------------------------------------
 
-/** What a session exports to: the JSON value of the file. ChatGPT: `[conversation]`. */
+/** What a session exports to: the JSON value of the file (ChatGPT: `[conversation]`; Claude Code: the lines, in file order). */
 export function exportValue(input: ExportInput, to: ExportFormat): unknown {
+	if (to === "claude-code") return toClaudeCode(input);
 	return to === "chatgpt" ? [toChatGPT(input)] : toOpenWebUI(input);
+}
+
+/** The text of the export file: indented JSON, or JSONL (one line per record) for Claude Code. */
+export function exportText(input: ExportInput, to: ExportFormat): string {
+	const value = exportValue(input, to);
+	return to === "claude-code" ? claudeCodeJsonl(value as unknown[]) : `${JSON.stringify(value, null, 2)}\n`;
 }
 
 /** The export input of an open session, with its stored records (for the import's state). */
@@ -423,7 +434,8 @@ export async function exportInputOf(session: Session, records?: readonly RawReco
 }
 
 /**
- * A stored session (any location) as the JSON value of a ChatGPT or Open WebUI export.
+ * A stored session (any location) as the JSON value of a ChatGPT, Open WebUI or Claude Code
+ * export (for Claude Code the array of its lines; `claudeCodeJsonl` makes the file).
  * @throws SessionTreeError as opening the session does
  */
 export async function exportSession(location: string, to: ExportFormat): Promise<unknown> {

@@ -2,7 +2,8 @@
 
 import { existsSync, mkdirSync, statSync } from "node:fs";
 import { resolve } from "node:path";
-import { exportInputOf, exportValue } from "../../import/export.js";
+import { EXPORT_FORMATS, exportInputOf, exportText } from "../../import/export.js";
+import { claudeCodeJsonl, claudeCodeResumePoint, claudeCodeTranscript } from "../../import/export-claude-code.js";
 import { IMPORT_FORMATS, type ImportReport, importSources, isImportFormat } from "../../import/index.js";
 import type { ImportFormat } from "../../import/types.js";
 import { sanitize } from "../../render/preview.js";
@@ -111,11 +112,12 @@ export const importCommand: CommandHandler = {
 export const exportCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
 		const to = stringValue(values, "to");
-		if (to !== "chatgpt" && to !== "openwebui") {
+		const format = EXPORT_FORMATS.find((known) => known === to);
+		if (format === undefined) {
 			throw new UsageError(
 				to === undefined
-					? "missing --to chatgpt|openwebui"
-					: `cannot export to ${JSON.stringify(to)} (use chatgpt or openwebui)`,
+					? `missing --to ${EXPORT_FORMATS.join("|")}`
+					: `cannot export to ${JSON.stringify(to)} (use ${EXPORT_FORMATS.join(", ")})`,
 				"export",
 			);
 		}
@@ -125,7 +127,19 @@ export const exportCommand: CommandHandler = {
 		}
 		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true);
 		try {
-			const text = `${JSON.stringify(exportValue(await exportInputOf(session), to), null, 2)}\n`;
+			const input = await exportInputOf(session);
+			let text: string;
+			if (format === "claude-code") {
+				const transcript = claudeCodeTranscript(input);
+				text = claudeCodeJsonl(transcript.lines);
+				const resumes = claudeCodeResumePoint(transcript.lines);
+				// Claude Code resumes at the newest end of a branch: a leaf with entries below it cannot be its active point.
+				if (transcript.leafUuid !== undefined && resumes !== transcript.leafUuid) {
+					io.err(
+						`session-tree: note: the leaf has later entries below it; \`claude --resume\` continues at line ${resumes ?? "(none)"}, not at the leaf's line ${transcript.leafUuid}\n`,
+					);
+				}
+			} else text = exportText(input, format);
 			if (out === undefined) io.out(text);
 			else writeNewFile(out, text, values.force === true);
 		} finally {
