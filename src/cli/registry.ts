@@ -235,7 +235,7 @@ const SPECS = defineCommands([
 		name: "browse",
 		summary: "walk the session tree full-screen: preview, fold, search, filter, label, choose the leaf",
 		cli: {
-			synopsis: "browse FILE [--filter MODE] [--lenient]",
+			synopsis: "browse FILE [--filter MODE] [--id] [--lenient]",
 			description:
 				"Shows the session tree full-screen on the terminal, drawn as `tree` draws it, with a preview\n" +
 				"of the selected entry: its whole text, its time and label, and the size of the context the\n" +
@@ -247,20 +247,28 @@ const SPECS = defineCommands([
 				"\n" +
 				"Enter follows pi's /tree: on a user message the leaf moves to its parent and, once the\n" +
 				"screen is closed, the message's text is printed on stdout to edit and send again; any other\n" +
-				"entry becomes the leaf. The new leaf is written to the session (`leaf: ID` goes to stderr).\n" +
+				"entry becomes the leaf and nothing is printed on stdout (with --id: the chosen entry's id,\n" +
+				"whatever it is). The new leaf is written to the session (`leaf: ID` goes to stderr). q or\n" +
+				"Esc print nothing; the exit status is 0 whether or not an entry was chosen.\n" +
 				"A damaged file opened with --lenient, or another agent's file, is browsed read-only.\n" +
-				"Needs a terminal; colours unless NO_COLOR is set.",
+				"\n" +
+				"The screen goes to the terminal: when stdout (or stdin) is not one, the browser draws on and\n" +
+				"reads keys from /dev/tty, as fzf does, so that stdout carries only the result:\n" +
+				"text=$(session-tree browse FILE). Without any terminal it fails. Colours unless NO_COLOR is set.",
 			examples: [
 				"session-tree browse session.jsonl",
 				"session-tree browse session.jsonl --filter user-only",
+				'text=$(session-tree browse session.jsonl --filter user-only) && printf "%s\\n" "$text"',
+				"id=$(session-tree browse session.jsonl --id)",
 				"session-tree browse 'sqlite:./agents.db#0195f3c2-…'",
 			],
-			options: { filter: { type: "string" }, ...LENIENT_OPTION },
+			options: { filter: { type: "string" }, id: { type: "boolean" }, ...LENIENT_OPTION },
 			optionDocs: [
 				{
 					flags: "--filter MODE",
 					description: `start with this filter: ${TREE_FILTER_NAMES.join(", ")} (default: default)`,
 				},
+				{ flags: "--id", description: "on Enter, print the chosen entry's id (instead of a user message's text)" },
 				{
 					flags: "--lenient",
 					description: "open a damaged file as far as possible, read-only (the problems go to stderr)",

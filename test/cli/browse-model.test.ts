@@ -439,18 +439,24 @@ describe("browse terminal guard", () => {
 });
 
 describe("browse on the command line, without a terminal", () => {
-	test("it needs a terminal; a bad filter is a usage error; --help documents it", async () => {
-		const piped = await cli(["browse", fixture("branch-in-place")]);
+	test("without any terminal (no /dev/tty) it fails clearly; a bad filter is a usage error; --help documents it", async () => {
+		const piped = await cli(["browse", fixture("branch-in-place")], { noTerminal: true });
 		assert.equal(piped.code, 1);
 		assert.equal(piped.stdout, "");
-		assert.match(piped.stderr, /^session-tree: browse needs a terminal \(stdin and stdout\)/);
-		const bad = await cli(["browse", fixture("branch-in-place"), "--filter", "tools"]);
+		assert.match(
+			piped.stderr,
+			/^session-tree: browse needs a terminal: no terminal to draw on: stdin and stdout are not both terminals and \/dev\/tty cannot be opened \(/,
+		);
+		assert.match(piped.stderr, /`session-tree tree FILE` prints the tree/);
+		const bad = await cli(["browse", fixture("branch-in-place"), "--filter", "tools"], { noTerminal: true });
 		assert.equal(bad.code, 2);
 		assert.match(bad.stderr, /unknown filter "tools": use one of default, no-tools, user-only, labeled-only, all/);
 		const help = await cli(["browse", "--help"]);
 		assert.equal(help.code, 0);
-		assert.match(help.stdout, /^Usage: session-tree browse FILE \[--filter MODE\] \[--lenient\]/);
+		assert.match(help.stdout, /^Usage: session-tree browse FILE \[--filter MODE\] \[--id\] \[--lenient\]/);
 		assert.match(help.stdout, /Enter follows pi's \/tree/);
+		assert.match(help.stdout, /text=\$\(session-tree browse FILE\)/);
+		assert.match(help.stdout, /--id {2,}on Enter, print the chosen entry's id/);
 		const listing = await cli(["--help"]);
 		assert.match(listing.stdout, /^ {2}browse /m);
 	});
