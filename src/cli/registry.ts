@@ -56,6 +56,8 @@ export type ReplOption = { readonly type: "boolean" } | { readonly type: "string
 
 /** How a command runs in the REPL. */
 export interface ReplFacet {
+	/** The REPL's own one-line summary, when the shared one is too long for its `help` (42 columns). */
+	readonly summary?: string;
 	/** Other words that call it. */
 	readonly aliases?: readonly string[];
 	/** The synopsis, e.g. `send <role> <text…>`. */
@@ -277,6 +279,17 @@ const SPECS = defineCommands([
 			positionals: ["FILE"],
 			load: async () => (await import("./commands/browse.js")).browseCommand,
 		},
+		repl: {
+			summary: "walk this session's tree full-screen",
+			usage: "browse [--filter MODE]",
+			details: [
+				"The full-screen browser of `session-tree browse`, on this session; q comes back",
+				"to the prompt. Enter moves the leaf as `nav` does and prints what nav prints.",
+			],
+			args: ["none"],
+			options: { filter: { type: "string", value: "filter" } },
+			needsSession: true,
+		},
 	},
 	{
 		name: "ctx",
@@ -497,6 +510,18 @@ const SPECS = defineCommands([
 			positionals: ["DIR?"],
 			load: async () => (await import("./commands/ls.js")).lsCommand,
 		},
+		repl: {
+			summary: "list the sessions of the REPL's directory",
+			usage: "ls [DIR] [--all]",
+			details: [
+				"As `session-tree ls`: the sessions in DIR, by default the REPL's --dir, else",
+				"those of the current directory's project in pi's layout; --all: every project's.",
+				"`load FILE` opens one.",
+			],
+			args: ["dir"],
+			options: { all: { type: "boolean" } },
+			needsSession: false,
+		},
 	},
 	{
 		name: "search",
@@ -552,6 +577,21 @@ const SPECS = defineCommands([
 			],
 			positionals: ["TEXT", "DIR?"],
 			load: async () => (await import("./commands/search.js")).searchCommand,
+		},
+		repl: {
+			usage: "search <text> [DIR] [--regex] [--ignore-case] [--all] [--limit N]",
+			details: [
+				"As `session-tree search`, in the sessions `ls` lists (the same default).",
+				'Quote a text with spaces: search "rate limit". No match is an error.',
+			],
+			args: ["text", "dir"],
+			options: {
+				regex: { type: "boolean" },
+				"ignore-case": { type: "boolean" },
+				all: { type: "boolean" },
+				limit: { type: "string", value: "none" },
+			},
+			needsSession: false,
 		},
 	},
 	{
@@ -673,7 +713,7 @@ const SPECS = defineCommands([
 			usage: "fork [id]",
 			details: [
 				"The new file sits next to this one and names it as parentSession.",
-				"Prints its path; the REPL switches to it.",
+				"Prints its path, then that the REPL now edits it (the original is unchanged).",
 			],
 			args: ["id"],
 			needsSession: true,
@@ -695,7 +735,7 @@ const SPECS = defineCommands([
 		},
 		repl: {
 			usage: "clone",
-			details: ["fork at the leaf: prints the new file's path; the REPL switches to it."],
+			details: ["fork at the leaf: prints the new file's path, then that the REPL now edits it."],
 			args: ["none"],
 			needsSession: true,
 		},
@@ -707,7 +747,9 @@ const SPECS = defineCommands([
 			usage: "compact <firstKeptId> <summary…>",
 			details: [
 				"From now on the model sees the summary, then the path from firstKeptId on.",
-				"The kept messages are stored in the entry (retainedTail); tokensBefore is 0.",
+				"The kept messages are stored in the entry (retainedTail); tokensBefore is",
+				"the context's size at the leaf, estimated as pi does (a zero usage of a reply",
+				"typed with `send assistant` counts as none).",
 				"Prints the id.",
 			],
 			args: ["id", "text"],
@@ -1048,6 +1090,16 @@ const SPECS = defineCommands([
 			optionDocs: [{ flags: "--dir DIR", description: "write the session files to DIR (default: a new temp dir)" }],
 			positionals: [],
 			load: async () => (await import("./commands/demo.js")).demoCommand,
+		},
+	},
+	{
+		name: "clear",
+		summary: "clear the screen",
+		repl: {
+			usage: "clear",
+			details: ["As Ctrl-L. Without a terminal (a script) it does nothing."],
+			args: ["none"],
+			needsSession: false,
 		},
 	},
 	{

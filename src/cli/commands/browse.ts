@@ -97,14 +97,12 @@ export async function browseAndChoose(
 	return { id: outcome.id, result: await session.navigate(outcome.id) };
 }
 
-/** The terminal to browse on, or the CLI's error when there is none. */
-export function terminalDevice(): TerminalDevice {
+/** The terminal to browse on, or the CLI's error when there is none (ending with `hint`). */
+export function terminalDevice(hint = "`session-tree tree FILE` prints the tree"): TerminalDevice {
 	try {
 		return openTerminalDevice();
 	} catch (error) {
-		if (error instanceof NoTerminalError) {
-			throw new CliError(`browse needs a terminal: ${error.message}; \`session-tree tree FILE\` prints the tree`);
-		}
+		if (error instanceof NoTerminalError) throw new CliError(`browse needs a terminal: ${error.message}; ${hint}`);
 		throw error;
 	}
 }
