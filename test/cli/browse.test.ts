@@ -145,9 +145,17 @@ class Pane {
 		);
 	}
 
-	/** Waits until the selected row shows entry `id`. */
+	/**
+	 * Waits until the selected row shows entry `id`, and the preview (when the screen has one) too:
+	 * tmux may show a frame half drawn, the marker moved and the preview not yet.
+	 */
 	async selectedIs(id: string): Promise<string[]> {
-		return this.waitFor(`the selection on ${id}`, (lines) => selected(lines)?.includes(` ${id} `) === true);
+		return this.waitFor(
+			`the selection on ${id}`,
+			(lines) =>
+				selected(lines)?.includes(` ${id} `) === true &&
+				(!lines.some((line) => /^─+$/.test(line)) || previewHead(lines).startsWith(`${id}  `)),
+		);
 	}
 
 	/** Waits for the shell's line after browse ended, and returns its exit status and the screen. */
