@@ -1156,9 +1156,10 @@ function replDescription(): string {
 		'Entry ids may be abbreviated to any unique prefix; quote text to keep spaces ("a  b").\n' +
 		"\n" +
 		"On a terminal: a prompt with the session and its leaf, Tab completion of commands, ids\n" +
-		"and file names, and a history kept across runs in $SESSION_TREE_HISTORY, else\n" +
-		"$XDG_STATE_HOME/session-tree/history, else ~/.local/state/session-tree/history (the last\n" +
-		"1000 commands; SESSION_TREE_HISTORY= keeps none). Colours unless NO_COLOR is set.\n" +
+		"(listed with their entries' text) and file names, and a history kept across runs in\n" +
+		"$SESSION_TREE_HISTORY, else $XDG_STATE_HOME/session-tree/history, else\n" +
+		"~/.local/state/session-tree/history (the last 1000 commands; SESSION_TREE_HISTORY= keeps\n" +
+		"none). Colours unless NO_COLOR is set.\n" +
 		"\n" +
 		"With stdin not a terminal it runs one command per line (blank lines and # comments are\n" +
 		"skipped) and prints plain output. A failing line is reported on stderr as\n" +
