@@ -56,6 +56,8 @@ export type ReplOption = { readonly type: "boolean" } | { readonly type: "string
 
 /** How a command runs in the REPL. */
 export interface ReplFacet {
+	/** The REPL's own one-line summary, when the shared one is too long for its `help` (42 columns). */
+	readonly summary?: string;
 	/** Other words that call it. */
 	readonly aliases?: readonly string[];
 	/** The synopsis, e.g. `send <role> <text…>`. */
@@ -235,7 +237,7 @@ const SPECS = defineCommands([
 		name: "browse",
 		summary: "walk the session tree full-screen: preview, fold, search, filter, label, choose the leaf",
 		cli: {
-			synopsis: "browse FILE [--filter MODE] [--lenient]",
+			synopsis: "browse FILE [--filter MODE] [--id] [--lenient]",
 			description:
 				"Shows the session tree full-screen on the terminal, drawn as `tree` draws it, with a preview\n" +
 				"of the selected entry: its whole text, its time and label, and the size of the context the\n" +
@@ -247,20 +249,28 @@ const SPECS = defineCommands([
 				"\n" +
 				"Enter follows pi's /tree: on a user message the leaf moves to its parent and, once the\n" +
 				"screen is closed, the message's text is printed on stdout to edit and send again; any other\n" +
-				"entry becomes the leaf. The new leaf is written to the session (`leaf: ID` goes to stderr).\n" +
+				"entry becomes the leaf and nothing is printed on stdout (with --id: the chosen entry's id,\n" +
+				"whatever it is). The new leaf is written to the session (`leaf: ID` goes to stderr). q or\n" +
+				"Esc print nothing; the exit status is 0 whether or not an entry was chosen.\n" +
 				"A damaged file opened with --lenient, or another agent's file, is browsed read-only.\n" +
-				"Needs a terminal; colours unless NO_COLOR is set.",
+				"\n" +
+				"The screen goes to the terminal: when stdout (or stdin) is not one, the browser draws on and\n" +
+				"reads keys from /dev/tty, as fzf does, so that stdout carries only the result:\n" +
+				"text=$(session-tree browse FILE). Without any terminal it fails. Colours unless NO_COLOR is set.",
 			examples: [
 				"session-tree browse session.jsonl",
 				"session-tree browse session.jsonl --filter user-only",
+				'text=$(session-tree browse session.jsonl --filter user-only) && printf "%s\\n" "$text"',
+				"id=$(session-tree browse session.jsonl --id)",
 				"session-tree browse 'sqlite:./agents.db#0195f3c2-…'",
 			],
-			options: { filter: { type: "string" }, ...LENIENT_OPTION },
+			options: { filter: { type: "string" }, id: { type: "boolean" }, ...LENIENT_OPTION },
 			optionDocs: [
 				{
 					flags: "--filter MODE",
 					description: `start with this filter: ${TREE_FILTER_NAMES.join(", ")} (default: default)`,
 				},
+				{ flags: "--id", description: "on Enter, print the chosen entry's id (instead of a user message's text)" },
 				{
 					flags: "--lenient",
 					description: "open a damaged file as far as possible, read-only (the problems go to stderr)",
@@ -268,6 +278,17 @@ const SPECS = defineCommands([
 			],
 			positionals: ["FILE"],
 			load: async () => (await import("./commands/browse.js")).browseCommand,
+		},
+		repl: {
+			summary: "walk this session's tree full-screen",
+			usage: "browse [--filter MODE]",
+			details: [
+				"The full-screen browser of `session-tree browse`, on this session; q comes back",
+				"to the prompt. Enter moves the leaf as `nav` does and prints what nav prints.",
+			],
+			args: ["none"],
+			options: { filter: { type: "string", value: "filter" } },
+			needsSession: true,
 		},
 	},
 	{
@@ -509,6 +530,18 @@ const SPECS = defineCommands([
 			positionals: ["DIR?"],
 			load: async () => (await import("./commands/ls.js")).lsCommand,
 		},
+		repl: {
+			summary: "list the sessions of the REPL's directory",
+			usage: "ls [DIR] [--all]",
+			details: [
+				"As `session-tree ls`: the sessions in DIR, by default the REPL's --dir, else",
+				"those of the current directory's project in pi's layout; --all: every project's.",
+				"`load FILE` opens one.",
+			],
+			args: ["dir"],
+			options: { all: { type: "boolean" } },
+			needsSession: false,
+		},
 	},
 	{
 		name: "search",
@@ -564,6 +597,21 @@ const SPECS = defineCommands([
 			],
 			positionals: ["TEXT", "DIR?"],
 			load: async () => (await import("./commands/search.js")).searchCommand,
+		},
+		repl: {
+			usage: "search <text> [DIR] [--regex] [--ignore-case] [--all] [--limit N]",
+			details: [
+				"As `session-tree search`, in the sessions `ls` lists (the same default).",
+				'Quote a text with spaces: search "rate limit". No match is an error.',
+			],
+			args: ["text", "dir"],
+			options: {
+				regex: { type: "boolean" },
+				"ignore-case": { type: "boolean" },
+				all: { type: "boolean" },
+				limit: { type: "string", value: "none" },
+			},
+			needsSession: false,
 		},
 	},
 	{
@@ -685,7 +733,7 @@ const SPECS = defineCommands([
 			usage: "fork [id]",
 			details: [
 				"The new file sits next to this one and names it as parentSession.",
-				"Prints its path; the REPL switches to it.",
+				"Prints its path, then that the REPL now edits it (the original is unchanged).",
 			],
 			args: ["id"],
 			needsSession: true,
@@ -707,7 +755,7 @@ const SPECS = defineCommands([
 		},
 		repl: {
 			usage: "clone",
-			details: ["fork at the leaf: prints the new file's path; the REPL switches to it."],
+			details: ["fork at the leaf: prints the new file's path, then that the REPL now edits it."],
 			args: ["none"],
 			needsSession: true,
 		},
@@ -719,7 +767,9 @@ const SPECS = defineCommands([
 			usage: "compact <firstKeptId> <summary…>",
 			details: [
 				"From now on the model sees the summary, then the path from firstKeptId on.",
-				"The kept messages are stored in the entry (retainedTail); tokensBefore is 0.",
+				"The kept messages are stored in the entry (retainedTail); tokensBefore is",
+				"the context's size at the leaf, estimated as pi does (a zero usage of a reply",
+				"typed with `send assistant` counts as none).",
 				"Prints the id.",
 			],
 			args: ["id", "text"],
@@ -1084,6 +1134,16 @@ const SPECS = defineCommands([
 		},
 	},
 	{
+		name: "clear",
+		summary: "clear the screen",
+		repl: {
+			usage: "clear",
+			details: ["As Ctrl-L. Without a terminal (a script) it does nothing."],
+			args: ["none"],
+			needsSession: false,
+		},
+	},
+	{
 		name: "help",
 		summary: "this list, or one command's usage",
 		repl: { aliases: ["?"], usage: "help [command]", args: ["command"], needsSession: false },
@@ -1137,9 +1197,10 @@ function replDescription(): string {
 		'Entry ids may be abbreviated to any unique prefix; quote text to keep spaces ("a  b").\n' +
 		"\n" +
 		"On a terminal: a prompt with the session and its leaf, Tab completion of commands, ids\n" +
-		"and file names, and a history kept across runs in $SESSION_TREE_HISTORY, else\n" +
-		"$XDG_STATE_HOME/session-tree/history, else ~/.local/state/session-tree/history (the last\n" +
-		"1000 commands; SESSION_TREE_HISTORY= keeps none). Colours unless NO_COLOR is set.\n" +
+		"(listed with their entries' text) and file names, and a history kept across runs in\n" +
+		"$SESSION_TREE_HISTORY, else $XDG_STATE_HOME/session-tree/history, else\n" +
+		"~/.local/state/session-tree/history (the last 1000 commands; SESSION_TREE_HISTORY= keeps\n" +
+		"none). Colours unless NO_COLOR is set.\n" +
 		"\n" +
 		"With stdin not a terminal it runs one command per line (blank lines and # comments are\n" +
 		"skipped) and prints plain output. A failing line is reported on stderr as\n" +

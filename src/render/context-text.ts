@@ -85,7 +85,14 @@ export function renderContextLines(context: SessionContext, options: ContextText
 		lines.push(fit(preview ? [...head, { text: `: ${preview}` }, ...tail] : [...head, ...tail]));
 	});
 	if (!options.messagesOnly) {
-		const model = context.model ? `${context.model.provider}/${context.model.modelId}` : "(none)";
+		// A message without a model (hand-typed, or missing its fields) names none: no "/" or "undefined".
+		const named = (value: unknown): value is string => typeof value === "string" && value !== "";
+		const provider = context.model?.provider;
+		const modelId = context.model?.modelId;
+		const model =
+			named(provider) || named(modelId)
+				? `${named(provider) ? provider : "?"}/${named(modelId) ? modelId : "?"}`
+				: "(none)";
 		lines.push(
 			fit([
 				{ text: "model: ", styles: ["gray"] },

@@ -6,8 +6,12 @@
 
 import assert from "node:assert/strict";
 import { EventEmitter } from "node:events";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { PassThrough, Readable } from "node:stream";
 import { after, describe, test } from "node:test";
 import { contextAt, sourceOf } from "../../src/cli/browse/app.js";
+import { NoTerminalError, openTerminalDevice } from "../../src/cli/browse/device.js";
 import { guardTerminal } from "../../src/cli/browse/guard.js";
 import { keyAction } from "../../src/cli/browse/keys.js";
 import {
@@ -23,7 +27,7 @@ import type { SessionEntry, SessionTreeNode } from "../../src/core/types.js";
 import { Session } from "../../src/index.js";
 import { displayWidth } from "../../src/render/terminal.js";
 import { layoutTree, TREE_FILTERS } from "../../src/render/tree-layout.js";
-import { cli, fixture, removeTempDirs } from "./helpers.js";
+import { cli, fixture, removeTempDirs, tempDir } from "./helpers.js";
 
 after(removeTempDirs);
 
@@ -439,18 +443,42 @@ describe("browse terminal guard", () => {
 });
 
 describe("browse on the command line, without a terminal", () => {
-	test("it needs a terminal; a bad filter is a usage error; --help documents it", async () => {
-		const piped = await cli(["browse", fixture("branch-in-place")]);
+	test("the terminal device: /dev/tty when stdin or stdout is not a terminal; none to open is NoTerminalError", () => {
+		const piped = Readable.from([]) as unknown as NodeJS.ReadStream;
+		const out = new PassThrough() as unknown as NodeJS.WriteStream;
+		const missing = join(tempDir(), "no-such-tty");
+		assert.throws(
+			() => openTerminalDevice(piped, out, missing),
+			(error: unknown) =>
+				error instanceof NoTerminalError &&
+				/^no terminal to draw on: stdin and stdout are not both terminals and \/dev\/tty cannot be opened \(ENOENT/.test(
+					error.message,
+				),
+		);
+		// A file that is not a terminal cannot carry the screen either.
+		const plain = join(tempDir(), "plain");
+		writeFileSync(plain, "");
+		assert.throws(() => openTerminalDevice(piped, out, plain), NoTerminalError);
+	});
+
+	test("without any terminal (no /dev/tty) it fails clearly; a bad filter is a usage error; --help documents it", async () => {
+		const piped = await cli(["browse", fixture("branch-in-place")], { noTerminal: true });
 		assert.equal(piped.code, 1);
 		assert.equal(piped.stdout, "");
-		assert.match(piped.stderr, /^session-tree: browse needs a terminal \(stdin and stdout\)/);
-		const bad = await cli(["browse", fixture("branch-in-place"), "--filter", "tools"]);
+		assert.match(
+			piped.stderr,
+			/^session-tree: browse needs a terminal: no terminal to draw on: stdin and stdout are not both terminals and \/dev\/tty cannot be opened \(/,
+		);
+		assert.match(piped.stderr, /`session-tree tree FILE` prints the tree/);
+		const bad = await cli(["browse", fixture("branch-in-place"), "--filter", "tools"], { noTerminal: true });
 		assert.equal(bad.code, 2);
 		assert.match(bad.stderr, /unknown filter "tools": use one of default, no-tools, user-only, labeled-only, all/);
 		const help = await cli(["browse", "--help"]);
 		assert.equal(help.code, 0);
-		assert.match(help.stdout, /^Usage: session-tree browse FILE \[--filter MODE\] \[--lenient\]/);
+		assert.match(help.stdout, /^Usage: session-tree browse FILE \[--filter MODE\] \[--id\] \[--lenient\]/);
 		assert.match(help.stdout, /Enter follows pi's \/tree/);
+		assert.match(help.stdout, /text=\$\(session-tree browse FILE\)/);
+		assert.match(help.stdout, /--id {2,}on Enter, print the chosen entry's id/);
 		const listing = await cli(["--help"]);
 		assert.match(listing.stdout, /^ {2}browse /m);
 	});

@@ -45,7 +45,14 @@ class Pane {
 	/** Runs `browse COPY ...args` on a copy of the fixture `name` (or on `file` as it is). */
 	constructor(
 		source: { fixture: string } | { file: string },
-		options: { args?: readonly string[]; env?: Record<string, string>; width?: number; height?: number } = {},
+		options: {
+			args?: readonly string[];
+			env?: Record<string, string>;
+			width?: number;
+			height?: number;
+			/** Run as `out=$(browse …)` and write what it printed (stdout only) to this file. */
+			capture?: string;
+		} = {},
 	) {
 		const dir = tempDir();
 		if ("file" in source) this.file = source.file;
@@ -75,7 +82,11 @@ class Pane {
 		]
 			.map(quote)
 			.join(" ");
-		const script = `printf '%s\\n' ${BEFORE}; tty=$(stty -g); ${browse}; code=$?; [ "$tty" = "$(stty -g)" ] && echo TTY-RESTORED; echo "EXIT:$code"; sleep 600`;
+		const run =
+			options.capture === undefined
+				? `${browse}; code=$?`
+				: `out=$(${browse}); code=$?; printf '%s' "$out" > ${quote(options.capture)}`;
+		const script = `printf '%s\\n' ${BEFORE}; tty=$(stty -g); ${run}; [ "$tty" = "$(stty -g)" ] && echo TTY-RESTORED; echo "EXIT:$code"; sleep 600`;
 		if (!serverStarted) {
 			tmux("start-server", ";", "set-option", "-g", "exit-empty", "off");
 			serverStarted = true;
@@ -134,9 +145,17 @@ class Pane {
 		);
 	}
 
-	/** Waits until the selected row shows entry `id`. */
+	/**
+	 * Waits until the selected row shows entry `id`, and the preview (when the screen has one) too:
+	 * tmux may show a frame half drawn, the marker moved and the preview not yet.
+	 */
 	async selectedIs(id: string): Promise<string[]> {
-		return this.waitFor(`the selection on ${id}`, (lines) => selected(lines)?.includes(` ${id} `) === true);
+		return this.waitFor(
+			`the selection on ${id}`,
+			(lines) =>
+				selected(lines)?.includes(` ${id} `) === true &&
+				(!lines.some((line) => /^─+$/.test(line)) || previewHead(lines).startsWith(`${id}  `)),
+		);
 	}
 
 	/** Waits for the shell's line after browse ended, and returns its exit status and the screen. */
@@ -391,6 +410,52 @@ describe("browse in a terminal (tmux)", { skip }, () => {
 		const last = JSON.parse(readFileSync(p.file, "utf8").trimEnd().split("\n").pop() ?? "{}");
 		assert.equal(last.type, "leaf");
 		assert.equal(last.targetId, REGEN);
+	});
+
+	test("out=$(browse FILE): drawn on /dev/tty, Enter on a user message leaves exactly its text in $out", async () => {
+		const result = join(tempDir(), "RESULT");
+		const p = pane({ fixture: "branch-in-place" }, { capture: result });
+		// The screen is the browser's although stdout is a pipe into the shell.
+		await p.ready();
+		p.keys("Up");
+		await p.selectedIs(LEAF_PARENT);
+		p.keys("Enter");
+		const { code, lines } = await p.exited();
+		assertRestored(lines.filter((line) => !line.startsWith("leaf: ")));
+		assert.equal(code, 0);
+		// stderr still goes to the terminal; stdout went into $out only.
+		assert.ok(lines.includes(`leaf: ${REGEN}`), lines.join("\n"));
+		// The expected text is read from the fixture itself, not from session-tree.
+		const record = readFileSync(fixture("branch-in-place"), "utf8")
+			.split("\n")
+			.filter((line) => line.trim() !== "")
+			.map((line) => JSON.parse(line))
+			.find((entry) => entry.id === LEAF_PARENT);
+		assert.equal(record?.message?.role, "user");
+		const text = record.message.content;
+		assert.ok(typeof text === "string" && text.startsWith("[after regen]"));
+		assert.equal(readFileSync(result, "utf8"), text);
+		assert.ok(!lines.includes(text), `the text is not on the screen:\n${lines.join("\n")}`);
+		assert.equal((await Session.open(p.file)).getLeafId(), REGEN);
+	});
+
+	test("out=$(browse FILE --id): Enter prints the chosen entry's id; q prints nothing", async () => {
+		const result = join(tempDir(), "RESULT");
+		const p = pane({ fixture: "branch-in-place" }, { capture: result, args: ["--id"] });
+		await p.ready();
+		p.keys("Up", "Up");
+		await p.selectedIs(REGEN);
+		p.keys("Enter");
+		assert.equal((await p.exited()).code, 0);
+		assert.equal(readFileSync(result, "utf8"), REGEN);
+		const quit = join(tempDir(), "RESULT");
+		const q = pane({ fixture: "branch-in-place" }, { capture: quit });
+		await q.ready();
+		q.keys("q");
+		const { code, lines } = await q.exited();
+		assertRestored(lines);
+		assert.equal(code, 0);
+		assert.equal(readFileSync(quit, "utf8"), "");
 	});
 
 	test("Enter on an assistant message: it becomes the leaf, nothing is printed", async () => {

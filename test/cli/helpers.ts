@@ -25,6 +25,8 @@ export interface CliOptions {
 	/** Extra environment variables. */
 	env?: Record<string, string>;
 	cwd?: string;
+	/** Run in a session of its own, without a controlling terminal (no /dev/tty), as cron would. */
+	noTerminal?: boolean;
 }
 
 /**
@@ -44,6 +46,8 @@ export function cli(args: readonly string[], options: CliOptions = {}): Promise<
 			cwd: options.cwd ?? REPO,
 			env: { ...inheritedEnv(), ...options.env },
 			stdio: ["pipe", "pipe", "pipe"],
+			// detached: the child calls setsid(), which leaves it without a controlling terminal.
+			...(options.noTerminal ? { detached: true } : {}),
 		});
 		const out: Buffer[] = [];
 		const err: Buffer[] = [];

@@ -101,7 +101,7 @@ describe("completion", () => {
 	test("command names", () => {
 		assert.deepEqual(complete("bra"), [["branch "], "bra"]);
 		assert.deepEqual(complete("  bra"), [["branch "], "bra"]);
-		assert.deepEqual(complete("c"), [["clone", "compact", "ctx"], "c"]);
+		assert.deepEqual(complete("c"), [["clear", "clone", "compact", "ctx"], "c"]);
 		assert.deepEqual(complete("zzz"), [[], "zzz"]);
 		const all = complete("")[0];
 		for (const command of REPL_COMMANDS) assert.ok(all.includes(command.name), command.name);
@@ -296,13 +296,16 @@ describe("commands on a collecting state", () => {
 		assert.match(state.promptLabel() as string, /^demo [0-9a-f]{8}$/);
 		assert.equal(await run("# a comment"), "");
 		assert.equal((await executeLine(state, "   ")).kind, "empty");
-		// fork and clone switch to the new file.
-		const forked = (await run(`fork ${q1}`)).trim();
+		// fork and clone switch to the new file, and say so: its path, then that the REPL edits it.
+		const [forked, forkNote, ...forkRest] = (await run(`fork ${q1}`)).split("\n");
 		assert.notEqual(forked, file);
 		assert.equal(state.session?.file, forked);
+		assert.equal(forkNote, `forked at ${q1}: the REPL now edits this new file (\`load ${file}\` goes back)`);
+		assert.deepEqual(forkRest, [""]);
 		assert.equal(state.session?.entryCount, 1);
-		const cloned = (await run("clone")).trim();
+		const [cloned, cloneNote] = (await run("clone")).split("\n");
 		assert.equal(state.session?.file, cloned);
+		assert.equal(cloneNote, `cloned: the REPL now edits this new file (\`load ${forked}\` goes back)`);
 		assert.match(await run(`load ${file}`), /: \d+ entries, leaf [0-9a-f]{8}\n$/);
 		assert.equal(state.session?.file, file);
 		assert.equal((await executeLine(state, "quit")).kind, "exit");

@@ -93,9 +93,10 @@ describe("repl (scripted)", () => {
 			{
 				role: "assistant",
 				content: [{ type: "text", text: "A balanced  search tree." }],
-				provider: "session-tree",
-				model: "repl",
-				api: "manual",
+				// No model in the session: pi's required strings, empty (not a made-up model).
+				api: "",
+				provider: "",
+				model: "",
 				stopReason: "stop",
 				usage: {
 					input: 0,
@@ -209,7 +210,11 @@ describe("repl (scripted)", () => {
 		assert.ok(views.some((line) => line.includes("[start]")));
 		assert.ok(views.some((line) => /^1\. .*user: What is a B-tree\?/.test(line)));
 		assert.ok(views.some((line) => /branch summary: Tried tries; back to B-trees\./.test(line)));
-		assert.ok(views.some((line) => /^model: session-tree\/repl$/.test(line)));
+		assert.ok(
+			views.some((line) => /^model: \(none\)$/.test(line)),
+			text,
+		);
+		assert.doesNotMatch(text, /undefined/);
 		const compactionId = views.find((line) => ID.test(line)) as string;
 		assert.ok(views.includes(`label of ${q1} cleared`));
 		assert.ok(
@@ -219,7 +224,19 @@ describe("repl (scripted)", () => {
 		const compaction = compacted.getEntry(compactionId) as unknown as Record<string, unknown>;
 		assert.equal(compaction.type, "compaction");
 		assert.equal(compaction.firstKeptEntryId, summary);
-		assert.equal(compaction.tokensBefore, 0);
+		// pi's estimate of the context at the leaf: the replies typed here report a usage of 0,
+		// so each message counts ceil(characters / 4), from the texts typed above (q1, a1, the
+		// branch summary, the B+ question and its reply).
+		const typed = [
+			"What is a B-tree?",
+			"A balanced  search tree.",
+			"Tried tries; back to B-trees.",
+			"What about B+ trees?",
+			"Leaves are linked.",
+		];
+		const expectedTokens = typed.reduce((sum, text) => sum + Math.ceil(text.length / 4), 0);
+		assert.equal(expectedTokens, 29);
+		assert.equal(compaction.tokensBefore, expectedTokens);
 		assert.ok(Array.isArray(compaction.retainedTail) && compaction.retainedTail.length === 3);
 		assert.equal(compacted.getLabel(q1), undefined);
 		await assertPiAgrees(file);
@@ -286,10 +303,13 @@ describe("repl (scripted)", () => {
 		const forkFile = out[0] as string;
 		assert.notEqual(forkFile, file);
 		assert.equal(dirname(forkFile), dir);
-		const forkQ = out[1] as string;
+		// Said, not only shown in the prompt: the REPL edits the fork now.
+		assert.equal(out[1], `forked at ${a1}: the REPL now edits this new file (\`load ${file}\` goes back)`);
+		const forkQ = out[2] as string;
 		assert.ok(out.includes(`parentSession: ${file}`));
 		assert.ok(out.includes(`file: ${forkFile}`));
-		const cloneFile = out.find((line, index) => index > 1 && line.endsWith(".jsonl") && !line.includes(":")) as string;
+		const cloneFile = out.find((line, index) => index > 2 && line.endsWith(".jsonl") && !line.includes(":")) as string;
+		assert.ok(out.includes(`cloned: the REPL now edits this new file (\`load ${forkFile}\` goes back)`));
 		assert.ok(out.includes(`parentSession: ${forkFile}`));
 		assert.equal(readFileSync(file, "utf8"), before, "the original is untouched");
 

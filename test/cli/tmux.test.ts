@@ -64,7 +64,7 @@ class Pane {
 	async waitFor(
 		what: string,
 		check: (screen: string) => boolean,
-		options: { escapes?: boolean } = {},
+		options: { escapes?: boolean; join?: boolean } = {},
 	): Promise<string> {
 		const deadline = Date.now() + WAIT_MS;
 		let screen = "";
@@ -284,5 +284,121 @@ describe("repl in a terminal (tmux)", { skip }, () => {
 		pane.type("exit");
 		pane.keys("Enter");
 		await pane.waitForEnd();
+	});
+
+	describe("browse, clear, ls, fork and Tab's previews inside the REPL", () => {
+		const own = tempDir();
+		let other = "";
+		let u1 = "";
+		let r1 = "";
+		before(async () => {
+			const session = await Session.create({ dir: own, cwd: "/home/dev/project" });
+			u1 = await session.appendMessage({ role: "user", content: "Which index for ranges?", timestamp: Date.now() });
+			r1 = await session.appendMessage({
+				role: "assistant",
+				content: [{ type: "text", text: `A B-tree: ${long}` }],
+				provider: "anthropic",
+				model: "claude-sonnet-4-5",
+				timestamp: Date.now(),
+			});
+			await session.close();
+			other = session.file as string;
+		});
+
+		test("Tab after `branch ` lists the ids with their entries' text, cut to the pane; the id alone goes in", async () => {
+			pane = new Pane(["repl", other, "--dir", own], { ...env, SESSION_TREE_HISTORY: "" });
+			await pane.waitFor("the prompt", (text) => PROMPT.test(text));
+			pane.type("branch ");
+			await pane.waitForInput("branch ");
+			// Two keys apart: readline takes two Tabs in one read for pasted text, and inserts them.
+			pane.keys("Tab");
+			await sleep(150);
+			pane.keys("Tab");
+			const screen = await pane.waitFor("the ids listed", (text) => text.includes(`${u1}  user: Which index`));
+			const listed = screen.split("\n");
+			assert.ok(
+				listed.some((line) => line.trimEnd() === `${u1}  user: Which index for ranges?`),
+				screen,
+			);
+			const reply = listed.find((line) => line.startsWith(`${r1}  assistant: A B-tree: word0 word1`)) as string;
+			assert.ok(reply !== undefined, screen);
+			// Cut to the pane (100 columns, less readline's padding): no line wrapped.
+			assert.ok(reply.trimEnd().length <= WIDTH - 2 && reply.trimEnd().endsWith("…"), reply);
+			// The line being typed is intact, and the next Tab inserts the id only.
+			await pane.waitForInput("branch ");
+			pane.type(u1.slice(0, 1));
+			pane.keys("Tab");
+			await pane.waitForInput(`branch ${u1} `);
+			pane.keys("C-u");
+			await pane.waitForInput("");
+		});
+
+		test("browse opens the session full-screen; q comes back to the prompt, which reads keys again", async () => {
+			pane.type("leaves");
+			pane.keys("Enter");
+			await pane.waitFor("the leaves", (text) => text.includes(`* ${r1} assistant: A B-tree`));
+			pane.type("browse");
+			pane.keys("Enter");
+			await pane.waitFor("the browser", (text) => text.split("\n")[0]?.startsWith("session-tree browse · ") === true);
+			pane.keys("q");
+			const back = await pane.waitFor(
+				"the prompt after browse",
+				(text) => text.includes("(left without a change)") && PROMPT.test(pane.lastLine(text)),
+			);
+			// The REPL's screen is as it was (the alternate screen is gone), and q did not leak into the line.
+			assert.ok(back.includes(`* ${r1} assistant: A B-tree`), back);
+			assert.doesNotMatch(back, /session-tree browse · /);
+			await pane.waitForInput("");
+			pane.type("info");
+			pane.keys("Enter");
+			await pane.waitFor("info's output", (text) => /^entries: 2\s*$/m.test(text) && PROMPT.test(pane.lastLine(text)));
+		});
+
+		test("browse, ↑ to the user message, Enter: the leaf moves (in the file) and nav's lines are printed", async () => {
+			pane.type("browse");
+			pane.keys("Enter");
+			await pane.waitFor("the browser", (text) => /^› /m.test(text));
+			pane.keys("Up");
+			await pane.waitFor("the user message selected", (text) => /^› .*Which index for ranges\?/m.test(text));
+			pane.keys("Enter");
+			const screen = await pane.waitFor(
+				"nav's lines",
+				(text) => /^leaf: \(root\)\s*$/m.test(text) && PROMPT.test(pane.lastLine(text)),
+			);
+			assert.match(screen, /^edit: Which index for ranges\?\s*$/m);
+			assert.match(pane.lastLine(screen), /\(root\)\]>/);
+			assert.equal((await Session.open(other)).getLeafId(), null);
+		});
+
+		test("fork says that the REPL now edits the new file; ls lists both; clear empties the screen", async () => {
+			pane.type(`fork ${r1}`);
+			pane.keys("Enter");
+			const forked = await pane.waitFor(
+				"the fork's note",
+				(text) => text.includes(`forked at ${r1}: the REPL now edits this new file (\`load ${other}\` goes back)`),
+				{ join: true },
+			);
+			const forkFile = forked
+				.split("\n")
+				.map((line) => line.trim())
+				.find((line) => line.startsWith(own) && line.endsWith(".jsonl") && line !== other) as string;
+			assert.ok(forkFile, forked);
+			pane.type("ls");
+			pane.keys("Enter");
+			await pane.waitFor(
+				"ls's table",
+				(text) => /MODIFIED +ENTRIES/.test(text) && text.includes(`    ${forkFile}`) && text.includes(`    ${other}`),
+				{ join: true },
+			);
+			pane.type("clear");
+			pane.keys("Enter");
+			const cleared = await pane.waitFor(
+				"a cleared screen",
+				(text) => text.split("\n").filter((line) => line.trim() !== "").length === 1,
+			);
+			assert.match(cleared.trim(), PROMPT);
+			pane.keys("C-d");
+			await pane.waitForEnd();
+		});
 	});
 });

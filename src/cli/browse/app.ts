@@ -12,12 +12,12 @@
 
 // pi-tui's modules themselves, not the package's index: that would load every component.
 import { Input } from "@mariozechner/pi-tui/dist/components/input.js";
-import { ProcessTerminal } from "@mariozechner/pi-tui/dist/terminal.js";
 import { type Component, TUI } from "@mariozechner/pi-tui/dist/tui.js";
 import { truncateToWidth, visibleWidth } from "@mariozechner/pi-tui/dist/utils.js";
 import { estimateContextTokens } from "../../core/tokens.js";
 import type { TreeFilter } from "../../render/tree-layout.js";
 import type { Session } from "../../session.js";
+import { DeviceTerminal, type TerminalDevice } from "./device.js";
 import { guardTerminal } from "./guard.js";
 import { type BrowseAction, keyAction } from "./keys.js";
 import { BrowseModel, type BrowseSource } from "./model.js";
@@ -31,6 +31,8 @@ export interface BrowseOptions {
 	readonly title: string;
 	/** Why the session cannot be written (Enter and `l` are off then). */
 	readonly readOnly?: string;
+	/** The terminal to draw on (device.ts): stdin and stdout, or `/dev/tty`. */
+	readonly device: TerminalDevice;
 }
 
 /** How the browser ended: left without a change, or an entry chosen with Enter. */
@@ -299,12 +301,13 @@ class BrowseScreen implements Component {
 }
 
 /**
- * Runs the browser on the terminal (stdin and stdout must be one) until the user leaves or
- * chooses an entry. The terminal is restored before the promise settles.
+ * Runs the browser on `options.device` until the user leaves or chooses an entry. The
+ * terminal is restored before the promise settles.
  */
 export function browse(session: Session, options: BrowseOptions): Promise<BrowseOutcome> {
 	return new Promise((resolve, reject) => {
-		const terminal = new ProcessTerminal();
+		const output = options.device.output;
+		const terminal = new DeviceTerminal(options.device);
 		const tui = new TUI(terminal);
 		let stopped = false;
 		const restore = () => {
@@ -314,10 +317,10 @@ export function browse(session: Session, options: BrowseOptions): Promise<Browse
 				// Emptied first: tmux 3.3, after the terminal grew wider, carries lines of the alternate
 				// screen wider than the old width over to the shell's screen when it is left. From the
 				// top, pi-tui's stop (the cursor below the last line drawn, a new line) cannot scroll.
-				process.stdout.write(CLEAR_SCREEN);
+				output.write(CLEAR_SCREEN);
 				tui.stop();
 			} finally {
-				process.stdout.write(LEAVE_SCREEN);
+				output.write(LEAVE_SCREEN);
 			}
 		};
 		const unguard = guardTerminal(restore, (text) => process.stderr.write(text));
@@ -325,15 +328,9 @@ export function browse(session: Session, options: BrowseOptions): Promise<Browse
 		const end = (settle: () => void) => {
 			if (ending) return;
 			ending = true;
-			// With the Kitty keyboard protocol on, the release of the last key is still on its way:
-			// read it here (as pi does) rather than leave it to the shell.
-			const drained = terminal.kittyProtocolActive ? terminal.drainInput(500, 50) : Promise.resolve();
-			const done = () => {
-				restore();
-				unguard();
-				settle();
-			};
-			drained.then(done, done);
+			restore();
+			unguard();
+			settle();
 		};
 		const screen = new BrowseScreen(
 			session,
@@ -342,7 +339,7 @@ export function browse(session: Session, options: BrowseOptions): Promise<Browse
 			(outcome) => end(() => resolve(outcome)),
 			(error) => end(() => reject(error)),
 		);
-		process.stdout.write(ENTER_SCREEN);
+		output.write(ENTER_SCREEN);
 		tui.addChild(screen);
 		tui.setFocus(screen);
 		tui.start();

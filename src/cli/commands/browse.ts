@@ -1,7 +1,9 @@
 /**
  * `session-tree browse FILE`: the session tree full-screen (src/cli/browse/). Labels are
  * written as they are set; the entry chosen with Enter moves the leaf after the screen closes
- * (pi's navigate rule), and a user message's text is printed on stdout, to edit and send again.
+ * (pi's navigate rule), and a user message's text is printed on stdout, to edit and send again
+ * (with `--id`, the chosen entry's id). The screen is drawn on the terminal, `/dev/tty` when
+ * stdout is not one, so that `text=$(session-tree browse FILE)` takes only the result.
  */
 
 import { closeSync, openSync, readSync } from "node:fs";
@@ -10,9 +12,11 @@ import { sanitizeLines } from "../../render/preview.js";
 import { shouldColor } from "../../render/terminal.js";
 import { TREE_FILTERS, type TreeFilter } from "../../render/tree-layout.js";
 import type { Session } from "../../session.js";
+import type { NavigateResult } from "../../session-options.js";
 import { schemeOf } from "../../storage/locations.js";
 import { CliError, type CommandHandler, requiredPositional, stringValue, UsageError } from "../args.js";
 import { browse } from "../browse/app.js";
+import { NoTerminalError, openTerminalDevice, type TerminalDevice } from "../browse/device.js";
 import { openSession } from "../open.js";
 
 /** Whether a file starts with a pi session header (then it was not opened as another agent's file). */
@@ -56,31 +60,76 @@ function parseFilter(value: string | undefined): TreeFilter {
 	return filter;
 }
 
+/** How to run the browser on a session. */
+export interface BrowseRun {
+	readonly filter: TreeFilter;
+	/** The session was opened leniently (then a damaged one is browsed read-only). */
+	readonly lenient: boolean;
+	readonly device: TerminalDevice;
+}
+
+/** The entry chosen with Enter, and where the leaf went (written to the session). */
+export interface BrowseChoice {
+	readonly id: string;
+	readonly result: NavigateResult;
+}
+
+/**
+ * Browses `session` (opened from `location`) on `run.device` and, when an entry is chosen with
+ * Enter, moves the leaf as pi's /tree does. Used by the command and by the REPL's `browse`.
+ * @returns the choice, or undefined when the user left without one
+ */
+export async function browseAndChoose(
+	session: Session,
+	location: string,
+	run: BrowseRun,
+): Promise<BrowseChoice | undefined> {
+	const readOnly = await readOnlyReason(session, location, run.lenient);
+	const name = session.getSessionName();
+	const outcome = await browse(session, {
+		filter: run.filter,
+		color: shouldColor(run.device.output),
+		title: name ?? (schemeOf(location) === undefined ? basename(location) : location),
+		device: run.device,
+		...(readOnly !== undefined ? { readOnly } : {}),
+	});
+	if (outcome.kind !== "choose") return undefined;
+	return { id: outcome.id, result: await session.navigate(outcome.id) };
+}
+
+/** The terminal to browse on, or the CLI's error when there is none (ending with `hint`). */
+export function terminalDevice(hint = "`session-tree tree FILE` prints the tree"): TerminalDevice {
+	try {
+		return openTerminalDevice();
+	} catch (error) {
+		if (error instanceof NoTerminalError) throw new CliError(`browse needs a terminal: ${error.message}; ${hint}`);
+		throw error;
+	}
+}
+
 /** Runs `session-tree browse`; its name, options and help are in the registry (src/cli/registry.ts). */
 export const browseCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
 		const location = requiredPositional(positionals, 0);
 		const filter = parseFilter(stringValue(values, "filter"));
-		if (io.stdin.isTTY !== true || process.stdout.isTTY !== true) {
-			throw new CliError("browse needs a terminal (stdin and stdout); `session-tree tree FILE` prints the tree");
-		}
 		const lenient = values.lenient === true;
-		const session = await openSession(location, io, lenient);
+		// Before the session is opened: without a terminal there is nothing to do.
+		const device = terminalDevice();
 		try {
-			const readOnly = await readOnlyReason(session, location, lenient);
-			const name = session.getSessionName();
-			const outcome = await browse(session, {
-				filter,
-				color: shouldColor(process.stdout),
-				title: name ?? (schemeOf(location) === undefined ? basename(location) : location),
-				...(readOnly !== undefined ? { readOnly } : {}),
-			});
-			if (outcome.kind !== "choose") return;
-			const result = await session.navigate(outcome.id);
-			io.err(`leaf: ${result.leafId ?? "(before the first entry)"}\n`);
-			if (result.editorText !== undefined) io.out(`${sanitizeLines(result.editorText).join("\n")}\n`);
+			const session = await openSession(location, io, lenient);
+			try {
+				const choice = await browseAndChoose(session, location, { filter, lenient, device });
+				if (choice === undefined) return;
+				io.err(`leaf: ${choice.result.leafId ?? "(before the first entry)"}\n`);
+				if (values.id === true) io.out(`${choice.id}\n`);
+				else if (choice.result.editorText !== undefined) {
+					io.out(`${sanitizeLines(choice.result.editorText).join("\n")}\n`);
+				}
+			} finally {
+				await session.close();
+			}
 		} finally {
-			await session.close();
+			device.close();
 		}
 	},
 };

@@ -6,6 +6,7 @@
  */
 
 import { findReplSpec, REPL_COMMAND_SPECS, type ReplCommandName } from "../registry.js";
+import { CATALOG_COMMANDS } from "./catalog-commands.js";
 import type { ReplCommand, ReplHandler } from "./command.js";
 import { EDIT_COMMANDS } from "./edit-commands.js";
 import { FILE_COMMANDS } from "./file-commands.js";
@@ -19,6 +20,7 @@ const HANDLERS: Record<ReplCommandName, ReplHandler> = {
 	...FILE_COMMANDS,
 	...EDIT_COMMANDS,
 	...VIEW_COMMANDS,
+	...CATALOG_COMMANDS,
 	...META_COMMANDS,
 };
 

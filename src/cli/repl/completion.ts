@@ -22,6 +22,13 @@ export interface DirEntry {
 export interface CompletionSource {
 	/** Ids of the current session's entries. */
 	ids(): readonly string[];
+	/**
+	 * A one-line preview of entry `id` (e.g. `user: What is…`), shown next to it when several
+	 * ids are offered; at most `columns` wide.
+	 */
+	preview?(id: string, columns: number): string | undefined;
+	/** Columns the list of candidates may take (the terminal's width). */
+	columns?: number;
 	/** The entries of a directory (may throw; an unreadable directory offers nothing). */
 	listDir(dir: string): readonly DirEntry[];
 	/** The home directory, for `~/`. */
@@ -60,7 +67,7 @@ export function completeLine(line: string, source: CompletionSource): [string[],
 		case "id-or-root": {
 			const ids = [...source.ids()];
 			if (kind === "id-or-root") ids.push("root");
-			return [finish(matching(ids, current.value)), raw];
+			return [withPreviews(finish(matching(ids, current.value)), source), raw];
 		}
 		case "filter":
 			return [finish(matching(TREE_FILTERS, current.value)), raw];
@@ -72,6 +79,28 @@ export function completeLine(line: string, source: CompletionSource): [string[],
 		default:
 			return [[], raw];
 	}
+}
+
+/** Columns of the gap between an id and its preview. */
+const PREVIEW_GAP = 2;
+
+/**
+ * Several ids offered: each with its entry's preview, so that the listing says which is which.
+ * What readline inserts is still the ids' common prefix (ids differ before their previews end,
+ * and all have one length), and a single id is inserted alone, as it is.
+ */
+function withPreviews(candidates: string[], source: CompletionSource): string[] {
+	const { preview } = source;
+	if (candidates.length < 2 || preview === undefined) return candidates;
+	// readline pads each candidate by 2 columns; past the width a line would wrap.
+	const columns = (source.columns ?? 80) - 2;
+	const width = Math.max(...candidates.map((id) => id.length));
+	const room = columns - width - PREVIEW_GAP;
+	if (room < 8) return candidates;
+	return candidates.map((id) => {
+		const text = id === "root" ? "before the first entry" : preview(id, room);
+		return text === undefined || text === "" ? id : `${id.padEnd(width)}${" ".repeat(PREVIEW_GAP)}${text}`;
+	});
 }
 
 /** The command's options as typed: `--name`. */

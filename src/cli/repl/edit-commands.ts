@@ -1,9 +1,34 @@
 /** The REPL commands that write to the current session: send, branch, compact, summary, nav, label, name. */
 
+import { estimateContextTokens, sumTokenEstimates } from "../../core/tokens.js";
+import type { ContextMessage } from "../../core/types.js";
 import { sanitize } from "../../render/preview.js";
+import type { NavigateResult } from "../../session-options.js";
 import { noMoreArgs, type ReplHandlers, requireArg, requireArgs, textOf } from "./command.js";
-import { assistantMessage, parseRole, toolResultMessage, userMessage } from "./messages.js";
-import { ReplError } from "./state.js";
+import { assistantMessage, parseRole, sessionModel, toolResultMessage, userMessage } from "./messages.js";
+import { ReplError, type ReplState } from "./state.js";
+
+/**
+ * What a compaction records as `tokensBefore`: as pi does, the estimated size of the context at
+ * the leaf, before the compaction replaces it (the last reported usage plus ~characters/4 of
+ * what follows it). A usage of 0 tokens is no measurement (a reply typed with `send assistant`
+ * reports none): then every message is estimated from its characters.
+ */
+export function contextTokensBefore(messages: readonly ContextMessage[]): number {
+	const estimate = estimateContextTokens(messages);
+	return estimate.lastUsageIndex !== null && estimate.usageTokens === 0 ? sumTokenEstimates(messages) : estimate.tokens;
+}
+
+/** What `nav` (and `browse`'s Enter) prints: the new leaf, and the text to edit, if any. */
+export function printNavigation(state: ReplState, result: NavigateResult): void {
+	state.line(`leaf: ${state.id(result.leafId)}`);
+	if (result.editorText !== undefined) {
+		const [first, ...rest] = result.editorText.split(/\r?\n/);
+		const label = state.env.style.dim("edit:");
+		state.line(`${label} ${sanitize(first ?? "")}`);
+		for (const line of rest) state.line(`      ${sanitize(line)}`);
+	}
+}
 
 /** The handlers of send, branch, compact, summary, nav, label and name. */
 export const EDIT_COMMANDS = {
@@ -18,7 +43,7 @@ export const EDIT_COMMANDS = {
 				id = await session.appendMessage(userMessage(text));
 				break;
 			case "assistant":
-				id = await session.appendMessage(assistantMessage(text));
+				id = await session.appendMessage(assistantMessage(text, sessionModel(session.getBranch())));
 				break;
 			case "toolResult":
 				id = await session.appendMessage(toolResultMessage(session.getBranch(), text));
@@ -46,7 +71,8 @@ export const EDIT_COMMANDS = {
 		const firstKept = session.resolveId(given);
 		const onPath = session.getBranch().some((entry) => entry.id === firstKept);
 		if (!onPath) throw new ReplError(`${firstKept} is not on the active path (see \`ctx\`)`);
-		const id = await session.appendCompaction(textOf(args, 1), firstKept, 0, undefined, undefined, true);
+		const tokensBefore = contextTokensBefore(session.buildSessionContext().messages);
+		const id = await session.appendCompaction(textOf(args, 1), firstKept, tokensBefore, undefined, undefined, true);
 		state.line(state.id(id));
 	},
 
@@ -63,14 +89,7 @@ export const EDIT_COMMANDS = {
 		const given = requireArg(command, args, 0, "<id>");
 		noMoreArgs(command, args, 1);
 		const session = state.requireSession();
-		const result = await session.navigate(session.resolveId(given));
-		state.line(`leaf: ${state.id(result.leafId)}`);
-		if (result.editorText !== undefined) {
-			const [first, ...rest] = result.editorText.split(/\r?\n/);
-			const label = state.env.style.dim("edit:");
-			state.line(`${label} ${sanitize(first ?? "")}`);
-			for (const line of rest) state.line(`      ${sanitize(line)}`);
-		}
+		printNavigation(state, await session.navigate(session.resolveId(given)));
 	},
 
 	async label(state, args, command) {

@@ -28,6 +28,17 @@ async function switchToNew(state: ReplState, session: Session): Promise<void> {
 	state.line(session.location);
 }
 
+/**
+ * Makes a fork or clone of `from` the current session, and says so: its file (the first line,
+ * alone, for scripts), then that the REPL now edits it and how to go back to the original,
+ * which is unchanged. The prompt changes too, but a new file name is easy to miss there.
+ */
+async function switchToCopy(state: ReplState, from: Session, copy: Session, how: string): Promise<void> {
+	const original = from.location;
+	await switchToNew(state, copy);
+	state.line(state.env.style.dim(`${how}: the REPL now edits this new file (\`load ${original}\` goes back)`));
+}
+
 /** The handlers of new, load, fork and clone. */
 export const FILE_COMMANDS = {
 	async new(state, args, command) {
@@ -52,11 +63,13 @@ export const FILE_COMMANDS = {
 		noMoreArgs(command, args, 1);
 		const session = state.requireSession();
 		const id = args[0] === undefined ? undefined : session.resolveId(args[0]);
-		await switchToNew(state, await session.fork(id));
+		const at = id ?? session.getLeafId();
+		await switchToCopy(state, session, await session.fork(id), `forked at ${at === null ? "(root)" : state.id(at)}`);
 	},
 
 	async clone(state, args, command) {
 		noMoreArgs(command, args, 0);
-		await switchToNew(state, await state.requireSession().clone());
+		const session = state.requireSession();
+		await switchToCopy(state, session, await session.clone(), "cloned");
 	},
 } satisfies ReplHandlers;

@@ -29,14 +29,63 @@ export function userMessage(text: string, timestamp = Date.now()): UserMessage {
 	return { role: "user", content: text, timestamp };
 }
 
-/** An assistant reply holding `text`, from a made-up model `session-tree/repl` that cost nothing. */
-export function assistantMessage(text: string, timestamp = Date.now()): AssistantMessage {
+/** The model an assistant message is stamped with: pi's `provider`, `model` and `api` fields. */
+export interface MessageModel {
+	readonly provider: string;
+	readonly model: string;
+	readonly api: string;
+}
+
+/**
+ * The model of the session at the end of `path`, as pi's context names it (the last
+ * model_change or assistant message), with the `api` of the last assistant message of that
+ * model (a model_change does not record one). Undefined when the path sets no model, or one
+ * without a provider or id (a damaged or hand-made message).
+ */
+export function sessionModel(path: readonly SessionEntry[]): MessageModel | undefined {
+	for (let i = path.length - 1; i >= 0; i--) {
+		const entry = path[i];
+		let provider: unknown;
+		let model: unknown;
+		if (entry?.type === "model_change") {
+			provider = entry.provider;
+			model = entry.modelId;
+		} else if (entry?.type === "message" && isAssistantMessage(entry.message)) {
+			provider = entry.message.provider;
+			model = entry.message.model;
+		} else continue;
+		if (typeof provider !== "string" || provider === "" || typeof model !== "string" || model === "") return undefined;
+		return { provider, model, api: apiOf(path, i, provider, model) };
+	}
+	return undefined;
+}
+
+/** The `api` of the last assistant message of `provider`/`model` at or before `path[end]` ("" if none). */
+function apiOf(path: readonly SessionEntry[], end: number, provider: string, model: string): string {
+	for (let i = end; i >= 0; i--) {
+		const entry = path[i];
+		if (entry?.type !== "message" || !isAssistantMessage(entry.message)) continue;
+		const { message } = entry;
+		if (message.provider === provider && message.model === model && typeof message.api === "string") {
+			return message.api;
+		}
+	}
+	return "";
+}
+
+/**
+ * An assistant reply holding `text`, typed by hand: stamped with the session's model when it
+ * has one. pi's format requires `api`, `provider` and `model` to be strings; without a model
+ * they are empty rather than a made-up name (pi then finds no such model, as for any unknown
+ * one, and keeps its own). It cost nothing: its usage is zero.
+ */
+export function assistantMessage(text: string, model?: MessageModel, timestamp = Date.now()): AssistantMessage {
 	return {
 		role: "assistant",
 		content: [{ type: "text", text }],
-		provider: "session-tree",
-		model: "repl",
-		api: "manual",
+		api: model?.api ?? "",
+		provider: model?.provider ?? "",
+		model: model?.model ?? "",
 		stopReason: "stop",
 		usage: emptyUsage(),
 		timestamp,

@@ -6,7 +6,7 @@
 
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
+import { clearScreenDown, createInterface, cursorTo } from "node:readline";
 import { shouldColor, terminalWidth } from "../../render/terminal.js";
 import { CliError, type CliIO } from "../args.js";
 import { stdinIsTerminal } from "../terminal.js";
@@ -136,12 +136,37 @@ export async function runInteractive(io: CliIO, options: ReplOptions): Promise<v
 		tabSize: 4,
 		completer: (line: string): [string[], string] => {
 			try {
-				return completeLine(line, { ids: () => state.ids(), listDir });
+				return completeLine(line, {
+					ids: () => state.ids(),
+					preview: (id, columns) => state.preview(id, columns),
+					columns: terminal.columns ?? 80,
+					listDir,
+				});
 			} catch {
 				return [[], ""];
 			}
 		},
 	});
+	const input = io.stdin;
+	state.env.fullScreen = async (run) => {
+		// readline reads keys through `keypress` events on its input: while they have no listener
+		// its reader lets go of the input too, and every key goes to the full-screen program.
+		const keypress = input.listeners("keypress") as Array<(...args: unknown[]) => void>;
+		input.removeAllListeners("keypress");
+		rl.pause();
+		try {
+			return await run();
+		} finally {
+			for (const listener of keypress) input.on("keypress", listener);
+			// The program set the terminal's raw mode back as it found it: readline's.
+			rl.resume();
+		}
+	};
+	state.env.clearScreen = () => {
+		// What Ctrl-L does in readline.
+		cursorTo(terminal, 0, 0);
+		clearScreenDown(terminal);
+	};
 	if (state.session) state.line(loadedLine(state, state.session));
 	else terminal.write(style.dim("session-tree REPL: `help` lists the commands, Tab completes, Ctrl-D leaves.\n"));
 	const prompt = () => {

@@ -6,7 +6,7 @@
 import { basename } from "node:path";
 import { isSessionTreeError } from "../../core/errors.js";
 import { errorCode } from "../../core/validate.js";
-import { sanitize } from "../../render/preview.js";
+import { describeEntry, formatDescription, sanitize } from "../../render/preview.js";
 import { truncateToWidth } from "../../render/terminal.js";
 import type { Session } from "../../session.js";
 import { makeStyle, type Style } from "./style.js";
@@ -32,6 +32,13 @@ export interface ReplEnv {
 	width?: () => number | undefined;
 	/** Directory for `new` (default: pi's layout for the working directory). */
 	dir?: string;
+	/**
+	 * Runs a full-screen program (`browse`) while the line editor lets go of the terminal; set
+	 * by the interactive REPL. Without it the program runs as it is (a script has no editor).
+	 */
+	fullScreen?<T>(run: () => Promise<T>): Promise<T>;
+	/** Clears the terminal's screen; set by the interactive REPL (a script has none to clear). */
+	clearScreen?(): void;
 }
 
 /** The state of one REPL: the current session and where output goes. */
@@ -67,6 +74,12 @@ export class ReplState {
 	/** Ids of the current session's entries (for completion). */
 	ids(): string[] {
 		return this.session ? this.session.getEntries().map((entry) => entry.id) : [];
+	}
+
+	/** A one-line preview of entry `id` of the current session, `columns` wide at most (for completion). */
+	preview(id: string, columns: number): string | undefined {
+		const entry = this.session?.getEntry(id);
+		return entry === undefined ? undefined : truncateToWidth(formatDescription(describeEntry(entry), columns), columns);
 	}
 
 	/** The session name (or file name) and the leaf, for the prompt. */

@@ -1,0 +1,252 @@
+/**
+ * The REPL's commands added for issue 23, on a collecting state and on real files: `ls` and
+ * `search` print what the command line's `ls` and `search` print for the same directory (one
+ * implementation), `clear` asks the terminal to clear, `browse` without a terminal fails
+ * clearly, Tab offers ids with their entries' previews, `send assistant` takes the session's
+ * model, and `compact` records pi's token estimate. The expected values are written out from
+ * the texts the tests type, or taken from the CLI run as a separate process.
+ */
+
+import assert from "node:assert/strict";
+import { after, describe, test } from "node:test";
+import { executeLine } from "../../src/cli/repl/commands.js";
+import { commonPrefix, completeLine } from "../../src/cli/repl/completion.js";
+import { contextTokensBefore } from "../../src/cli/repl/edit-commands.js";
+import { sessionModel } from "../../src/cli/repl/messages.js";
+import { collectingState } from "../../src/cli/repl/state.js";
+import { type AssistantMessage, type MessageEntry, Session } from "../../src/index.js";
+import { cli, removeTempDirs, tempDir } from "./helpers.js";
+
+after(removeTempDirs);
+
+/** Runs lines that must succeed on a state; returns their output. */
+function runner(state: ReturnType<typeof collectingState>) {
+	return async (line: string): Promise<string> => {
+		const outcome = await executeLine(state.state, line);
+		assert.notEqual(outcome.kind, "error", `${line}: ${outcome.kind === "error" ? outcome.message : ""}`);
+		assert.equal(state.errors(), "", line);
+		return state.output();
+	};
+}
+
+async function errorOf(state: ReturnType<typeof collectingState>, line: string): Promise<string> {
+	const outcome = await executeLine(state.state, line);
+	return outcome.kind === "error" ? outcome.message : `(${outcome.kind})`;
+}
+
+describe("repl: ls and search run the CLI's commands on the REPL's directory", () => {
+	test("ls lists the sessions of --dir; search finds in them; both print what the CLI prints", async () => {
+		const dir = tempDir();
+		const repl = collectingState({ dir });
+		const run = runner(repl);
+		const first = (await run("new --cwd /p")).trim();
+		await run("send user What is a B-tree?");
+		await run("send assistant A balanced search tree.");
+		const second = (await run("new --cwd /p")).trim();
+		await run("send user How do tries work?");
+
+		const listed = await run("ls");
+		assert.ok(listed.includes(first) && listed.includes(second), listed);
+		assert.match(listed, /"What is a B-tree\?"/);
+		const viaCli = await cli(["ls", dir]);
+		assert.equal(viaCli.code, 0, viaCli.stderr);
+		// Same table; the MODIFIED column says "just now" in both (written seconds ago).
+		assert.equal(listed, viaCli.stdout);
+
+		const found = await run("search B-tree");
+		const cliFound = await cli(["search", "B-tree", dir]);
+		assert.equal(found, cliFound.stdout);
+		assert.match(found, new RegExp(`^${first.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}$`, "m"));
+		assert.ok(!found.includes(second), "the other session has no B-tree");
+		assert.match(await run('search "do TRIES" --ignore-case'), /How do tries work\?/);
+		assert.match(await run("search 'B-?tree' --regex --limit 1"), /What is a B-tree\?/);
+
+		// A DIR given wins over --dir; no match and usage problems are the REPL's errors.
+		const empty = tempDir();
+		assert.equal(await errorOf(repl, `ls ${empty} --all`), "give either DIR or --all, not both");
+		assert.equal(await errorOf(repl, "search nowhere-to-be-found"), "no matches");
+		assert.match(await errorOf(repl, "search"), /^missing <text> \(usage: search <text>/);
+		assert.match(await errorOf(repl, "search x --limit 0"), /--limit takes a whole number of at least 1/);
+		await repl.state.close();
+	});
+});
+
+describe("repl: clear and browse", () => {
+	test("clear calls the terminal's clear; in a script it does nothing and prints nothing", async () => {
+		const repl = collectingState();
+		assert.equal((await executeLine(repl.state, "clear")).kind, "ok");
+		assert.equal(repl.output(), "");
+		let cleared = 0;
+		repl.state.env.clearScreen = () => {
+			cleared++;
+		};
+		assert.equal((await executeLine(repl.state, "clear")).kind, "ok");
+		assert.equal(cleared, 1);
+		assert.match(await errorOf(repl, "clear now"), /unexpected argument "now"/);
+	});
+
+	test("browse without any terminal: the line fails clearly and the script goes on", async () => {
+		const dir = tempDir();
+		// noTerminal: no controlling terminal, so /dev/tty cannot be opened (as under cron).
+		const result = await cli(["repl", "--dir", dir], {
+			input: "new\nsend user hi\nbrowse --filter nope\nbrowse\ninfo\n",
+			env: { SESSION_TREE_HISTORY: "" },
+			noTerminal: true,
+		});
+		assert.equal(result.code, 1);
+		const errors = result.stderr.trimEnd().split("\n");
+		assert.match(errors[0] ?? "", /^session-tree: line 3: unknown filter "nope" \(use default, no-tools, /);
+		assert.match(
+			errors[1] ?? "",
+			/^session-tree: line 4: browse needs a terminal: no terminal to draw on: .*\/dev\/tty.*; `tree` prints the tree$/,
+		);
+		assert.match(result.stdout, /^entries: 1$/m);
+	});
+});
+
+describe("repl: Tab offers ids with their entries' text", () => {
+	const ids = ["1a2b3c4d", "1a9f0000", "7e8f9a0b"];
+	const previews: Record<string, string> = {
+		"1a2b3c4d": "user: What is a B-tree? It is a question with a long tail of words",
+		"1a9f0000": "assistant: A balanced search tree.",
+		"7e8f9a0b": "user: And a trie?",
+	};
+	const source = {
+		ids: () => ids,
+		listDir: () => [],
+		columns: 60,
+		preview: (id: string, columns: number) => previews[id]?.slice(0, columns),
+	};
+
+	test("several ids: each with its preview, cut to the width; readline inserts only their common id prefix", () => {
+		const [candidates, replaced] = completeLine("branch 1a", source);
+		assert.equal(replaced, "1a");
+		// 60 columns, less readline's 2 of padding, less the id and a gap of 2: 48 for the text.
+		assert.deepEqual(candidates, [
+			`1a2b3c4d  ${previews["1a2b3c4d"]?.slice(0, 48)}`,
+			"1a9f0000  assistant: A balanced search tree.",
+		]);
+		for (const candidate of candidates) assert.ok(candidate.length <= 58, candidate);
+		// What readline inserts: the candidates' common prefix, still an id prefix.
+		assert.equal(commonPrefix(candidates), "1a");
+		assert.equal(commonPrefix(completeLine("branch ", source)[0]), "");
+		// summary takes root too: it says what root is.
+		assert.ok(completeLine("summary ", source)[0].includes("root      before the first entry"));
+	});
+
+	test("one id: inserted alone, without its preview; without previews the bare ids, as before", () => {
+		assert.deepEqual(completeLine("branch 1a2", source), [["1a2b3c4d "], "1a2"]);
+		assert.deepEqual(completeLine("branch 1a", { ids: () => ids, listDir: () => [] }), [
+			["1a2b3c4d", "1a9f0000"],
+			"1a",
+		]);
+	});
+
+	test("the REPL's previews come from the session's entries", async () => {
+		const repl = collectingState({ dir: tempDir() });
+		const run = runner(repl);
+		await run("new");
+		const q = (await run("send user What is a B-tree?")).trim();
+		const a = (await run('send assistant "A balanced\nsearch tree."')).trim();
+		assert.equal(repl.state.preview(q, 40), "user: What is a B-tree?");
+		assert.equal(repl.state.preview(a, 40), "assistant: A balanced search tree.");
+		// 20 columns, the ellipsis included.
+		assert.equal(repl.state.preview(a, 20), "assistant: A balanc…");
+		assert.equal(repl.state.preview("ffffffff", 40), undefined);
+		await repl.state.close();
+	});
+});
+
+describe("repl: send assistant and compact", () => {
+	test("send assistant takes the session's model (and the api of its last reply); without one, pi's fields are empty", async () => {
+		const dir = tempDir();
+		const session = await Session.create({ dir, cwd: "/p" });
+		await session.appendMessage({ role: "user", content: "hi", timestamp: 1 });
+		await session.appendMessage({
+			role: "assistant",
+			content: [{ type: "text", text: "hello" }],
+			api: "anthropic-messages",
+			provider: "anthropic",
+			model: "claude-sonnet-4-5",
+			usage: {
+				input: 10,
+				output: 2,
+				cacheRead: 0,
+				cacheWrite: 0,
+				totalTokens: 12,
+				cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+			},
+			stopReason: "stop",
+			timestamp: 2,
+		});
+		const file = session.file as string;
+		await session.close();
+
+		const repl = collectingState({ dir });
+		const run = runner(repl);
+		await run(`load ${file}`);
+		const typed = (await run("send assistant typed by hand")).trim();
+		await run("send user and now?");
+		const reopened = await Session.open(file);
+		const reply = (reopened.getEntry(typed) as MessageEntry).message as AssistantMessage;
+		assert.deepEqual(
+			{ api: reply.api, provider: reply.provider, model: reply.model },
+			{ api: "anthropic-messages", provider: "anthropic", model: "claude-sonnet-4-5" },
+		);
+		// A model change: its provider and id; no reply of that model yet, so no api.
+		await reopened.appendModelChange("openai", "gpt-5");
+		await reopened.close();
+		await run(`load ${file}`);
+		const after = (await run("send assistant on gpt-5")).trim();
+		const changed = ((await Session.open(file)).getEntry(after) as MessageEntry).message as AssistantMessage;
+		assert.deepEqual(
+			{ api: changed.api, provider: changed.provider, model: changed.model },
+			{ api: "", provider: "openai", model: "gpt-5" },
+		);
+		const ctx = await run("ctx");
+		assert.match(ctx, /^model: openai\/gpt-5$/m);
+
+		// No model anywhere: empty strings, and nothing prints "undefined".
+		await run("new");
+		await run("send user hi");
+		const bare = (await run("send assistant hello")).trim();
+		const bareReply = (repl.state.requireSession().getEntry(bare) as MessageEntry).message as AssistantMessage;
+		assert.deepEqual(
+			{ api: bareReply.api, provider: bareReply.provider, model: bareReply.model },
+			{
+				api: "",
+				provider: "",
+				model: "",
+			},
+		);
+		const bareCtx = await run("ctx");
+		assert.match(bareCtx, /^model: \(none\)$/m);
+		assert.doesNotMatch(bareCtx + (await run("info")) + (await run("tree")), /undefined/);
+		assert.equal(sessionModel([]), undefined);
+		await repl.state.close();
+	});
+
+	test("compact records tokensBefore as pi estimates it: the last real usage plus ~characters/4 after it", async () => {
+		const repl = collectingState({ dir: tempDir() });
+		const run = runner(repl);
+		const file = (await run("new")).trim();
+		const q1 = (await run("send user What is a B-tree?")).trim();
+		await run("send assistant A balanced search tree.");
+		await run("send user And a trie?");
+		const compaction = (await run(`compact ${q1} Talked about trees.`)).trim();
+		await repl.state.close();
+		const entry = (await Session.open(file)).getEntry(compaction) as unknown as Record<string, unknown>;
+		// The typed reply reports a usage of 0 (no measurement): every message by its characters.
+		// ceil(17/4) + ceil(23/4) + ceil(11/4) = 5 + 6 + 3.
+		assert.equal(entry.tokensBefore, 14);
+
+		// With a real usage on the path, pi's rule: that usage plus the estimate of what follows.
+		const usage = { input: 1000, output: 200, cacheRead: 0, cacheWrite: 0, totalTokens: 1200 };
+		const messages = [
+			{ role: "user", content: "What is a B-tree?", timestamp: 1 },
+			{ role: "assistant", content: [{ type: "text", text: "x" }], provider: "p", model: "m", usage, timestamp: 2 },
+			{ role: "user", content: "And a trie?", timestamp: 3 },
+		] as const;
+		assert.equal(contextTokensBefore(messages as never), 1200 + 3);
+	});
+});
