@@ -1,17 +1,18 @@
 /** `session-tree import` and `session-tree export`: other agents' histories in, ChatGPT and Open WebUI out. */
 
-import { existsSync, mkdirSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { exportInputOf, exportValue } from "../../import/export.js";
 import { IMPORT_FORMATS, type ImportReport, importSources, isImportFormat } from "../../import/index.js";
 import type { ImportFormat } from "../../import/types.js";
-import { sanitize } from "../../render/preview.js";
+import { countOf, sanitize } from "../../render/preview.js";
 import { createProgress } from "../../render/progress.js";
 import { schemeOf } from "../../storage/locations.js";
 import { defaultAgentDir, defaultSessionDir } from "../../storage/paths.js";
 import { CliError, type CliIO, type CommandHandler, requiredPositional, stringValue, UsageError } from "../args.js";
 import { openSession } from "../open.js";
-import { writeNewFile } from "../output.js";
+import { checkOutput, outputFile, STDOUT_NAME, writeOutput } from "../output.js";
 
 /** The format `--from` names, checked. */
 function fromOption(value: string | undefined): ImportFormat | undefined {
@@ -33,10 +34,6 @@ function prepareDir(dir: string): string {
 	return path;
 }
 
-function plural(count: number, word: string): string {
-	return `${count} ${word}${count === 1 ? "" : "s"}`;
-}
-
 /** The summary on stderr: every skip and failure, then the counts. */
 export function reportImport(io: CliIO, report: ImportReport): void {
 	for (const skip of report.skipped) {
@@ -55,12 +52,12 @@ export function reportImport(io: CliIO, report: ImportReport): void {
 		.reduce((sum, session) => sum + session.records, 0);
 	const parts = [
 		`${count("written")} written`,
-		`${count("appended")} appended${appendedRecords > 0 ? ` (${plural(appendedRecords, "record")})` : ""}`,
+		`${count("appended")} appended${appendedRecords > 0 ? ` (${countOf(appendedRecords, "record")})` : ""}`,
 		`${count("unchanged")} unchanged`,
 	];
 	if (report.skipped.length > 0) parts.push(`${report.skipped.length} skipped`);
-	if (report.failures.length > 0) parts.push(`${plural(report.failures.length, "source")} failed`);
-	io.err(`session-tree: ${plural(report.sessions.length, "session")}: ${parts.join(", ")}\n`);
+	if (report.failures.length > 0) parts.push(`${countOf(report.failures.length, "source")} failed`);
+	io.err(`session-tree: ${countOf(report.sessions.length, "session")}: ${parts.join(", ")}\n`);
 }
 
 /** Runs `session-tree import`; its name, options and help are in the registry (src/cli/registry.ts). */
@@ -71,20 +68,33 @@ export const importCommand: CommandHandler = {
 		const out = stringValue(values, "out");
 		if (dir !== undefined && out !== undefined)
 			throw new UsageError("give either --dir DIR or -o OUT, not both", "import");
-		const progress = createProgress(process.stderr, { label: "importing" });
-		const report = await importSources(positionals, {
-			...(from !== undefined ? { from } : {}),
-			...(dir !== undefined ? { dir: prepareDir(dir) } : {}),
-			...(out !== undefined ? { out: schemeOf(out) === undefined ? resolve(out) : out } : {}),
-			lenient: values.lenient === true,
-			defaultDir: (cwd) => defaultSessionDir(resolve(cwd === "" ? process.cwd() : cwd), defaultAgentDir()),
-			onProgress: (done, total) => progress.update(done, total),
-		});
-		progress.finish();
-		for (const session of report.sessions) io.out(`${session.location}\n`);
+		// `-o -` prints the session: it is written to a file of its own first, so that stdout
+		// gets the very bytes `-o FILE.jsonl` would write.
+		const scratch = out === STDOUT_NAME ? mkdtempSync(join(tmpdir(), "session-tree-import-")) : undefined;
+		const target = scratch !== undefined ? join(scratch, "session.jsonl") : out;
+		let report: ImportReport;
+		try {
+			const progress = createProgress(process.stderr, { label: "importing" });
+			report = await importSources(positionals, {
+				...(from !== undefined ? { from } : {}),
+				...(dir !== undefined ? { dir: prepareDir(dir) } : {}),
+				...(target !== undefined ? { out: schemeOf(target) === undefined ? resolve(target) : target } : {}),
+				lenient: values.lenient === true,
+				defaultDir: (cwd) => defaultSessionDir(resolve(cwd === "" ? process.cwd() : cwd), defaultAgentDir()),
+				onProgress: (done, total) => progress.update(done, total),
+			});
+			progress.finish();
+			if (scratch !== undefined && target !== undefined) {
+				if (report.failures.length === 0) io.out(readFileSync(target, "utf8"));
+			} else {
+				for (const session of report.sessions) io.out(`${session.location}\n`);
+			}
+		} finally {
+			if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
+		}
 		reportImport(io, report);
 		if (report.failures.length > 0) {
-			throw new CliError(`${plural(report.failures.length, "source")} not imported (nothing of them was written)`);
+			throw new CliError(`${countOf(report.failures.length, "source")} not imported (nothing of them was written)`);
 		}
 	},
 };
@@ -101,15 +111,13 @@ export const exportCommand: CommandHandler = {
 				"export",
 			);
 		}
-		const out = stringValue(values, "out");
-		if (out !== undefined && existsSync(out) && values.force !== true) {
-			throw new CliError(`${out}: exists already (--force replaces it)`);
-		}
+		const out = outputFile(stringValue(values, "out"));
+		const force = values.force === true;
+		checkOutput(out, force);
 		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true);
 		try {
 			const text = `${JSON.stringify(exportValue(await exportInputOf(session), to), null, 2)}\n`;
-			if (out === undefined) io.out(text);
-			else writeNewFile(out, text, values.force === true);
+			writeOutput(io, out, text, force);
 		} finally {
 			await session.close();
 		}

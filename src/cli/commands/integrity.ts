@@ -1,6 +1,7 @@
 /** The commands that check and mend session files: validate and repair. */
 
 import type { LoadProblem } from "../../core/load.js";
+import { countOf } from "../../render/preview.js";
 import { Session } from "../../session.js";
 import { CliError, type CommandHandler, requiredPositional } from "../args.js";
 
@@ -19,11 +20,13 @@ export const validateCommand: CommandHandler = {
 		if (values.json) {
 			io.out(`${JSON.stringify(problems)}\n`);
 		} else if (problems.length === 0) {
-			io.out(`${where}: ok (${session.entryCount} entries, ${session.listBranches().length} branches)\n`);
+			io.out(
+				`${where}: ok (${countOf(session.entryCount, "entry")}, ${countOf(session.listBranches().length, "branch")})\n`,
+			);
 		} else {
 			for (const problem of problems) io.out(`${problemLine(where, problem)}\n`);
 		}
-		if (problems.length > 0) throw new CliError(`${where}: ${problems.length} problem(s)`);
+		if (problems.length > 0) throw new CliError(`${where}: ${countOf(problems.length, "problem")}`);
 	},
 };
 

@@ -2,7 +2,7 @@
 
 import type { SessionEntry } from "../../core/types.js";
 import { renderContext } from "../../render/context-text.js";
-import { sanitize } from "../../render/preview.js";
+import { modelLabel, sanitize } from "../../render/preview.js";
 import { shouldColor, terminalWidth } from "../../render/terminal.js";
 import { renderTree, TREE_FILTERS } from "../../render/tree-text.js";
 import { type CommandHandler, type CommandInput, requiredPositional, stringValue, UsageError } from "../args.js";
@@ -42,7 +42,8 @@ export const ctxCommand: CommandHandler = {
 		const leaf = given === undefined ? undefined : resolveEntryId(session, given);
 		const context = session.buildSessionContext(leaf);
 		if (values.json) {
-			io.out(jsonLine(context));
+			// A model without an id (an assistant message appended without one) is none, not `{}`.
+			io.out(jsonLine(modelLabel(context.model) === undefined ? { ...context, model: null } : context));
 			return;
 		}
 		io.out(
