@@ -1,7 +1,7 @@
 /**
  * What a command says when the location it was given is not a session: a directory (`ls`
  * lists it), a file that is neither a pi session nor another agent's history (naming what
- * line 1 holds), a store URL without `#ID` or with an unknown prefix (see
+ * its first line holds), a store URL without `#ID` or with an unknown prefix (see
  * `resolveSessionPrefix`). Kept apart from open.ts: only a failed open loads it.
  */
 
@@ -10,13 +10,13 @@ import { resolve } from "node:path";
 import { isSessionTreeError, SessionTreeError } from "../core/errors.js";
 import { sanitize } from "../render/preview.js";
 
-/** How much of line 1 an error quotes. */
+/** How much of the line an error quotes. */
 const QUOTED = 60;
 
 /**
  * The error to report for a plain path (no scheme) that failed to open with `error`: a
  * directory (also `DIR#ID`) is named as one, with `session-tree ls DIR`, instead of EISDIR or
- * "no such file"; a file with no session header says what line 1 holds; any other error is
+ * "no such file"; a file with no session header says what its first line holds; any other error is
  * given back as it is.
  */
 export function explainPathError(location: string, error: unknown): unknown {
@@ -25,7 +25,7 @@ export function explainPathError(location: string, error: unknown): unknown {
 	for (const candidate of candidates) {
 		if (candidate !== "" && isDirectory(candidate)) return directoryError(candidate, error);
 	}
-	if (isSessionTreeError(error, "INVALID_HEADER")) return notASessionFile(location, error);
+	if (isSessionTreeError(error, "INVALID_HEADER")) return notASessionFile(location, error.line ?? 1, error);
 	return error;
 }
 
@@ -45,29 +45,31 @@ function directoryError(location: string, cause: unknown): SessionTreeError {
 
 /**
  * The error for a file whose first line is not a session header and that no importer
- * recognised: it says so, and what line 1 holds (not JSON, JSON of another shape, empty).
+ * recognised: it says so, and what the header's line holds (not JSON, JSON of another shape, empty).
  */
-function notASessionFile(location: string, cause: unknown): SessionTreeError {
+function notASessionFile(location: string, line: number, cause: unknown): SessionTreeError {
 	const path = resolve(location);
-	const found = describeLine(firstLine(path));
+	const found = describeLine(lineOf(path, line));
 	return new SessionTreeError(
 		"INVALID_HEADER",
-		`not a session file: not a pi session, nor a Claude Code, Codex, ChatGPT or Open WebUI history (line 1 ${found})`,
-		{ file: path },
+		`not a session file: not a pi session, nor a Claude Code, Codex, ChatGPT or Open WebUI history (this line ${found})`,
+		{ file: path, line },
 		{ cause },
 	);
 }
 
-/** The first line of a file (at most 4 KiB of it), or undefined when it cannot be read. */
-function firstLine(path: string): string | undefined {
+/** Line `line` (1-based) of a file, if it starts in its first 64 KiB; undefined when it cannot be read. */
+function lineOf(path: string, line: number): string | undefined {
 	let fd: number | undefined;
 	try {
 		fd = openSync(path, "r");
-		const head = Buffer.alloc(4096);
+		const head = Buffer.alloc(65536);
 		const read = readSync(fd, head, 0, head.length, 0);
-		const text = head.subarray(0, read).toString("utf8");
-		const end = text.search(/\r?\n/);
-		return (end < 0 ? text : text.slice(0, end)).replace(/^\uFEFF/, "");
+		const text = head
+			.subarray(0, read)
+			.toString("utf8")
+			.replace(/^\uFEFF/, "");
+		return text.split(/\r?\n/)[line - 1]?.slice(0, 4096);
 	} catch {
 		return undefined;
 	} finally {
@@ -75,7 +77,7 @@ function firstLine(path: string): string | undefined {
 	}
 }
 
-/** What line 1 holds, as the end of a sentence starting "line 1". */
+/** What a line holds, as the end of a sentence starting "this line". */
 function describeLine(line: string | undefined): string {
 	if (line === undefined) return "could not be read";
 	if (line.trim() === "") return "is empty";

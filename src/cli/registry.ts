@@ -953,7 +953,8 @@ const SPECS = defineCommands([
 				{ flags: "--dir DIR", description: "write the sessions into DIR (a directory or a store such as sqlite:PATH)" },
 				{
 					flags: "-o, --out OUT",
-					description: "write the one session of the input to OUT (a .jsonl file or a session URL)",
+					description:
+						"write the one session of the input to OUT (a .jsonl file or a session URL; `-o -` prints its JSONL)",
 				},
 				{
 					flags: "--lenient",
@@ -989,7 +990,7 @@ const SPECS = defineCommands([
 			},
 			optionDocs: [
 				{ flags: "--to FORMAT", description: "chatgpt or openwebui" },
-				{ flags: "-o, --out OUT", description: "write to OUT instead of stdout" },
+				{ flags: "-o, --out OUT", description: "write to OUT instead of stdout (`-o -`: stdout)" },
 				{ flags: "--force", description: "replace OUT if it exists" },
 				LENIENT_DOC,
 			],

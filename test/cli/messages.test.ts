@@ -60,14 +60,14 @@ describe("a location that is not a session", () => {
 		});
 	});
 
-	test("README.md: not a session file, naming what line 1 holds", async () => {
+	test("README.md: not a session file, naming what line 1 holds (file:1:)", async () => {
 		const readme = join(REPO, "README.md");
 		const firstLine = readFileSync(readme, "utf8").split("\n")[0] as string;
 		const result = await cli(["tree", readme]);
 		assert.equal(result.code, 1);
 		assert.equal(
 			result.stderr,
-			`session-tree: ${readme}: not a session file: not a pi session, nor a Claude Code, Codex, ChatGPT or Open WebUI history (line 1 is not JSON: ${JSON.stringify(firstLine.slice(0, 60) + (firstLine.length > 60 ? "…" : ""))})\n`,
+			`session-tree: ${readme}:1: not a session file: not a pi session, nor a Claude Code, Codex, ChatGPT or Open WebUI history (this line is not JSON: ${JSON.stringify(firstLine.slice(0, 60) + (firstLine.length > 60 ? "…" : ""))})\n`,
 		);
 	});
 
@@ -79,7 +79,7 @@ describe("a location that is not a session", () => {
 		assert.equal(object.code, 1);
 		assert.match(
 			object.stderr,
-			/not a session file: .*\(line 1 is a JSON object with type "module" \(keys: name, version, type\)\)\n$/,
+			/not a session file: .*\(this line is a JSON object with type "module" \(keys: name, version, type\)\)\n$/,
 		);
 		const blank = join(dir, "blank.jsonl");
 		writeFileSync(blank, "\n\n");
