@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, fsyncSync, linkSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { SessionTreeError } from "../core/errors.js";
+import { describeSystemError, SessionTreeError } from "../core/errors.js";
 import type { CliIO } from "./args.js";
 
 /** The error for an output file that exists and may not be replaced. */
@@ -23,8 +23,19 @@ const NO_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV", "
  * flushed, then moved into place. Without `force` an existing file is refused (FILE_EXISTS),
  * also one that appears meanwhile: the temporary file is hard-linked to the name, which fails
  * if the name is taken.
+ * @throws SessionTreeError FILE_EXISTS, or IO_ERROR naming `file` (a missing directory, no permission)
  */
 export function writeNewFile(file: string, text: string, force: boolean): void {
+	try {
+		writeAtomically(file, text, force);
+	} catch (error) {
+		if (error instanceof SessionTreeError) throw error;
+		// Named by the file asked for, not by the temporary one Node's message would show.
+		throw new SessionTreeError("IO_ERROR", `cannot write: ${describeSystemError(error)}`, { file }, { cause: error });
+	}
+}
+
+function writeAtomically(file: string, text: string, force: boolean): void {
 	if (!force && existsSync(file)) throw fileExistsError(file);
 	const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
 	const fd = openSync(temp, "wx", 0o600);

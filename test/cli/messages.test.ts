@@ -175,4 +175,26 @@ describe("operating-system errors in plain words", () => {
 		assert.equal(describeSystemError(caught), "no such file or directory (ENOENT)");
 		assert.equal(describeSystemError(new Error("plain")), "plain");
 	});
+
+	test("--dir naming a file: not a directory, for new, fork and import alike (not EEXIST)", async () => {
+		const { file } = await sessionDir();
+		const dir = tempDir();
+		const plain = join(dir, "notes.txt");
+		writeFileSync(plain, "x");
+		const message = `session-tree: ${plain}: not a directory (--dir takes a directory or a store)\n`;
+		for (const args of [
+			["new", "--dir", plain],
+			["fork", file, "--dir", plain],
+			[
+				"import",
+				join(REPO, "test", "fixtures", "import", "chatgpt", "polylogue-native-conversation-v1.json"),
+				"--dir",
+				plain,
+			],
+		]) {
+			const result = await cli(args);
+			assert.equal(result.code, 1, args.join(" "));
+			assert.equal(result.stderr, message, args.join(" "));
+		}
+	});
 });

@@ -70,4 +70,17 @@ describe("-o - is stdout", () => {
 		const tree = await cli(["leaves", copy]);
 		assert.equal(tree.code, 0, tree.stderr);
 	});
+
+	test("an OUT in a missing directory is named, not the temporary file, and not in Node's words", async () => {
+		const dir = tempDir();
+		for (const args of [
+			["export", fixture("labels"), "--to", "chatgpt"],
+			["html", fixture("labels")],
+		]) {
+			const out = join(dir, "missing", "out.txt");
+			const result = await cli([...args, "-o", out]);
+			assert.equal(result.code, 1, args.join(" "));
+			assert.equal(result.stderr, `session-tree: ${out}: cannot write: no such file or directory (ENOENT)\n`);
+		}
+	});
 });

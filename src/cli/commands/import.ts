@@ -1,6 +1,6 @@
 /** `session-tree import` and `session-tree export`: other agents' histories in, ChatGPT and Open WebUI out. */
 
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { exportInputOf, exportValue } from "../../import/export.js";
@@ -11,6 +11,7 @@ import { createProgress } from "../../render/progress.js";
 import { schemeOf } from "../../storage/locations.js";
 import { defaultAgentDir, defaultSessionDir } from "../../storage/paths.js";
 import { CliError, type CliIO, type CommandHandler, requiredPositional, stringValue, UsageError } from "../args.js";
+import { dirOption } from "../dir-option.js";
 import { openSession } from "../open.js";
 import { checkOutput, outputFile, STDOUT_NAME, writeOutput } from "../output.js";
 
@@ -25,13 +26,9 @@ function fromOption(value: string | undefined): ImportFormat | undefined {
 
 /** `--dir`: a directory (made absolute, and made if missing) or a store of many sessions, as given. */
 function prepareDir(dir: string): string {
-	if (schemeOf(dir) !== undefined) return dir;
-	const path = resolve(dir);
-	const stats = statSync(path, { throwIfNoEntry: false });
-	if (stats && !stats.isDirectory())
-		throw new CliError(`${path}: not a directory (--dir takes a directory or a store)`);
-	if (!stats) mkdirSync(path, { recursive: true, mode: 0o700 });
-	return path;
+	const place = dirOption(dir);
+	if (schemeOf(place) === undefined) mkdirSync(place, { recursive: true, mode: 0o700 });
+	return place;
 }
 
 /** The summary on stderr: every skip and failure, then the counts. */
