@@ -4,7 +4,7 @@
  * without `#ID` answered with the sessions it holds instead of "no such session".
  */
 
-import { SessionTreeError } from "../core/errors.js";
+import { isSessionTreeError, SessionTreeError } from "../core/errors.js";
 import { ambiguousIdError } from "../core/id-prefix.js";
 import { countOf } from "../render/preview.js";
 import { collectionAt, schemeOf } from "../storage/locations.js";
@@ -110,4 +110,20 @@ function noSessionNamed(where: string, listings: readonly SessionListing[], form
 		`names no session; name one as ${maskPassword(form)} (a unique prefix of the id is enough). It holds ${held}:\n${lines.join("\n")}`,
 		{ file: where },
 	);
+}
+
+/**
+ * `open(location)`, and when that fails with FILE_NOT_FOUND, `open` of the session that
+ * {@link resolveSessionPrefix} finds (a unique prefix of its id), or the error it gives (what
+ * the store holds, the candidates). A full id costs one open, as before.
+ */
+export async function openByPrefix<T>(location: string, open: (location: string) => Promise<T>): Promise<T> {
+	try {
+		return await open(location);
+	} catch (error) {
+		if (!isSessionTreeError(error, "FILE_NOT_FOUND")) throw error;
+		const full = await resolveSessionPrefix(location);
+		if (full === undefined || full === location) throw error;
+		return open(full);
+	}
 }

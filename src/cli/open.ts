@@ -40,9 +40,9 @@ export async function openSession(
 		if (foreign) return foreign;
 		// Loaded only now: what a failed open says (a directory, a prefix of a session id, …).
 		if (plainPath) throw (await import("./open-errors.js")).explainPathError(location, error);
-		const full = isSessionTreeError(error, "FILE_NOT_FOUND")
-			? await (await import("../catalog/session-location.js")).resolveSessionPrefix(location)
-			: undefined;
+		if (!isSessionTreeError(error, "FILE_NOT_FOUND")) throw error;
+		// A store's session by a prefix of its id (or the store's sessions listed).
+		const full = await (await import("../catalog/session-location.js")).resolveSessionPrefix(location);
 		if (full === undefined || full === location) throw error;
 		session = await open(full);
 	}

@@ -123,6 +123,20 @@ describe("session id prefixes in sqlite: URLs", () => {
 	});
 });
 
+describe("session id prefixes in the REPL's load", () => {
+	test("load sqlite:DB#PREFIX opens the one session; an ambiguous prefix is an error naming both", async () => {
+		const dir = tempDir();
+		await fill(`sqlite:${dir}/a.db`);
+		const result = await cli(["repl"], {
+			input: `load sqlite:${dir}/a.db#0195b\nctx\nload sqlite:${dir}/a.db#0195a\n`,
+			env: { SESSION_TREE_HISTORY: "" },
+		});
+		assert.match(result.stdout, new RegExp(`sqlite:${dir}/a\\.db#${B}: 1 entry, leaf`));
+		assert.match(result.stdout, new RegExp(`user: hello from ${B}`));
+		assert.match(result.stderr, new RegExp(`0195a is ambiguous: it starts 2 ids: ${A1}, ${A2}`));
+	});
+});
+
 describe("session id prefixes in process (memory:, and the codes)", () => {
 	test("memory:PREFIX resolves to the one memory session it starts; ambiguity has AMBIGUOUS_ID", async () => {
 		for (const name of ["u23c-prefix-one", "u23c-prefix-two", "u23c-other"]) {
