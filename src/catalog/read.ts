@@ -20,6 +20,7 @@ import { loadTree } from "../core/load.js";
 import { stripLocation } from "../core/reducer.js";
 import type { SessionTree, TreeNode } from "../core/tree.js";
 import type { SessionEntry } from "../core/types.js";
+import { countOf } from "../render/preview.js";
 import type { SessionCollection, SessionListing, SessionStore, StoreRead } from "../storage/store.js";
 
 /** A parsed JSON record. */
@@ -274,7 +275,7 @@ export async function readSession<T>(
 		const { tree, problems } = loadTree(read.lines, { lenient: true, file: location, source });
 		// Every body, so the warning counts every problem, as `Session.open(…, { lenient, verify })` does.
 		tree.getEntries();
-		const more = problems.length > 1 ? ` (and ${problems.length - 1} more problems)` : "";
+		const more = problems.length > 1 ? ` (and ${countOf(problems.length - 1, "more problem")})` : "";
 		const warning = `damaged: ${reasonOf(strictError)}${more}; read as a lenient open reads it`;
 		const session = new CatalogSession(
 			location,

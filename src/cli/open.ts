@@ -26,10 +26,11 @@ export async function openSession(
 		const foreign = await openForeign(location, io, lenient, true);
 		if (foreign) return foreign;
 	}
+	// A lenient open is for a damaged file: check every body now, so all problems show up front.
+	const open = (at: string) => Session.open(at, { lenient, verify: lenient, load });
 	let session: Session;
 	try {
-		// A lenient open is for a damaged file: check every body now, so all problems show up front.
-		session = await Session.open(location, { lenient, verify: lenient, load });
+		session = await open(location);
 	} catch (error) {
 		const candidate =
 			plainPath &&
@@ -37,7 +38,13 @@ export async function openSession(
 				(isSessionTreeError(error, "FILE_NOT_FOUND") && location.includes("#")));
 		const foreign = candidate ? await openForeign(location, io, lenient, false) : undefined;
 		if (foreign) return foreign;
-		throw error;
+		// Loaded only now: what a failed open says (a directory, a prefix of a session id, …).
+		if (plainPath) throw (await import("./open-errors.js")).explainPathError(location, error);
+		if (!isSessionTreeError(error, "FILE_NOT_FOUND")) throw error;
+		// A store's session by a prefix of its id (or the store's sessions listed).
+		const full = await (await import("../catalog/session-location.js")).resolveSessionPrefix(location);
+		if (full === undefined || full === location) throw error;
+		session = await open(full);
 	}
 	printProblems(session, io);
 	return session;

@@ -6,8 +6,9 @@
 
 import { randomBytes } from "node:crypto";
 import { closeSync, existsSync, fsyncSync, linkSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
-import { SessionTreeError } from "../core/errors.js";
+import { basename, dirname, join, resolve } from "node:path";
+import { describeSystemError, SessionTreeError } from "../core/errors.js";
+import type { CliIO } from "./args.js";
 
 /** The error for an output file that exists and may not be replaced. */
 export function fileExistsError(file: string): SessionTreeError {
@@ -22,8 +23,19 @@ const NO_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV", "
  * flushed, then moved into place. Without `force` an existing file is refused (FILE_EXISTS),
  * also one that appears meanwhile: the temporary file is hard-linked to the name, which fails
  * if the name is taken.
+ * @throws SessionTreeError FILE_EXISTS, or IO_ERROR naming `file` (a missing directory, no permission)
  */
 export function writeNewFile(file: string, text: string, force: boolean): void {
+	try {
+		writeAtomically(file, text, force);
+	} catch (error) {
+		if (error instanceof SessionTreeError) throw error;
+		// Named by the file asked for, not by the temporary one Node's message would show.
+		throw new SessionTreeError("IO_ERROR", `cannot write: ${describeSystemError(error)}`, { file }, { cause: error });
+	}
+}
+
+function writeAtomically(file: string, text: string, force: boolean): void {
 	if (!force && existsSync(file)) throw fileExistsError(file);
 	const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
 	const fd = openSync(temp, "wx", 0o600);
@@ -51,4 +63,34 @@ export function writeNewFile(file: string, text: string, force: boolean): void {
 	} finally {
 		if (existsSync(temp)) unlinkSync(temp);
 	}
+}
+
+/** The name `-o` takes for standard output, in every command that writes a file. */
+export const STDOUT_NAME = "-";
+
+/**
+ * The file a command's `-o OUT` names, made absolute, or undefined for standard output
+ * (`-o -`). Commands whose output has no default file pass undefined for no `-o`: stdout too.
+ * The one rule of `-o` for every command that writes a file.
+ */
+export function outputFile(given: string | undefined): string | undefined {
+	return given === undefined || given === STDOUT_NAME ? undefined : resolve(given);
+}
+
+/**
+ * Refuses an output file that exists (without `force`), before a command does its work: a
+ * long export fails at once, not after it. Standard output (undefined) is never refused.
+ * @throws SessionTreeError FILE_EXISTS
+ */
+export function checkOutput(file: string | undefined, force: boolean): void {
+	if (file !== undefined && !force && existsSync(file)) throw fileExistsError(file);
+}
+
+/**
+ * Writes a command's output: to standard output for undefined, else to `file` as
+ * {@link writeNewFile} does (atomic, owner-only, an existing file only with `force`).
+ */
+export function writeOutput(io: CliIO, file: string | undefined, text: string, force: boolean): void {
+	if (file === undefined) io.out(text);
+	else writeNewFile(file, text, force);
 }

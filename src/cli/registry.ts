@@ -1040,7 +1040,8 @@ const SPECS = defineCommands([
 				{ flags: "--dir DIR", description: "write the sessions into DIR (a directory or a store such as sqlite:PATH)" },
 				{
 					flags: "-o, --out OUT",
-					description: "write the one session of the input to OUT (a .jsonl file or a session URL)",
+					description:
+						"write the one session of the input to OUT (a .jsonl file or a session URL; `-o -` prints its JSONL)",
 				},
 				{
 					flags: "--lenient",
@@ -1080,7 +1081,7 @@ const SPECS = defineCommands([
 			},
 			optionDocs: [
 				{ flags: "--to FORMAT", description: "chatgpt, openwebui or claude-code" },
-				{ flags: "-o, --out OUT", description: "write to OUT instead of stdout" },
+				{ flags: "-o, --out OUT", description: "write to OUT instead of stdout (`-o -`: stdout)" },
 				{ flags: "--force", description: "replace OUT if it exists" },
 				LENIENT_DOC,
 			],

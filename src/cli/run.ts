@@ -7,11 +7,12 @@
  * command runs, so `--version`, `--help` and each command load no more than they use.
  */
 
-import { isSessionTreeError } from "../core/errors.js";
+import { describeSystemError, isSessionTreeError } from "../core/errors.js";
 import { errorCode } from "../core/validate.js";
 import { CliError, type CliIO, EXIT_FAILURE, EXIT_USAGE, parseCommandArgs, UsageError } from "./args.js";
 import { commandHelp, mainHelp } from "./help.js";
 import { CLI_COMMANDS, type CliCommand, findCliCommand } from "./registry.js";
+import { nearestName } from "./suggest.js";
 import { onTerminal } from "./terminal.js";
 import { packageVersion } from "./version.js";
 
@@ -47,13 +48,13 @@ async function dispatch(argv: string[], io: CliIO): Promise<void> {
 			return;
 		}
 		const command = findCliCommand(topic);
-		if (!command) throw new UsageError(`unknown command ${JSON.stringify(topic)}`);
+		if (!command) throw unknownCommand(topic);
 		io.out(commandHelp(command));
 		return;
 	}
 	if (first.startsWith("-")) throw new UsageError(`unknown option ${JSON.stringify(first)}`);
 	const command = findCliCommand(first);
-	if (!command) throw new UsageError(`unknown command ${JSON.stringify(first)}`);
+	if (!command) throw unknownCommand(first);
 	// Parsed before the command's code is loaded: a usage error costs no import.
 	const parsed = parseCommandArgs(command, rest);
 	if (!parsed) {
@@ -62,6 +63,17 @@ async function dispatch(argv: string[], io: CliIO): Promise<void> {
 	}
 	const handler = await command.load();
 	await handler.run({ ...parsed, io });
+}
+
+/** The error for a word that names no command, suggesting the nearest name when it looks like a typo. */
+function unknownCommand(word: string): UsageError {
+	const near = nearestName(
+		word,
+		COMMANDS.map((command) => command.name),
+	);
+	return new UsageError(
+		`unknown command ${JSON.stringify(word)}${near === undefined ? "" : ` (did you mean ${near}?)`}`,
+	);
 }
 
 function report(error: unknown, io: CliIO): number {
@@ -75,7 +87,11 @@ function report(error: unknown, io: CliIO): number {
 		return EXIT_FAILURE;
 	}
 	if (isSystemError(error)) {
-		io.err(`session-tree: ${error.message}\n`);
+		// Node's own wording (`EACCES: permission denied, open '…'`) in plain words, with the path.
+		const path = (error as NodeJS.ErrnoException).path;
+		const text = describeSystemError(error);
+		const where = typeof path === "string" && !text.includes(path) ? `${path}: ` : "";
+		io.err(`session-tree: ${where}${text}\n`);
 		return EXIT_FAILURE;
 	}
 	// A bug: show the stack so that it can be reported.

@@ -79,3 +79,32 @@ function formatMessage(message: string, where: SourceLocation): string {
 export function isSessionTreeError(error: unknown, code?: SessionTreeErrorCode): error is SessionTreeError {
 	return error instanceof SessionTreeError && (code === undefined || error.code === code);
 }
+
+/** Plain words for the operating-system error codes people meet (what the code means, not how Node names it). */
+const SYSTEM_REASONS: Readonly<Record<string, string>> = {
+	ENOENT: "no such file or directory",
+	EISDIR: "is a directory",
+	ENOTDIR: "a part of the path is not a directory",
+	EACCES: "permission denied",
+	EPERM: "operation not permitted",
+	EEXIST: "exists already",
+	ENOSPC: "no space left on the device",
+	EROFS: "the file system is read-only",
+	EMFILE: "too many open files",
+	ENAMETOOLONG: "the name is too long",
+	ELOOP: "too many symbolic links",
+	EBUSY: "busy",
+	ETIMEDOUT: "timed out",
+	ECONNREFUSED: "connection refused",
+};
+
+/**
+ * What an operating-system error (a Node `ErrnoException`) means, in plain words and with its
+ * code (`permission denied (EACCES)`); for any other error its message. Meant for messages that
+ * name the file themselves, so the path Node puts in its message is left out.
+ */
+export function describeSystemError(error: unknown): string {
+	const code = (error as { code?: unknown } | null)?.code;
+	if (typeof code === "string" && Object.hasOwn(SYSTEM_REASONS, code)) return `${SYSTEM_REASONS[code]} (${code})`;
+	return error instanceof Error ? error.message : String(error);
+}

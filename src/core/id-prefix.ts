@@ -1,6 +1,6 @@
 /** Git-style abbreviated ids: any unique prefix names an entry. */
 
-import { SessionTreeError } from "./errors.js";
+import { SessionTreeError, type SourceLocation } from "./errors.js";
 import type { SessionTree } from "./tree.js";
 
 /** How many candidates an ambiguity error lists. */
@@ -21,13 +21,24 @@ export function resolveIdPrefix(tree: SessionTree, prefix: string): string {
 	const [only, another] = matches;
 	if (only === undefined) throw new SessionTreeError("ENTRY_NOT_FOUND", `no entry id starts with ${prefix}`);
 	if (another === undefined) return only;
-	const listed = matches
-		.slice(0, MAX_LISTED)
-		.map((id) => `${id} (${tree.getEntry(id)?.type})`)
-		.join(", ");
+	throw ambiguousIdError(prefix, matches, (id) => `${id} (${tree.getEntry(id)?.type})`);
+}
+
+/**
+ * The error for a prefix that starts several ids (entry ids, session ids): the first
+ * {@link MAX_LISTED} candidates, each as `describe` gives it, and how many more.
+ */
+export function ambiguousIdError(
+	prefix: string,
+	matches: readonly string[],
+	describe: (id: string) => string = (id) => id,
+	where: SourceLocation = {},
+): SessionTreeError {
+	const listed = matches.slice(0, MAX_LISTED).map(describe).join(", ");
 	const more = matches.length > MAX_LISTED ? `, and ${matches.length - MAX_LISTED} more` : "";
-	throw new SessionTreeError(
+	return new SessionTreeError(
 		"AMBIGUOUS_ID",
 		`${prefix} is ambiguous: it starts ${matches.length} ids: ${listed}${more}`,
+		where,
 	);
 }

@@ -20,7 +20,7 @@ import type { ContextEntry } from "../core/context.js";
 import type { ContextMessage, SessionContext } from "../core/types.js";
 import { isObject } from "../core/validate.js";
 import { kindStyle, lineWriter, type Segment } from "./color.js";
-import { describeMessage, groupDigits, oneLine, oneLineToWidth, sanitize, sanitizeLines } from "./preview.js";
+import { countOf, describeMessage, modelLabel, oneLine, oneLineToWidth, sanitize, sanitizeLines } from "./preview.js";
 import { displayWidth } from "./terminal.js";
 
 /** Options of {@link renderContext}. */
@@ -85,14 +85,7 @@ export function renderContextLines(context: SessionContext, options: ContextText
 		lines.push(fit(preview ? [...head, { text: `: ${preview}` }, ...tail] : [...head, ...tail]));
 	});
 	if (!options.messagesOnly) {
-		// A message without a model (hand-typed, or missing its fields) names none: no "/" or "undefined".
-		const named = (value: unknown): value is string => typeof value === "string" && value !== "";
-		const provider = context.model?.provider;
-		const modelId = context.model?.modelId;
-		const model =
-			named(provider) || named(modelId)
-				? `${named(provider) ? provider : "?"}/${named(modelId) ? modelId : "?"}`
-				: "(none)";
+		const model = modelLabel(context.model) ?? "(none)";
 		lines.push(
 			fit([
 				{ text: "model: ", styles: ["gray"] },
@@ -123,7 +116,7 @@ function sourceColumn({ entry, message }: ContextEntry): string {
 function suffix(message: ContextMessage): string {
 	if (message.role === "compactionSummary") {
 		const tokens = message.tokensBefore;
-		return typeof tokens === "number" ? ` (${groupDigits(tokens)} tokens before)` : "";
+		return typeof tokens === "number" ? ` (${countOf(tokens, "token")} before)` : "";
 	}
 	if (message.role === "branchSummary") return ` (from ${sanitize(String(message.fromId))})`;
 	return "";

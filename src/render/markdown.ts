@@ -45,7 +45,7 @@
 import type { BranchSummaryEntry, CompactionEntry, SessionEntry, UnknownEntry } from "../core/types.js";
 import { isObject } from "../core/validate.js";
 import { promptOf } from "../import/injected.js";
-import { groupDigits, oneLine } from "./preview.js";
+import { countOf, oneLine } from "./preview.js";
 import { stripAnsi } from "./terminal.js";
 
 /** Lines of a tool result or a bash output that are printed; the rest become `… N more lines`. */
@@ -282,12 +282,12 @@ function cutFence(text: string, info: string, maxLines: number, prefix: string):
 	const body = lines.length > maxLines ? lines.slice(0, maxLines) : lines;
 	const rest = lines.length - body.length;
 	const block = fence(`${prefix}${body.join("\n")}`, info);
-	return rest > 0 ? `${block}\n\n… ${groupDigits(rest)} more line${rest === 1 ? "" : "s"}` : block;
+	return rest > 0 ? `${block}\n\n… ${countOf(rest, "more line")}` : block;
 }
 
 function compaction(entry: CompactionEntry): string {
 	const facts: string[] = [];
-	if (typeof entry.tokensBefore === "number") facts.push(`${groupDigits(entry.tokensBefore)} tokens before`);
+	if (typeof entry.tokensBefore === "number") facts.push(`${countOf(entry.tokensBefore, "token")} before`);
 	if (typeof entry.firstKeptEntryId === "string") facts.push(`kept from ${codeSpan(entry.firstKeptEntryId)}`);
 	const head = `**Compaction summary**${facts.length > 0 ? ` (${facts.join("; ")})` : ""}`;
 	return quote(head, entry.summary);

@@ -217,3 +217,36 @@ export function groupDigits(value: number): string {
 	const grouped = digits.replace(/\B(?=(\d{3})+$)/g, ",");
 	return value < 0 ? `-${grouped}` : grouped;
 }
+
+/**
+ * A count and its noun, singular for 1 (`1 branch`, `2 branches`, `12,345 entries`): the one
+ * place the CLI and the renderers make counted phrases. `plural` defaults to the noun with
+ * `es` after s, x, z, ch, sh, `ies` for a consonant and y, else `s`.
+ */
+export function countOf(count: number, noun: string, plural?: string): string {
+	return `${groupDigits(count)} ${count === 1 ? noun : (plural ?? pluralOf(noun))}`;
+}
+
+function pluralOf(noun: string): string {
+	if (/(s|x|z|ch|sh)$/.test(noun)) return `${noun}es`;
+	if (/[^aeiou]y$/.test(noun)) return `${noun.slice(0, -1)}ies`;
+	return `${noun}s`;
+}
+
+/** A model as a context or an entry names it; either part may be missing from a hand-made record. */
+export interface NamedModel {
+	provider?: unknown;
+	modelId?: unknown;
+}
+
+/**
+ * `provider/modelId` for display, or the model id alone when the provider is missing, or
+ * undefined when there is no model id (an assistant message appended without `provider` and
+ * `model` gives a model of two undefined parts: it is shown as none, never as "undefined").
+ */
+export function modelLabel(model: NamedModel | null | undefined): string | undefined {
+	if (!model || typeof model.modelId !== "string" || model.modelId === "") return undefined;
+	return typeof model.provider === "string" && model.provider !== ""
+		? `${model.provider}/${model.modelId}`
+		: model.modelId;
+}

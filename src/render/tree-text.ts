@@ -27,7 +27,15 @@
 
 import type { SessionTreeNode } from "../core/types.js";
 import { kindStyle, lineWriter, type Segment } from "./color.js";
-import { DEFAULT_PREVIEW_LENGTH, describeEntry, groupDigits, oneLine, oneLineToWidth, sanitize } from "./preview.js";
+import {
+	countOf,
+	DEFAULT_PREVIEW_LENGTH,
+	describeEntry,
+	groupDigits,
+	oneLine,
+	oneLineToWidth,
+	sanitize,
+} from "./preview.js";
 import { displayWidth, type Style, truncateToWidth } from "./terminal.js";
 import { clipPrefix, layoutTree, showsActiveMark, type TreeFilter, type TreeLayoutRow } from "./tree-layout.js";
 
@@ -172,9 +180,9 @@ export function renderTreeLines(roots: readonly SessionTreeNode[], options: Tree
 			case "entry":
 				return entryLine(row.node, row.prefix, showsActiveMark(row, active));
 			case "fold":
-				return noteLine(row.prefix, `┆ … ${groupDigits(row.count)} entries …`);
+				return noteLine(row.prefix, `┆ … ${countOf(row.count, "entry")} …`);
 			case "more": {
-				const branches = row.branches > 1 ? ` in ${row.branches} branches` : "";
+				const branches = row.branches > 1 ? ` in ${countOf(row.branches, "branch")}` : "";
 				const leafBelow = row.leafBelow ? `  ${leafMarker} below (${leafId})` : "";
 				return noteLine(row.prefix, `… ${groupDigits(row.count)} more${branches}${leafBelow}`);
 			}

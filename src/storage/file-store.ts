@@ -21,7 +21,7 @@ import {
 	writeSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { SessionTreeError } from "../core/errors.js";
+import { describeSystemError, SessionTreeError } from "../core/errors.js";
 import type { Envelope } from "../core/lazy.js";
 import type { RawRecord } from "../core/migrate.js";
 import type { ParsedLine } from "../core/reducer.js";
@@ -117,8 +117,7 @@ function ioError(cause: unknown, path: string, action: string): SessionTreeError
 	if (code === "ENOENT") return new SessionTreeError("FILE_NOT_FOUND", "no such file", { file: path }, { cause });
 	if (code === "EEXIST")
 		return new SessionTreeError("FILE_EXISTS", "the file already exists", { file: path }, { cause });
-	const reason = cause instanceof Error ? cause.message : String(cause);
-	return new SessionTreeError("IO_ERROR", `cannot ${action}: ${reason}`, { file: path }, { cause });
+	return new SessionTreeError("IO_ERROR", `cannot ${action}: ${describeSystemError(cause)}`, { file: path }, { cause });
 }
 
 function writeAll(fd: number, data: Buffer): void {
@@ -516,7 +515,7 @@ export class FileSessionStore implements SessionStore {
 			writeAll(fd, data);
 			this.sync(fd);
 		} catch (cause) {
-			const reason = cause instanceof Error ? cause.message : String(cause);
+			const reason = describeSystemError(cause);
 			try {
 				ftruncateSync(fd, size);
 				if (this.durability !== "none") fsyncSync(fd);

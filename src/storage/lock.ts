@@ -12,7 +12,7 @@
 import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
-import { SessionTreeError } from "../core/errors.js";
+import { describeSystemError, SessionTreeError } from "../core/errors.js";
 import { errorCode, isObject } from "../core/validate.js";
 
 /** Options of {@link acquireLock}. */
@@ -189,7 +189,7 @@ function takeLock(file: string, staleMs: number, tries: number): ReleaseLock | u
 			fd = openSync(path, "wx", 0o600);
 		} catch (error) {
 			if (errorCode(error) !== "EEXIST") {
-				const reason = error instanceof Error ? error.message : String(error);
+				const reason = describeSystemError(error);
 				throw new SessionTreeError("IO_ERROR", `cannot create lock ${path}: ${reason}`, { file });
 			}
 		}
@@ -204,7 +204,7 @@ function takeLock(file: string, staleMs: number, tries: number): ReleaseLock | u
 				// would stand as a lock whose owner nobody can read until it is judged stale.
 				closeSync(fd);
 				release(path);
-				const reason = error instanceof Error ? error.message : String(error);
+				const reason = describeSystemError(error);
 				throw new SessionTreeError("IO_ERROR", `cannot write lock ${path}: ${reason}`, { file });
 			}
 			closeSync(fd);

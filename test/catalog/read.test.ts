@@ -184,7 +184,7 @@ describe("readSession", () => {
 		const secondHeader = await assertAgrees(write([HEADER, msg("a", null), HEADER]));
 		assert.match(secondHeader[0] as string, /^damaged: line 3: a second session header/);
 		const two = await assertAgrees(write([HEADER, msg("a", "x"), msg("b", "y")]));
-		assert.match(two[0] as string, /^damaged: line 2: .* \(and 1 more problems\); read as a lenient open reads it$/);
+		assert.match(two[0] as string, /^damaged: line 2: .* \(and 1 more problem\); read as a lenient open reads it$/);
 	});
 
 	test("damage in a body is found when the body is read, and the session is read again leniently", async () => {

@@ -25,7 +25,7 @@ describe("validate and repair", () => {
 		await clean.appendMessage({ role: "user", content: "q", timestamp: 1 });
 		const ok = await cli(["validate", clean.file as string]);
 		assert.equal(ok.code, 0, ok.stderr);
-		assert.match(ok.stdout, /ok \(1 entries, 1 branches\)/);
+		assert.match(ok.stdout, /ok \(1 entry, 1 branch\)/);
 
 		const file = await damaged();
 		const before = readFileSync(file);
@@ -33,7 +33,7 @@ describe("validate and repair", () => {
 		assert.equal(bad.code, 1);
 		assert.match(bad.stdout, new RegExp(`${file}:2: INVALID_JSON: `));
 		assert.match(bad.stdout, new RegExp(`${file}:5: TORN_TAIL: `));
-		assert.match(bad.stderr, /2 problem\(s\)/);
+		assert.match(bad.stderr, /: 2 problems\n$/);
 		const json = await cli(["validate", file, "--json"]);
 		assert.deepEqual(
 			JSON.parse(json.stdout).map((p: { code: string; line: number }) => [p.code, p.line]),

@@ -213,7 +213,9 @@ describe("errors name what is wrong", () => {
 			assert.equal(b.code, 1);
 			assert.match(
 				b.stderr,
-				new RegExp(`^session-tree: ${notSession.replace(/[.]/g, "\\.")}:1: the first line is not a session header`),
+				new RegExp(
+					`^session-tree: ${notSession.replace(/[.]/g, "\\.")}:1: not a session file: not a pi session, nor a Claude Code, Codex, ChatGPT or Open WebUI history \\(this line is a JSON object \\(keys: compilerOptions\\)\\)\n$`,
+				),
 			);
 			const c = await cli([command, dir]);
 			assert.equal(c.code, 1);

@@ -227,7 +227,7 @@ describe("export", () => {
 		);
 		const second = await cli(["export", file as string, "--to", "openwebui", "-o", out]);
 		assert.equal(second.code, 1);
-		assert.match(second.stderr, /exists already/);
+		assert.match(second.stderr, /the file exists \(--force replaces it\)/);
 		assert.equal((await cli(["export", file as string, "--to", "openwebui", "-o", out, "--force"])).code, 0);
 		const bad = await cli(["export", file as string, "--to", "html"]);
 		assert.equal(bad.code, 2);

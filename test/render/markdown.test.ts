@@ -275,7 +275,7 @@ describe("renderMarkdown: entries", () => {
 		assert.ok(out.includes("\n### User 🏷 start\n\nquestion\n"));
 		assert.ok(out.includes("\n### Assistant (anthropic/claude-x) 🏷 good \\*answer\\*\n\nanswer\n"));
 		assert.ok(out.includes("\n*Model: `p/m`* 🏷 switch\n"));
-		assert.ok(out.includes("\n> **Compaction summary** (1 tokens before; kept from "));
+		assert.ok(out.includes("\n> **Compaction summary** (1 token before; kept from "));
 		assert.match(out, /`\) 🏷 compacted\n>\n> s\n$/);
 		assert.doesNotMatch(out, /the name|Entry of type/);
 		assert.equal(out.match(/^### /gm)?.length, 2);

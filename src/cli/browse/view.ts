@@ -21,7 +21,7 @@
 
 import type { SessionEntry } from "../../core/types.js";
 import { kindStyle } from "../../render/color.js";
-import { describeEntry, groupDigits, oneLineToWidth, sanitize, sanitizeLines } from "../../render/preview.js";
+import { countOf, describeEntry, groupDigits, oneLineToWidth, sanitize, sanitizeLines } from "../../render/preview.js";
 import {
 	displayWidth,
 	graphemeWidth,
@@ -179,14 +179,14 @@ function treeRowLine(model: BrowseModel, row: TreeLayoutRow, selected: boolean, 
 	const leafId = model.leafId;
 	if (row.kind === "fold") {
 		return draw(
-			[gutter, ...prefix, { text: `┆ … ${groupDigits(row.count)} entries …`, styles: ["gray"] }],
+			[gutter, ...prefix, { text: `┆ … ${countOf(row.count, "entry")} …`, styles: ["gray"] }],
 			width,
 			color,
 			selected,
 		);
 	}
 	if (row.kind === "more") {
-		const branches = row.branches > 1 ? ` in ${row.branches} branches` : "";
+		const branches = row.branches > 1 ? ` in ${countOf(row.branches, "branch")}` : "";
 		const leaf = row.leafBelow ? `  ← leaf below (${leafId})` : "";
 		const hint = selected ? "  (→ unfolds)" : "";
 		const text = `… ${groupDigits(row.count)} more${branches}${leaf}${hint}`;
@@ -224,7 +224,7 @@ function previewLines(model: BrowseModel, facts: ScreenFacts, width: number, hei
 	if (!row) {
 		lines.push(plain(facts.loading ? "" : "(no entry shown: press f for another filter)", ["gray"]));
 	} else if (row.kind !== "entry") {
-		const what = row.kind === "more" ? `${groupDigits(row.count)} entries folded below ${row.parentId}` : "";
+		const what = row.kind === "more" ? `${countOf(row.count, "entry")} folded below ${row.parentId}` : "";
 		lines.push(plain(what, ["gray"]), plain(row.kind === "more" ? "→ or Enter unfolds them" : "", ["gray"]));
 	} else {
 		const { entry } = row.node;
@@ -256,7 +256,7 @@ function contextPieces(model: BrowseModel, entry: SessionEntry, facts: ScreenFac
 	else if ("error" in context) size = `context: ${context.error}`;
 	else {
 		const messages = `${groupDigits(context.messages)} message${context.messages === 1 ? "" : "s"}`;
-		size = `context: ${messages}, ~${groupDigits(context.tokens)} tokens`;
+		size = `context: ${messages}, ~${countOf(context.tokens, "token")}`;
 	}
 	const where = entry.id === model.leafId ? "the leaf" : model.active.has(entry.id) ? "on the active path" : "";
 	const pieces: Piece[] = [{ text: size }];
@@ -323,7 +323,7 @@ export function renderScreen(
 	const panes = paneHeights(height);
 	const lines: string[] = [];
 	const count = model
-		? `${groupDigits(facts.entryCount)} entries · ${model.rows.length === 0 ? 0 : model.selected + 1}/${groupDigits(model.rows.length)}`
+		? `${countOf(facts.entryCount, "entry")} · ${model.rows.length === 0 ? 0 : model.selected + 1}/${groupDigits(model.rows.length)}`
 		: "";
 	const titleRoom = Math.max(0, width - displayWidth(count) - 2);
 	const title = oneLineToWidth(`session-tree browse · ${facts.title}`, titleRoom);
@@ -344,7 +344,7 @@ export function renderScreen(
 		return lines.slice(0, height);
 	}
 	if (!model) {
-		lines.push(draw([{ text: `  reading ${groupDigits(facts.entryCount)} entries…`, styles: ["gray"] }], width, color));
+		lines.push(draw([{ text: `  reading ${countOf(facts.entryCount, "entry")}…`, styles: ["gray"] }], width, color));
 		for (let i = 1; i < panes.tree; i++) lines.push(" ".repeat(width));
 	} else {
 		model.scrollIntoView(panes.tree);

@@ -4,13 +4,12 @@
  * and an existing file is only replaced with --force.
  */
 
-import { existsSync } from "node:fs";
 import { basename, resolve } from "node:path";
 import { exportSessionHtml } from "../../render/html/export.js";
 import { formatCounts } from "../../render/redact.js";
 import { type CommandHandler, requiredPositional, stringValue } from "../args.js";
 import { openSession } from "../open.js";
-import { fileExistsError, writeNewFile } from "../output.js";
+import { checkOutput, outputFile, writeOutput } from "../output.js";
 
 /** The default output file: FILE's name with `.html` for `.jsonl`, in the current directory. */
 function defaultOutput(file: string | undefined, sessionId: string): string {
@@ -25,22 +24,13 @@ export const htmlCommand: CommandHandler = {
 		const leafGiven = stringValue(values, "leaf");
 		// An unknown leaf fails before anything is written.
 		const leafId = leafGiven === undefined ? undefined : session.resolveId(leafGiven);
-		const given = stringValue(values, "out");
-		const toStdout = given === "-";
-		const output = toStdout
-			? undefined
-			: given === undefined
-				? defaultOutput(session.file, session.getSessionId())
-				: resolve(given);
+		const output = outputFile(stringValue(values, "out") ?? defaultOutput(session.file, session.getSessionId()));
 		const force = values.force === true;
-		if (output !== undefined && !force && existsSync(output)) throw fileExistsError(output);
+		checkOutput(output, force);
 		const keep = values["no-redact"] === true;
 		const page = await exportSessionHtml(session, { ...(leafId !== undefined ? { leafId } : {}), redact: !keep });
-		if (output === undefined) io.out(page.html);
-		else {
-			writeNewFile(output, page.html, force);
-			io.out(`${output}\n`);
-		}
+		writeOutput(io, output, page.html, force);
+		if (output !== undefined) io.out(`${output}\n`);
 		const summary = formatCounts(page.redactions);
 		if (summary !== "") io.err(`session-tree: redacted ${summary} (--no-redact keeps them)\n`);
 	},

@@ -1,18 +1,20 @@
 /** `session-tree import` and `session-tree export`: other agents' histories in, ChatGPT and Open WebUI out. */
 
-import { existsSync, mkdirSync, statSync } from "node:fs";
-import { resolve } from "node:path";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { EXPORT_FORMATS, exportInputOf, exportText } from "../../import/export.js";
 import { claudeCodeJsonl, claudeCodeResumePoint, claudeCodeTranscript } from "../../import/export-claude-code.js";
 import { IMPORT_FORMATS, type ImportReport, importSources, isImportFormat } from "../../import/index.js";
 import type { ImportFormat } from "../../import/types.js";
-import { sanitize } from "../../render/preview.js";
+import { countOf, sanitize } from "../../render/preview.js";
 import { createProgress } from "../../render/progress.js";
 import { schemeOf } from "../../storage/locations.js";
 import { defaultAgentDir, defaultSessionDir } from "../../storage/paths.js";
 import { CliError, type CliIO, type CommandHandler, requiredPositional, stringValue, UsageError } from "../args.js";
+import { dirOption } from "../dir-option.js";
 import { openSession } from "../open.js";
-import { writeNewFile } from "../output.js";
+import { checkOutput, outputFile, STDOUT_NAME, writeOutput } from "../output.js";
 
 /** The format `--from` names, checked. */
 function fromOption(value: string | undefined): ImportFormat | undefined {
@@ -25,17 +27,9 @@ function fromOption(value: string | undefined): ImportFormat | undefined {
 
 /** `--dir`: a directory (made absolute, and made if missing) or a store of many sessions, as given. */
 function prepareDir(dir: string): string {
-	if (schemeOf(dir) !== undefined) return dir;
-	const path = resolve(dir);
-	const stats = statSync(path, { throwIfNoEntry: false });
-	if (stats && !stats.isDirectory())
-		throw new CliError(`${path}: not a directory (--dir takes a directory or a store)`);
-	if (!stats) mkdirSync(path, { recursive: true, mode: 0o700 });
-	return path;
-}
-
-function plural(count: number, word: string): string {
-	return `${count} ${word}${count === 1 ? "" : "s"}`;
+	const place = dirOption(dir);
+	if (schemeOf(place) === undefined) mkdirSync(place, { recursive: true, mode: 0o700 });
+	return place;
 }
 
 /** The summary on stderr: every skip and failure, then the counts. */
@@ -52,12 +46,12 @@ export function reportImport(io: CliIO, report: ImportReport): void {
 			const first = problems[0]?.message ?? "";
 			const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : "";
 			io.err(
-				`session-tree: warning: ${sanitize(session.location)}: ${plural(problems.length, "tool call/result problem")} a provider would refuse in the context at the leaf: ${sanitize(first)}${more}; \`session-tree ctx --check\` lists them\n`,
+				`session-tree: warning: ${sanitize(session.location)}: ${countOf(problems.length, "tool call/result problem")} a provider would refuse in the context at the leaf: ${sanitize(first)}${more}; \`session-tree ctx --check\` lists them\n`,
 			);
 		}
 		if (pending.length > 0) {
 			io.err(
-				`session-tree: note: ${sanitize(session.location)}: the source ends in a turn under way (${plural(pending.length, "tool call")} without a result yet)\n`,
+				`session-tree: note: ${sanitize(session.location)}: the source ends in a turn under way (${countOf(pending.length, "tool call")} without a result yet)\n`,
 			);
 		}
 	}
@@ -73,13 +67,13 @@ export function reportImport(io: CliIO, report: ImportReport): void {
 		.reduce((sum, session) => sum + session.records, 0);
 	const parts = [
 		`${count("written")} written`,
-		`${count("appended")} appended${appendedRecords > 0 ? ` (${plural(appendedRecords, "record")})` : ""}`,
+		`${count("appended")} appended${appendedRecords > 0 ? ` (${countOf(appendedRecords, "record")})` : ""}`,
 		`${count("unchanged")} unchanged`,
 	];
 	if (report.skipped.length > 0) parts.push(`${report.skipped.length} skipped`);
 	if (unpaired > 0) parts.push(`${unpaired} with tool call/result problems`);
-	if (report.failures.length > 0) parts.push(`${plural(report.failures.length, "source")} failed`);
-	io.err(`session-tree: ${plural(report.sessions.length, "session")}: ${parts.join(", ")}\n`);
+	if (report.failures.length > 0) parts.push(`${countOf(report.failures.length, "source")} failed`);
+	io.err(`session-tree: ${countOf(report.sessions.length, "session")}: ${parts.join(", ")}\n`);
 }
 
 /** Runs `session-tree import`; its name, options and help are in the registry (src/cli/registry.ts). */
@@ -90,20 +84,33 @@ export const importCommand: CommandHandler = {
 		const out = stringValue(values, "out");
 		if (dir !== undefined && out !== undefined)
 			throw new UsageError("give either --dir DIR or -o OUT, not both", "import");
-		const progress = createProgress(process.stderr, { label: "importing" });
-		const report = await importSources(positionals, {
-			...(from !== undefined ? { from } : {}),
-			...(dir !== undefined ? { dir: prepareDir(dir) } : {}),
-			...(out !== undefined ? { out: schemeOf(out) === undefined ? resolve(out) : out } : {}),
-			lenient: values.lenient === true,
-			defaultDir: (cwd) => defaultSessionDir(resolve(cwd === "" ? process.cwd() : cwd), defaultAgentDir()),
-			onProgress: (done, total) => progress.update(done, total),
-		});
-		progress.finish();
-		for (const session of report.sessions) io.out(`${session.location}\n`);
+		// `-o -` prints the session: it is written to a file of its own first, so that stdout
+		// gets the very bytes `-o FILE.jsonl` would write.
+		const scratch = out === STDOUT_NAME ? mkdtempSync(join(tmpdir(), "session-tree-import-")) : undefined;
+		const target = scratch !== undefined ? join(scratch, "session.jsonl") : out;
+		let report: ImportReport;
+		try {
+			const progress = createProgress(process.stderr, { label: "importing" });
+			report = await importSources(positionals, {
+				...(from !== undefined ? { from } : {}),
+				...(dir !== undefined ? { dir: prepareDir(dir) } : {}),
+				...(target !== undefined ? { out: schemeOf(target) === undefined ? resolve(target) : target } : {}),
+				lenient: values.lenient === true,
+				defaultDir: (cwd) => defaultSessionDir(resolve(cwd === "" ? process.cwd() : cwd), defaultAgentDir()),
+				onProgress: (done, total) => progress.update(done, total),
+			});
+			progress.finish();
+			if (scratch !== undefined && target !== undefined) {
+				if (report.failures.length === 0) io.out(readFileSync(target, "utf8"));
+			} else {
+				for (const session of report.sessions) io.out(`${session.location}\n`);
+			}
+		} finally {
+			if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });
+		}
 		reportImport(io, report);
 		if (report.failures.length > 0) {
-			throw new CliError(`${plural(report.failures.length, "source")} not imported (nothing of them was written)`);
+			throw new CliError(`${countOf(report.failures.length, "source")} not imported (nothing of them was written)`);
 		}
 	},
 };
@@ -121,10 +128,9 @@ export const exportCommand: CommandHandler = {
 				"export",
 			);
 		}
-		const out = stringValue(values, "out");
-		if (out !== undefined && existsSync(out) && values.force !== true) {
-			throw new CliError(`${out}: exists already (--force replaces it)`);
-		}
+		const out = outputFile(stringValue(values, "out"));
+		const force = values.force === true;
+		checkOutput(out, force);
 		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true);
 		try {
 			const input = await exportInputOf(session);
@@ -140,8 +146,7 @@ export const exportCommand: CommandHandler = {
 					);
 				}
 			} else text = exportText(input, format);
-			if (out === undefined) io.out(text);
-			else writeNewFile(out, text, values.force === true);
+			writeOutput(io, out, text, force);
 		} finally {
 			await session.close();
 		}

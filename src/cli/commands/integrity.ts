@@ -2,6 +2,7 @@
 
 import type { LoadProblem } from "../../core/load.js";
 import { checkToolPairing, type ToolPairingProblem, type ToolPairingReport } from "../../core/tool-pairing.js";
+import { countOf } from "../../render/preview.js";
 import { Session } from "../../session.js";
 import { schemeOf } from "../../storage/locations.js";
 import { CliError, type CliIO, type CommandHandler, requiredPositional } from "../args.js";
@@ -62,7 +63,7 @@ async function validatePi(file: string, io: CliIO): Promise<Validation> {
 		const pairing = checkToolPairing(session.buildContextEntries());
 		printPending(io, where, pairing);
 		const problems = [...session.problems.map(fromLoad), ...pairing.problems.map((p) => fromPairing(p))];
-		const ok = `${where}: ok (${session.entryCount} entries, ${session.listBranches().length} branches)`;
+		const ok = `${where}: ok (${countOf(session.entryCount, "entry")}, ${countOf(session.listBranches().length, "branch")})`;
 		return { where, problems, ok };
 	} finally {
 		await session.close();
@@ -104,7 +105,7 @@ async function validateForeign(file: string, io: CliIO): Promise<Validation | un
 			await session.close();
 		}
 	}
-	const what = `${chosen.length} ${found.format} session${several ? "s" : ""}, ${entries} entries, read as an import`;
+	const what = `${countOf(chosen.length, `${found.format} session`)}, ${countOf(entries, "entry")}, read as an import`;
 	return { where: file, problems, ok: `${file}: ok (${what})` };
 }
 
@@ -122,7 +123,7 @@ export const validateCommand: CommandHandler = {
 		} else {
 			for (const problem of problems) io.out(`${problemLine(where, problem)}\n`);
 		}
-		if (problems.length > 0) throw new CliError(`${where}: ${problems.length} problem(s)`);
+		if (problems.length > 0) throw new CliError(`${where}: ${countOf(problems.length, "problem")}`);
 	},
 };
 

@@ -4,7 +4,7 @@ import { parentSessionOf } from "../../core/migrate.js";
 import { checkToolPairing } from "../../core/tool-pairing.js";
 import type { SessionEntry } from "../../core/types.js";
 import { renderContext } from "../../render/context-text.js";
-import { sanitize } from "../../render/preview.js";
+import { modelLabel, sanitize } from "../../render/preview.js";
 import { shouldColor, terminalWidth } from "../../render/terminal.js";
 import { renderTree, TREE_FILTERS } from "../../render/tree-text.js";
 import type { Session } from "../../session.js";
@@ -57,7 +57,8 @@ export const ctxCommand: CommandHandler = {
 		}
 		const context = session.buildSessionContext(leaf);
 		if (values.json) {
-			io.out(jsonLine(context));
+			// A model without an id (an assistant message appended without one) is none, not `{}`.
+			io.out(jsonLine(modelLabel(context.model) === undefined ? { ...context, model: null } : context));
 			return;
 		}
 		io.out(

@@ -2,6 +2,7 @@
 
 import { mkdirSync, statSync } from "node:fs";
 import { copyLocation, type PruneRule, pruneCandidates } from "../../catalog/transfer.js";
+import { countOf } from "../../render/preview.js";
 import { collectionAt, schemeOf } from "../../storage/locations.js";
 import { CliError, type CommandHandler, requiredPositional, stringValue, UsageError } from "../args.js";
 
@@ -36,7 +37,7 @@ export const copyCommand: CommandHandler = {
 				io.err(`session-tree: ${event.error.message}\n`);
 			}
 		}
-		if (failed > 0) throw new CliError(`${failed} session(s) not copied (${copied} copied)`);
+		if (failed > 0) throw new CliError(`${countOf(failed, "session")} not copied (${copied} copied)`);
 	},
 };
 

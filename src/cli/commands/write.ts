@@ -6,14 +6,14 @@ import type { RawRecord } from "../../core/migrate.js";
 import type { AgentMessage } from "../../core/types.js";
 import { isRawRecord } from "../../core/validate.js";
 import { Session } from "../../session.js";
-import { schemeOf } from "../../storage/locations.js";
 import { CliError, type CommandHandler, requiredPositional, stringValue } from "../args.js";
+import { dirOption } from "../dir-option.js";
 import { openSessionToWrite, resolveEntryId } from "../open.js";
 
 /** Runs `session-tree new`; its name, options and help are in the registry (src/cli/registry.ts). */
 /** `--dir`: a directory (made absolute) or a store of many sessions (`sqlite:PATH`, `postgres://…`), as given. */
 function placeOf(dir: string): string {
-	return schemeOf(dir) === undefined ? resolve(dir) : dir;
+	return dirOption(dir);
 }
 
 export const newCommand: CommandHandler = {

@@ -1,6 +1,7 @@
 /** The REPL commands that choose the session file: new, load, fork, clone. */
 
 import { resolve } from "node:path";
+import { openByPrefix } from "../../catalog/session-location.js";
 import { Session } from "../../session.js";
 import { schemeOf } from "../../storage/locations.js";
 import { noMoreArgs, parseOptions, type ReplHandlers, requireArg } from "./command.js";
@@ -8,7 +9,9 @@ import type { ReplState } from "./state.js";
 
 /** Opens a session file, printing what a lenient open worked around as warnings. */
 export async function openSessionFile(state: ReplState, file: string, lenient: boolean): Promise<Session> {
-	const session = await Session.open(schemeOf(file) === undefined ? resolve(file) : file, { lenient, verify: lenient });
+	const open = (at: string) => Session.open(at, { lenient, verify: lenient });
+	// A store's session may be named by a prefix of its id, as on the command line.
+	const session = schemeOf(file) === undefined ? await open(resolve(file)) : await openByPrefix(file, open);
 	for (const problem of session.problems) {
 		const where = problem.line === undefined ? session.location : `${session.location}:${problem.line}`;
 		state.env.err(`session-tree: warning: ${where}: ${problem.message}\n`);

@@ -14,6 +14,7 @@
 import { appendFileSync, chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join } from "node:path";
+import { describeSystemError } from "../../core/errors.js";
 import { errorCode } from "../../core/validate.js";
 
 /** How many commands the history keeps. */
@@ -109,6 +110,6 @@ export class History {
 	private fail(error: unknown): void {
 		if (this.warned) return;
 		this.warned = true;
-		this.warn(`history not saved (${error instanceof Error ? error.message : String(error)})`);
+		this.warn(`history not saved (${describeSystemError(error)})`);
 	}
 }

@@ -8,12 +8,13 @@
 import { sumUsage } from "../../../core/tokens.js";
 import type { SessionTree } from "../../../core/tree.js";
 import type { SessionEntry, SessionTreeNode } from "../../../core/types.js";
+import { countOf } from "../../preview.js";
 import { indexTreeNodes } from "../../tree-layout.js";
 import { ContextPanel, messagesOf } from "./context-panel.js";
 import { Conversation } from "./conversation.js";
 import { readSessionData, readViewOptions } from "./data.js";
 import { el } from "./dom.js";
-import { formatTime, groupDigits } from "./format.js";
+import { formatTime } from "./format.js";
 import { Search } from "./search.js";
 import { Sidebar } from "./sidebar.js";
 
@@ -164,10 +165,10 @@ export async function boot(): Promise<void> {
 		`cwd ${header.cwd}`,
 		`created ${formatTime(header.timestamp)}`,
 		`version ${String(header.version ?? 3)}${view.fileVersion < 3 ? ` (stored as v${view.fileVersion})` : ""}`,
-		`${groupDigits(tree.size)} entries`,
+		countOf(tree.size, "entry"),
 	];
 	const problems = data.load.problems.length + data.unreadable;
-	if (problems > 0) facts.push(`${groupDigits(problems)} problem${problems === 1 ? "" : "s"} worked around`);
+	if (problems > 0) facts.push(`${countOf(problems, "problem")} worked around`);
 	const help = el(
 		"details",
 		{ class: "help" },

@@ -9,7 +9,7 @@
 import { buildContextEntries, type ContextEntry, pathState, stepsOf } from "../../../core/context.js";
 import { estimateContextTokens, estimateTokens, sumUsage, type UsageTotals } from "../../../core/tokens.js";
 import type { SessionEntry } from "../../../core/types.js";
-import { describeMessage, oneLine, sanitize } from "../../preview.js";
+import { describeMessage, modelLabel, oneLine, sanitize } from "../../preview.js";
 import { append, el } from "./dom.js";
 import { formatCost, groupDigits } from "./format.js";
 
@@ -78,7 +78,7 @@ export class ContextPanel {
 		const state = pathState(stepsOf(path));
 		const pi = estimateContextTokens(messages);
 		const at = path.at(-1)?.id;
-		const model = state.model ? `${state.model.provider}/${state.model.modelId}` : "(none)";
+		const model = modelLabel(state.model) ?? "(none)";
 		this.facts.replaceChildren();
 		append(
 			this.facts,

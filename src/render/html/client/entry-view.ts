@@ -9,8 +9,9 @@
 import { usageOf } from "../../../core/tokens.js";
 import type { SessionEntry } from "../../../core/types.js";
 import { isObject } from "../../../core/validate.js";
+import { countOf } from "../../preview.js";
 import { type Child, el } from "./dom.js";
-import { formatTime, formatUsage, groupDigits } from "./format.js";
+import { formatTime, formatUsage } from "./format.js";
 import { plain, renderMarkdown } from "./markdown.js";
 
 /** Lines of a tool result or bash output shown before "Show all". */
@@ -67,7 +68,7 @@ function describe(entry: SessionEntry, options: EntryViewOptions): Described {
 			return message(entry.message, options);
 		case "compaction": {
 			const facts: string[] = [];
-			if (typeof entry.tokensBefore === "number") facts.push(`${groupDigits(entry.tokensBefore)} tokens before`);
+			if (typeof entry.tokensBefore === "number") facts.push(`${countOf(entry.tokensBefore, "token")} before`);
 			if (typeof entry.firstKeptEntryId === "string") facts.push(`kept from ${entry.firstKeptEntryId}`);
 			return {
 				kind: "compaction",

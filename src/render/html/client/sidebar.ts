@@ -9,7 +9,7 @@
  */
 
 import type { SessionTreeNode } from "../../../core/types.js";
-import { describeEntry, oneLine, sanitize } from "../../preview.js";
+import { countOf, describeEntry, oneLine, sanitize } from "../../preview.js";
 import {
 	clipPrefix,
 	layoutTree,
@@ -246,8 +246,8 @@ export class Sidebar {
 		if (row.kind !== "entry") {
 			const text =
 				row.kind === "fold"
-					? `┆ … ${groupDigits(row.count)} entries …`
-					: `… ${groupDigits(row.count)} more${row.branches > 1 ? ` in ${row.branches} branches` : ""}${row.leafBelow ? `  ← leaf below (${this.leafId})` : ""}`;
+					? `┆ … ${countOf(row.count, "entry")} …`
+					: `… ${groupDigits(row.count)} more${row.branches > 1 ? ` in ${countOf(row.branches, "branch")}` : ""}${row.leafBelow ? `  ← leaf below (${this.leafId})` : ""}`;
 			const node = el(
 				"div",
 				{ class: `row note ${row.kind}`, attrs: { "data-row": String(index) } },
