@@ -5,8 +5,8 @@
  */
 
 import type { ImageContent, TextContent, ThinkingContent, ToolCall } from "../core/types.js";
-import { isCodexInjectedText } from "./codex-injected.js";
 import { imageFromDataUrl, isJson, type Json, jsonObjectOf, mapBlocks, type UnmappedBlock } from "./common.js";
+import { isCodexInjectedText } from "./injected.js";
 
 /** Item types that are the model's output: consecutive ones form one assistant message. */
 export const OUTPUT_ITEMS = new Set([

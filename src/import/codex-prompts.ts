@@ -14,9 +14,9 @@
  */
 
 import type { ImageContent, TextContent } from "../core/types.js";
-import { isCodexInjectedText } from "./codex-injected.js";
 import { OUTPUT_ITEMS, OUTPUT_RESULT_ITEMS } from "./codex-items.js";
 import { imageFromDataUrl, isJson, type Json, type UnmappedBlock } from "./common.js";
+import { isCodexInjectedText } from "./injected.js";
 import type { JsonLine } from "./jsonl.js";
 
 /** What one line is, for pairing prompt events with their response items. */

@@ -7,10 +7,10 @@
  * other, and a session imported from one agent may be continued in pi.
  */
 
-/** How the text of an injected user message starts (after leading white space). */
-const INJECTED_PREFIXES: readonly string[] = [
-	// Claude Code: slash commands and `!` shell input with their output, the caveat it writes
-	// before them, interruptions, hook output and reminders.
+/** Claude Code: how the text of a user message it injected starts (after leading white space). */
+const CLAUDE_CODE_PREFIXES: readonly string[] = [
+	// Slash commands and `!` shell input with their output, the caveat it writes before them,
+	// interruptions, hook output and reminders.
 	"<command-name>",
 	"<command-message>",
 	"<command-args>",
@@ -24,26 +24,48 @@ const INJECTED_PREFIXES: readonly string[] = [
 	"<bash-stderr>",
 	"<user-prompt-submit-hook>",
 	"<system-reminder>",
-	// Claude Code's IDE integrations: context blocks beside the typed text of the same message.
+	// Its IDE integrations: context blocks beside the typed text of the same message.
 	"<ide_opened_file>",
 	"<ide_selection>",
 	"<ide_diagnostics>",
-	// Codex: the instructions and context it sends as user messages.
-	"# AGENTS.md instructions",
-	"<environment_context>",
-	"<user_instructions>",
-	"<permissions instructions>",
-	"<INSTRUCTIONS>",
-	"<user_shell_command>",
-	"<turn_aborted>",
-	"<collaboration_mode>",
-	"<skills_instructions>",
 ];
 
-/** True when `text` is what an agent injected (see the list above), or blank. */
+/**
+ * Codex: the instructions and context it sends as user messages (its
+ * `is_contextual_user_message_content` in codex-rs), compared case-insensitively. They reach the
+ * model but are not prompts: a rollback does not count them as turns, and a `user_message` event
+ * holding one is not a prompt (src/import/codex-prompts.ts).
+ */
+const CODEX_PREFIXES: readonly string[] = [
+	"# agents.md instructions",
+	"<environment_context>",
+	"<user_instructions>",
+	"<skill>",
+	"<skills_instructions>",
+	"<user_shell_command>",
+	"<turn_aborted>",
+	"<subagent_notification>",
+	"<collaboration_mode>",
+];
+
+/** Codex wrappers that a listing skips too, though Codex itself does not count them as context. */
+const CODEX_LISTING_PREFIXES: readonly string[] = ["<permissions instructions>", "<instructions>"];
+
+function startsWithAny(text: string, prefixes: readonly string[]): boolean {
+	return prefixes.some((prefix) => text.startsWith(prefix));
+}
+
+/** True when `text` is what an agent injected (see the lists above), or blank. */
 export function isInjectedText(text: string): boolean {
 	const start = text.trimStart();
-	return start === "" || INJECTED_PREFIXES.some((prefix) => start.startsWith(prefix));
+	if (start === "" || startsWithAny(start, CLAUDE_CODE_PREFIXES)) return true;
+	const lower = start.slice(0, 64).toLowerCase();
+	return startsWithAny(lower, CODEX_PREFIXES) || startsWithAny(lower, CODEX_LISTING_PREFIXES);
+}
+
+/** True for text that Codex injected as a user message (its own rule; blank text is not). */
+export function isCodexInjectedText(text: string): boolean {
+	return startsWithAny(text.trimStart().slice(0, 64).toLowerCase(), CODEX_PREFIXES);
 }
 
 /**
