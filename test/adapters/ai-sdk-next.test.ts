@@ -10,8 +10,11 @@
  * - the client is the AI SDK's `AbstractChat` (what `useChat` wraps) with a plain-list state and
  *   the real `DefaultChatTransport`, whose `fetch` hands real `Request` objects to the route's
  *   exported `POST`/`GET`, as Next does, and reads their streamed `Response`;
- * - the server code type-checks with tsc (ai-sdk-next/tsconfig.json; the pages need react and
- *   next, so they are left out), and the guide's code blocks are the example's files.
+ * - the server code type-checks with tsc against the real `ai` and session-tree types
+ *   (ai-sdk-next/tsconfig.json), and so do the pages (tsconfig.pages.json), with
+ *   ai-sdk-next/next-react.d.ts declaring the little they use of react, next and
+ *   `@ai-sdk/react` (whose `useChat` methods are `ai`'s own `AbstractChat` types);
+ * - the guide's code blocks are the example's files.
  *
  * Expected values come from the flow itself: answer N is `(N) An answer to "…"`, and its usage
  * is what the stand-in reports for call N (usageOfCall), mapped by hand to pi's fields below.
@@ -34,6 +37,7 @@ import { calls } from "./ai-sdk-next/openai-stand-in.js";
 const EXAMPLE = join(REPO, "examples", "next-ai-sdk");
 const STAND_IN = fileURLToPath(new URL("./ai-sdk-next/openai-stand-in.js", import.meta.url));
 const CHECK_CONFIG = join(REPO, "test", "adapters", "ai-sdk-next", "tsconfig.json");
+const PAGES_CONFIG = join(REPO, "test", "adapters", "ai-sdk-next", "tsconfig.pages.json");
 
 type Handler = (request: Request) => Promise<Response>;
 interface Routes {
@@ -140,10 +144,12 @@ async function branchesOf(chatId: string, messageId: string): Promise<ChatBranch
 	return (await response.json()) as ChatBranches;
 }
 
-test("the example's server code type-checks (tsc, the routes and lib/; the pages need react and next)", () => {
+test("the example type-checks: the server code, then the pages against ai's own chat types", () => {
 	const tsc = join(REPO, "node_modules", "typescript", "bin", "tsc");
-	const run = spawnSync(process.execPath, [tsc, "-p", CHECK_CONFIG, "--noEmit"], { encoding: "utf8" });
-	assert.equal(run.status, 0, run.stdout + run.stderr);
+	for (const config of [CHECK_CONFIG, PAGES_CONFIG]) {
+		const run = spawnSync(process.execPath, [tsc, "-p", config, "--noEmit"], { encoding: "utf8" });
+		assert.equal(run.status, 0, `${config}:\n${run.stdout}${run.stderr}`);
+	}
 });
 
 test("the routes run on Node.js, and Next leaves better-sqlite3 and pg unbundled", async () => {
