@@ -54,6 +54,7 @@ async function POST({ id, messages, trigger, messageId }) {
 	return result.toUIMessageStream({
 		originalMessages: messages,
 		generateMessageId: createIdGenerator({ prefix: "msg", size: 16 }),
+		messageMetadata: ({ part }) => (part.type === "finish" ? { usage: part.totalUsage } : undefined),
 		onFinish: ({ messages }) => chats.saveChat({ chatId: id, messages, trigger, messageId }),
 	});
 }

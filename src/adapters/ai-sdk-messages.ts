@@ -35,6 +35,7 @@ import type {
 	ThinkingContent,
 	ToolCall,
 	ToolResultMessage,
+	UsageRecord,
 	UserMessage,
 } from "../core/types.js";
 
@@ -172,7 +173,46 @@ export function piMessagesOf(message: UIMessage, timestamp: number, names: Model
 	}
 	// Every UIMessage has at least one entry: an answer with nothing pi shows is an empty reply.
 	if (out.length === 0) out.push(assistantMessage([], timestamp, names));
+	const usage = usageOf(message.metadata);
+	const last = out.findLast((each): each is AssistantMessage => each.role === "assistant");
+	// The whole answer's usage (the AI SDK's totalUsage) goes on its last step: that is where pi
+	// reads the context size from, and the sum over the chat stays right.
+	if (usage && last) last.usage = usage;
 	return out;
+}
+
+/** An AI SDK `LanguageModelUsage` as far as it is one: a number or undefined in each field read. */
+interface SdkUsage {
+	inputTokens?: number;
+	outputTokens?: number;
+	totalTokens?: number;
+	inputTokenDetails?: { noCacheTokens?: number; cacheReadTokens?: number; cacheWriteTokens?: number };
+	cachedInputTokens?: number;
+}
+
+/**
+ * pi's usage from a UIMessage's metadata: `metadata.usage` (or `metadata.totalUsage`), an AI SDK
+ * `LanguageModelUsage` such as `streamText`'s `finish` part gives to `messageMetadata`. pi's
+ * `input` counts the tokens not read from or written to a cache, as its providers report them.
+ * Undefined when the metadata holds none; costs stay 0 (the SDK does not price).
+ */
+export function usageOf(metadata: unknown): UsageRecord | undefined {
+	if (!isJson(metadata)) return undefined;
+	const given = isJson(metadata.usage) ? metadata.usage : isJson(metadata.totalUsage) ? metadata.totalUsage : undefined;
+	if (!given) return undefined;
+	const sdk = given as SdkUsage;
+	const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : 0);
+	const details = isJson(sdk.inputTokenDetails) ? sdk.inputTokenDetails : {};
+	const cacheRead = count(details.cacheReadTokens ?? sdk.cachedInputTokens);
+	const cacheWrite = count(details.cacheWriteTokens);
+	const input =
+		typeof details.noCacheTokens === "number"
+			? count(details.noCacheTokens)
+			: Math.max(0, count(sdk.inputTokens) - cacheRead - cacheWrite);
+	const output = count(sdk.outputTokens);
+	const totalTokens =
+		typeof sdk.totalTokens === "number" ? count(sdk.totalTokens) : input + output + cacheRead + cacheWrite;
+	return { ...emptyUsage(), input, output, cacheRead, cacheWrite, totalTokens };
 }
 
 function userMessage(parts: Json[], timestamp: number): UserMessage {

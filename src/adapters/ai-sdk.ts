@@ -15,13 +15,15 @@
  * return result.toUIMessageStreamResponse({
  *   originalMessages: messages,
  *   generateMessageId: createIdGenerator({ prefix: "msg", size: 16 }),
+ *   // the answer's usage, stored on pi's assistant message
+ *   messageMetadata: ({ part }) => (part.type === "finish" ? { usage: part.totalUsage } : undefined),
  *   onFinish: ({ messages }) => chats.saveChat({ chatId: id, messages, trigger, messageId }),
  * });
  * ```
  *
  * One session per chat (`DIR/CHAT_ID.jsonl`, `sqlite:PATH#CHAT_ID`, `postgres://…#CHAT_ID`),
  * written in pi's format so that `session-tree tree`, `ctx`, `html` and `browse` open it. See
- * docs/adapters.md for the mapping and the branching rules.
+ * docs/adapters.md for the mapping and the branching rules, and examples/next-ai-sdk for a Next.js app.
  *
  * Only types are imported from `ai`: loading this module does not load the SDK.
  *
