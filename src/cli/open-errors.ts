@@ -52,7 +52,7 @@ function notASessionFile(location: string, line: number, cause: unknown): Sessio
 	const found = describeLine(lineOf(path, line));
 	return new SessionTreeError(
 		"INVALID_HEADER",
-		`not a session file: not a pi session, nor a Claude Code, Codex, ChatGPT or Open WebUI history (this line ${found})`,
+		`not a session file: not a pi session, nor a Claude Code, Codex, Gemini CLI, ChatGPT, Claude.ai or Open WebUI history (this line ${found})`,
 		{ file: path, line },
 		{ cause },
 	);

@@ -76,11 +76,20 @@ export async function openSessionToWrite(
 	const plainPath = schemeOf(location) === undefined;
 	if (lenient && plainPath) await refuseForeign(location, command);
 	let session: Session;
+	const open = (at: string) => Session.open(at, { lenient, verify: lenient });
 	try {
-		session = await Session.open(location, { lenient, verify: lenient });
+		session = await open(location);
 	} catch (error) {
-		if (plainPath && isSessionTreeError(error)) await refuseForeign(location, command);
-		throw error;
+		if (plainPath) {
+			if (isSessionTreeError(error)) await refuseForeign(location, command);
+			// Loaded only now: what a failed open says (a directory, a file that is no session, …).
+			throw (await import("./open-errors.js")).explainPathError(location, error);
+		}
+		if (!isSessionTreeError(error, "FILE_NOT_FOUND")) throw error;
+		// A store's session by a prefix of its id, as openSession takes it.
+		const full = await (await import("../catalog/session-location.js")).resolveSessionPrefix(location);
+		if (full === undefined || full === location) throw error;
+		session = await open(full);
 	}
 	printProblems(session, io);
 	return session;
@@ -94,7 +103,13 @@ export async function refuseForeign(location: string, command: string): Promise<
 	if (schemeOf(location) !== undefined) return;
 	// Loaded only here: a pi session that opens never loads the importers.
 	const { foreignFormatOf, refuseForeignWrite } = await import("../import/open-foreign.js");
-	const format = foreignFormatOf(location);
+	let format: ReturnType<typeof foreignFormatOf>;
+	try {
+		format = foreignFormatOf(location);
+	} catch {
+		// Unreadable (a directory, no such file): not another agent's file; the open's own error says what it is.
+		return;
+	}
 	if (format !== undefined) throw refuseForeignWrite(location, format, command);
 }
 

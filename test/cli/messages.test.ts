@@ -67,7 +67,7 @@ describe("a location that is not a session", () => {
 		assert.equal(result.code, 1);
 		assert.equal(
 			result.stderr,
-			`session-tree: ${readme}:1: not a session file: not a pi session, nor a Claude Code, Codex, ChatGPT or Open WebUI history (this line is not JSON: ${JSON.stringify(firstLine.slice(0, 60) + (firstLine.length > 60 ? "…" : ""))})\n`,
+			`session-tree: ${readme}:1: not a session file: not a pi session, nor a Claude Code, Codex, Gemini CLI, ChatGPT, Claude.ai or Open WebUI history (this line is not JSON: ${JSON.stringify(firstLine.slice(0, 60) + (firstLine.length > 60 ? "…" : ""))})\n`,
 		);
 	});
 

@@ -214,7 +214,7 @@ describe("errors name what is wrong", () => {
 			assert.match(
 				b.stderr,
 				new RegExp(
-					`^session-tree: ${notSession.replace(/[.]/g, "\\.")}:1: not a session file: not a pi session, nor a Claude Code, Codex, ChatGPT or Open WebUI history \\(this line is a JSON object \\(keys: compilerOptions\\)\\)\n$`,
+					`^session-tree: ${notSession.replace(/[.]/g, "\\.")}:1: not a session file: not a pi session, nor a Claude Code, Codex, Gemini CLI, ChatGPT, Claude.ai or Open WebUI history \\(this line is a JSON object \\(keys: compilerOptions\\)\\)\n$`,
 				),
 			);
 			const c = await cli([command, dir]);

@@ -725,7 +725,7 @@ describe("session-tree export --to claude-code", () => {
 		assert.equal(readFileSync(out, "utf8"), readFileSync(input, "utf8"));
 		const again = await cli(["export", input, "--to", "claude-code", "-o", out]);
 		assert.equal(again.code, 1);
-		assert.match(again.stderr, /exists already/);
+		assert.match(again.stderr, /the file exists \(--force replaces it\)/);
 		assert.equal((await cli(["export", input, "--to", "claude-code", "-o", out, "--force"])).code, 0);
 		const bad = await cli(["export", input, "--to", "claude"]);
 		assert.equal(bad.code, 2);
