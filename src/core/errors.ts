@@ -45,6 +45,11 @@ export type SessionTreeErrorCode =
 	| "WRITE_CONFLICT"
 	/** The session was opened with `load: "context"`: this read needs `await session.load()` first. */
 	| "NOT_LOADED"
+	/**
+	 * The location is not a session-tree store: another program's database or schema (or an
+	 * empty file). session-tree neither reads it as sessions nor writes into it.
+	 */
+	| "NOT_A_STORE"
 	/** An operating-system call failed. */
 	| "IO_ERROR";
 
