@@ -139,5 +139,24 @@ if ("skip" in server) {
 			);
 			assert.deepEqual(marker, [{ value: "session-tree" }]);
 		});
+
+		test("a schema of the previous version (our tables, no marker) is read, and gets the marker on a write", async () => {
+			const old = testSchema(server.url, "legacy");
+			assert.equal((await cli(["copy", fixture("branched-session"), old.url])).code, 0);
+			await query(server.url, `DROP TABLE "${old.schema}".session_tree_meta`);
+			await query(server.url, `DELETE FROM "${old.schema}".schema_migrations WHERE version > 2`);
+			const ls = await cli(["ls", old.url, "--json"]);
+			assert.equal(ls.code, 0, ls.stderr);
+			assert.equal(JSON.parse(ls.stdout).length, 1, ls.stdout);
+			const marked = () =>
+				query(server.url, "SELECT 1 FROM information_schema.tables WHERE table_schema = $1 AND table_name = $2", [
+					old.schema,
+					"session_tree_meta",
+				]);
+			assert.equal((await marked()).length, 0, "a read does not add the marker");
+			const copied = await cli(["copy", fixture("branch-in-place"), old.url]);
+			assert.equal(copied.code, 0, copied.stderr);
+			assert.equal((await marked()).length, 1, "the write added the marker");
+		});
 	});
 }
