@@ -91,6 +91,21 @@ export type CopyTarget = { collection: SessionCollection } | { location: string 
  * @throws SessionTreeError FILE_EXISTS when the target holds the session; the source's damage, see {@link readAllRecords}
  */
 export async function copySession(source: SessionStore, target: CopyTarget): Promise<string> {
+	const done = await copyInto(source, target);
+	if (done.already) {
+		throw new SessionTreeError("FILE_EXISTS", "the target already holds this session (the same records)", {
+			file: done.location,
+		});
+	}
+	return done.location;
+}
+
+/**
+ * Copies one session into `target`; `already` when the target held exactly that session (the
+ * same records, as the same JSON, in order) and nothing was written.
+ * @throws SessionTreeError FILE_EXISTS when the target holds a different session by that name
+ */
+async function copyInto(source: SessionStore, target: CopyTarget): Promise<{ location: string; already: boolean }> {
 	const read = await source.read();
 	const batches = recordBatches(read, source.location);
 	const first = batches.next();
@@ -102,7 +117,23 @@ export async function copySession(source: SessionStore, target: CopyTarget): Pro
 		});
 	}
 	const store = "collection" in target ? target.collection.sessionFor(header) : storeAt(target.location);
-	let position = await store.create(header);
+	let position: string;
+	try {
+		position = await store.create(header);
+	} catch (error) {
+		try {
+			if (!(error instanceof SessionTreeError && error.code === "FILE_EXISTS")) throw error;
+			// A re-run of a copy finds its sessions there: fine when they are the same; anything else is not copied.
+			if (await sameRecords(read, source.location, store)) return { location: store.location, already: true };
+			throw new SessionTreeError(
+				"FILE_EXISTS",
+				`not copied: ${store.location} holds a different session (or an incomplete copy) by this name; remove it or copy elsewhere`,
+				{ file: source.location },
+			);
+		} finally {
+			await store.close();
+		}
+	}
 	try {
 		const append = async (records: readonly RawRecord[]) => {
 			if (records.length === 0) return;
@@ -124,7 +155,18 @@ export async function copySession(source: SessionStore, target: CopyTarget): Pro
 	} finally {
 		await store.close();
 	}
-	return store.location;
+	return { location: store.location, already: false };
+}
+
+/** True when `store` reads back exactly as `original` (see {@link verifyCopy}); false for any difference or damage. */
+async function sameRecords(original: StoreRead, location: string, store: SessionStore): Promise<boolean> {
+	try {
+		await verifyCopy(original, location, store);
+		return true;
+	} catch (error) {
+		if (error instanceof SessionTreeError) return false;
+		throw error;
+	}
 }
 
 /**
@@ -164,6 +206,7 @@ async function discard(store: SessionStore, target: CopyTarget): Promise<void> {
 /** What {@link copyLocation} did with one session of the source. */
 export type CopyEvent =
 	| { kind: "copied"; source: string; location: string }
+	/** The target already held exactly this session: nothing written, nothing lost. */
 	| { kind: "exists"; source: string; reason: string }
 	| { kind: "failed"; source: string; error: SessionTreeError };
 
@@ -181,7 +224,8 @@ export function isCollectionLocation(location: string, isDirectory: (path: strin
 /**
  * Copies what `source` names (one session, or every session of a collection) into `target` (a
  * collection, or, for one session, a new session's location). Sessions the target already
- * holds are reported and left alone, so a copy that stopped can be run again.
+ * holds, with the same records, are reported and left alone, so a copy that stopped can be run
+ * again; a different session (or an incomplete copy) in the way fails that session.
  */
 export async function* copyLocation(
 	source: string,
@@ -276,12 +320,16 @@ async function foreignStores(
 	return stores;
 }
 
+/** One session copied, already there (the same records), or failed: a different session in the way is a failure. */
 async function copyOne(store: SessionStore, into: CopyTarget): Promise<CopyEvent> {
 	try {
-		return { kind: "copied", source: store.location, location: await copySession(store, into) };
+		const done = await copyInto(store, into);
+		if (done.already) {
+			return { kind: "exists", source: store.location, reason: `${done.location} already holds this session` };
+		}
+		return { kind: "copied", source: store.location, location: done.location };
 	} catch (error) {
 		if (!(error instanceof SessionTreeError)) throw error;
-		if (error.code === "FILE_EXISTS") return { kind: "exists", source: store.location, reason: error.message };
 		return { kind: "failed", source: store.location, error };
 	} finally {
 		await store.close();

@@ -8,6 +8,7 @@
  */
 
 import { describeSystemError, isSessionTreeError } from "../core/errors.js";
+import { maskPasswords } from "../core/mask.js";
 import { errorCode } from "../core/validate.js";
 import { CliError, type CliIO, EXIT_FAILURE, EXIT_USAGE, parseCommandArgs, UsageError } from "./args.js";
 import { commandHelp, mainHelp } from "./help.js";
@@ -20,7 +21,8 @@ import { packageVersion } from "./version.js";
 export const COMMANDS: readonly CliCommand[] = CLI_COMMANDS;
 
 /** Runs one command line; returns the exit code. */
-export async function run(argv: readonly string[], io: CliIO): Promise<number> {
+export async function run(argv: readonly string[], given: CliIO): Promise<number> {
+	const io = guarded(given);
 	try {
 		await dispatch([...argv], io);
 		return 0;
@@ -98,6 +100,15 @@ function report(error: unknown, io: CliIO): number {
 	const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
 	io.err(`session-tree: internal error: ${detail}\n`);
 	return EXIT_FAILURE;
+}
+
+/**
+ * `io` whose error output masks the password of every URL in it: the last line of defence for
+ * docs/backends.md's promise, whatever message (a driver's, a warning) reached it. Standard
+ * output is data (locations a user passes on) and is left as it is.
+ */
+function guarded(io: CliIO): CliIO {
+	return Object.create(io, { err: { value: (text: string) => io.err(maskPasswords(text)) } });
 }
 
 function isSystemError(error: unknown): error is Error {

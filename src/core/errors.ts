@@ -3,6 +3,8 @@
  * meant for people and names the file, the line and what is wrong where those are known.
  */
 
+import { maskPasswords } from "./mask.js";
+
 /** Stable error codes. New codes may be added; existing ones keep their meaning. */
 export type SessionTreeErrorCode =
 	/** A line is not valid JSON, or not an object. */
@@ -45,6 +47,11 @@ export type SessionTreeErrorCode =
 	| "WRITE_CONFLICT"
 	/** The session was opened with `load: "context"`: this read needs `await session.load()` first. */
 	| "NOT_LOADED"
+	/**
+	 * The location is not a session-tree store: another program's database or schema (or an
+	 * empty file). session-tree neither reads it as sessions nor writes into it.
+	 */
+	| "NOT_A_STORE"
 	/** An operating-system call failed. */
 	| "IO_ERROR";
 
@@ -62,7 +69,8 @@ export class SessionTreeError extends Error {
 	readonly line: number | undefined;
 
 	constructor(code: SessionTreeErrorCode, message: string, where: SourceLocation = {}, options?: { cause?: unknown }) {
-		super(formatMessage(message, where), options);
+		// Whatever a message was built from, a password in a URL in it is never shown.
+		super(maskPasswords(formatMessage(message, where)), options);
 		this.name = "SessionTreeError";
 		this.code = code;
 		this.file = where.file;

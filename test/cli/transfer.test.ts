@@ -36,6 +36,36 @@ describe("copy", () => {
 		assert.equal(again.stdout, "");
 	});
 
+	test("onto a different session by the same name: exit 1, the target untouched; onto the same session: exit 0", async () => {
+		const from = tempDir();
+		const a = await sessionIn(from, "alpha");
+		const exact = join(tempDir(), "b.jsonl");
+		assert.equal((await cli(["copy", a, exact])).code, 0);
+		const into = tempDir();
+		assert.equal((await cli(["copy", from, into])).code, 0);
+		const same = await cli(["copy", a, exact]);
+		assert.equal(same.code, 0, same.stderr);
+		assert.match(same.stderr, /already holds this session/);
+		// The source moves on: the copies are now of a different session, which `copy a b && rm a` would lose.
+		writeFileSync(
+			a,
+			`${readFileSync(a, "utf8")}${readFileSync(a, "utf8")
+				.split("\n")[1]
+				?.replace(/"id":"[^"]+"/, '"id":"ffff0001"')}\n`,
+		);
+		const held = readFileSync(exact);
+		for (const target of [exact, into]) {
+			const differs = await cli(["copy", a, target]);
+			assert.equal(differs.code, 1, `${target}: ${differs.stderr}`);
+			assert.match(differs.stderr, /holds a different session/);
+			assert.equal(differs.stdout, "");
+		}
+		assert.deepEqual(readFileSync(exact), held, "the session in the way is left as it was");
+		const whole = await cli(["copy", from, into]);
+		assert.equal(whole.code, 1, "a store copy with one session in the way fails");
+		assert.match(whole.stderr, /1 session\(s\) not copied/);
+	});
+
 	test("a whole directory into another, then to an exact file; a damaged source is refused, naming the line", async () => {
 		const from = tempDir();
 		const a = await sessionIn(from, "alpha");

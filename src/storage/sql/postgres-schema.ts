@@ -63,6 +63,8 @@ const livePools = new Set<PostgresPool>();
 const sharedPools = new Map<string, PostgresPool>();
 /** The schemas migrated (or being migrated) by this process, by connection string and schema. */
 const migrated = new Map<string, Promise<void>>();
+/** The schemas this process found to be session-tree's, by connection string and schema. */
+const owned = new Set<string>();
 
 /** Connections left in a state that must not be reused (a failed ROLLBACK). */
 const brokenClients = new WeakSet<PoolClient>();
@@ -100,15 +102,27 @@ export class PostgresPool {
 	}
 
 	/**
-	 * Runs `work` on a connection, once `schema` is migrated. Errors that are not
-	 * SessionTreeErrors become IO_ERROR (LOCKED for a lock timeout) naming `where`.
+	 * Runs `work` on a connection. A write (`access.write`) first migrates `schema` (creating it
+	 * when it holds nothing); a read never creates or migrates anything, and runs `access.absent`
+	 * instead of `work` when the schema holds no store (without it, that is NOT_A_STORE). Either
+	 * refuses a schema that is another application's (NOT_A_STORE, see {@link ownershipOf}).
+	 * Errors that are not SessionTreeErrors become IO_ERROR (LOCKED for a lock timeout) naming `where`.
 	 */
-	async run<T>(where: string, schema: string, work: (client: PoolClient) => Promise<T>): Promise<T> {
+	async run<T>(
+		where: string,
+		schema: string,
+		work: (client: PoolClient) => Promise<T>,
+		access: { write?: boolean; absent?: () => T } = {},
+	): Promise<T> {
 		this.users++;
 		try {
 			const pg = await loadDriver(where);
 			const pool = this.open(pg);
-			await this.migrate(pool, schema, where);
+			const state = await this.prepare(pool, schema, where, access.write === true);
+			if (state === "absent") {
+				if (access.absent) return access.absent();
+				throw notAStore(schema, where, "the schema holds no session-tree tables");
+			}
 			const client = await connect(pool, this.connectionString, where);
 			let broken = false;
 			// A connection lost between queries reports here (the pool listens only to idle ones); unheard, it would crash the process.
@@ -145,17 +159,22 @@ export class PostgresPool {
 		begin: string,
 		work: (client: PoolClient) => Promise<T>,
 	): Promise<T> {
-		return this.run(where, schema, async (client) => {
-			await client.query(begin);
-			try {
-				const result = await work(client);
-				await client.query("COMMIT");
-				return result;
-			} catch (error) {
-				await client.query("ROLLBACK").catch(() => brokenClients.add(client));
-				throw error;
-			}
-		});
+		return this.run(
+			where,
+			schema,
+			async (client) => {
+				await client.query(begin);
+				try {
+					const result = await work(client);
+					await client.query("COMMIT");
+					return result;
+				} catch (error) {
+					await client.query("ROLLBACK").catch(() => brokenClients.add(client));
+					throw error;
+				}
+			},
+			{ write: true },
+		);
 	}
 
 	/** Ends the pool once the operations using it are done (a private pool, when its store closes). */
@@ -191,29 +210,52 @@ export class PostgresPool {
 		return this.pool;
 	}
 
-	private async migrate(pool: Pool, schema: string, where: string): Promise<void> {
+	/**
+	 * Whose `schema` is, checked once per process while it is ours; for a write, migrated
+	 * first (once per process). A schema another application uses is refused before anything
+	 * is written to it.
+	 */
+	private async prepare(pool: Pool, schema: string, where: string, write: boolean): Promise<"ours" | "absent"> {
 		const key = `${this.connectionString}\0${schema}`;
-		let done = migrated.get(key);
-		if (!done) {
-			done = (async () => {
-				const client = await connect(pool, this.connectionString, where);
-				const lost = () => {};
-				client.on("error", lost);
-				try {
+		if (write) {
+			let done = migrated.get(key);
+			if (!done) {
+				done = this.withClient(pool, where, async (client) => {
+					const state = await ownershipOf(client, schema);
+					if (state === "foreign") throw notAStore(schema, where, "it holds tables of another application");
 					await migratePostgres(client, schema);
-					client.removeListener("error", lost);
-					client.release();
-				} catch (error) {
-					client.removeListener("error", lost);
-					client.release(true);
-					throw error;
-				}
-			})();
-			migrated.set(key, done);
-			// A failed migration is tried again by the next operation.
-			done.catch(() => migrated.delete(key));
+				});
+				migrated.set(key, done);
+				// A failed migration is tried again by the next operation.
+				done.catch(() => migrated.delete(key));
+			}
+			await done;
+			owned.add(key);
+			return "ours";
 		}
-		await done;
+		if (owned.has(key)) return "ours";
+		const state = await this.withClient(pool, where, (client) => ownershipOf(client, schema));
+		if (state === "foreign") throw notAStore(schema, where, "it holds tables of another application");
+		// Only a positive answer is kept: a store another process creates later is seen.
+		if (state === "ours") owned.add(key);
+		return state;
+	}
+
+	/** Runs `work` on a connection of its own (for the schema checks), released after. */
+	private async withClient<T>(pool: Pool, where: string, work: (client: PoolClient) => Promise<T>): Promise<T> {
+		const client = await connect(pool, this.connectionString, where);
+		const lost = () => {};
+		client.on("error", lost);
+		try {
+			const result = await work(client);
+			client.removeListener("error", lost);
+			client.release();
+			return result;
+		} catch (error) {
+			client.removeListener("error", lost);
+			client.release(true);
+			throw error;
+		}
 	}
 }
 
@@ -259,6 +301,7 @@ export async function closePostgresPools(): Promise<void> {
 	const pools = [...livePools];
 	await Promise.all(pools.map((pool) => pool.end()));
 	migrated.clear();
+	owned.clear();
 }
 
 // ---- the schema -------------------------------------------------------------------------
@@ -320,7 +363,66 @@ const MIGRATIONS: ReadonlyArray<{ version: number; ddl: (s: string) => string[] 
 			`DROP INDEX IF EXISTS ${s}.records_session_id`,
 		],
 	},
+	{
+		// The marker that claims the schema for session-tree (see ownershipOf). A schema of
+		// version 2 has none; it is recognised by its exact tables and columns and gets it on
+		// its first write.
+		version: 3,
+		ddl: (s) => [
+			`CREATE TABLE IF NOT EXISTS ${s}.${MARKER_TABLE} (key text PRIMARY KEY, value text NOT NULL)`,
+			`INSERT INTO ${s}.${MARKER_TABLE} (key, value) VALUES ('format', '${FORMAT}') ON CONFLICT (key) DO NOTHING`,
+		],
+	},
 ];
+
+/** The marker table of a session-tree schema, and the value of its `format` row. */
+const MARKER_TABLE = "session_tree_meta";
+const FORMAT = "session-tree";
+
+/** The tables of a schema of version 1 or 2 (no marker) with their exact columns, sorted. */
+const LEGACY_TABLES: Readonly<Record<string, string>> = {
+	backups: "generation,line,seq,session",
+	records: "id,line,parent_id,search,seq,session,type,unindexed",
+	schema_migrations: "applied_at,version",
+	sessions: "bytes,count,created_at,generation,modified_at,name",
+};
+
+/**
+ * Whose `schema` is, by reading the catalog only: `ours` (it has the marker, or exactly the
+ * tables and columns of a schema this library made before the marker existed), `absent` (it
+ * does not exist or holds no table, view or sequence-free relation), `foreign` (anything
+ * else: an application's tables, which session-tree never reads as sessions nor writes).
+ */
+export async function ownershipOf(client: PoolClient, schema: string): Promise<"ours" | "absent" | "foreign"> {
+	const result = await client.query<{ name: string; columns: string | null }>(
+		`SELECT c.relname AS name, string_agg(a.attname::text, ',' ORDER BY a.attname::text) AS columns
+FROM pg_class c
+JOIN pg_namespace n ON n.oid = c.relnamespace
+LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+WHERE n.nspname = $1 AND c.relkind IN ('r', 'p', 'v', 'm', 'f')
+GROUP BY c.relname`,
+		[schema],
+	);
+	const tables = new Map(result.rows.map((row) => [row.name, row.columns ?? ""]));
+	if (tables.size === 0) return "absent";
+	if (tables.has(MARKER_TABLE)) {
+		const s = quoteSchema(schema);
+		const format = await client.query<{ value: string }>(`SELECT value FROM ${s}.${MARKER_TABLE} WHERE key = 'format'`);
+		return format.rows[0]?.value === FORMAT ? "ours" : "foreign";
+	}
+	if (tables.size !== Object.keys(LEGACY_TABLES).length) return "foreign";
+	for (const [name, columns] of tables) if (LEGACY_TABLES[name] !== columns) return "foreign";
+	return "ours";
+}
+
+/** The error for a schema that is not session-tree's. */
+function notAStore(schema: string, where: string, why: string): SessionTreeError {
+	return new SessionTreeError(
+		"NOT_A_STORE",
+		`not a session-tree store: schema ${schema} (${why}); session-tree reads and writes only schemas it made`,
+		{ file: where },
+	);
+}
 
 /** The newest schema version this library knows. */
 export const SCHEMA_VERSION = Math.max(...MIGRATIONS.map((m) => m.version));

@@ -133,7 +133,10 @@ export class PostgresSessionStore implements SessionStore {
 	async exists(): Promise<boolean> {
 		const name = this.name;
 		if (name === undefined) return false;
-		return this.run(async (client) => ((await client.query(this.sql.exists, [name])).rowCount ?? 0) > 0);
+		return this.run(
+			async (client) => ((await client.query(this.sql.exists, [name])).rowCount ?? 0) > 0,
+			() => false,
+		);
 	}
 
 	async create(header: SessionHeader): Promise<StorePosition> {
@@ -169,7 +172,7 @@ export class PostgresSessionStore implements SessionStore {
 		const name = this.required();
 		const count = at.count + records.length;
 		const row = await indexing((limit) =>
-			this.run(async (client) => {
+			this.write(async (client) => {
 				await this.configure(client);
 				const rows = rowsOf(records, at.count, limit);
 				const values = [...rowValues(name, rows, count), at.generation, at.count];
@@ -217,9 +220,11 @@ export class PostgresSessionStore implements SessionStore {
 		const name = this.name;
 		if (name === undefined) return undefined;
 		const limit = Math.max(1, Math.trunc(count));
-		const result = await this.run((client) =>
-			client.query<{ seq: string; line: string; copies: string }>(this.sql.path, [name, limit]),
+		const result = await this.run(
+			(client) => client.query<{ seq: string; line: string; copies: string }>(this.sql.path, [name, limit]),
+			() => undefined,
 		);
+		if (!result) return undefined;
 		const [first, ...path] = result.rows;
 		if (!first || num(first.seq) !== 0) return undefined;
 		const header = parseStoredLine(first.line, 0, this.location).record;
@@ -252,7 +257,7 @@ export class PostgresSessionStore implements SessionStore {
 		if (!this.unflushed) return;
 		this.unflushed = false;
 		try {
-			await this.run(async (client) => {
+			await this.write(async (client) => {
 				await client.query("BEGIN; SET LOCAL synchronous_commit = on; SELECT txid_current(); COMMIT");
 			});
 		} catch (error) {
@@ -301,18 +306,20 @@ export class PostgresSessionStore implements SessionStore {
 	private async readFrom(seq: number): Promise<{ read: StoreRead; generation: number; count: number } | undefined> {
 		const name = this.name;
 		if (name === undefined) return undefined;
-		const result = await this.run((client) =>
-			client.query<{ generation: string; count: string; seq: string | null; line: string | null }>(this.sql.read, [
-				name,
-				seq,
-			]),
+		const result = await this.run(
+			(client) =>
+				client.query<{ generation: string; count: string; seq: string | null; line: string | null }>(this.sql.read, [
+					name,
+					seq,
+				]),
+			() => undefined,
 		);
-		const first = result.rows[0];
+		const first = result?.rows[0];
 		if (!first) return undefined;
 		const generation = num(first.generation);
 		const count = num(first.count);
 		const lines: ParsedLine[] = [];
-		for (const row of result.rows) {
+		for (const row of result?.rows ?? []) {
 			if (row.seq !== null && row.line !== null) lines.push(parseStoredLine(row.line, num(row.seq), this.location));
 		}
 		return { read: { lines, position: encodePosition(generation, count) }, generation, count };
@@ -336,8 +343,14 @@ export class PostgresSessionStore implements SessionStore {
 		return this.ownPool;
 	}
 
-	private run<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-		return this.pool().run(this.where(), this.url.schema, work);
+	/** A read: `absent` answers when the schema holds no store (nothing is created). */
+	private run<T>(work: (client: PoolClient) => Promise<T>, absent: () => T): Promise<T> {
+		return this.pool().run(this.where(), this.url.schema, work, { absent });
+	}
+
+	/** A write outside a transaction (an append is one statement): the schema is migrated first. */
+	private write<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
+		return this.pool().run(this.where(), this.url.schema, work, { write: true });
 	}
 
 	private transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
@@ -363,8 +376,11 @@ export async function readPostgresBackup(backup: string): Promise<RawRecord[]> {
 	}
 	const name = url.name;
 	const generation = Number(match[2]);
-	const result = await PostgresPool.shared(url).run(where, url.schema, (client) =>
-		client.query<{ seq: string; line: string }>(statements(url.schema).backupRows, [name, generation]),
+	const result = await PostgresPool.shared(url).run(
+		where,
+		url.schema,
+		(client) => client.query<{ seq: string; line: string }>(statements(url.schema).backupRows, [name, generation]),
+		{ absent: () => ({ rows: [] as { seq: string; line: string }[] }) },
 	);
 	if (result.rows.length === 0) throw new SessionTreeError("FILE_NOT_FOUND", "no such backup", { file: where });
 	return result.rows.map((row) => {
@@ -406,14 +422,17 @@ export class PostgresCollection implements SessionCollection {
 		const sql = statements(this.url.schema);
 		let after = "";
 		for (;;) {
-			const page = await this.run((client) =>
-				client.query<{ name: string; modified_at: Date; bytes: string }>(sql.list, [after, this.pageSize]),
+			const page = await this.run(
+				async (client) =>
+					(await client.query<{ name: string; modified_at: Date; bytes: string }>(sql.list, [after, this.pageSize]))
+						.rows,
+				() => [],
 			);
-			for (const row of page.rows) {
+			for (const row of page) {
 				yield { location: sessionUrl(this.url.base, row.name), modified: row.modified_at, bytes: num(row.bytes) };
 			}
-			const last = page.rows.at(-1);
-			if (!last || page.rows.length < this.pageSize) return;
+			const last = page.at(-1);
+			if (!last || page.length < this.pageSize) return;
 			after = last.name;
 		}
 	}
@@ -436,12 +455,15 @@ export class PostgresCollection implements SessionCollection {
 		const words = searchWords(query.text);
 		if (words.length === 0) return undefined;
 		const sql = statements(this.url.schema);
-		const names = await this.run(async (client) => {
-			const built = await client.query<{ query: string | null }>(sql.tsquery, [words.join(" ")]);
-			const tsquery = built.rows[0]?.query;
-			if (!tsquery) return undefined;
-			return (await client.query<{ session: string }>(sql.search, [tsquery])).rows.map((row) => row.session);
-		});
+		const names = await this.run(
+			async (client) => {
+				const built = await client.query<{ query: string | null }>(sql.tsquery, [words.join(" ")]);
+				const tsquery = built.rows[0]?.query;
+				if (!tsquery) return undefined;
+				return (await client.query<{ session: string }>(sql.search, [tsquery])).rows.map((row) => row.session);
+			},
+			(): string[] => [],
+		);
 		return names?.map((name) => sessionUrl(this.url.base, name));
 	}
 
@@ -453,11 +475,11 @@ export class PostgresCollection implements SessionCollection {
 		if (name === undefined) {
 			throw new SessionTreeError("INVALID_ARGUMENT", "remove needs a session URL (…#SESSION_ID)", { file: where });
 		}
-		await PostgresPool.shared(url).transaction(
-			where,
-			url.schema,
-			"BEGIN; SET LOCAL synchronous_commit = on",
-			(client) => client.query(statements(url.schema).remove, [name]),
+		// A schema that holds no store has nothing to remove: a remove creates no tables.
+		const pool = PostgresPool.shared(url);
+		if (!(await pool.run(where, url.schema, async () => true, { absent: () => false }))) return;
+		await pool.transaction(where, url.schema, "BEGIN; SET LOCAL synchronous_commit = on", (client) =>
+			client.query(statements(url.schema).remove, [name]),
 		);
 	}
 
@@ -468,8 +490,9 @@ export class PostgresCollection implements SessionCollection {
 		return maskPassword(this.location);
 	}
 
-	private run<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-		return PostgresPool.shared(this.url).run(this.where(), this.url.schema, work);
+	/** A read: `absent` answers when the schema holds no store (nothing is created). */
+	private run<T>(work: (client: PoolClient) => Promise<T>, absent: () => T): Promise<T> {
+		return PostgresPool.shared(this.url).run(this.where(), this.url.schema, work, { absent });
 	}
 }
 

@@ -93,6 +93,14 @@ CREATE TABLE IF NOT EXISTS backups (
 	line TEXT NOT NULL,
 	PRIMARY KEY (session, generation, seq)
 ) WITHOUT ROWID;`,
+	// Version 2: the marker that claims the file for session-tree (see ownership). A file of
+	// version 1 has none; it is recognised by its exact tables and columns and gets it on its
+	// first write.
+	`CREATE TABLE IF NOT EXISTS session_tree_meta (
+	key TEXT PRIMARY KEY,
+	value TEXT NOT NULL
+) WITHOUT ROWID;
+INSERT OR IGNORE INTO session_tree_meta (key, value) VALUES ('format', 'session-tree');`,
 ];
 
 /** The schema version this code writes and reads. */
@@ -160,6 +168,11 @@ export function migrate(db: SqliteDatabase, file: string): void {
 			);
 		}).immediate();
 	}
+	checkVersion(db, file);
+}
+
+/** @throws SessionTreeError INVALID_ARGUMENT for a database of a newer schema than this code knows */
+function checkVersion(db: SqliteDatabase, file: string): void {
 	const version = schemaVersion(db);
 	if (version > SCHEMA_VERSION) {
 		throw new SessionTreeError(
@@ -171,20 +184,107 @@ export function migrate(db: SqliteDatabase, file: string): void {
 }
 
 /**
- * Opens the database file (and migrates it), or returns undefined when it does not exist and
- * `create` is false: reading a database that is not there creates nothing. A new file is made
- * owner-only before SQLite opens it (SQLite gives its -wal and -shm files the database's
- * mode; they are set to 0600 too, in case they were left by another program).
- * @throws SessionTreeError FILE_NOT_FOUND when the directory does not exist
+ * How a connection is used: `read` opens the file read-only (no migration, no WAL switch:
+ * a read writes nothing, not even to another program's file); `write` opens an existing
+ * file read-write and migrates it; `create` also makes the file when it is missing.
  */
-export function openDatabase(Driver: SqliteDriver, file: string, create: boolean): SqliteDatabase | undefined {
+export type DatabaseAccess = "read" | "write" | "create";
+
+/** The marker table of a session-tree database, and the value of its `format` row. */
+const MARKER_TABLE = "session_tree_meta";
+const FORMAT = "session-tree";
+
+/** The tables of a database of version 1 (no marker) with their exact columns, sorted. */
+const LEGACY_TABLES: Readonly<Record<string, string>> = {
+	backups: "generation,line,seq,session",
+	counters: "name,value",
+	records: "id,line,parent_id,rid,seq,session,type",
+	records_text: "text",
+	sessions: "bytes,count,created_ms,generation,modified_ms,name",
+	schema_migrations: "applied_ms,version",
+};
+
+/** Tables SQLite makes for an FTS5 table (records_text_data, …): part of it, not of anyone else. */
+const FTS_SHADOW = /^records_text_(data|idx|content|docsize|config)$/;
+
+/**
+ * Whose the database is: `ours` (it has the marker, or exactly the tables and columns of a
+ * version-1 database of this library), `empty` (no table at all: an empty file), or `foreign`
+ * (anything else: another program's database, which session-tree never reads as a store nor
+ * writes into).
+ */
+export function ownership(db: SqliteDatabase): "ours" | "empty" | "foreign" {
+	const tables = db
+		.prepare<[], { name: string }>(
+			"SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\'",
+		)
+		.all()
+		.map((row) => row.name);
+	if (tables.length === 0) return "empty";
+	if (tables.includes(MARKER_TABLE)) {
+		const format = db
+			.prepare<[], { value: string }>(`SELECT value FROM ${MARKER_TABLE} WHERE key = 'format'`)
+			.get()?.value;
+		return format === FORMAT ? "ours" : "foreign";
+	}
+	const own = tables.filter((name) => !FTS_SHADOW.test(name));
+	if (own.length !== Object.keys(LEGACY_TABLES).length) return "foreign";
+	for (const name of own) {
+		const expected = LEGACY_TABLES[name];
+		if (expected === undefined) return "foreign";
+		const columns = db
+			.prepare<[string], { name: string }>("SELECT name FROM pragma_table_info(?) ORDER BY name")
+			.all(name)
+			.map((row) => row.name)
+			.join(",");
+		if (columns !== expected) return "foreign";
+	}
+	return "ours";
+}
+
+/** The error for a database that is not session-tree's. */
+export function notAStore(file: string, why: string): SessionTreeError {
+	return new SessionTreeError(
+		"NOT_A_STORE",
+		`not a session-tree database (${why}); session-tree reads and writes only databases it made`,
+		{ file },
+	);
+}
+
+/**
+ * Opens the database file, or returns undefined when it does not exist and `access` is not
+ * `create`: reading a database that is not there creates nothing. A read opens the file
+ * read-only and changes nothing in it (no migration, no journal mode); a write opens it
+ * read-write, switches it to WAL and migrates it. Either refuses a file that is not
+ * session-tree's before touching it (see {@link ownership}); only `create` makes a store of
+ * an empty file (no tables). A new file is made owner-only before SQLite opens
+ * it (SQLite gives its -wal and -shm files the database's mode; they are set to 0600 too, in
+ * case they were left by another program).
+ * @throws SessionTreeError NOT_A_STORE for another program's database (or, on a read, an
+ *   empty file), FILE_NOT_FOUND when the directory does not exist
+ */
+export function openDatabase(
+	Driver: SqliteDriver,
+	file: string,
+	access: DatabaseAccess | boolean,
+): SqliteDatabase | undefined {
+	const mode: DatabaseAccess = access === true ? "create" : access === false ? "read" : access;
 	if (!existsSync(file)) {
-		if (!create) return undefined;
+		if (mode !== "create") return undefined;
 		makeOwnerOnlyFile(file);
 	}
-	const db = new Driver(file, { fileMustExist: true, timeout: BUSY_TIMEOUT_MS });
+	const readonly = mode === "read";
+	const db = new Driver(file, { fileMustExist: true, timeout: BUSY_TIMEOUT_MS, readonly });
 	try {
 		db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+		const owner = ownership(db);
+		if (owner === "foreign") throw notAStore(file, "it holds tables of another program");
+		// Only a command that creates a session makes a store of an empty file.
+		if (owner === "empty" && mode !== "create") throw notAStore(file, "it holds no tables");
+		if (readonly) {
+			checkVersion(db, file);
+			return db;
+		}
 		// WAL: readers never wait for the writer, and a commit appends to one file.
 		db.pragma("journal_mode = WAL");
 		db.pragma("synchronous = NORMAL");
@@ -217,13 +317,20 @@ const shared = new Map<string, SqliteDatabase>();
 
 /**
  * The shared connection to `file`, opened now if it is not open (undefined when the file does
- * not exist and `create` is false). Synchronous, so that an operation gets the connection and
- * runs its statements in one turn, with no `close` in between.
+ * not exist and `access` is not `create`). A read-only connection is replaced by a read-write
+ * one when a write comes. Synchronous, so that an operation gets the connection and runs its
+ * statements in one turn, with no `close` in between.
  */
-export function sharedDatabase(Driver: SqliteDriver, file: string, create: boolean): SqliteDatabase | undefined {
+export function sharedDatabase(
+	Driver: SqliteDriver,
+	file: string,
+	access: DatabaseAccess | boolean,
+): SqliteDatabase | undefined {
+	const reading = access === false || access === "read";
 	const open = shared.get(file);
-	if (open?.open) return open;
-	const db = openDatabase(Driver, file, create);
+	if (open?.open && (reading || !open.readonly)) return open;
+	if (open?.open) open.close();
+	const db = openDatabase(Driver, file, access);
 	if (db) shared.set(file, db);
 	else shared.delete(file);
 	return db;

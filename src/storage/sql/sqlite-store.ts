@@ -45,6 +45,7 @@ import { SQL_COLLECTION_CAPABILITIES, SQL_STORE_CAPABILITIES } from "./capabilit
 import { decodePosition, encodePosition, type IndexedRecord, indexRecord, parseStoredLine } from "./common.js";
 import {
 	closeSharedDatabase,
+	type DatabaseAccess,
 	loadDriver,
 	openDatabase,
 	type SessionRow,
@@ -163,7 +164,7 @@ export class SqliteSessionStore implements SessionStore {
 		const name = this.name;
 		if (name === undefined) return false;
 		return this.use(
-			false,
+			"read",
 			(sql) => sql.session.get(name) !== undefined,
 			() => false,
 		);
@@ -296,19 +297,19 @@ export class SqliteSessionStore implements SessionStore {
 	}
 
 	/** Runs `work` on this store's connection (see {@link withDatabase}). */
-	private use<T>(create: boolean, work: (sql: Statements) => T, missing: () => T): Promise<T> {
-		return withDatabase(this.location, (driver) => this.connect(driver, create), work, missing);
+	private use<T>(access: DatabaseAccess, work: (sql: Statements) => T, missing: () => T): Promise<T> {
+		return withDatabase(this.location, (driver) => this.connect(driver, access), work, missing);
 	}
 
 	/** Runs `work` in a read transaction: its statements see one snapshot of the database. */
 	private snapshot<T>(work: (sql: Statements) => T, missing: () => T): Promise<T> {
-		return this.use(false, (sql) => sql.db.transaction(() => work(sql)).deferred(), missing);
+		return this.use("read", (sql) => sql.db.transaction(() => work(sql)).deferred(), missing);
 	}
 
 	/** Runs `work` in a `BEGIN IMMEDIATE` transaction with this store's durability. */
 	private write<T>(work: (sql: Statements) => T, create = false): Promise<T> {
 		return this.use(
-			create,
+			create ? "create" : "write",
 			(sql) => {
 				sql.setSynchronous(this.durability === "fsync" ? "FULL" : "NORMAL");
 				return sql.db.transaction(() => work(sql)).immediate();
@@ -319,9 +320,10 @@ export class SqliteSessionStore implements SessionStore {
 		);
 	}
 
-	private connect(driver: SqliteDriver, create: boolean): SqliteDatabase | undefined {
-		if (!this.privateConnection) return sharedDatabase(driver, this.file, create);
-		if (!this.own?.open) this.own = openDatabase(driver, this.file, create);
+	private connect(driver: SqliteDriver, access: DatabaseAccess): SqliteDatabase | undefined {
+		if (!this.privateConnection) return sharedDatabase(driver, this.file, access);
+		if (this.own?.open && this.own.readonly && access !== "read") this.own.close();
+		if (!this.own?.open) this.own = openDatabase(driver, this.file, access);
 		return this.own;
 	}
 
@@ -472,6 +474,7 @@ export class SqliteCollection implements SessionCollection {
 			() => {
 				throw notFound();
 			},
+			"write",
 		);
 	}
 
@@ -480,8 +483,8 @@ export class SqliteCollection implements SessionCollection {
 		closeSharedDatabase(this.file);
 	}
 
-	private use<T>(work: (sql: Statements) => T, missing: () => T): Promise<T> {
-		return withDatabase(this.location, (driver) => sharedDatabase(driver, this.file, false), work, missing);
+	private use<T>(work: (sql: Statements) => T, missing: () => T, access: DatabaseAccess = "read"): Promise<T> {
+		return withDatabase(this.location, (driver) => sharedDatabase(driver, this.file, access), work, missing);
 	}
 
 	/** The session name of a location of this database. */

@@ -6,6 +6,9 @@
 
 import { resolve } from "node:path";
 import { SessionTreeError } from "../../core/errors.js";
+import { maskPassword } from "../../core/mask.js";
+
+export { maskPassword };
 
 /** A session URL split at `#`: the database's location and the session's name in it. */
 export interface SessionUrl {
@@ -146,23 +149,4 @@ function decodeParam(text: string, where: string): string {
 	} catch {
 		throw new SessionTreeError("INVALID_ARGUMENT", `postgres: a malformed query parameter: ${text}`, { file: where });
 	}
-}
-
-/**
- * The location with its password (in the user part or a `password` query parameter) replaced
- * by `***`: what error messages show, so that logs never hold a password.
- */
-export function maskPassword(location: string): string {
-	const start = location.indexOf("://");
-	if (start < 0) return location;
-	const from = start + 3;
-	const rest = location.slice(from);
-	const end = rest.search(/[/?#]/);
-	const authority = end < 0 ? rest : rest.slice(0, end);
-	// The last @ ends the user part: a password may hold a raw @.
-	const at = authority.lastIndexOf("@");
-	const colon = at < 0 ? -1 : authority.indexOf(":");
-	const masked = colon >= 0 && colon < at ? `${authority.slice(0, colon)}:***${authority.slice(at)}` : authority;
-	const tail = (end < 0 ? "" : rest.slice(end)).replace(/([?&]password=)[^&#]*/gi, "$1***");
-	return location.slice(0, from) + masked + tail;
 }
