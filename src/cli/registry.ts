@@ -526,7 +526,8 @@ const SPECS = defineCommands([
 				"(UTF-16 code units, as in JavaScript strings).\n" +
 				"\n" +
 				"TEXT is plain text; with --regex a JavaScript regular expression. Matching is case-sensitive\n" +
-				"unless -i is given.\n" +
+				"unless -i is given. A regular expression runs in linear time where V8's linear engine takes\n" +
+				"it, else with 500 ms per text: one that takes longer (catastrophic backtracking) is refused.\n" +
 				"\n" +
 				"STORE is a database holding many sessions (sqlite:PATH, postgres://…). Its full-text index\n" +
 				"picks the sessions to read first: SQLite's matches any text of 3 or more characters exactly\n" +
