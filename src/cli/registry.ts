@@ -1007,14 +1007,15 @@ const SPECS = defineCommands([
 		name: "export",
 		summary: "write a session as a ChatGPT conversation or an Open WebUI chat",
 		cli: {
-			synopsis: "export FILE --to chatgpt|openwebui [-o OUT] [--force] [--lenient]",
+			synopsis: "export FILE --to chatgpt|openwebui [-o OUT] [--no-redact] [--force] [--lenient]",
 			description:
 				"Writes the session as JSON that ChatGPT's or Open WebUI's tools read: every message node with\n" +
 				"its parent and children, roles, texts and times, the leaf as current_node (ChatGPT, a\n" +
 				"conversations.json array) or history.currentId (Open WebUI, an export file's array of one\n" +
 				"chat). A session imported from that format gives back its original node ids and every field\n" +
 				"the import kept. FILE may also be a file of another format, read directly. Prints to stdout,\n" +
-				"or writes OUT (not over an existing file without --force).",
+				"or writes OUT (not over an existing file without --force). Secrets are replaced by\n" +
+				"[REDACTED:kind] as in md and html; stderr says how many of each. --no-redact keeps them.",
 			examples: [
 				"session-tree export session.jsonl --to chatgpt -o conversations.json",
 				"session-tree export 'sqlite:./agents.db#0195f3c2-…' --to openwebui",
@@ -1022,12 +1023,14 @@ const SPECS = defineCommands([
 			options: {
 				to: { type: "string" },
 				out: { type: "string", short: "o" },
+				"no-redact": { type: "boolean" },
 				force: { type: "boolean" },
 				...LENIENT_OPTION,
 			},
 			optionDocs: [
 				{ flags: "--to FORMAT", description: "chatgpt or openwebui" },
 				{ flags: "-o, --out OUT", description: "write to OUT instead of stdout" },
+				{ flags: "--no-redact", description: "keep secrets (API keys, tokens, passwords) as they are" },
 				{ flags: "--force", description: "replace OUT if it exists" },
 				LENIENT_DOC,
 			],

@@ -57,8 +57,9 @@ export const SERVICE_RULES: readonly ServiceRule[] = [
 	{ kind: "google-oauth-secret", pattern: /(?<![A-Za-z0-9_-])GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])/g },
 	// Telegram bot tokens: the bot's id, `:`, then `AA` and 33 of base64url (in API URLs right after `bot`).
 	{ kind: "telegram-bot-token", pattern: /(?<![0-9])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g },
-	// age (file encryption) secret keys.
-	{ kind: "age-secret-key", pattern: /(?<![A-Za-z0-9])AGE-SECRET-KEY-1[0-9A-Z]{58}(?![A-Za-z0-9])/g },
+	// age (file encryption) secret keys. No lookbehind: the prefix is distinctive, and in a
+	// JSON-escaped file it follows the `n` of `\n`.
+	{ kind: "age-secret-key", pattern: /AGE-SECRET-KEY-1[0-9A-Z]{58}(?![A-Za-z0-9])/g },
 	// Azure storage and Service Bus / Event Hubs connection strings (`AccountKey=`, `SharedAccessKey=`)
 	// and the signature of a SAS URL (`sig=`): only the value is replaced.
 	{

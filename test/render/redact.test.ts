@@ -74,22 +74,6 @@ const AZURE_KEY = `${alnum(86)}==`;
 const AZURE = `DefaultEndpointsProtocol=https;AccountName=acct;${"Account"}Key=${AZURE_KEY};EndpointSuffix=core.windows.net`;
 const ENV_DUMP = `DB_${"PASS"}WORD=hunter2hunter2\nJWT_${"SEC"}RET=s3cr3t-value\nexport API_${"KEY"}="abc123def456"\nPWD=/home/me\nmax_tokens: 4096`;
 
-/** One planted secret of every kind and its marker, for the tests of every output. */
-export const PLANTED: ReadonlyArray<{ kind: RedactionKind; secret: string; text: string }> = [
-	{ kind: "huggingface-token", secret: HF, text: `HF token ${HF} here` },
-	{ kind: "npm-token", secret: NPM, text: `//registry.npmjs.org/:_authToken=${NPM}` },
-	{ kind: "gitlab-token", secret: GITLAB, text: `PRIVATE-TOKEN: ${GITLAB}` },
-	{ kind: "pypi-token", secret: PYPI, text: `password = ${PYPI}` },
-	{ kind: "sendgrid-key", secret: SENDGRID, text: `sendgrid ${SENDGRID}` },
-	{ kind: "shopify-token", secret: SHOPIFY, text: `X-Shopify-Access-Token ${SHOPIFY}` },
-	{ kind: "digitalocean-token", secret: DIGITALOCEAN, text: `doctl auth init -t ${DIGITALOCEAN}` },
-	{ kind: "google-oauth-secret", secret: GOOGLE_OAUTH, text: `client secret ${GOOGLE_OAUTH}.` },
-	{ kind: "telegram-bot-token", secret: TELEGRAM, text: `https://api.telegram.org/bot${TELEGRAM}/getMe` },
-	{ kind: "age-secret-key", secret: AGE, text: `# created\n${AGE}\n` },
-	{ kind: "azure-key", secret: AZURE_KEY, text: AZURE },
-	{ kind: "env-secret", secret: "hunter2hunter2", text: ENV_DUMP },
-];
-
 const KIND_CASES: Array<{ kind: RedactionKind; input: string; output: string; count: number }> = [
 	{ kind: "huggingface-token", input: `HF_TOKEN ${HF}.`, output: `HF_TOKEN ${R("huggingface-token")}.`, count: 1 },
 	{ kind: "npm-token", input: `_authToken=${NPM}`, output: `_authToken=${R("npm-token")}`, count: 1 },

@@ -7,6 +7,7 @@ import { IMPORT_FORMATS, type ImportReport, importSources, isImportFormat } from
 import type { ImportFormat } from "../../import/types.js";
 import { sanitize } from "../../render/preview.js";
 import { createProgress } from "../../render/progress.js";
+import { formatCounts, type RedactionCounts, redactRecords } from "../../render/redact.js";
 import { schemeOf } from "../../storage/locations.js";
 import { defaultAgentDir, defaultSessionDir } from "../../storage/paths.js";
 import { CliError, type CliIO, type CommandHandler, requiredPositional, stringValue, UsageError } from "../args.js";
@@ -125,9 +126,21 @@ export const exportCommand: CommandHandler = {
 		}
 		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true);
 		try {
-			const text = `${JSON.stringify(exportValue(await exportInputOf(session), to), null, 2)}\n`;
+			const value = exportValue(await exportInputOf(session), to);
+			// An export is for another application, often on another machine: secrets are replaced
+			// as in `md` and `html` (render/redact.ts) unless --no-redact.
+			let counts: RedactionCounts = {};
+			let shared = value;
+			if (values["no-redact"] !== true && typeof value === "object" && value !== null) {
+				const redacted = redactRecords([value]);
+				shared = redacted.records[0];
+				counts = redacted.counts;
+			}
+			const text = `${JSON.stringify(shared, null, 2)}\n`;
 			if (out === undefined) io.out(text);
 			else writeNewFile(out, text, values.force === true);
+			const summary = formatCounts(counts);
+			if (summary !== "") io.err(`session-tree: redacted ${summary} (--no-redact keeps them)\n`);
 		} finally {
 			await session.close();
 		}
