@@ -519,11 +519,26 @@ export class Session {
 			// Read every body first: a lenient session learns of damaged ones only when it reads them.
 			this.tree.getEntries();
 			if (this.problems.length === 0 && this.log.storedVersion >= CURRENT_SESSION_VERSION) return undefined;
+			this.refuseNonSession();
 			return this.log.rewrite();
 		});
 	}
 
 	// ---- internals ------------------------------------------------------------------------
+
+	/**
+	 * Throws INVALID_HEADER when the file read leniently is no session at all: no valid header
+	 * and not one line that is a pi record. Rewriting it would replace someone's text with an
+	 * invented empty session (id recovered-session).
+	 */
+	private refuseNonSession(): void {
+		if (this.entryCount > 0 || !this.problems.some((problem) => problem.code === "INVALID_HEADER")) return;
+		throw new SessionTreeError(
+			"INVALID_HEADER",
+			"not a session: no valid session header and no line is a pi record; nothing was written",
+			{ file: this.location },
+		);
+	}
 
 	private requireEntry(id: string): SessionEntry {
 		const entry = this.tree.getEntry(id);

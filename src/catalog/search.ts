@@ -8,6 +8,10 @@
 import { SEARCHED_TYPES, searchableTexts } from "../core/search-text.js";
 import type { SessionCollection, SessionListing, SessionStore, TextQuery } from "../storage/store.js";
 import { flattenKeepEnds } from "./format.js";
+import { type GuardedRegex, guardRegex, InvalidPattern } from "./regex-guard.js";
+
+export { InvalidPattern };
+
 import {
 	asBuffer,
 	type CatalogSession,
@@ -64,7 +68,10 @@ export interface SearchOptions {
 
 /** A compiled query. */
 export interface Matcher {
-	/** Finds the first match in a text, or undefined. */
+	/**
+	 * Finds the first match in a text, or undefined.
+	 * @throws InvalidPattern for a regular expression that takes too long on the text
+	 */
 	find(text: string): { start: number; end: number } | undefined;
 	/** False only when the raw line of an entry cannot hold a match (the entry is then not parsed). */
 	mayMatch(line: string): boolean;
@@ -77,14 +84,6 @@ export interface Matcher {
 	readonly filters: boolean;
 	/** The plain text looked for, for a collection's full-text index; absent for a regular expression. */
 	readonly text?: TextQuery;
-}
-
-/** The query is not a valid regular expression. */
-export class InvalidPattern extends Error {
-	constructor(message: string) {
-		super(message);
-		this.name = "InvalidPattern";
-	}
 }
 
 function escapeRegExp(text: string): string {
@@ -174,25 +173,15 @@ const JSON_ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
 /**
  * Compiles a query. A regular expression is tried with the `u` flag first (so `.` is a whole
- * character) and without it if that fails (so patterns such as `\-` keep working).
+ * character) and without it if that fails (so patterns such as `\-` keep working); it runs in
+ * linear time or under a time limit (regex-guard.ts), so its `find` may throw InvalidPattern.
  * @throws InvalidPattern for a regular expression that does not compile
  */
 export function compileQuery(query: SearchQuery): Matcher {
 	const flags = query.ignoreCase ? "i" : "";
-	let regex: RegExp;
-	if (query.regex) {
-		try {
-			regex = new RegExp(query.pattern, `${flags}gu`);
-		} catch {
-			try {
-				regex = new RegExp(query.pattern, `${flags}g`);
-			} catch (error) {
-				throw new InvalidPattern(error instanceof Error ? error.message : String(error));
-			}
-		}
-	} else {
-		regex = new RegExp(escapeRegExp(query.pattern), `${flags}gu`);
-	}
+	// A user's regular expression never runs on the backtracking engine in this thread: see regex-guard.ts.
+	const guarded = query.regex ? compileRegex(query.pattern, flags) : undefined;
+	const regex = new RegExp(escapeRegExp(query.pattern), `${flags}gu`);
 	// A plain needle without characters JSON escapes appears verbatim in the raw line, unless
 	// the line spells characters as \uXXXX escapes (JSON.stringify does not, others may).
 	const plain = !query.regex && !JSON_ESCAPED.test(query.pattern);
@@ -211,6 +200,7 @@ export function compileQuery(query: SearchQuery): Matcher {
 		filters: lineTest !== undefined,
 		text: query.regex ? undefined : { text: query.pattern, ignoreCase: query.ignoreCase === true },
 		find(text) {
+			if (guarded) return guarded.exec(text);
 			regex.lastIndex = 0;
 			const match = regex.exec(text);
 			return match ? { start: match.index, end: match.index + match[0].length } : undefined;
@@ -222,6 +212,19 @@ export function compileQuery(query: SearchQuery): Matcher {
 			return needle.in(bytes, start, end) || escapes.in(bytes, start, end);
 		},
 	};
+}
+
+/** A regular expression with the `u` flag if it compiles with it, else without (so `\-` keeps working). */
+function compileRegex(pattern: string, flags: string): GuardedRegex {
+	try {
+		return guardRegex(pattern, `${flags}u`);
+	} catch {
+		try {
+			return guardRegex(pattern, flags);
+		} catch (error) {
+			throw new InvalidPattern(error instanceof Error ? error.message : String(error));
+		}
+	}
 }
 
 /** A slice of `text` that does not cut a surrogate pair at either end. */

@@ -559,7 +559,8 @@ const SPECS = defineCommands([
 				"(UTF-16 code units, as in JavaScript strings).\n" +
 				"\n" +
 				"TEXT is plain text; with --regex a JavaScript regular expression. Matching is case-sensitive\n" +
-				"unless -i is given.\n" +
+				"unless -i is given. A regular expression runs in linear time where V8's linear engine takes\n" +
+				"it, else with 500 ms per text: one that takes longer (catastrophic backtracking) is refused.\n" +
 				"\n" +
 				"STORE is a database holding many sessions (sqlite:PATH, postgres://…). Its full-text index\n" +
 				"picks the sessions to read first: SQLite's matches any text of 3 or more characters exactly\n" +
@@ -1057,7 +1058,7 @@ const SPECS = defineCommands([
 		name: "export",
 		summary: "write a session as a ChatGPT conversation, an Open WebUI chat or a Claude Code transcript",
 		cli: {
-			synopsis: "export FILE --to chatgpt|openwebui|claude-code [-o OUT] [--force] [--lenient]",
+			synopsis: "export FILE --to chatgpt|openwebui|claude-code [-o OUT] [--no-redact] [--force] [--lenient]",
 			description:
 				"Writes the session as JSON that ChatGPT's or Open WebUI's tools read: every message node with\n" +
 				"its parent and children, roles, texts and times, the leaf as current_node (ChatGPT, a\n" +
@@ -1067,7 +1068,8 @@ const SPECS = defineCommands([
 				"~/.claude/projects/<dir>/<sessionId>.jsonl (export never writes there unless OUT says so).\n" +
 				"A session imported from that format gives back its original node ids and every field the\n" +
 				"import kept. FILE may also be a file of another format, read directly. Prints to stdout,\n" +
-				"or writes OUT (not over an existing file without --force).",
+				"or writes OUT (not over an existing file without --force). Secrets are replaced by\n" +
+				"[REDACTED:kind] as in md and html; stderr says how many of each. --no-redact keeps them.",
 			examples: [
 				"session-tree export session.jsonl --to chatgpt -o conversations.json",
 				"session-tree export 'sqlite:./agents.db#0195f3c2-…' --to openwebui",
@@ -1076,12 +1078,14 @@ const SPECS = defineCommands([
 			options: {
 				to: { type: "string" },
 				out: { type: "string", short: "o" },
+				"no-redact": { type: "boolean" },
 				force: { type: "boolean" },
 				...LENIENT_OPTION,
 			},
 			optionDocs: [
 				{ flags: "--to FORMAT", description: "chatgpt, openwebui or claude-code" },
 				{ flags: "-o, --out OUT", description: "write to OUT instead of stdout (`-o -`: stdout)" },
+				{ flags: "--no-redact", description: "keep secrets (API keys, tokens, passwords) as they are" },
 				{ flags: "--force", description: "replace OUT if it exists" },
 				LENIENT_DOC,
 			],

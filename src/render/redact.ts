@@ -68,6 +68,11 @@
  *   Flask and Django secrets, `openssl rand -hex 32`, Ethereum private keys, but also an
  *   unprefixed MD5 or SHA-256 checksum and a UUID written without hyphens, which cannot be
  *   told from a key.
+ * - Services' tokens, connection strings (`huggingface-token`, `npm-token`, `gitlab-token`,
+ *   `pypi-token`, `sendgrid-key`, `shopify-token`, `digitalocean-token`, `google-oauth-secret`,
+ *   `telegram-bot-token`, `age-secret-key`, `azure-key`) after `aws-secret-key`, and
+ *   `env-secret` (a `.env`/shell/YAML assignment of a name ending in `PASSWORD`, `SECRET`,
+ *   `TOKEN`, `API_KEY`, … to a value) last: their rules are in redact-services.ts.
  *
  * Every pattern runs in time linear in the text: each token pattern begins with a negative
  * lookbehind that rejects a start inside a run of its own characters (so a megabyte of `sk-sk-sk-…` is scanned
@@ -79,6 +84,8 @@
  *
  * @packageDocumentation
  */
+
+import { ENV_KIND, ENV_RULE, SERVICE_CANDIDATE, SERVICE_KINDS, SERVICE_RULES } from "./redact-services.js";
 
 /**
  * The names of the kinds of secret, in the order they are looked for (described in the
@@ -94,10 +101,12 @@ export const REDACTION_KINDS = [
 	"google-api-key",
 	"aws-access-key-id",
 	"aws-secret-key",
+	...SERVICE_KINDS,
 	"url-password",
 	"bearer-token",
 	"basic-auth",
 	"hex-secret",
+	ENV_KIND,
 ] as const;
 
 /** One of {@link REDACTION_KINDS}. */
@@ -181,6 +190,7 @@ const RULES: readonly Rule[] = [
 			"gi",
 		),
 	},
+	...SERVICE_RULES,
 	{
 		kind: "url-password",
 		// The user ends at the first `:`; the password runs to the last `@` of the authority.
@@ -200,6 +210,7 @@ const RULES: readonly Rule[] = [
 		pattern: /(?<![A-Za-z0-9])(?:0[xX])?(?<secret>[0-9A-Fa-f]{32}[0-9A-Fa-f]*)(?![A-Za-z0-9])/g,
 		accept: isHexSecret,
 	},
+	ENV_RULE,
 ];
 
 /**
@@ -283,7 +294,7 @@ function redactPrivateKeys(text: string, counts: RedactionCounts | undefined): s
 export function redactText(text: string, counts?: RedactionCounts): string {
 	if (text.length < MIN_SECRET_LENGTH) return text;
 	let out = redactPrivateKeys(text, counts);
-	if (!ANY_CANDIDATE.test(out)) return out;
+	if (!ANY_CANDIDATE.test(out) && !SERVICE_CANDIDATE.test(out)) return out;
 	for (const rule of RULES) out = applyRule(out, rule, counts);
 	return out;
 }

@@ -15,6 +15,7 @@ import {
 	mkdirSync,
 	openSync,
 	readSync,
+	realpathSync,
 	renameSync,
 	statSync,
 	unlinkSync,
@@ -144,6 +145,21 @@ export function fsyncDirectory(dir: string): void {
 		// Some file systems do not allow fsync on directories; the rename itself has happened.
 	} finally {
 		if (fd !== undefined) closeSync(fd);
+	}
+}
+
+/**
+ * The file a path names once symbolic links are followed; the path itself when nothing is
+ * there yet (a session about to be created). Rewrites and the lock go to this file: a repair
+ * that renamed its clean copy over a link would replace the link and leave the session it
+ * points to damaged, with later writers split between the two files.
+ */
+export function realFile(file: string): string {
+	try {
+		return realpathSync(file);
+	} catch (cause) {
+		if (errorCode(cause) === "ENOENT") return file;
+		throw ioError(cause, file, "resolve");
 	}
 }
 
@@ -544,14 +560,17 @@ export class FileSessionStore implements SessionStore {
 		const checked = this.check(at, false);
 		if (checked.status !== "ok") return checked;
 		this.closeFd();
-		const backup = freeName(`${this.file}.bak`);
+		// Through a link, the file it points to is rewritten, in its own directory (where the rename
+		// is atomic), with the backup beside it; the link stays a link.
+		const target = realFile(this.file);
+		const backup = freeName(`${target}.bak`);
 		try {
-			copyFileSync(this.file, backup, constants.COPYFILE_EXCL);
+			copyFileSync(target, backup, constants.COPYFILE_EXCL);
 		} catch (cause) {
 			removeQuietly(backup); // a partial copy (the disk filled up) is no backup
 			throw ioError(cause, this.file, "back up");
 		}
-		writeFileAtomic(this.file, records.map(encodeRecord).join(""));
+		writeFileAtomic(target, records.map(encodeRecord).join(""));
 		this.lineCount = records.length;
 		return { status: "ok", backup, position: encodePosition(this.positionAt(statSync(this.file))) };
 	}
@@ -617,7 +636,10 @@ export class FileSessionStore implements SessionStore {
 		}
 		// Loaded on the first write: commands that only read start without it.
 		const { acquireLock, tryLock } = await import("./lock.js");
-		const lease = tryLock(this.file, this.lockOptions) ?? (await acquireLock(this.file, this.lockOptions));
+		// The lock of the file itself, not of a link to it: writers through the link and through the
+		// file's own name exclude each other.
+		const locked = realFile(this.file);
+		const lease = tryLock(locked, this.lockOptions) ?? (await acquireLock(locked, this.lockOptions));
 		if (this.holding()) {
 			lease(); // another append of this store took it while we waited
 			return;
@@ -751,7 +773,8 @@ export class FileSessionStore implements SessionStore {
 			writeAll(fd, Buffer.from("\n"));
 			return true;
 		}
-		const backup = freeName(`${this.file}.torn`);
+		const beside = realFile(this.file); // beside the session, not beside a link to it
+		const backup = freeName(`${beside}.torn`);
 		const backupFd = openFile(backup, "wx", 0o600);
 		try {
 			writeAll(backupFd, tail);
@@ -763,7 +786,7 @@ export class FileSessionStore implements SessionStore {
 			throw ioError(cause, this.file, "back up the incomplete last line of");
 		}
 		closeSync(backupFd);
-		fsyncDirectory(dirname(this.file));
+		fsyncDirectory(dirname(beside));
 		ftruncateSync(fd, start);
 		return false;
 	}

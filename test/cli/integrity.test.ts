@@ -1,5 +1,16 @@
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+	copyFileSync,
+	existsSync,
+	lstatSync,
+	readdirSync,
+	readFileSync,
+	readlinkSync,
+	statSync,
+	symlinkSync,
+	utimesSync,
+	writeFileSync,
+} from "node:fs";
 import { basename, join } from "node:path";
 import { after, describe, test } from "node:test";
 import { Session } from "../../src/index.js";
@@ -60,6 +71,60 @@ describe("validate and repair", () => {
 		const nothing = await cli(["repair", file]);
 		assert.equal(nothing.stdout, "nothing to repair\n");
 		assert.equal(existsSync(`${file}.bak.1`), false);
+	});
+
+	test("repair through a symlink: the file it points to is repaired, beside it the backup, the link stays a link", async () => {
+		const file = await damaged(); // in `dir`
+		const before = readFileSync(file);
+		const elsewhere = tempDir();
+		const link = join(elsewhere, "current.jsonl");
+		symlinkSync(file, link);
+		const result = await cli(["repair", link]);
+		assert.equal(result.code, 0, result.stderr);
+		assert.equal(result.stdout.trim(), `${file}.bak`, "the backup is beside the target");
+		assert.deepEqual(readFileSync(`${file}.bak`), before);
+		assert.ok(lstatSync(link).isSymbolicLink(), "the link is still a link");
+		assert.equal(readlinkSync(link), file);
+		assert.deepEqual(readdirSync(elsewhere), ["current.jsonl"], "nothing written beside the link");
+		const clean = await cli(["validate", file]);
+		assert.equal(clean.code, 0, clean.stdout);
+		// Writers through the link and through the file's own name now write the one file.
+		const viaLink = await Session.open(link);
+		await viaLink.appendMessage({ role: "user", content: "through the link", timestamp: 3 });
+		await viaLink.close();
+		const viaFile = await Session.open(file);
+		await viaFile.appendMessage({ role: "user", content: "through the name", timestamp: 4 });
+		await viaFile.close();
+		assert.equal((await Session.open(file)).entryCount, 4);
+		assert.equal((await Session.open(link)).entryCount, 4);
+	});
+
+	test("repair refuses what is not a session (no header, no pi record), through a link or not: exit 1, nothing written", async () => {
+		const work = tempDir();
+		const readme = join(work, "README.md");
+		writeFileSync(readme, "# A project\n\nSome text, not a session.\n\n- a list\n");
+		const link = join(work, "session.jsonl");
+		symlinkSync(readme, link);
+		const bytes = readFileSync(readme);
+		for (const target of [link, readme]) {
+			const result = await cli(["repair", target]);
+			assert.equal(result.code, 1, result.stdout);
+			assert.match(
+				result.stderr,
+				/not a session: no valid session header and no line is a pi record; nothing was written/,
+			);
+			assert.equal(result.stdout, "");
+			assert.deepEqual(readFileSync(readme), bytes);
+			assert.ok(lstatSync(link).isSymbolicLink());
+			assert.deepEqual(readdirSync(work).sort(), ["README.md", "session.jsonl"], `${target}: nothing written`);
+		}
+		// A pi file whose header alone is damaged is still a session: its entries are kept.
+		const file = await damaged();
+		const text = readFileSync(file, "utf8").split("\n");
+		writeFileSync(file, ["{not a header", ...text.slice(1)].join("\n"));
+		const kept = await cli(["repair", file]);
+		assert.equal(kept.code, 0, kept.stderr);
+		assert.equal((await Session.open(file)).entryCount, 2);
 	});
 
 	test("a missing file is named, exit 1", async () => {

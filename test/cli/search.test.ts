@@ -254,6 +254,26 @@ describe("search", () => {
 		assert.ok(hit.snippet.length <= 102, String(hit.snippet.length));
 	});
 
+	test("a catastrophic regular expression over a 30 KB message answers, or is refused, in about a second", async () => {
+		const dir = tempDir();
+		const session = await Session.create({ dir, cwd: PROJECT });
+		await session.appendMessage({ role: "user", content: `${"a".repeat(30_000)}!`, timestamp: Date.now() });
+		await session.appendMessage({ role: "user", content: "xaaa", timestamp: Date.now() });
+		await session.close();
+		// The linear engine: the answer, the 30 KB message not matching.
+		let start = performance.now();
+		const hits = await searchJson(["--regex", "(a+)+$", dir]);
+		assert.deepEqual(hits.map(matched), ["aaa"]);
+		assert.ok(performance.now() - start < 3000, `${performance.now() - start} ms (a process start included)`);
+		// With -i (which the linear engine does not take) the worker's time limit refuses it: exit 2.
+		start = performance.now();
+		const refused = await cli(["search", "-i", "--regex", "(a+)+$", dir], { env });
+		assert.equal(refused.code, 2, refused.stderr);
+		assert.match(refused.stderr, /refused --regex: the regular expression \/\(a\+\)\+\$\/ took more than 500 ms/);
+		assert.equal(refused.stdout, "");
+		assert.ok(performance.now() - start < 3000, `${performance.now() - start} ms (a process start included)`);
+	});
+
 	test("usage: TEXT is required and not empty; --help documents the exit status", async () => {
 		assert.equal((await cli(["search"], { env })).code, 2);
 		assert.equal((await cli(["search", ""], { env })).code, 2);

@@ -59,7 +59,44 @@ function redact(text: string): { text: string; counts: RedactionCounts } {
 
 // ---- every kind ------------------------------------------------------------------------------
 
+// Services' tokens (src/render/redact-services.ts), assembled from pieces like the others.
+const HF = `${"hf"}_${"aBcDeFgHiJkLmNoPqRsTuVwXyZaBcDeFgH"}`;
+const NPM = `${"npm"}_${alnum(36)}`;
+const GITLAB = `${"glpat"}-${alnum(20)}`;
+const PYPI = `${"pypi"}-AgEIcHlwaS5vcmc${alnum(60)}`;
+const SENDGRID = `${"SG"}.${alnum(22)}.${alnum(43)}`;
+const SHOPIFY = `${"shpat"}_${hex(32)}`;
+const DIGITALOCEAN = `${"dop"}_v1_${hex(64)}`;
+const GOOGLE_OAUTH = `${"GOCSPX"}-${alnum(28)}`;
+const TELEGRAM = `123456789:${"AA"}${alnum(33)}`;
+const AGE = `${"AGE-SECRET"}-KEY-1${"QWERTYUIOPASDFGHJKLZXCVBNM0123456789QWERTYUIOPASDFGHJKLZXC"}`;
+const AZURE_KEY = `${alnum(86)}==`;
+const AZURE = `DefaultEndpointsProtocol=https;AccountName=acct;${"Account"}Key=${AZURE_KEY};EndpointSuffix=core.windows.net`;
+const ENV_DUMP = `DB_${"PASS"}WORD=hunter2hunter2\nJWT_${"SEC"}RET=s3cr3t-value\nexport API_${"KEY"}="abc123def456"\nPWD=/home/me\nmax_tokens: 4096`;
+
 const KIND_CASES: Array<{ kind: RedactionKind; input: string; output: string; count: number }> = [
+	{ kind: "huggingface-token", input: `HF_TOKEN ${HF}.`, output: `HF_TOKEN ${R("huggingface-token")}.`, count: 1 },
+	{ kind: "npm-token", input: `_authToken=${NPM}`, output: `_authToken=${R("npm-token")}`, count: 1 },
+	{ kind: "gitlab-token", input: `token ${GITLAB} `, output: `token ${R("gitlab-token")} `, count: 1 },
+	{ kind: "pypi-token", input: `pypi: ${PYPI}`, output: `pypi: ${R("pypi-token")}`, count: 1 },
+	{ kind: "sendgrid-key", input: `k=(${SENDGRID})`, output: `k=(${R("sendgrid-key")})`, count: 1 },
+	{ kind: "shopify-token", input: `"${SHOPIFY}"`, output: `"${R("shopify-token")}"`, count: 1 },
+	{ kind: "digitalocean-token", input: `-t ${DIGITALOCEAN}`, output: `-t ${R("digitalocean-token")}`, count: 1 },
+	{ kind: "google-oauth-secret", input: `${GOOGLE_OAUTH}`, output: R("google-oauth-secret"), count: 1 },
+	{ kind: "telegram-bot-token", input: `/bot${TELEGRAM}/`, output: `/bot${R("telegram-bot-token")}/`, count: 1 },
+	{ kind: "age-secret-key", input: AGE, output: R("age-secret-key"), count: 1 },
+	{
+		kind: "azure-key",
+		input: `${AZURE}\nhttps://a.blob.core.windows.net/c/f?sv=2022-11-02&sig=${alnum(40)}%3D&se=x`,
+		output: `${AZURE.replace(AZURE_KEY, R("azure-key"))}\nhttps://a.blob.core.windows.net/c/f?sv=2022-11-02&sig=${R("azure-key")}&se=x`,
+		count: 2,
+	},
+	{
+		kind: "env-secret",
+		input: ENV_DUMP,
+		output: `DB_${"PASS"}WORD=${R("env-secret")}\nJWT_${"SEC"}RET=${R("env-secret")}\nexport API_${"KEY"}="${R("env-secret")}"\nPWD=/home/me\nmax_tokens: 4096`,
+		count: 3,
+	},
 	{
 		kind: "api-key",
 		input: `ANTHROPIC_API_KEY=${ANTHROPIC}\nOPENAI_API_KEY="${OPENAI_PROJECT}" old: ${OPENAI_CLASSIC}.`,
@@ -784,6 +821,19 @@ test("every pattern is linear: a megabyte of adversarial text takes well under a
 		"0x repeated": megabyteOf("0x"),
 		"labelled 40-digit tokens": megabyteOf(`token=${hex(40)} `),
 		"commit hashes": megabyteOf(`commit ${hex(64)}\n`),
+		"hf prefixes": megabyteOf("hf_"),
+		"hf one long token": `hf_${"a".repeat(MB)}`,
+		"npm near miss": megabyteOf(`npm_${alnum(35)} `),
+		"gitlab prefixes": megabyteOf("glpat-"),
+		"sendgrid dots": megabyteOf("SG.aaaaaaaaaaaaaaaaaaaaaa."),
+		"telegram digits": megabyteOf("1234567890:AA"),
+		"azure labels": megabyteOf("AccountKey="),
+		"azure long value": `AccountKey=${"a".repeat(MB)}`,
+		"env keywords": megabyteOf("PASSWORD="),
+		"env name runs": megabyteOf("A_B_C_D_E_F_G_H_I_J_K_L_M_N_O_P_Q_R_S_T_U_V_W_X_Y_Z_"),
+		"env names without =": megabyteOf(`${"X".repeat(39)}TOKEN `),
+		"env long value": `SECRET=${"v".repeat(MB)}`,
+		"env separators": `TOKEN${" ".repeat(MB)}`,
 		"one letter": "a".repeat(MB),
 		spaces: " ".repeat(MB),
 	};

@@ -3,12 +3,13 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { EXPORT_FORMATS, exportInputOf, exportText } from "../../import/export.js";
+import { EXPORT_FORMATS, exportInputOf, exportValue } from "../../import/export.js";
 import { claudeCodeJsonl, claudeCodeResumePoint, claudeCodeTranscript } from "../../import/export-claude-code.js";
 import { IMPORT_FORMATS, type ImportReport, importSources, isImportFormat } from "../../import/index.js";
 import type { ImportFormat } from "../../import/types.js";
 import { countOf, sanitize } from "../../render/preview.js";
 import { createProgress } from "../../render/progress.js";
+import { formatCounts, type RedactionCounts, redactRecords } from "../../render/redact.js";
 import { schemeOf } from "../../storage/locations.js";
 import { defaultAgentDir, defaultSessionDir } from "../../storage/paths.js";
 import { CliError, type CliIO, type CommandHandler, requiredPositional, stringValue, UsageError } from "../args.js";
@@ -134,10 +135,10 @@ export const exportCommand: CommandHandler = {
 		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true);
 		try {
 			const input = await exportInputOf(session);
-			let text: string;
+			let value: unknown;
 			if (format === "claude-code") {
 				const transcript = claudeCodeTranscript(input);
-				text = claudeCodeJsonl(transcript.lines);
+				value = transcript.lines;
 				const resumes = claudeCodeResumePoint(transcript.lines);
 				// Claude Code resumes at the newest end of a branch: a leaf with entries below it cannot be its active point.
 				if (transcript.leafUuid !== undefined && resumes !== transcript.leafUuid) {
@@ -145,8 +146,21 @@ export const exportCommand: CommandHandler = {
 						`session-tree: note: the leaf has later entries below it; \`claude --resume\` continues at line ${resumes ?? "(none)"}, not at the leaf's line ${transcript.leafUuid}\n`,
 					);
 				}
-			} else text = exportText(input, format);
+			} else value = exportValue(input, format);
+			// An export is for another application, often on another machine: secrets are replaced
+			// as in `md` and `html` (render/redact.ts) unless --no-redact.
+			let counts: RedactionCounts = {};
+			let shared = value;
+			if (values["no-redact"] !== true && typeof value === "object" && value !== null) {
+				const redacted = redactRecords([value]);
+				shared = redacted.records[0];
+				counts = redacted.counts;
+			}
+			const text =
+				format === "claude-code" ? claudeCodeJsonl(shared as unknown[]) : `${JSON.stringify(shared, null, 2)}\n`;
 			writeOutput(io, out, text, force);
+			const summary = formatCounts(counts);
+			if (summary !== "") io.err(`session-tree: redacted ${summary} (--no-redact keeps them)\n`);
 		} finally {
 			await session.close();
 		}

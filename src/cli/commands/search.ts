@@ -72,12 +72,19 @@ export const searchCommand: CommandHandler = {
 				? PIPED_SNIPPET_WIDTH
 				: Math.max(20, width - (2 + idBudget + 2 + ROLE_BUDGET + 2 + MARK_WIDTH + 2));
 		const progress = createProgress(process.stderr, { label: "searching sessions" });
-		const result = await searchSessions(selection.collection, matcher, {
-			...(limit === undefined ? {} : { limit }),
-			snippetWidth,
-			scan: values.scan === true,
-			onProgress: (done, total) => progress.update(done, total),
-		});
+		let result: Awaited<ReturnType<typeof searchSessions>>;
+		try {
+			result = await searchSessions(selection.collection, matcher, {
+				...(limit === undefined ? {} : { limit }),
+				snippetWidth,
+				scan: values.scan === true,
+				onProgress: (done, total) => progress.update(done, total),
+			});
+		} catch (error) {
+			// A regular expression refused for its time (see catalog/regex-guard.ts) is the query's fault.
+			if (error instanceof InvalidPattern) throw new UsageError(`refused --regex: ${error.message}`, "search");
+			throw error;
+		}
 		progress.finish();
 		await selection.collection.close?.();
 		reportProblems(io, result.skipped, result.warnings);
