@@ -38,16 +38,24 @@ export async function openSession(
 				(isSessionTreeError(error, "FILE_NOT_FOUND") && location.includes("#")));
 		const foreign = candidate ? await openForeign(location, io, lenient, false) : undefined;
 		if (foreign) return foreign;
-		// Loaded only now: what a failed open says (a directory, a prefix of a session id, …).
-		if (plainPath) throw (await import("./open-errors.js")).explainPathError(location, error);
-		if (!isSessionTreeError(error, "FILE_NOT_FOUND")) throw error;
-		// A store's session by a prefix of its id (or the store's sessions listed).
-		const full = await (await import("../catalog/session-location.js")).resolveSessionPrefix(location);
-		if (full === undefined || full === location) throw error;
-		session = await open(full);
+		session = await reopen(location, error, open);
 	}
 	printProblems(session, io);
 	return session;
+}
+
+/**
+ * After a failed open: a store's session by a unique prefix of its id (or, for a store URL, the
+ * sessions it holds listed), else the failure in plain words (a directory, a file that is no
+ * session, …). Never returns for a path.
+ */
+async function reopen(location: string, error: unknown, open: (at: string) => Promise<Session>): Promise<Session> {
+	// Both modules are loaded only now: a session that opens pays for neither.
+	if (schemeOf(location) === undefined) throw (await import("./open-errors.js")).explainPathError(location, error);
+	if (!isSessionTreeError(error, "FILE_NOT_FOUND")) throw error;
+	const full = await (await import("../catalog/session-location.js")).resolveSessionPrefix(location);
+	if (full === undefined || full === location) throw error;
+	return open(full);
 }
 
 /** Prints what a lenient open worked around, as warnings. */
@@ -80,16 +88,8 @@ export async function openSessionToWrite(
 	try {
 		session = await open(location);
 	} catch (error) {
-		if (plainPath) {
-			if (isSessionTreeError(error)) await refuseForeign(location, command);
-			// Loaded only now: what a failed open says (a directory, a file that is no session, …).
-			throw (await import("./open-errors.js")).explainPathError(location, error);
-		}
-		if (!isSessionTreeError(error, "FILE_NOT_FOUND")) throw error;
-		// A store's session by a prefix of its id, as openSession takes it.
-		const full = await (await import("../catalog/session-location.js")).resolveSessionPrefix(location);
-		if (full === undefined || full === location) throw error;
-		session = await open(full);
+		if (plainPath && isSessionTreeError(error)) await refuseForeign(location, command);
+		session = await reopen(location, error, open);
 	}
 	printProblems(session, io);
 	return session;
