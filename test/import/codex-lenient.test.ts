@@ -43,7 +43,7 @@ const output = (id: string, out = "ok"): Json => item({ type: "function_call_out
 const turn = (model = "gpt-5.4"): Json => ({ timestamp: at(), type: "turn_context", payload: { model } });
 
 function text(lines: readonly (Json | string)[]): string {
-	return lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n") + "\n";
+	return `${lines.map((l) => (typeof l === "string" ? l : JSON.stringify(l))).join("\n")}\n`;
 }
 
 function load(lines: readonly (Json | string)[], lenient = false): ImportedSession {
