@@ -19,6 +19,16 @@ export const IMPORT_FORMATS: readonly ImportFormat[] = [
 	"openwebui",
 ];
 
+/** How messages name a file of each format ("a Claude Code session, opened read-only, …"). */
+export const FORMAT_NAMES: Readonly<Record<ImportFormat, string>> = {
+	chatgpt: "a ChatGPT export",
+	openwebui: "an Open WebUI chat",
+	"claude-code": "a Claude Code session",
+	codex: "a Codex session",
+	gemini: "a Gemini CLI session",
+	"claude-ai": "a Claude.ai export",
+};
+
 /** True for the name of a format this layer imports. */
 export function isImportFormat(name: string): name is ImportFormat {
 	return (IMPORT_FORMATS as readonly string[]).includes(name);

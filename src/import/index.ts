@@ -30,7 +30,7 @@ import { MemoryCollection } from "../storage/memory-store.js";
 import type { SessionCollection, SessionStore, StorePosition } from "../storage/store.js";
 import { contentHash, isJson } from "./common.js";
 import { toolPairingOfRecords } from "./context-check.js";
-import { IMPORT_FORMATS, sniffFormat } from "./detect.js";
+import { FORMAT_NAMES, IMPORT_FORMATS, sniffFormat } from "./detect.js";
 import { ImportedSessionStore } from "./read-only.js";
 import { expandInputs, type PendingSource } from "./sources.js";
 import type { ImportedSession, Importer, ImportFormat, ImportSkip, ImportSource } from "./types.js";
@@ -72,15 +72,6 @@ export interface ImportTextOptions {
 	lenient?: boolean;
 }
 
-const FORMAT_WORDS: Record<ImportFormat, string> = {
-	chatgpt: "a ChatGPT export",
-	openwebui: "an Open WebUI chat",
-	"claude-code": "a Claude Code transcript",
-	codex: "a Codex rollout",
-	gemini: "a Gemini CLI chat recording",
-	"claude-ai": "a Claude.ai export",
-};
-
 /**
  * The sessions of one source, in memory: its format detected (or `from`), its importer run.
  * @throws SessionTreeError naming the source: INVALID_ARGUMENT when the format cannot be told,
@@ -113,12 +104,12 @@ export async function importText(
 			kind !== undefined &&
 			kind !== options.from
 		) {
-			const looks = kind === "pi" ? "a pi session" : `${FORMAT_WORDS[kind]} (--from ${kind})`;
+			const looks = kind === "pi" ? "a pi session" : `${FORMAT_NAMES[kind]} (--from ${kind})`;
 			const prefix = error.file === undefined ? "" : `${error.file}: `;
 			const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
 			throw new SessionTreeError(
 				error.code,
-				`${message} (it looks like ${looks}, not ${FORMAT_WORDS[options.from]})`,
+				`${message} (it looks like ${looks}, not ${FORMAT_NAMES[options.from]})`,
 				{ file: error.file ?? name },
 				{ cause: error },
 			);
@@ -555,7 +546,7 @@ async function importPending(
 				report.skipped.push({ source: pending.name, where: "", reason: "holds no conversation" });
 				return undefined;
 			}
-			const words = sessions[0] ? FORMAT_WORDS[sessions[0].format] : "a file";
+			const words = sessions[0] ? FORMAT_NAMES[sessions[0].format] : "a file";
 			throw new SessionTreeError(
 				"INVALID_ARGUMENT",
 				`${pending.name}: ${words} that holds no conversation (no message in it): nothing to import`,

@@ -17,6 +17,7 @@ import type {
 	StoreRead,
 	TailRead,
 } from "../storage/store.js";
+import { FORMAT_NAMES } from "./detect.js";
 import type { ImportFormat } from "./types.js";
 
 const CAPABILITIES: StoreCapabilities = Object.freeze({
@@ -25,15 +26,6 @@ const CAPABILITIES: StoreCapabilities = Object.freeze({
 	pathReads: false,
 	durability: Object.freeze(["none"] as const),
 });
-
-const FORMAT_NAMES: Record<ImportFormat, string> = {
-	chatgpt: "a ChatGPT export",
-	openwebui: "an Open WebUI chat",
-	"claude-code": "a Claude Code session",
-	codex: "a Codex session",
-	gemini: "a Gemini CLI session",
-	"claude-ai": "a Claude.ai export",
-};
 
 let counter = 0;
 
