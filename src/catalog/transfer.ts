@@ -14,7 +14,7 @@
  */
 
 import { rmSync } from "node:fs";
-import { SessionTreeError } from "../core/errors.js";
+import { describeSystemError, SessionTreeError } from "../core/errors.js";
 import type { SessionHeader } from "../core/types.js";
 import { isHeaderRecord } from "../core/validate.js";
 import { collectionAt, schemeOf, storeAt } from "../storage/locations.js";
@@ -104,7 +104,9 @@ async function writeStaged(
 	try {
 		moved = moveToNewName(partial.location, file.location);
 	} catch (cause) {
-		throw new SessionTreeError("IO_ERROR", `cannot give the copy its name: ${String(cause)}`, { file: file.location });
+		throw new SessionTreeError("IO_ERROR", `cannot give the copy its name: ${describeSystemError(cause)}`, {
+			file: file.location,
+		});
 	}
 	if (!moved) {
 		// Another copy (or writer) gave the name a file meanwhile: that file decides, as for any re-run.

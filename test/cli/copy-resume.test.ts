@@ -1,5 +1,5 @@
 /**
- * An interrupted `copy`: the real CLI copying a 100,000-entry session is SIGKILLed once the
+ * An interrupted `copy`: the real CLI copying a 30,000–50,000-entry session is SIGKILLed once the
  * target holds some but not all of it, then run again (it completes the copy: exit 0, the
  * target equals the source record for record), and a third time (already there). Into a
  * directory (where the unfinished copy is a hidden `.NAME.partial` that nothing lists), SQLite
@@ -27,8 +27,12 @@ after(() => {
 const server = await postgresServer();
 const pg = "url" in server ? testSchema(server.url, "copy_resume") : undefined;
 
-/** Entries of the session copied: large enough that a copy is caught part way, on any machine. */
-const ENTRIES = 100_000;
+/**
+ * Entries of the session copied: enough that a copy is caught part way on any machine (the
+ * kill comes a few appends in), few enough to keep the test short. PostgreSQL, the slowest
+ * target by far, gets fewer.
+ */
+const ENTRIES = { directory: 50_000, sqlite: 50_000, postgres: 30_000 };
 /** A kill once the target holds about this many records: a few appends in (the copy appends 1,000 at a time). */
 const SOME = 2_000;
 
@@ -43,12 +47,12 @@ interface Source {
 	fileName: string;
 }
 
-/** A session of {@link ENTRIES} messages in a chain, written as pi writes it. */
-function bigSession(dir: string, id: string): Source {
+/** A session of `entries` messages in a chain, written as pi writes it. */
+function bigSession(dir: string, id: string, entries: number): Source {
 	const timestamp = "2026-11-30T07:04:10.123Z";
 	const out = [JSON.stringify({ type: "session", version: 3, id, timestamp, cwd: "/p" })];
 	let parent: string | null = null;
-	for (let i = 0; i < ENTRIES; i++) {
+	for (let i = 0; i < entries; i++) {
 		const entryId = (0x10000000 + i).toString(16);
 		const role = i % 2 === 0 ? "user" : "assistant";
 		const message = { role, content: `message ${i} of a long session`, timestamp: 1748768400000 + i };
@@ -134,7 +138,7 @@ describe("an interrupted copy is completed by running it again", () => {
 	test("into a directory: hidden while unfinished, then the same bytes under pi's name", {
 		timeout: 120_000,
 	}, async () => {
-		const source = bigSession(tempDir(), "0196aa00-0000-7000-8000-000000000001");
+		const source = bigSession(tempDir(), "0196aa00-0000-7000-8000-000000000001", ENTRIES.directory);
 		const out = tempDir();
 		const file = join(out, source.fileName);
 		const partial = join(out, `.${source.fileName}.partial`);
@@ -163,7 +167,7 @@ describe("an interrupted copy is completed by running it again", () => {
 			skip: kind === "postgres" && !pg ? "no PostgreSQL server" : false,
 		}, async () => {
 			const dir = tempDir();
-			const source = bigSession(dir, `0196aa00-0000-7000-8000-00000000000${kind === "sqlite" ? 2 : 3}`);
+			const source = bigSession(dir, `0196aa00-0000-7000-8000-00000000000${kind === "sqlite" ? 2 : 3}`, ENTRIES[kind]);
 			const database = kind === "sqlite" ? `sqlite:${join(dir, "copies.db")}` : (pg?.url as string);
 			const location = `${collectionAt(database).location}#${source.id}`;
 			// A listing's bytes count the records' text without newlines; half of SOME lines is well past the header.
