@@ -8,91 +8,35 @@
  * text the codec wrote, so a file copied into a database and back gives the same lines (for
  * lines in the codec's own form, `JSON.stringify` of the record, which is what pi and this
  * library write). It refuses a damaged source (repair it first), never writes over a session
- * that exists, and removes what it wrote when it fails part way.
+ * that exists (it only completes one that holds the first of the source's records: an
+ * interrupted copy), and removes what it created when it fails part way. A session file is
+ * written under a hidden name and gets its own when it is whole.
  */
 
-import { SessionTreeError } from "../core/errors.js";
-import type { Envelope } from "../core/lazy.js";
-import type { RawRecord } from "../core/migrate.js";
-import { stripLocation } from "../core/reducer.js";
-import { isHeaderRecord, parseRecord } from "../core/validate.js";
+import { rmSync } from "node:fs";
+import { describeSystemError, SessionTreeError } from "../core/errors.js";
+import type { SessionHeader } from "../core/types.js";
+import { isHeaderRecord } from "../core/validate.js";
 import { collectionAt, schemeOf, storeAt } from "../storage/locations.js";
-import type { SessionCollection, SessionListing, SessionStore, StoreRead } from "../storage/store.js";
+import { moveToNewName, partialName } from "../storage/new-file.js";
+import type { SessionCollection, SessionListing, SessionStore, StorePosition, StoreRead } from "../storage/store.js";
+import { appendBatches, recordBatches, removeUnfinished } from "./records.js";
 
-/** Records per append when copying: a million-entry session is not one transaction or one write. */
-const COPY_BATCH = 1000;
-
-/**
- * The records of a read, in order, in batches of at most `size`: bodies of lines the store
- * handed back as envelopes are read and parsed one batch at a time, so a copy of a large
- * file never holds all its records parsed at once.
- * @throws SessionTreeError naming the location and line of a damaged or incomplete line
- */
-export function* recordBatches(read: StoreRead, location: string, size = COPY_BATCH): Generator<RawRecord[]> {
-	for (const line of read.lines) {
-		if (line.error || line.torn) {
-			const code = line.error?.code ?? "TORN_TAIL";
-			const reason = line.error ? stripLocation(line.error) : "an incomplete last line";
-			throw new SessionTreeError(code, `${reason}; repair the session before copying it`, {
-				file: location,
-				line: line.line,
-			});
-		}
-	}
-	for (let from = 0; from < read.lines.length; from += size) {
-		const lines = read.lines.slice(from, from + size);
-		const envelopes: Envelope[] = [];
-		for (const line of lines) if (!line.record && line.envelope) envelopes.push(line.envelope);
-		const texts = envelopes.length > 0 ? bodiesOf(read, envelopes, location) : [];
-		let k = 0;
-		const records: RawRecord[] = [];
-		for (const line of lines) {
-			if (line.record) records.push(line.record);
-			else if (line.envelope) {
-				const envelope = line.envelope;
-				const parsed = parseRecord(texts[k++] ?? "");
-				if (!parsed.record) {
-					throw new SessionTreeError("INVALID_JSON", `${parsed.reason}; repair the session before copying it`, {
-						file: location,
-						line: envelope.line,
-					});
-				}
-				records.push(parsed.record);
-			}
-		}
-		yield records;
-	}
-}
-
-/** The texts of lines a store handed back as envelopes. */
-function bodiesOf(read: StoreRead, envelopes: readonly Envelope[], location: string): string[] {
-	if (!read.source)
-		throw new SessionTreeError("IO_ERROR", "the store gave envelopes without a source", { file: location });
-	return read.source.readLines(envelopes);
-}
-
-/**
- * Every record of a session, in order, bodies read (a store with lazy bodies hands envelopes).
- * @throws SessionTreeError naming the location and line of a damaged or incomplete line
- */
-export async function readAllRecords(store: SessionStore): Promise<RawRecord[]> {
-	const records: RawRecord[] = [];
-	for (const batch of recordBatches(await store.read(), store.location))
-		for (const record of batch) records.push(record);
-	return records;
-}
+export { readAllRecords, recordBatches } from "./records.js";
 
 /** Where a copy goes: a collection (a new session named by the header's id) or one session's location. */
 export type CopyTarget = { collection: SessionCollection } | { location: string };
 
 /**
- * Copies one session into `target`, which must not hold it yet.
- * @returns the new session's location
- * @throws SessionTreeError FILE_EXISTS when the target holds the session; the source's damage, see {@link readAllRecords}
+ * Copies one session into `target`, or completes an interrupted copy there (see
+ * {@link copyLocation}).
+ * @returns the session's location in the target
+ * @throws SessionTreeError FILE_EXISTS when the target holds the whole session already, or a
+ *   different one by its name; the source's damage, see {@link readAllRecords}
  */
 export async function copySession(source: SessionStore, target: CopyTarget): Promise<string> {
 	const done = await copyInto(source, target);
-	if (done.already) {
+	if (done.outcome === "already") {
 		throw new SessionTreeError("FILE_EXISTS", "the target already holds this session (the same records)", {
 			file: done.location,
 		});
@@ -101,14 +45,25 @@ export async function copySession(source: SessionStore, target: CopyTarget): Pro
 }
 
 /**
- * Copies one session into `target`; `already` when the target held exactly that session (the
- * same records, as the same JSON, in order) and nothing was written.
+ * What copying one session did: `copied` it whole, `completed` a copy that held the first of
+ * its records (an interrupted one; `appended` records were added), or found it there
+ * `already`, the same records, and wrote nothing.
+ */
+interface Copied {
+	location: string;
+	outcome: "copied" | "completed" | "already";
+	appended: number;
+}
+
+/**
+ * Copies one session into `target`. A session file goes to a hidden name beside its own (see
+ * {@link partialName}) and gets its name when it is whole; a database or memory session is
+ * visible as it grows. Either way, a copy that stopped part way is completed by the next.
  * @throws SessionTreeError FILE_EXISTS when the target holds a different session by that name
  */
-async function copyInto(source: SessionStore, target: CopyTarget): Promise<{ location: string; already: boolean }> {
+async function copyInto(source: SessionStore, target: CopyTarget): Promise<Copied> {
 	const read = await source.read();
-	const batches = recordBatches(read, source.location);
-	const first = batches.next();
+	const first = recordBatches(read, source.location, 1).next();
 	const header = first.done ? undefined : first.value[0];
 	if (!header || !isHeaderRecord(header)) {
 		throw new SessionTreeError("INVALID_HEADER", "the first record is not a session header", {
@@ -116,57 +71,141 @@ async function copyInto(source: SessionStore, target: CopyTarget): Promise<{ loc
 			line: 1,
 		});
 	}
+	const collection = "collection" in target ? target.collection : undefined;
 	const store = "collection" in target ? target.collection.sessionFor(header) : storeAt(target.location);
-	let position: string;
 	try {
-		position = await store.create(header);
-	} catch (error) {
-		try {
-			if (!(error instanceof SessionTreeError && error.code === "FILE_EXISTS")) throw error;
-			// A re-run of a copy finds its sessions there: fine when they are the same; anything else is not copied.
-			if (await sameRecords(read, source.location, store)) return { location: store.location, already: true };
-			throw new SessionTreeError(
-				"FILE_EXISTS",
-				`not copied: ${store.location} holds a different session (or an incomplete copy) by this name; remove it or copy elsewhere`,
-				{ file: source.location },
-			);
-		} finally {
-			await store.close();
+		if (schemeOf(store.location) !== undefined || (await store.exists())) {
+			return { location: store.location, ...(await writeSession(read, source.location, store, header, collection)) };
 		}
-	}
-	try {
-		const append = async (records: readonly RawRecord[]) => {
-			if (records.length === 0) return;
-			const outcome = await store.append(records, position);
-			if (outcome.status !== "ok") {
-				throw new SessionTreeError("WRITE_CONFLICT", "another writer wrote to the new session during the copy", {
-					file: store.location,
-				});
-			}
-			position = outcome.position;
-		};
-		await append(first.done ? [] : first.value.slice(1));
-		for (const batch of batches) await append(batch);
-		await store.flush();
-		await verifyCopy(read, source.location, store);
-	} catch (error) {
-		await discard(store, target);
-		throw error;
+		return await writeStaged(read, source.location, store, header);
 	} finally {
 		await store.close();
 	}
-	return { location: store.location, already: false };
 }
 
-/** True when `store` reads back exactly as `original` (see {@link verifyCopy}); false for any difference or damage. */
-async function sameRecords(original: StoreRead, location: string, store: SessionStore): Promise<boolean> {
+/**
+ * Copies into a session file that does not exist: under its hidden partial name first (where
+ * an interrupted copy is completed), then moved to its own name, never over a file there.
+ */
+async function writeStaged(
+	read: StoreRead,
+	location: string,
+	file: SessionStore,
+	header: SessionHeader,
+): Promise<Copied> {
+	const partial = storeAt(partialName(file.location));
+	let done: Omit<Copied, "location">;
 	try {
-		await verifyCopy(original, location, store);
-		return true;
+		done = await writeSession(read, location, partial, header, undefined);
+	} finally {
+		await partial.close();
+	}
+	let moved: boolean;
+	try {
+		moved = moveToNewName(partial.location, file.location);
+	} catch (cause) {
+		throw new SessionTreeError("IO_ERROR", `cannot give the copy its name: ${describeSystemError(cause)}`, {
+			file: file.location,
+		});
+	}
+	if (!moved) {
+		// Another copy (or writer) gave the name a file meanwhile: that file decides, as for any re-run.
+		rmSync(partial.location, { force: true });
+		return { location: file.location, ...(await writeSession(read, location, file, header, undefined)) };
+	}
+	return {
+		location: file.location,
+		outcome: done.outcome === "copied" ? "copied" : "completed",
+		appended: done.appended,
+	};
+}
+
+/**
+ * Copies the session of `read` into `store`: creates it, completes it when it holds the first of
+ * the source's records, or finds it whole. Only what this creates is removed when the copy fails
+ * part way; a session that was there stays as it was, or longer by whole records of the source.
+ * @throws SessionTreeError FILE_EXISTS when `store` holds anything else
+ */
+async function writeSession(
+	read: StoreRead,
+	location: string,
+	store: SessionStore,
+	header: SessionHeader,
+	collection: SessionCollection | undefined,
+): Promise<Omit<Copied, "location">> {
+	let held: Held | undefined;
+	let created = false;
+	try {
+		held = { count: 1, position: await store.create(header) };
+		created = true;
 	} catch (error) {
-		if (error instanceof SessionTreeError) return false;
+		if (!(error instanceof SessionTreeError && error.code === "FILE_EXISTS")) throw error;
+		// A re-run of a copy finds its session there: whole, the first of its records, or something else.
+		held = await heldOf(read, location, store);
+	}
+	if (!held) {
+		throw new SessionTreeError(
+			"FILE_EXISTS",
+			`not copied: ${store.location} holds a different session by this name (not the source's records, nor the first of them); remove it or copy elsewhere`,
+			{ file: location },
+		);
+	}
+	const total = read.lines.length;
+	if (!created && held.count === total) return { outcome: "already", appended: 0 };
+	try {
+		const rest = recordBatches({ ...read, lines: read.lines.slice(held.count) }, location);
+		await appendBatches(store, rest, held.position, "copy");
+		await store.flush();
+		await verifyCopy(read, location, store);
+	} catch (error) {
+		if (created) await removeUnfinished(store, collection);
 		throw error;
 	}
+	return { outcome: created ? "copied" : "completed", appended: total - held.count };
+}
+
+/** How much of a source a session holds: its first `count` records, and the position after them. */
+interface Held {
+	count: number;
+	position: StorePosition;
+}
+
+/**
+ * How much of `original` the session in `store` holds: its records are the original's first
+ * ones, as the same JSON, in order (all of them for a whole copy). Undefined when it holds
+ * anything else: another session, one that went its own way, more records than the original,
+ * a damaged line. An incomplete last line (a copy killed in the middle of a write) is not
+ * counted: the file store cuts it off, keeping its bytes in a `.torn` file, before the next
+ * append. The comparison is the catalog's, record by record; the store only reads.
+ */
+async function heldOf(original: StoreRead, location: string, store: SessionStore): Promise<Held | undefined> {
+	const read = await store.read();
+	const torn = read.lines.at(-1)?.torn === true;
+	const held = recordBatches(torn ? { ...read, lines: read.lines.slice(0, -1) } : read, store.location);
+	// The next batch of the session there; undefined for its damage (the source's is thrown).
+	const nextHeld = () => {
+		try {
+			return held.next();
+		} catch (error) {
+			if (error instanceof SessionTreeError) return undefined;
+			throw error;
+		}
+	};
+	let count = 0;
+	for (const batch of recordBatches(original, location)) {
+		const next = nextHeld();
+		if (!next || (!next.done && next.value.length > batch.length)) return undefined;
+		if (next.done) break;
+		for (const [i, record] of next.value.entries()) {
+			if (JSON.stringify(record) !== JSON.stringify(batch[i])) return undefined;
+		}
+		count += next.value.length;
+		if (next.value.length < batch.length) break;
+	}
+	if (nextHeld()?.done !== true) return undefined;
+	// A whole copy with a torn line after it is no copy of this session.
+	if (torn && count === original.lines.length) return undefined;
+	return { count, position: read.position };
 }
 
 /**
@@ -193,19 +232,14 @@ async function verifyCopy(original: StoreRead, location: string, store: SessionS
 	if (!copied.next().done) throw differs();
 }
 
-/** Removes a copy that failed part way, where the target can. */
-async function discard(store: SessionStore, target: CopyTarget): Promise<void> {
-	const collection = "collection" in target ? target.collection : undefined;
-	try {
-		await collection?.remove?.(store.location);
-	} catch {
-		// The copy's own error is the one to report; a partial copy left behind is named in it.
-	}
-}
-
 /** What {@link copyLocation} did with one session of the source. */
 export type CopyEvent =
 	| { kind: "copied"; source: string; location: string }
+	/**
+	 * The target held the first of the session's records (a copy that was interrupted, or made
+	 * before the source grew): the other `appended` records were added, and it is whole now.
+	 */
+	| { kind: "completed"; source: string; location: string; appended: number }
 	/** The target already held exactly this session: nothing written, nothing lost. */
 	| { kind: "exists"; source: string; reason: string }
 	| { kind: "failed"; source: string; error: SessionTreeError };
@@ -224,8 +258,9 @@ export function isCollectionLocation(location: string, isDirectory: (path: strin
 /**
  * Copies what `source` names (one session, or every session of a collection) into `target` (a
  * collection, or, for one session, a new session's location). Sessions the target already
- * holds, with the same records, are reported and left alone, so a copy that stopped can be run
- * again; a different session (or an incomplete copy) in the way fails that session.
+ * holds, with the same records, are reported and left alone; one that holds the first of its
+ * records (a copy that stopped part way) gets the others, so a copy that stopped is completed by
+ * running it again. A different session in the way fails that session, which is left as it is.
  */
 export async function* copyLocation(
 	source: string,
@@ -320,12 +355,15 @@ async function foreignStores(
 	return stores;
 }
 
-/** One session copied, already there (the same records), or failed: a different session in the way is a failure. */
+/** One session copied, completed, already there (the same records), or failed: a different session in the way is a failure. */
 async function copyOne(store: SessionStore, into: CopyTarget): Promise<CopyEvent> {
 	try {
 		const done = await copyInto(store, into);
-		if (done.already) {
+		if (done.outcome === "already") {
 			return { kind: "exists", source: store.location, reason: `${done.location} already holds this session` };
+		}
+		if (done.outcome === "completed") {
+			return { kind: "completed", source: store.location, location: done.location, appended: done.appended };
 		}
 		return { kind: "copied", source: store.location, location: done.location };
 	} catch (error) {

@@ -5,18 +5,16 @@
  */
 
 import { randomBytes } from "node:crypto";
-import { closeSync, existsSync, fsyncSync, linkSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, existsSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { describeSystemError, SessionTreeError } from "../core/errors.js";
+import { moveToNewName } from "../storage/new-file.js";
 import type { CliIO } from "./args.js";
 
 /** The error for an output file that exists and may not be replaced. */
 export function fileExistsError(file: string): SessionTreeError {
 	return new SessionTreeError("FILE_EXISTS", "the file exists (--force replaces it)", { file });
 }
-
-/** Error codes of a file system that has no hard links. */
-const NO_LINKS = new Set(["EPERM", "ENOTSUP", "EOPNOTSUPP", "ENOSYS", "EXDEV", "EMLINK"]);
 
 /**
  * Writes `text` to a new file `file` (mode 0600) atomically: a temporary file beside it,
@@ -47,19 +45,8 @@ function writeAtomically(file: string, text: string, force: boolean): void {
 		} finally {
 			closeSync(fd);
 		}
-		if (force) {
-			renameSync(temp, file);
-			return;
-		}
-		try {
-			linkSync(temp, file);
-		} catch (error) {
-			const code = (error as NodeJS.ErrnoException).code;
-			if (code === "EEXIST") throw fileExistsError(file);
-			if (code === undefined || !NO_LINKS.has(code)) throw error;
-			if (existsSync(file)) throw fileExistsError(file);
-			renameSync(temp, file);
-		}
+		if (force) renameSync(temp, file);
+		else if (!moveToNewName(temp, file)) throw fileExistsError(file);
 	} finally {
 		if (existsSync(temp)) unlinkSync(temp);
 	}

@@ -954,7 +954,10 @@ const SPECS = defineCommands([
 				"The copy holds the same records as the same JSON text, in the same order, and is read back\n" +
 				"and compared before it counts: a file copied into a database and back gives the same lines.\n" +
 				"A damaged source is refused (repair it first); a session DST already holds is left alone\n" +
-				"with a warning, so an interrupted copy can be run again. Exit 1 if any session failed.\n" +
+				"with a warning. Run an interrupted copy again to complete it: a session in DST that holds\n" +
+				"the first of SRC's records gets the rest (completed: N records appended); one that\n" +
+				"holds anything else is left as it is and fails. A session file is written as a hidden\n" +
+				".NAME.partial file and gets its name when whole. Exit 1 if any session failed.\n" +
 				"SRC may be another agent's file (FILE#ID for one session of several): what is copied is\n" +
 				"its import, as `tree` and `ctx` read it; the file itself is only read.",
 			examples: [

@@ -16,8 +16,8 @@
  * See docs/import.md.
  */
 
-import { rmSync } from "node:fs";
-import { type CopyTarget, recordBatches } from "../catalog/transfer.js";
+import { appendBatches, inBatches, recordBatches, removeUnfinished } from "../catalog/records.js";
+import type { CopyTarget } from "../catalog/transfer.js";
 import * as make from "../core/entries.js";
 import { SessionTreeError } from "../core/errors.js";
 import { derivedEntryId } from "../core/ids.js";
@@ -26,7 +26,6 @@ import type { ToolPairingReport } from "../core/tool-pairing.js";
 import { Session } from "../session.js";
 import { DirectoryCollection } from "../storage/directory-collection.js";
 import { collectionAt, schemeOf, storeAt } from "../storage/locations.js";
-import { MemoryCollection } from "../storage/memory-store.js";
 import type { SessionCollection, SessionStore, StorePosition } from "../storage/store.js";
 import { contentHash, isJson } from "./common.js";
 import { toolPairingOfRecords } from "./context-check.js";
@@ -256,58 +255,23 @@ async function plan(imported: ImportedSession, store: SessionStore): Promise<Pla
 	return { kind: "append", store, records, position: read.position };
 }
 
-/** Records per append, so that a large session is not one huge write or transaction. */
-const BATCH = 1000;
-
-async function appendAll(store: SessionStore, records: readonly RawRecord[], from: StorePosition): Promise<void> {
-	let position = from;
-	for (let at = 0; at < records.length; at += BATCH) {
-		const outcome = await store.append(records.slice(at, at + BATCH), position);
-		if (outcome.status !== "ok") {
-			throw new SessionTreeError(
-				"WRITE_CONFLICT",
-				"another writer changed the session during the import; run it again",
-				{
-					file: store.location,
-				},
-			);
-		}
-		position = outcome.position;
-	}
-}
-
-/** Removes a session this import created and could not finish, where the target can. */
-async function discard(store: SessionStore, collection: SessionCollection | undefined): Promise<void> {
-	try {
-		if (collection?.remove) await collection.remove(store.location);
-		else if (schemeOf(store.location) === undefined) rmSync(store.location, { force: true });
-		else if (schemeOf(store.location) === "memory") await new MemoryCollection().remove(store.location);
-		else {
-			const base = store.location.split("#")[0] as string;
-			await collectionAt(base).remove?.(store.location);
-		}
-	} catch {
-		// The write's own error is the one to report.
-	}
-}
-
 /** Carries out a plan. A new session that fails part way is removed. */
 async function carryOut(step: Plan, collection: SessionCollection | undefined): Promise<WriteResult> {
 	const { store } = step;
 	try {
 		if (step.kind === "unchanged") return { location: store.location, status: "unchanged", records: 0 };
 		if (step.kind === "append") {
-			await appendAll(store, step.records, step.position);
+			await appendBatches(store, inBatches(step.records), step.position, "import");
 			await store.flush();
 			return { location: store.location, status: "appended", records: step.records.length };
 		}
 		const [header, ...rest] = step.records;
 		const position = await store.create(header as unknown as Parameters<SessionStore["create"]>[0]);
 		try {
-			await appendAll(store, rest, position);
+			await appendBatches(store, inBatches(rest), position, "import");
 			await store.flush();
 		} catch (error) {
-			await discard(store, collection);
+			await removeUnfinished(store, collection);
 			throw error;
 		}
 		return { location: store.location, status: "written", records: step.records.length };
@@ -360,7 +324,7 @@ export async function writeSessions(
 		} catch (error) {
 			for (const [k, done] of results.entries()) {
 				const made = steps[k];
-				if (done.status === "written" && made) await discard(made.step.store, made.collection);
+				if (done.status === "written" && made) await removeUnfinished(made.step.store, made.collection);
 			}
 			throw error;
 		}

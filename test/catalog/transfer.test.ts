@@ -11,7 +11,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { compileQuery, searchSessions } from "../../src/catalog/search.js";
-import { copyLocation, copySession, pruneCandidates } from "../../src/catalog/transfer.js";
+import { copyLocation, copySession, pruneCandidates, readAllRecords } from "../../src/catalog/transfer.js";
+import type { SessionHeader } from "../../src/core/types.js";
 import { Session } from "../../src/index.js";
 import { collectionAt, storeAt } from "../../src/storage/locations.js";
 import { closeSqliteDatabases } from "../../src/storage/sql/sqlite-store.js";
@@ -27,6 +28,7 @@ after(async () => {
 const server = await postgresServer();
 const pg = "url" in server ? testSchema(server.url, "transfer") : undefined;
 const pgMany = "url" in server ? testSchema(server.url, "transfer_many") : undefined;
+const pgPartial = "url" in server ? testSchema(server.url, "transfer_partial") : undefined;
 
 /** Every pi fixture file (the damaged ones too: a copy refuses only lines it cannot read). */
 function fixtureFiles(): string[] {
@@ -110,6 +112,50 @@ describe("copy between stores", () => {
 			for await (const listing of collectionAt(target).list()) left.push(listing.location);
 			assert.equal(left.length, 2);
 		}
+	});
+});
+
+describe("a copy that stopped part way", () => {
+	test("memory:, SQLite and PostgreSQL: a target holding the first records gets the others; one that went its own way is refused, untouched", async (t) => {
+		const file = join(FIXTURES, "branched-session-clean.jsonl");
+		const records = await readAllRecords(storeAt(file));
+		assert.ok(records.length > 4, `${records.length} records`);
+		const header = records[0] as unknown as SessionHeader;
+		const targets = ["memory:", `sqlite:${join(dir, "partial.db")}`, ...(pgPartial ? [pgPartial.url] : [])];
+		for (const target of targets) {
+			const collection = collectionAt(target);
+			// An interrupted copy: the header and two entries, written as a copy writes them.
+			const partial = collection.sessionFor(header);
+			await partial.append(records.slice(1, 3), await partial.create(header));
+			await partial.close();
+			const events = [];
+			for await (const event of copyLocation(file, target, isDirectory)) events.push(event);
+			assert.deepEqual(events, [
+				{ kind: "completed", source: file, location: partial.location, appended: records.length - 3 },
+			]);
+			assert.deepEqual(await readAllRecords(storeAt(partial.location)), records, `${target}: the whole session`);
+			await assert.rejects(copySession(storeAt(file), { collection: collectionAt(target) }), {
+				code: "FILE_EXISTS",
+				message: /already holds this session/,
+			});
+			// Gone its own way: the same first two records, then another.
+			await collectionAt(target).remove?.(partial.location);
+			const other = collection.sessionFor(header);
+			const mine = { ...records[2], id: "ffff0001" };
+			await other.append([records[1] as object, mine], await other.create(header));
+			await other.close();
+			await assert.rejects(copySession(storeAt(file), { collection: collectionAt(target) }), {
+				code: "FILE_EXISTS",
+				message: /holds a different session/,
+			});
+			assert.deepEqual(
+				await readAllRecords(storeAt(other.location)),
+				[header, records[1], mine],
+				`${target}: untouched`,
+			);
+			await collection.close?.();
+		}
+		if (!pgPartial) t.diagnostic("PostgreSQL leg skipped: no server");
 	});
 });
 

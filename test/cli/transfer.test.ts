@@ -1,7 +1,7 @@
 /** `copy` and `prune` between directories of session files (the database stores have their own round trips). */
 
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { Session } from "../../src/index.js";
@@ -36,23 +36,36 @@ describe("copy", () => {
 		assert.equal(again.stdout, "");
 	});
 
-	test("onto a different session by the same name: exit 1, the target untouched; onto the same session: exit 0", async () => {
+	test("onto a different session by the same name: exit 1, the target untouched; onto the same session: exit 0; onto the first of its records: completed", async () => {
 		const from = tempDir();
 		const a = await sessionIn(from, "alpha");
 		const exact = join(tempDir(), "b.jsonl");
 		assert.equal((await cli(["copy", a, exact])).code, 0);
 		const into = tempDir();
 		assert.equal((await cli(["copy", from, into])).code, 0);
+		const inDir = join(into, a.split("/").at(-1) as string);
 		const same = await cli(["copy", a, exact]);
 		assert.equal(same.code, 0, same.stderr);
 		assert.match(same.stderr, /already holds this session/);
-		// The source moves on: the copies are now of a different session, which `copy a b && rm a` would lose.
-		writeFileSync(
-			a,
-			`${readFileSync(a, "utf8")}${readFileSync(a, "utf8")
+		const entry = (id: string) =>
+			`${readFileSync(a, "utf8")
 				.split("\n")[1]
-				?.replace(/"id":"[^"]+"/, '"id":"ffff0001"')}\n`,
-		);
+				?.replace(/"id":"[^"]+"/, `"id":"${id}"`)}\n`;
+		// The source moves on: the copies hold the first of its records, and copying again completes them.
+		appendFileSync(a, entry("ffff0001"));
+		for (const target of [exact, into]) {
+			const grown = await cli(["copy", a, target]);
+			assert.equal(grown.code, 0, `${target}: ${grown.stderr}`);
+			assert.match(grown.stderr, /completed: 1 record appended/);
+			assert.equal(grown.stdout, `${target === into ? inDir : exact}\n`);
+		}
+		assert.deepEqual(readFileSync(exact), readFileSync(a));
+		assert.deepEqual(readFileSync(inDir), readFileSync(a));
+		// Then the source and its copies go their own ways: each copy is a different session now,
+		// which `copy a b && rm a` would lose.
+		appendFileSync(a, entry("ffff0002"));
+		appendFileSync(exact, entry("ffff0003"));
+		appendFileSync(inDir, entry("ffff0003"));
 		const held = readFileSync(exact);
 		for (const target of [exact, into]) {
 			const differs = await cli(["copy", a, target]);
@@ -61,6 +74,7 @@ describe("copy", () => {
 			assert.equal(differs.stdout, "");
 		}
 		assert.deepEqual(readFileSync(exact), held, "the session in the way is left as it was");
+		assert.deepEqual(readFileSync(inDir), held, "the session in the way is left as it was");
 		const whole = await cli(["copy", from, into]);
 		assert.equal(whole.code, 1, "a store copy with one session in the way fails");
 		assert.match(whole.stderr, /1 session not copied/);

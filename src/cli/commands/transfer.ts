@@ -30,6 +30,11 @@ export const copyCommand: CommandHandler = {
 			if (event.kind === "copied") {
 				copied++;
 				io.out(`${event.location}\n`);
+			} else if (event.kind === "completed") {
+				// An interrupted copy made whole: its location is a result, as a new copy's is.
+				copied++;
+				io.err(`session-tree: ${event.source}: completed: ${countOf(event.appended, "record")} appended\n`);
+				io.out(`${event.location}\n`);
 			} else if (event.kind === "exists") {
 				io.err(`session-tree: warning: ${event.source}: not copied: ${event.reason}\n`);
 			} else {
