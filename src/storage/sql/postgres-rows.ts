@@ -5,7 +5,7 @@
  * from postgres-store.ts, which holds the store and collection classes that run them.
  */
 
-import type { PoolClient } from "pg";
+import type { ClientBase } from "pg";
 import { SessionTreeError } from "../../core/errors.js";
 import { isObject } from "../../core/validate.js";
 import { indexRecord } from "./common.js";
@@ -121,6 +121,10 @@ function statementsFor(schema: string) {
 	LEFT JOIN ${s}.records r ON r.session = s.name AND r.seq >= $2
 	WHERE s.name = $1 ORDER BY r.seq`,
 		rowsFrom: `SELECT seq, line FROM ${s}.records WHERE session = $1 AND seq >= $2 ORDER BY seq`,
+		// The records from seq $2 to before $3, with the session's generation: what a write sent twice checks.
+		range: `SELECT s.generation, r.seq, r.line FROM ${s}.sessions s
+	LEFT JOIN ${s}.records r ON r.session = s.name AND r.seq >= $2 AND r.seq < $3
+	WHERE s.name = $1 ORDER BY r.seq`,
 		insert: `WITH added AS (${insert})
 	UPDATE ${s}.sessions SET count = $9, bytes = bytes + $10, modified_at = now() WHERE name = $1`,
 		// Compare-and-append in one statement: lock the session row (a concurrent writer's commit
@@ -183,7 +187,7 @@ export function rowValues(name: string, rows: Rows, count: number): unknown[] {
 
 /** Runs the INSERT of `rows` into session `name` and sets its count to `count`. */
 export async function insertRows(
-	client: PoolClient,
+	client: ClientBase,
 	sql: Statements,
 	name: string,
 	rows: Rows,
