@@ -62,6 +62,34 @@ function withParams(url: string, params: string): string {
 	return `${base}${base.includes("?") ? "&" : "?"}${params}${hash < 0 ? "" : url.slice(hash)}`;
 }
 
+describe("limits in the location (no server needed)", () => {
+	test("defaults, values from the query (connect_timeout in seconds), removed from the connection string", () => {
+		assert.deepEqual(parsePostgresUrl("postgres://h/db").limits, {
+			connectMs: 10_000,
+			statementMs: 30_000,
+			idleInTransactionMs: 30_000,
+			queryMs: 40_000,
+		});
+		const url = parsePostgresUrl(
+			"postgres://u:pw@h/db?connect_timeout=3&sslmode=disable&statement_timeout=0&query_timeout=2500&idle_in_transaction_session_timeout=700&schema=x#s",
+		);
+		assert.deepEqual(url.limits, { connectMs: 3000, statementMs: 0, idleInTransactionMs: 700, queryMs: 2500 });
+		assert.equal(url.connectionString, "postgres://u:pw@h/db?sslmode=disable");
+		assert.equal(url.schema, "x");
+	});
+
+	test("a limit that is not a whole number is refused, naming it, without the password", async () => {
+		for (const bad of ["query_timeout=", "query_timeout=-1", "statement_timeout=1.5", "connect_timeout=10s"]) {
+			const error = await rejects(
+				async () => parsePostgresUrl(`postgres://u:s3cret@h/db?${bad}#s`),
+				"INVALID_ARGUMENT",
+			);
+			assert.match(error.message, new RegExp(bad.slice(0, bad.indexOf("="))));
+			assert.ok(!error.message.includes("s3cret"), error.message);
+		}
+	});
+});
+
 const server = await postgresServer();
 if ("skip" in server) {
 	test("PostgreSQL faults", { skip: server.skip }, () => {});
@@ -247,6 +275,21 @@ if ("skip" in server) {
 			await holder.end();
 		}
 		assert.equal((await store.append(chain(1, null), p)).status, "ok", "nothing was stored; the connection is usable");
+	});
+
+	test("a fork's copies and a replace of many records get time beyond the limits, 1 ms a record", async () => {
+		const name = randomUUID();
+		const store = new PostgresSessionStore(withParams(db.session(name), "statement_timeout=100&query_timeout=200"));
+		const header = newHeader();
+		const p = await store.create(header);
+		const records = chain(10_000, null, "x".repeat(500));
+		const appended = await store.append(records, p);
+		assert.equal(appended.status, "ok", "10,000 records in one append: 10 s more");
+		if (appended.status !== "ok") return;
+		const replaced = await store.replace([header, ...records.slice(0, 9_000)], appended.position);
+		assert.equal(replaced.status, "ok", "a replace copying 10,000 records and inserting 9,000: 19 s more");
+		// Read with the default limits: a read gets no more time for its size.
+		assert.equal((await new PostgresSessionStore(db.session(name)).read()).lines.length, 9_001);
 	});
 
 	describe("connections that died in the pool", () => {

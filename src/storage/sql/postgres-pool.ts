@@ -418,7 +418,7 @@ export class PostgresPool {
 		const why = this.explain(error instanceof SessionTreeError && error.cause !== undefined ? error.cause : error);
 		return new SessionTreeError(
 			"IO_ERROR",
-			`postgres: the connection was lost after a write was sent, and the server could not be asked whether it took effect (${why}); read the session again to see whether it is there`,
+			`postgres: the connection was lost after a write was sent, and the server could not be asked whether it took effect: ${why}; read the session again to see whether it is there`,
 			{ file: where },
 			{ cause: error },
 		);

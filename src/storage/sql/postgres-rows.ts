@@ -5,7 +5,7 @@
  * from postgres-store.ts, which holds the store and collection classes that run them.
  */
 
-import type { ClientBase } from "pg";
+import type { ClientBase, QueryConfig } from "pg";
 import { SessionTreeError } from "../../core/errors.js";
 import { isObject } from "../../core/validate.js";
 import { indexRecord } from "./common.js";
@@ -185,13 +185,24 @@ export function rowValues(name: string, rows: Rows, count: number): unknown[] {
 	return [name, rows.seq, rows.type, rows.id, rows.parentId, rows.line, rows.words, rows.unindexed, count, rows.bytes];
 }
 
-/** Runs the INSERT of `rows` into session `name` and sets its count to `count`. */
+/** A query with pg's own client-side limit on the wait for its answer (undefined: the connection's). */
+interface TimedQuery extends QueryConfig {
+	query_timeout?: number | undefined;
+}
+
+/** `text` with `values`, its answer awaited at most `queryMs` (undefined: as long as the connection's limit says). */
+export function timed(text: string, values: unknown[], queryMs: number | undefined): TimedQuery {
+	return { text, values, query_timeout: queryMs };
+}
+
+/** Runs the INSERT of `rows` into session `name` and sets its count to `count`, waiting at most `queryMs` for it. */
 export async function insertRows(
 	client: ClientBase,
 	sql: Statements,
 	name: string,
 	rows: Rows,
 	count: number,
+	queryMs?: number,
 ): Promise<void> {
-	await client.query(sql.insert, rowValues(name, rows, count));
+	await client.query(timed(sql.insert, rowValues(name, rows, count), queryMs));
 }

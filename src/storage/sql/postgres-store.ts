@@ -54,6 +54,7 @@ import {
 	type Statements,
 	searchWords,
 	statements,
+	timed,
 } from "./postgres-rows.js";
 import { checkSessionName, maskPassword, type PostgresUrl, parsePostgresUrl, sessionUrl } from "./urls.js";
 
@@ -70,6 +71,11 @@ export const LIST_PAGE_SIZE = 500;
 
 /** How long a write waits for another writer's row lock by default before LOCKED (as the file store's lock). */
 const LOCK_TIMEOUT_MS = 10_000;
+
+/** Records from which a write gets more time than the location's limits (below, the extra would be under a second). */
+const BULK_RECORDS = 1000;
+/** The extra time a write gets per record it stores or copies: a replace of 100,000 records took 42 s on a busy 2-core test machine. */
+const MS_PER_RECORD = 1;
 
 /** The session settings last given to each pooled connection, so that they are sent only when they change. */
 const configured = new WeakMap<ClientBase, string>();
@@ -194,15 +200,18 @@ export class PostgresSessionStore implements SessionStore {
 			const rows = rowsOf(records, at.count, limit);
 			lines = rows.line;
 			const values = [...rowValues(name, rows, count), at.generation, at.count];
-			return this.write(
-				async (client) => {
-					await this.configure(client);
-					return (await client.query<{ generation: string; count: string }>(this.sql.append, values)).rows[0];
-				},
-				() => {
-					resent = true;
-				},
-			);
+			const bulk = this.bulk(records.length);
+			const send = async (client: ClientBase) => {
+				// A transaction's settings are its BEGIN's (a SET in it would be undone by a rollback).
+				if (!bulk) await this.configure(client);
+				const query = timed(this.sql.append, values, bulk?.queryMs);
+				return (await client.query<{ generation: string; count: string }>(query)).rows[0];
+			};
+			const again = () => {
+				resent = true;
+			};
+			// A bulk append (a fork's copies) runs in a transaction, for its own statement_timeout.
+			return bulk ? this.transaction(send, again, bulk.begin) : this.write(send, again);
 		});
 		if (!row) throw new SessionTreeError("FILE_NOT_FOUND", "no such session", { file: this.where() });
 		const current = { generation: num(row.generation), count: num(row.count) };
@@ -224,6 +233,8 @@ export class PostgresSessionStore implements SessionStore {
 		const name = this.required();
 		let resent = false;
 		let lines: string[] = [];
+		// The old records are copied and deleted, the new ones inserted: time for each.
+		const bulk = this.bulk(at.count + records.length);
 		const outcome = await indexing((limit) => {
 			const rows = rowsOf(records, 0, limit);
 			lines = rows.line;
@@ -232,15 +243,16 @@ export class PostgresSessionStore implements SessionStore {
 					const current = await this.lock(client, name);
 					const other = await this.compare(client, name, current, at);
 					if (other) return other;
-					await client.query(this.sql.backup, [name, current.generation]);
-					await client.query(this.sql.clear, [name]);
+					await client.query(timed(this.sql.backup, [name, current.generation], bulk?.queryMs));
+					await client.query(timed(this.sql.clear, [name], bulk?.queryMs));
 					await client.query(this.sql.bump, [name]);
-					await insertRows(client, this.sql, name, rows, records.length);
+					await insertRows(client, this.sql, name, rows, records.length, bulk?.queryMs);
 					return this.replaced(current.generation, records.length);
 				},
 				() => {
 					resent = true;
 				},
+				bulk?.begin,
 			);
 		});
 		// Sent again after a lost connection: the replace that made the position stale may be the first try.
@@ -426,8 +438,26 @@ export class PostgresSessionStore implements SessionStore {
 		return this.pool().run(this.where(), this.url.schema, work, resent ? { write: true, resent } : { write: true });
 	}
 
-	private transaction<T>(work: (client: ClientBase) => Promise<T>, resent: () => void): Promise<T> {
-		return this.pool().transaction(this.where(), this.url.schema, this.begin, work, resent);
+	/** A write in a transaction opened by `begin` (default: {@link begin}); see {@link write} for `resent`. */
+	private transaction<T>(work: (client: ClientBase) => Promise<T>, resent: () => void, begin = this.begin): Promise<T> {
+		return this.pool().transaction(this.where(), this.url.schema, begin, work, resent);
+	}
+
+	/**
+	 * The limits of a write that stores or copies `records` records, when they are many: the
+	 * location's (docs/durability.md), and {@link MS_PER_RECORD} more for each, so that a repair
+	 * or fork of a large session is not cut off by limits meant for a server that stopped
+	 * answering. `begin` opens its transaction with that statement_timeout; `queryMs` is the
+	 * client's wait for each of its statements. Undefined below {@link BULK_RECORDS}.
+	 */
+	private bulk(records: number): { begin: string; queryMs: number | undefined } | undefined {
+		if (records < BULK_RECORDS) return undefined;
+		const { statementMs, queryMs } = this.url.limits;
+		const extra = records * MS_PER_RECORD;
+		return {
+			begin: statementMs > 0 ? `${this.begin}; SET LOCAL statement_timeout = ${statementMs + extra}` : this.begin,
+			queryMs: queryMs > 0 ? queryMs + extra : undefined,
+		};
 	}
 }
 
