@@ -1,7 +1,7 @@
 /**
  * The connections of the PostgreSQL store: the driver, loaded on first use, the pools of this
- * process, the time limits every connection gets, what a lost connection means, and the errors
- * it all turns into.
+ * process, the time limits every connection gets, and what is done when a connection is lost
+ * (the errors are worded in postgres-errors.ts).
  *
  * The driver (`pg`) is an optional dependency, loaded on first use, so that importing the
  * store (every `storeAt` does) costs nothing when no PostgreSQL location is ever opened.
@@ -22,20 +22,9 @@
 
 import type { Client, ClientBase, Pool, PoolClient } from "pg";
 import { SessionTreeError } from "../../core/errors.js";
-import { isObject } from "../../core/validate.js";
+import { connectError, connectionLost, notAStore, storeError, timedOut, unknownOutcome } from "./postgres-errors.js";
 import { brokenClients, migratePostgres, ownershipOf } from "./postgres-schema.js";
-import { maskPassword, type PostgresLimits, type PostgresUrl } from "./urls.js";
-
-/** `host:port` of a connection string, for messages (a `host` query parameter wins, as in pg). */
-export function serverOf(connectionString: string): string {
-	try {
-		const url = new URL(connectionString);
-		const host = url.searchParams.get("host") ?? (url.hostname || "localhost");
-		return `${host}:${url.searchParams.get("port") ?? (url.port || "5432")}`;
-	} catch {
-		return maskPassword(connectionString);
-	}
-}
+import type { PostgresLimits, PostgresUrl } from "./urls.js";
 
 type Driver = typeof import("pg");
 
@@ -180,20 +169,20 @@ export class PostgresPool {
 					client = retry === 0 ? await this.connect(() => pool.connect(), where) : await this.fresh(pg, where);
 				} catch (error) {
 					// A write sent once and no server to ask whether it took effect.
-					throw resent ? this.unknownOutcome(error, where) : error;
+					throw resent ? unknownOutcome(error, where, this.url) : error;
 				}
 				const outcome = await this.attempt(pg, client, work);
 				if (!isLost(outcome)) return outcome.value;
 				if (timedOut(outcome.lost)) timeouts++;
 				const again = retry < RETRIES && (write ? timeouts < 2 : timeouts === 0);
-				if (!again) throw resent ? this.unknownOutcome(outcome.lost, where) : outcome.lost;
+				if (!again) throw resent ? unknownOutcome(outcome.lost, where, this.url) : outcome.lost;
 				if (write && !resent) {
 					resent = true;
 					access.resent?.();
 				}
 			}
 		} catch (error) {
-			throw this.storeError(error, where);
+			throw storeError(error, where, this.url);
 		} finally {
 			this.users--;
 			if (this.retired && this.users === 0) void this.end();
@@ -264,7 +253,7 @@ export class PostgresPool {
 		try {
 			return { value: await work(client) };
 		} catch (error) {
-			const gone = connectionLost(pg, error);
+			const gone = connectionLost(pg.DatabaseError, error);
 			broken ||= gone || brokenClients.has(client);
 			if (gone) return { lost: error };
 			throw error;
@@ -324,16 +313,7 @@ export class PostgresPool {
 		try {
 			return await connect();
 		} catch (error) {
-			const server = serverOf(this.connectionString);
-			const why = /timeout/i.test(describe(error))
-				? `no answer within ${this.limits.connectMs / 1000} s (connect_timeout; a longer one: ?connect_timeout=SECONDS in the location)`
-				: describe(error);
-			throw new SessionTreeError(
-				"IO_ERROR",
-				`postgres: cannot connect to ${server}: ${why}`,
-				{ file: where },
-				{ cause: error },
-			);
+			throw connectError(error, where, this.url);
 		}
 	}
 
@@ -384,45 +364,6 @@ export class PostgresPool {
 			throw error;
 		}
 	}
-
-	/** A SessionTreeError for what pg threw: LOCKED when the session row stayed locked, else IO_ERROR naming the limit passed. */
-	private storeError(error: unknown, where: string): SessionTreeError {
-		if (error instanceof SessionTreeError) return error;
-		const code = isObject(error) && typeof error.code === "string" ? error.code : undefined;
-		if (code === "55P03") {
-			return new SessionTreeError("LOCKED", "another writer held the session's row lock too long", { file: where });
-		}
-		return new SessionTreeError("IO_ERROR", `postgres: ${this.explain(error)}`, { file: where }, { cause: error });
-	}
-
-	/** What went wrong, in words naming the limit that was passed and how to change it. */
-	private explain(error: unknown): string {
-		const code = isObject(error) && typeof error.code === "string" ? error.code : undefined;
-		const sqlState = code && /^[0-9A-Z]{5}$/.test(code) ? ` (SQLSTATE ${code})` : "";
-		const { statementMs, idleInTransactionMs, queryMs } = this.limits;
-		if (timedOut(error)) {
-			return `${serverOf(this.connectionString)} did not answer within ${queryMs} ms (query_timeout; a longer one: ?query_timeout=MS in the location)`;
-		}
-		if (code === "57014" && /statement timeout/i.test(describe(error))) {
-			const limit = statementMs > 0 ? `=${statementMs} ms` : "";
-			return `a statement ran longer than statement_timeout${limit} and was cancelled (SQLSTATE 57014; a longer limit: ?statement_timeout=MS in the location)`;
-		}
-		if (code === "25P03") {
-			return `the server ended a transaction left idle longer than idle_in_transaction_session_timeout=${idleInTransactionMs} ms (SQLSTATE 25P03)`;
-		}
-		return `${describe(error)}${sqlState}`;
-	}
-
-	/** The error of a write whose connection was lost, and every try to send it again too: it may or may not have taken effect. */
-	private unknownOutcome(error: unknown, where: string): SessionTreeError {
-		const why = this.explain(error instanceof SessionTreeError && error.cause !== undefined ? error.cause : error);
-		return new SessionTreeError(
-			"IO_ERROR",
-			`postgres: the connection was lost after a write was sent, and the server could not be asked whether it took effect: ${why}; read the session again to see whether it is there`,
-			{ file: where },
-			{ cause: error },
-		);
-	}
 }
 
 /** The key of a shared pool: the database and the limits its connections get. */
@@ -438,42 +379,6 @@ function isPooled(client: ClientBase): client is PoolClient {
 
 function isLost<T>(outcome: { value: T } | Lost): outcome is Lost {
 	return "lost" in outcome;
-}
-
-/**
- * True when `error` means the connection is gone, so that what was sent on it may or may not
- * have been done: anything the driver or the socket threw (a reset, an end, a time-out), and
- * the server's own errors that end the session (severity FATAL or PANIC: an administrator's
- * `pg_terminate_backend`, a shutdown, an idle transaction ended; SQLSTATE class 08). An
- * ordinary SQL error leaves the connection usable and the statement undone.
- */
-function connectionLost(pg: Driver, error: unknown): boolean {
-	if (error instanceof SessionTreeError) return false;
-	if (!(error instanceof pg.DatabaseError)) return true;
-	return error.severity === "FATAL" || error.severity === "PANIC" || (error.code?.startsWith("08") ?? false);
-}
-
-/** pg's `query_timeout` passed: the server did not answer in time (pg says so only in its message). */
-function timedOut(error: unknown): boolean {
-	return error instanceof Error && error.message === "Query read timeout";
-}
-
-/** What went wrong, from an Error or an AggregateError (Node reports each address tried). */
-function describe(error: unknown): string {
-	if (error instanceof AggregateError && error.message === "") {
-		return error.errors.map((e) => describe(e)).join("; ");
-	}
-	if (error instanceof Error) return error.message || String(isObject(error) ? error.code : error.name);
-	return String(error);
-}
-
-/** The error for a schema that is not session-tree's. */
-function notAStore(schema: string, where: string, why: string): SessionTreeError {
-	return new SessionTreeError(
-		"NOT_A_STORE",
-		`not a session-tree store: schema ${schema} (${why}); session-tree reads and writes only schemas it made`,
-		{ file: where },
-	);
 }
 
 /**

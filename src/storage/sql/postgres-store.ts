@@ -6,7 +6,14 @@
  * position. Every write first locks the session row (`FOR UPDATE`), so writers of one
  * session, from any process or host, serialise there and the loser of a race is `behind` or
  * `stale` as the contract says. An append is one statement (the lock is held for no round
- * trip); create and replace are transactions. The tables are in postgres-schema.ts.
+ * trip); create and replace are transactions. The tables are in postgres-schema.ts, the
+ * connections and their time limits in postgres-pool.ts.
+ *
+ * A write never answers while its outcome is unknown: when the connection is lost after it was
+ * sent, it is sent again on a new connection (the pool does that), and since every write
+ * compares before it writes, an answer of `behind`, `stale` or FILE_EXISTS then may be the
+ * first try's own doing; the store checks (`holds`: its own records, as the same JSON text,
+ * where it put them) and answers `ok` if so. docs/durability.md, "Lost answers and time limits".
  *
  * Durability, declared as ["none", "fsync"]:
  * - "fsync" (the default): writes commit with `synchronous_commit = on`: `append` resolves once
