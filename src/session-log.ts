@@ -240,8 +240,9 @@ export class SessionLog {
 		// Caught up at once when others only appended: the retry follows without a turn, so two
 		// writers of one process alternate entry by entry instead of one overtaking the other.
 		const caughtUp = this.catchUp(outcome, attempt);
-		if (isPending(caughtUp)) return caughtUp.then(() => this.appendAttempt(build, attempt + 1));
-		return this.appendAttempt(build, attempt + 1);
+		const retry = () => (this.holdsOwn([entry]) ? entry.id : this.appendAttempt(build, attempt + 1));
+		if (isPending(caughtUp)) return caughtUp.then(retry);
+		return retry();
 	}
 
 	/** Writes records that already have ids and parents (the copies of a fork; call it serialized). */
@@ -255,7 +256,29 @@ export class SessionLog {
 				return;
 			}
 			await this.catchUp(outcome, attempt);
+			if (this.holdsOwn(records)) return;
 		}
+	}
+
+	/**
+	 * After catching up: true when what others wrote holds `records` themselves, each id with
+	 * the same content, so that this write is done and is not made again (a store that lost the
+	 * answer to an earlier try and sent it again finds it stored: issue 29). The leaf then moves
+	 * as if the write had been answered. A record whose id is there with other content is not
+	 * ours: false, and the write is made again (with a fresh id, for an entry built here).
+	 */
+	private holdsOwn(records: readonly SessionEntry[]): boolean {
+		const state = this.state;
+		for (const record of records) {
+			const stored =
+				record.type === "leaf"
+					? state.leafRecords.has(record.id) && state.leafRecords.get(record.id) === record.targetId
+					: JSON.stringify(state.tree.getEntry(record.id)) === JSON.stringify(record);
+			if (!stored) return false;
+		}
+		const last = records.at(-1);
+		if (last) state.tree.setLeaf(last.type === "leaf" ? last.targetId : last.id);
+		return true;
 	}
 
 	/**

@@ -216,7 +216,7 @@ export class RecordingStore implements SessionStore {
 	readonly outcomes: Recorded = [];
 	readonly readTail?: (count: number) => Promise<TailRead | undefined>;
 
-	constructor(private readonly inner: SessionStore) {
+	constructor(protected readonly inner: SessionStore) {
 		const readTail = inner.readTail?.bind(inner);
 		if (readTail) this.readTail = readTail;
 	}
@@ -267,5 +267,40 @@ export class RecordingStore implements SessionStore {
 
 	close(): Promise<void> {
 		return this.inner.close();
+	}
+}
+
+/**
+ * A store whose next appends lose their answer, as a connection that drops after the commit
+ * loses it: the append is made, then the same append is sent again (as a store that resolves
+ * the lost answer does), and its caller gets that second answer: `behind` (or `stale`), with
+ * the records the first one stored. `afterLoss` runs between the two (another writer appending
+ * meanwhile). A store derived from it (a fork's) takes over the losses not yet spent.
+ */
+export class LostAnswerStore extends RecordingStore {
+	/** How many of the next appends lose their answer. */
+	losses: number;
+	/** Runs after an append whose answer is lost, before it is sent again. */
+	afterLoss: (() => Promise<void>) | undefined;
+
+	constructor(inner: SessionStore, losses = 1) {
+		super(inner);
+		this.losses = losses;
+	}
+
+	override async append(records: readonly object[], expected: StorePosition): Promise<AppendOutcome> {
+		if (this.losses > 0) {
+			this.losses--;
+			const first = await this.inner.append(records, expected);
+			assert.equal(first.status, "ok", "the append whose answer is lost is made");
+			await this.afterLoss?.();
+		}
+		return super.append(records, expected);
+	}
+
+	override derive(header: SessionHeader): SessionStore {
+		const derived = new LostAnswerStore(this.inner.derive(header), this.losses);
+		this.losses = 0;
+		return derived;
 	}
 }

@@ -5,7 +5,7 @@
  * from postgres-store.ts, which holds the store and collection classes that run them.
  */
 
-import type { PoolClient } from "pg";
+import type { ClientBase, QueryConfig } from "pg";
 import { SessionTreeError } from "../../core/errors.js";
 import { isObject } from "../../core/validate.js";
 import { indexRecord } from "./common.js";
@@ -121,6 +121,10 @@ function statementsFor(schema: string) {
 	LEFT JOIN ${s}.records r ON r.session = s.name AND r.seq >= $2
 	WHERE s.name = $1 ORDER BY r.seq`,
 		rowsFrom: `SELECT seq, line FROM ${s}.records WHERE session = $1 AND seq >= $2 ORDER BY seq`,
+		// The records from seq $2 to before $3, with the session's generation: what a write sent twice checks.
+		range: `SELECT s.generation, r.seq, r.line FROM ${s}.sessions s
+	LEFT JOIN ${s}.records r ON r.session = s.name AND r.seq >= $2 AND r.seq < $3
+	WHERE s.name = $1 ORDER BY r.seq`,
 		insert: `WITH added AS (${insert})
 	UPDATE ${s}.sessions SET count = $9, bytes = bytes + $10, modified_at = now() WHERE name = $1`,
 		// Compare-and-append in one statement: lock the session row (a concurrent writer's commit
@@ -181,13 +185,24 @@ export function rowValues(name: string, rows: Rows, count: number): unknown[] {
 	return [name, rows.seq, rows.type, rows.id, rows.parentId, rows.line, rows.words, rows.unindexed, count, rows.bytes];
 }
 
-/** Runs the INSERT of `rows` into session `name` and sets its count to `count`. */
+/** A query with pg's own client-side limit on the wait for its answer (undefined: the connection's). */
+interface TimedQuery extends QueryConfig {
+	query_timeout?: number | undefined;
+}
+
+/** `text` with `values`, its answer awaited at most `queryMs` (undefined: as long as the connection's limit says). */
+export function timed(text: string, values: unknown[], queryMs: number | undefined): TimedQuery {
+	return { text, values, query_timeout: queryMs };
+}
+
+/** Runs the INSERT of `rows` into session `name` and sets its count to `count`, waiting at most `queryMs` for it. */
 export async function insertRows(
-	client: PoolClient,
+	client: ClientBase,
 	sql: Statements,
 	name: string,
 	rows: Rows,
 	count: number,
+	queryMs?: number,
 ): Promise<void> {
-	await client.query(sql.insert, rowValues(name, rows, count));
+	await client.query(timed(sql.insert, rowValues(name, rows, count), queryMs));
 }

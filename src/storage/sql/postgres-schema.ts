@@ -1,308 +1,16 @@
 /**
- * The database side of the PostgreSQL store: what a `postgres://` location names, the
- * connection pools of this process, and the schema with its versioned migrations.
- *
- * The driver (`pg`) is an optional dependency, loaded on first use, so that importing the
- * store (every `storeAt` does) costs nothing when no PostgreSQL location is ever opened.
- *
- * Pools: one per connection string per process, shared by every store object of that database,
- * made on first use. Their idle connections never keep the process alive (`allowExitOnIdle`),
- * so a CLI run ends when its work does. A store may ask for a private pool instead (a second
- * writer with connections of its own, as another process would have).
+ * The schema of the PostgreSQL store: whose a schema is (ours, absent, another application's)
+ * and the versioned migrations that make and update ours. The connections that run them are
+ * in postgres-pool.ts.
  */
 
-import type { Pool, PoolClient } from "pg";
+import type { ClientBase } from "pg";
 import { SessionTreeError } from "../../core/errors.js";
 import { isObject } from "../../core/validate.js";
-import { maskPassword, type PostgresUrl, SCHEMA_NAME } from "./urls.js";
+import { SCHEMA_NAME } from "./urls.js";
 
-/** `host:port` of a connection string, for messages (a `host` query parameter wins, as in pg). */
-export function serverOf(connectionString: string): string {
-	try {
-		const url = new URL(connectionString);
-		const host = url.searchParams.get("host") ?? (url.hostname || "localhost");
-		return `${host}:${url.searchParams.get("port") ?? (url.port || "5432")}`;
-	} catch {
-		return maskPassword(connectionString);
-	}
-}
-
-// ---- the driver and the pools -----------------------------------------------------------
-
-type Driver = typeof import("pg");
-
-let driver: Promise<Driver> | undefined;
-
-/**
- * The pg module, imported on first use.
- * @throws SessionTreeError INVALID_ARGUMENT when it is not installed
- */
-async function loadDriver(where: string): Promise<Driver> {
-	driver ??= import("pg");
-	try {
-		return await driver;
-	} catch (error) {
-		driver = undefined;
-		throw new SessionTreeError(
-			"INVALID_ARGUMENT",
-			"postgres: locations need the optional dependency pg: npm install pg",
-			{ file: where },
-			{ cause: error },
-		);
-	}
-}
-
-/** Connections a shared pool keeps open at most: a few writers of one process at once. */
-const SHARED_MAX = 4;
-/** How long a connect may take before it fails: an unreachable server must not hang a CLI. */
-const CONNECT_TIMEOUT_MS = 10_000;
-
-/** The pools of this process that {@link closePostgresPools} ends. */
-const livePools = new Set<PostgresPool>();
-/** The shared pools, by connection string. */
-const sharedPools = new Map<string, PostgresPool>();
-/** The schemas migrated (or being migrated) by this process, by connection string and schema. */
-const migrated = new Map<string, Promise<void>>();
-/** The schemas this process found to be session-tree's, by connection string and schema. */
-const owned = new Set<string>();
-
-/** Connections left in a state that must not be reused (a failed ROLLBACK). */
-const brokenClients = new WeakSet<PoolClient>();
-
-/**
- * Connections to one database: the pool of its connection string shared by the process, or a
- * store's private one. Made lazily; a private pool retired by its store is ended once the last
- * operation that took it is done, so a `close` racing an append never cuts the append short.
- */
-export class PostgresPool {
-	private pool: Pool | undefined;
-	private users = 0;
-	private retired = false;
-
-	private constructor(
-		private readonly connectionString: string,
-		private readonly max: number,
-	) {
-		livePools.add(this);
-	}
-
-	/** The pool this process shares for the database of `url`. */
-	static shared(url: PostgresUrl): PostgresPool {
-		let pool = sharedPools.get(url.connectionString);
-		if (!pool) {
-			pool = new PostgresPool(url.connectionString, SHARED_MAX);
-			sharedPools.set(url.connectionString, pool);
-		}
-		return pool;
-	}
-
-	/** A pool of one connection for one store. */
-	static private(url: PostgresUrl): PostgresPool {
-		return new PostgresPool(url.connectionString, 1);
-	}
-
-	/**
-	 * Runs `work` on a connection. A write (`access.write`) first migrates `schema` (creating it
-	 * when it holds nothing); a read never creates or migrates anything, and runs `access.absent`
-	 * instead of `work` when the schema holds no store (without it, that is NOT_A_STORE). Either
-	 * refuses a schema that is another application's (NOT_A_STORE, see {@link ownershipOf}).
-	 * Errors that are not SessionTreeErrors become IO_ERROR (LOCKED for a lock timeout) naming `where`.
-	 */
-	async run<T>(
-		where: string,
-		schema: string,
-		work: (client: PoolClient) => Promise<T>,
-		access: { write?: boolean; absent?: () => T } = {},
-	): Promise<T> {
-		this.users++;
-		try {
-			const pg = await loadDriver(where);
-			const pool = this.open(pg);
-			const state = await this.prepare(pool, schema, where, access.write === true);
-			if (state === "absent") {
-				if (access.absent) return access.absent();
-				throw notAStore(schema, where, "the schema holds no session-tree tables");
-			}
-			const client = await connect(pool, this.connectionString, where);
-			let broken = false;
-			// A connection lost between queries reports here (the pool listens only to idle ones); unheard, it would crash the process.
-			const lost = () => {
-				broken = true;
-			};
-			client.on("error", lost);
-			try {
-				return await work(client);
-			} catch (error) {
-				// A server-side error leaves the connection usable; anything else may not.
-				broken ||=
-					brokenClients.has(client) || !(error instanceof SessionTreeError || error instanceof pg.DatabaseError);
-				throw error;
-			} finally {
-				client.removeListener("error", lost);
-				client.release(broken);
-			}
-		} catch (error) {
-			throw storeError(error, where);
-		} finally {
-			this.users--;
-			if (this.retired && this.users === 0) void this.end();
-		}
-	}
-
-	/**
-	 * Runs `work` in a transaction opened by `begin` (`BEGIN` and any `SET LOCAL`, one round
-	 * trip): committed when it resolves, rolled back when it throws.
-	 */
-	async transaction<T>(
-		where: string,
-		schema: string,
-		begin: string,
-		work: (client: PoolClient) => Promise<T>,
-	): Promise<T> {
-		return this.run(
-			where,
-			schema,
-			async (client) => {
-				await client.query(begin);
-				try {
-					const result = await work(client);
-					await client.query("COMMIT");
-					return result;
-				} catch (error) {
-					await client.query("ROLLBACK").catch(() => brokenClients.add(client));
-					throw error;
-				}
-			},
-			{ write: true },
-		);
-	}
-
-	/** Ends the pool once the operations using it are done (a private pool, when its store closes). */
-	async retire(): Promise<void> {
-		this.retired = true;
-		if (this.users === 0) await this.end();
-	}
-
-	/** Ends the pool now: its idle connections close, busy ones when released. */
-	async end(): Promise<void> {
-		livePools.delete(this);
-		if (sharedPools.get(this.connectionString) === this) sharedPools.delete(this.connectionString);
-		const pool = this.pool;
-		this.pool = undefined;
-		if (pool) await pool.end();
-	}
-
-	private open(pg: Driver): Pool {
-		if (!this.pool) {
-			this.pool = new pg.Pool({
-				connectionString: this.connectionString,
-				max: this.max,
-				allowExitOnIdle: true,
-				connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
-				// What pg_stat_activity shows, unless the URL names an application_name.
-				fallback_application_name: "session-tree",
-				// A private pool serves one store for a while: let its connection go soon.
-				idleTimeoutMillis: this.max === 1 ? 1000 : 10_000,
-			});
-			// An idle connection the server closed reports here; the pool drops it. Unheard, it would crash the process.
-			this.pool.on("error", () => {});
-		}
-		return this.pool;
-	}
-
-	/**
-	 * Whose `schema` is, checked once per process while it is ours; for a write, migrated
-	 * first (once per process). A schema another application uses is refused before anything
-	 * is written to it.
-	 */
-	private async prepare(pool: Pool, schema: string, where: string, write: boolean): Promise<"ours" | "absent"> {
-		const key = `${this.connectionString}\0${schema}`;
-		if (write) {
-			let done = migrated.get(key);
-			if (!done) {
-				done = this.withClient(pool, where, async (client) => {
-					const state = await ownershipOf(client, schema);
-					if (state === "foreign") throw notAStore(schema, where, "it holds tables of another application");
-					await migratePostgres(client, schema);
-				});
-				migrated.set(key, done);
-				// A failed migration is tried again by the next operation.
-				done.catch(() => migrated.delete(key));
-			}
-			await done;
-			owned.add(key);
-			return "ours";
-		}
-		if (owned.has(key)) return "ours";
-		const state = await this.withClient(pool, where, (client) => ownershipOf(client, schema));
-		if (state === "foreign") throw notAStore(schema, where, "it holds tables of another application");
-		// Only a positive answer is kept: a store another process creates later is seen.
-		if (state === "ours") owned.add(key);
-		return state;
-	}
-
-	/** Runs `work` on a connection of its own (for the schema checks), released after. */
-	private async withClient<T>(pool: Pool, where: string, work: (client: PoolClient) => Promise<T>): Promise<T> {
-		const client = await connect(pool, this.connectionString, where);
-		const lost = () => {};
-		client.on("error", lost);
-		try {
-			const result = await work(client);
-			client.removeListener("error", lost);
-			client.release();
-			return result;
-		} catch (error) {
-			client.removeListener("error", lost);
-			client.release(true);
-			throw error;
-		}
-	}
-}
-
-/** A connection from `pool`; a failure names the server. */
-async function connect(pool: Pool, connectionString: string, where: string): Promise<PoolClient> {
-	try {
-		return await pool.connect();
-	} catch (error) {
-		throw new SessionTreeError(
-			"IO_ERROR",
-			`postgres: cannot connect to ${serverOf(connectionString)}: ${describe(error)}`,
-			{ file: where },
-			{ cause: error },
-		);
-	}
-}
-
-/** What went wrong, from an Error or an AggregateError (Node reports each address tried). */
-function describe(error: unknown): string {
-	if (error instanceof AggregateError && error.message === "") {
-		return error.errors.map((e) => describe(e)).join("; ");
-	}
-	if (error instanceof Error) return error.message || String(isObject(error) ? error.code : error.name);
-	return String(error);
-}
-
-/** A SessionTreeError for what pg threw: LOCKED when the session row stayed locked, else IO_ERROR. */
-function storeError(error: unknown, where: string): SessionTreeError {
-	if (error instanceof SessionTreeError) return error;
-	const code = isObject(error) && typeof error.code === "string" ? error.code : undefined;
-	if (code === "55P03") {
-		return new SessionTreeError("LOCKED", "another writer held the session's row lock too long", { file: where });
-	}
-	const sqlState = code && /^[0-9A-Z]{5}$/.test(code) ? ` (SQLSTATE ${code})` : "";
-	return new SessionTreeError("IO_ERROR", `postgres: ${describe(error)}${sqlState}`, { file: where }, { cause: error });
-}
-
-/**
- * Ends every pool of this process, shared and private: for tests and for programs that want to
- * exit before idle connections time out (idle connections never keep the process alive).
- */
-export async function closePostgresPools(): Promise<void> {
-	const pools = [...livePools];
-	await Promise.all(pools.map((pool) => pool.end()));
-	migrated.clear();
-	owned.clear();
-}
+/** Connections left in a state that must not be reused (a failed ROLLBACK): the pool drops them. */
+export const brokenClients = new WeakSet<ClientBase>();
 
 // ---- the schema -------------------------------------------------------------------------
 
@@ -393,7 +101,7 @@ const LEGACY_TABLES: Readonly<Record<string, string>> = {
  * does not exist or holds no table, view or sequence-free relation), `foreign` (anything
  * else: an application's tables, which session-tree never reads as sessions nor writes).
  */
-export async function ownershipOf(client: PoolClient, schema: string): Promise<"ours" | "absent" | "foreign"> {
+export async function ownershipOf(client: ClientBase, schema: string): Promise<"ours" | "absent" | "foreign"> {
 	const result = await client.query<{ name: string; columns: string | null }>(
 		`SELECT c.relname AS name, string_agg(a.attname::text, ',' ORDER BY a.attname::text) AS columns
 FROM pg_class c
@@ -413,15 +121,6 @@ GROUP BY c.relname`,
 	if (tables.size !== Object.keys(LEGACY_TABLES).length) return "foreign";
 	for (const [name, columns] of tables) if (LEGACY_TABLES[name] !== columns) return "foreign";
 	return "ours";
-}
-
-/** The error for a schema that is not session-tree's. */
-function notAStore(schema: string, where: string, why: string): SessionTreeError {
-	return new SessionTreeError(
-		"NOT_A_STORE",
-		`not a session-tree store: schema ${schema} (${why}); session-tree reads and writes only schemas it made`,
-		{ file: where },
-	);
 }
 
 /** The newest schema version this library knows. */
@@ -444,7 +143,7 @@ const UNDEFINED = new Set(["42P01", "3F000"]);
  * can use a schema made by another).
  * @returns the versions this call applied
  */
-export async function migratePostgres(client: PoolClient, schema: string): Promise<number[]> {
+export async function migratePostgres(client: ClientBase, schema: string): Promise<number[]> {
 	const s = quoteSchema(schema);
 	try {
 		const current = await client.query<{ v: number }>(

@@ -6,7 +6,14 @@
  * position. Every write first locks the session row (`FOR UPDATE`), so writers of one
  * session, from any process or host, serialise there and the loser of a race is `behind` or
  * `stale` as the contract says. An append is one statement (the lock is held for no round
- * trip); create and replace are transactions. The tables are in postgres-schema.ts.
+ * trip); create and replace are transactions. The tables are in postgres-schema.ts, the
+ * connections and their time limits in postgres-pool.ts.
+ *
+ * A write never answers while its outcome is unknown: when the connection is lost after it was
+ * sent, it is sent again on a new connection (the pool does that), and since every write
+ * compares before it writes, an answer of `behind`, `stale` or FILE_EXISTS then may be the
+ * first try's own doing; the store checks (`holds`: its own records, as the same JSON text,
+ * where it put them) and answers `ok` if so. docs/durability.md, "Lost answers and time limits".
  *
  * Durability, declared as ["none", "fsync"]:
  * - "fsync" (the default): writes commit with `synchronous_commit = on`: `append` resolves once
@@ -23,11 +30,12 @@
  * substring starting at a word's start is found. The catalog then confirms the substring.
  */
 
-import type { PoolClient } from "pg";
+import type { ClientBase } from "pg";
 import { SessionTreeError } from "../../core/errors.js";
 import type { RawRecord } from "../../core/migrate.js";
 import type { ParsedLine } from "../../core/reducer.js";
 import type { SessionHeader } from "../../core/types.js";
+import { errorCode } from "../../core/validate.js";
 import type { StoreOptions } from "../locations.js";
 import type {
 	AppendOutcome,
@@ -43,6 +51,7 @@ import type {
 } from "../store.js";
 import { SQL_COLLECTION_CAPABILITIES, SQL_STORE_CAPABILITIES } from "./capabilities.js";
 import { decodePosition, encodePosition, parseStoredLine } from "./common.js";
+import { PostgresPool } from "./postgres-pool.js";
 import {
 	indexing,
 	insertRows,
@@ -52,12 +61,13 @@ import {
 	type Statements,
 	searchWords,
 	statements,
+	timed,
 } from "./postgres-rows.js";
-import { PostgresPool } from "./postgres-schema.js";
 import { checkSessionName, maskPassword, type PostgresUrl, parsePostgresUrl, sessionUrl } from "./urls.js";
 
+export { closePostgresPools } from "./postgres-pool.js";
 export { searchWords } from "./postgres-rows.js";
-export { closePostgresPools, migratePostgres } from "./postgres-schema.js";
+export { migratePostgres } from "./postgres-schema.js";
 export { maskPassword, parsePostgresUrl } from "./urls.js";
 
 const CAPABILITIES = SQL_STORE_CAPABILITIES;
@@ -69,8 +79,13 @@ export const LIST_PAGE_SIZE = 500;
 /** How long a write waits for another writer's row lock by default before LOCKED (as the file store's lock). */
 const LOCK_TIMEOUT_MS = 10_000;
 
+/** Records from which a write gets more time than the location's limits (below, the extra would be under a second). */
+const BULK_RECORDS = 1000;
+/** The extra time a write gets per record it stores or copies: a replace of 100,000 records took 42 s on a busy 2-core test machine. */
+const MS_PER_RECORD = 1;
+
 /** The session settings last given to each pooled connection, so that they are sent only when they change. */
-const configured = new WeakMap<PoolClient, string>();
+const configured = new WeakMap<ClientBase, string>();
 
 // ---- the store --------------------------------------------------------------------------
 
@@ -141,15 +156,30 @@ export class PostgresSessionStore implements SessionStore {
 
 	async create(header: SessionHeader): Promise<StorePosition> {
 		const name = this.name ?? checkSessionName(header.id, this.where());
-		await indexing((limit) =>
-			this.transaction(async (client) => {
-				const inserted = await client.query(this.sql.create, [name]);
-				if (inserted.rowCount === 0) {
-					throw new SessionTreeError("FILE_EXISTS", "the session already exists", { file: this.where(name) });
-				}
-				await insertRows(client, this.sql, name, rowsOf([header], 0, limit), 1);
-			}),
-		);
+		let resent = false;
+		let lines: string[] = [];
+		try {
+			await indexing((limit) => {
+				const rows = rowsOf([header], 0, limit);
+				lines = rows.line;
+				return this.transaction(
+					async (client) => {
+						const inserted = await client.query(this.sql.create, [name]);
+						if (inserted.rowCount === 0) {
+							throw new SessionTreeError("FILE_EXISTS", "the session already exists", { file: this.where(name) });
+						}
+						await insertRows(client, this.sql, name, rows, 1);
+					},
+					() => {
+						resent = true;
+					},
+				);
+			});
+		} catch (error) {
+			// Sent again after a lost connection, a create may find its own first try: no error then.
+			const own = resent && errorCode(error) === "FILE_EXISTS" && (await this.holds(name, 0, 0, lines));
+			if (!own) throw error;
+		}
 		this.name = name;
 		return encodePosition(0, 1);
 	}
@@ -171,17 +201,30 @@ export class PostgresSessionStore implements SessionStore {
 		const at = decodePosition(expected, this.where());
 		const name = this.required();
 		const count = at.count + records.length;
-		const row = await indexing((limit) =>
-			this.write(async (client) => {
-				await this.configure(client);
-				const rows = rowsOf(records, at.count, limit);
-				const values = [...rowValues(name, rows, count), at.generation, at.count];
-				return (await client.query<{ generation: string; count: string }>(this.sql.append, values)).rows[0];
-			}),
-		);
+		let resent = false;
+		let lines: string[] = [];
+		const row = await indexing((limit) => {
+			const rows = rowsOf(records, at.count, limit);
+			lines = rows.line;
+			const values = [...rowValues(name, rows, count), at.generation, at.count];
+			const bulk = this.bulk(records.length);
+			const send = async (client: ClientBase) => {
+				// A transaction's settings are its BEGIN's (a SET in it would be undone by a rollback).
+				if (!bulk) await this.configure(client);
+				const query = timed(this.sql.append, values, bulk?.queryMs);
+				return (await client.query<{ generation: string; count: string }>(query)).rows[0];
+			};
+			const again = () => {
+				resent = true;
+			};
+			// A bulk append (a fork's copies) runs in a transaction, for its own statement_timeout.
+			return bulk ? this.transaction(send, again, bulk.begin) : this.write(send, again);
+		});
 		if (!row) throw new SessionTreeError("FILE_NOT_FOUND", "no such session", { file: this.where() });
 		const current = { generation: num(row.generation), count: num(row.count) };
-		if (current.generation === at.generation && current.count === at.count) {
+		// Sent again after a lost connection: what follows `expected` may be the first try's own records.
+		const own = () => resent && this.holds(name, at.generation, at.count, lines);
+		if ((current.generation === at.generation && current.count === at.count) || (await own())) {
 			if (this.durability === "none") this.unflushed = true;
 			return { status: "ok", position: encodePosition(at.generation, count) };
 		}
@@ -195,19 +238,65 @@ export class PostgresSessionStore implements SessionStore {
 	async replace(records: readonly object[], expected: StorePosition): Promise<ReplaceOutcome> {
 		const at = decodePosition(expected, this.where());
 		const name = this.required();
-		return indexing((limit) =>
-			this.transaction(async (client): Promise<ReplaceOutcome> => {
-				const current = await this.lock(client, name);
-				const other = await this.compare(client, name, current, at);
-				if (other) return other;
-				await client.query(this.sql.backup, [name, current.generation]);
-				await client.query(this.sql.clear, [name]);
-				await client.query(this.sql.bump, [name]);
-				await insertRows(client, this.sql, name, rowsOf(records, 0, limit), records.length);
-				const backup = `${this.location}@backup-${current.generation}`;
-				return { status: "ok", backup, position: encodePosition(current.generation + 1, records.length) };
-			}),
+		let resent = false;
+		let lines: string[] = [];
+		// The old records are copied and deleted, the new ones inserted: time for each.
+		const bulk = this.bulk(at.count + records.length);
+		const outcome = await indexing((limit) => {
+			const rows = rowsOf(records, 0, limit);
+			lines = rows.line;
+			return this.transaction(
+				async (client): Promise<ReplaceOutcome> => {
+					const current = await this.lock(client, name);
+					const other = await this.compare(client, name, current, at);
+					if (other) return other;
+					await client.query(timed(this.sql.backup, [name, current.generation], bulk?.queryMs));
+					await client.query(timed(this.sql.clear, [name], bulk?.queryMs));
+					await client.query(this.sql.bump, [name]);
+					await insertRows(client, this.sql, name, rows, records.length, bulk?.queryMs);
+					return this.replaced(current.generation, records.length);
+				},
+				() => {
+					resent = true;
+				},
+				bulk?.begin,
+			);
+		});
+		// Sent again after a lost connection: the replace that made the position stale may be the first try.
+		if (outcome.status === "stale" && resent && (await this.holds(name, at.generation + 1, 0, lines))) {
+			return this.replaced(at.generation, records.length);
+		}
+		return outcome;
+	}
+
+	/** The outcome of a replace of generation `generation` by `count` records. */
+	private replaced(generation: number, count: number): ReplaceOutcome {
+		return {
+			status: "ok",
+			backup: `${this.location}@backup-${generation}`,
+			position: encodePosition(generation + 1, count),
+		};
+	}
+
+	/**
+	 * True when session `name` is in `generation` and holds exactly `lines` (the stored JSON
+	 * text) from sequence number `seq` on: after a write was sent again, the first try's doing.
+	 */
+	private async holds(name: string, generation: number, seq: number, lines: readonly string[]): Promise<boolean> {
+		const result = await this.pool().run(
+			this.where(name),
+			this.url.schema,
+			(client) =>
+				client.query<{ generation: string; seq: string | null; line: string | null }>(this.sql.range, [
+					name,
+					seq,
+					seq + lines.length,
+				]),
+			{ absent: () => undefined },
 		);
+		const rows = result?.rows ?? [];
+		if (rows.length !== lines.length || num(rows[0]?.generation) !== generation) return false;
+		return rows.every((row, k) => row.seq !== null && num(row.seq) === seq + k && row.line === lines[k]);
 	}
 
 	/**
@@ -275,14 +364,14 @@ export class PostgresSessionStore implements SessionStore {
 	}
 
 	/** Gives a connection this store's settings, unless it has them already. */
-	private async configure(client: PoolClient): Promise<void> {
+	private async configure(client: ClientBase): Promise<void> {
 		if (configured.get(client) === this.settings) return;
 		await client.query(this.settings);
 		configured.set(client, this.settings);
 	}
 
 	/** The session's row, locked until the transaction ends. */
-	private async lock(client: PoolClient, name: string): Promise<{ generation: number; count: number }> {
+	private async lock(client: ClientBase, name: string): Promise<{ generation: number; count: number }> {
 		const row = (await client.query(this.sql.lock, [name])).rows[0];
 		if (!row) throw new SessionTreeError("FILE_NOT_FOUND", "no such session", { file: this.where() });
 		return { generation: num(row.generation), count: num(row.count) };
@@ -290,7 +379,7 @@ export class PostgresSessionStore implements SessionStore {
 
 	/** Stale or behind (with what others appended) when the session does not end at `at`; undefined when it does. */
 	private async compare(
-		client: PoolClient,
+		client: ClientBase,
 		name: string,
 		current: { generation: number; count: number },
 		at: { generation: number; count: number },
@@ -344,17 +433,38 @@ export class PostgresSessionStore implements SessionStore {
 	}
 
 	/** A read: `absent` answers when the schema holds no store (nothing is created). */
-	private run<T>(work: (client: PoolClient) => Promise<T>, absent: () => T): Promise<T> {
+	private run<T>(work: (client: ClientBase) => Promise<T>, absent: () => T): Promise<T> {
 		return this.pool().run(this.where(), this.url.schema, work, { absent });
 	}
 
-	/** A write outside a transaction (an append is one statement): the schema is migrated first. */
-	private write<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-		return this.pool().run(this.where(), this.url.schema, work, { write: true });
+	/**
+	 * A write outside a transaction (an append is one statement): the schema is migrated first.
+	 * `resent` is called when it is sent again after a lost connection (see `RunAccess.resent`).
+	 */
+	private write<T>(work: (client: ClientBase) => Promise<T>, resent?: () => void): Promise<T> {
+		return this.pool().run(this.where(), this.url.schema, work, resent ? { write: true, resent } : { write: true });
 	}
 
-	private transaction<T>(work: (client: PoolClient) => Promise<T>): Promise<T> {
-		return this.pool().transaction(this.where(), this.url.schema, this.begin, work);
+	/** A write in a transaction opened by `begin` (default: {@link begin}); see {@link write} for `resent`. */
+	private transaction<T>(work: (client: ClientBase) => Promise<T>, resent: () => void, begin = this.begin): Promise<T> {
+		return this.pool().transaction(this.where(), this.url.schema, begin, work, resent);
+	}
+
+	/**
+	 * The limits of a write that stores or copies `records` records, when they are many: the
+	 * location's (docs/durability.md), and {@link MS_PER_RECORD} more for each, so that a repair
+	 * or fork of a large session is not cut off by limits meant for a server that stopped
+	 * answering. `begin` opens its transaction with that statement_timeout; `queryMs` is the
+	 * client's wait for each of its statements. Undefined below {@link BULK_RECORDS}.
+	 */
+	private bulk(records: number): { begin: string; queryMs: number | undefined } | undefined {
+		if (records < BULK_RECORDS) return undefined;
+		const { statementMs, queryMs } = this.url.limits;
+		const extra = records * MS_PER_RECORD;
+		return {
+			begin: statementMs > 0 ? `${this.begin}; SET LOCAL statement_timeout = ${statementMs + extra}` : this.begin,
+			queryMs: queryMs > 0 ? queryMs + extra : undefined,
+		};
 	}
 }
 
@@ -491,7 +601,7 @@ export class PostgresCollection implements SessionCollection {
 	}
 
 	/** A read: `absent` answers when the schema holds no store (nothing is created). */
-	private run<T>(work: (client: PoolClient) => Promise<T>, absent: () => T): Promise<T> {
+	private run<T>(work: (client: ClientBase) => Promise<T>, absent: () => T): Promise<T> {
 		return PostgresPool.shared(this.url).run(this.where(), this.url.schema, work, { absent });
 	}
 }

@@ -100,13 +100,56 @@ export interface PostgresUrl {
 	schema: string;
 	/** The session's name after `#`, if any. */
 	name: string | undefined;
+	/** The time limits of its connections and queries (see {@link PostgresLimits}). */
+	limits: PostgresLimits;
 }
 
 /**
+ * How long a PostgreSQL store waits, in milliseconds (0: without limit), each from the query
+ * parameter of the same name (removed from the connection string, so that pg does not apply it a
+ * second time) or its default. docs/durability.md says what happens past each.
+ */
+export interface PostgresLimits {
+	/** For a connection, handshake included (`connect_timeout`, in seconds as libpq takes it). Default 10 s. */
+	connectMs: number;
+	/** For one statement on the server (PostgreSQL's `statement_timeout`; it cancels the statement). Default 30 s. */
+	statementMs: number;
+	/**
+	 * For a transaction left idle by its client (PostgreSQL's `idle_in_transaction_session_timeout`;
+	 * it ends the connection, so that a stalled client holds no row lock). Default 30 s.
+	 */
+	idleInTransactionMs: number;
+	/**
+	 * For the whole answer to one query, on the client (pg's `query_timeout`): what ends a wait
+	 * on a server that stopped answering. Longer than `statementMs` by default, so that a slow
+	 * statement is reported by the server first. Default 40 s.
+	 */
+	queryMs: number;
+}
+
+/** The limits of a location that names none. */
+export const DEFAULT_LIMITS: Readonly<PostgresLimits> = {
+	connectMs: 10_000,
+	statementMs: 30_000,
+	idleInTransactionMs: 30_000,
+	queryMs: 40_000,
+};
+
+/** The query parameters of the limits: each one's field and unit (libpq's `connect_timeout` is in seconds). */
+const LIMIT_PARAMS: Readonly<Record<string, { field: keyof PostgresLimits; unitMs: number }>> = {
+	connect_timeout: { field: "connectMs", unitMs: 1000 },
+	statement_timeout: { field: "statementMs", unitMs: 1 },
+	idle_in_transaction_session_timeout: { field: "idleInTransactionMs", unitMs: 1 },
+	query_timeout: { field: "queryMs", unitMs: 1 },
+};
+
+/**
  * Parses `postgres://…[?schema=NAME][#SESSION_ID]` (or `postgresql://`). The query parameter
- * `schema` chooses the PostgreSQL schema (default {@link DEFAULT_SCHEMA}) and is removed from
- * the connection string; every other part goes to pg as written.
- * @throws SessionTreeError INVALID_ARGUMENT for another scheme, a bad schema or session name
+ * `schema` chooses the PostgreSQL schema (default {@link DEFAULT_SCHEMA}), and `connect_timeout`
+ * (seconds), `statement_timeout`, `idle_in_transaction_session_timeout` and `query_timeout`
+ * (milliseconds; 0 for none) the {@link PostgresLimits}; they are removed from the connection
+ * string. Every other part goes to pg as written.
+ * @throws SessionTreeError INVALID_ARGUMENT for another scheme, a bad schema or session name, a bad limit
  */
 export function parsePostgresUrl(location: string): PostgresUrl {
 	const where = maskPassword(location);
@@ -120,13 +163,26 @@ export function parsePostgresUrl(location: string): PostgresUrl {
 	const hash = location.indexOf("#");
 	const base = hash < 0 ? location : location.slice(0, hash);
 	const query = base.indexOf("?");
-	if (query < 0) return { base, connectionString: base, schema: DEFAULT_SCHEMA, name };
+	const limits = { ...DEFAULT_LIMITS };
+	if (query < 0) return { base, connectionString: base, schema: DEFAULT_SCHEMA, name, limits };
 	const kept: string[] = [];
 	const schemas: string[] = [];
 	for (const part of base.slice(query + 1).split("&")) {
 		const eq = part.indexOf("=");
-		if (decodeParam(eq < 0 ? part : part.slice(0, eq), where) === "schema") {
-			schemas.push(decodeParam(eq < 0 ? "" : part.slice(eq + 1), where));
+		const key = decodeParam(eq < 0 ? part : part.slice(0, eq), where);
+		const value = decodeParam(eq < 0 ? "" : part.slice(eq + 1), where);
+		const limit = Object.hasOwn(LIMIT_PARAMS, key) ? LIMIT_PARAMS[key] : undefined;
+		if (key === "schema") {
+			schemas.push(value);
+		} else if (limit) {
+			if (!/^\d{1,9}$/.test(value)) {
+				throw new SessionTreeError(
+					"INVALID_ARGUMENT",
+					`postgres: ${key}=${JSON.stringify(value)} is not a whole number of ${limit.unitMs === 1 ? "milliseconds" : "seconds"} (0 for no limit)`,
+					{ file: where },
+				);
+			}
+			limits[limit.field] = Number(value) * limit.unitMs;
 		} else if (part !== "") {
 			kept.push(part);
 		}
@@ -140,7 +196,7 @@ export function parsePostgresUrl(location: string): PostgresUrl {
 		);
 	}
 	const connectionString = base.slice(0, query) + (kept.length > 0 ? `?${kept.join("&")}` : "");
-	return { base, connectionString, schema, name };
+	return { base, connectionString, schema, name, limits };
 }
 
 function decodeParam(text: string, where: string): string {
