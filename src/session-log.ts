@@ -324,6 +324,15 @@ export class SessionLog {
 				return outcome.backup;
 			}
 			await this.catchUp(outcome, attempt);
+			// What others wrote meanwhile is recorded, not thrown (see reload): a strict session
+			// (migrate) must not drop their damage in its rewrite; that is for repair to do.
+			if (!this.lenient && this.problems.length > 0) {
+				throw new SessionTreeError(
+					"NOT_WRITABLE",
+					"another writer left damage in the file while it was being rewritten; nothing was written: repair it",
+					{ file: this.store.location },
+				);
+			}
 		}
 	}
 
@@ -349,10 +358,14 @@ export class SessionLog {
 		return this.resumed !== undefined || this.version < CURRENT_SESSION_VERSION;
 	}
 
-	/** Reads the whole store into a new state: the session's view of the store starts over. */
-	private async readStore(): Promise<SessionTree> {
+	/**
+	 * Reads the whole store into a new state: the session's view of the store starts over.
+	 * `tolerant` after a replace by another writer (see {@link reload}).
+	 */
+	private async readStore(tolerant = false): Promise<SessionTree> {
 		const read = await this.store.read();
-		const result = loadTree(read.lines, { lenient: this.lenient, file: this.store.location, source: read.source });
+		const file = this.store.location;
+		const result = loadTree(read.lines, { lenient: this.lenient, tolerant, file, source: read.source });
 		this.reducer = result.reducer;
 		this.version = result.fromVersion;
 		this.position = read.position;
@@ -387,10 +400,16 @@ export class SessionLog {
 		this.position = read.position;
 	}
 
-	/** The store was replaced (migrated or repaired): read it again, keeping our leaf if it still exists. */
+	/**
+	 * The store was replaced (migrated or repaired): read it again, keeping our leaf if it still
+	 * exists. What others appended after the replace is read as a catch-up reads it: its damage
+	 * is recorded in `problems`, never thrown, even by a strict session (only a header that is
+	 * not a session's is refused); else a strict writer could not append again until someone
+	 * repaired the file once more.
+	 */
 	private async reload(): Promise<void> {
 		const leafId = this.reducer?.tree.getLeafId() ?? null;
-		const tree = await this.readStore();
+		const tree = await this.readStore(true);
 		if (leafId === null || tree.has(leafId)) tree.setLeaf(leafId);
 	}
 }

@@ -5,10 +5,11 @@
  * `resolveSessionPrefix`). Kept apart from open.ts: only a failed open loads it.
  */
 
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { closeSync, readSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { isSessionTreeError, SessionTreeError } from "../core/errors.js";
 import { sanitize } from "../render/preview.js";
+import { openRegularFile } from "../storage/regular-file.js";
 
 /** How much of the line an error quotes. */
 const QUOTED = 60;
@@ -62,7 +63,7 @@ function notASessionFile(location: string, line: number, cause: unknown): Sessio
 function lineOf(path: string, line: number): string | undefined {
 	let fd: number | undefined;
 	try {
-		fd = openSync(path, "r");
+		fd = openRegularFile(path).fd;
 		const head = Buffer.alloc(65536);
 		const read = readSync(fd, head, 0, head.length, 0);
 		const text = head

@@ -14,6 +14,8 @@ export type { LoadProblem, ParsedLine } from "./reducer.js";
 export interface LoadOptions {
 	/** Keep going past problems and report them instead of throwing. Default false. */
 	lenient?: boolean;
+	/** Record problems after the header instead of throwing them (see `ReducerOptions.tolerant`). */
+	tolerant?: boolean;
 	/** The file name, for messages. */
 	file?: string;
 	/** Where the bodies of lines given as envelopes are read from. */

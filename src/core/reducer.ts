@@ -73,6 +73,13 @@ export interface LoadProblem {
 export interface ReducerOptions {
 	/** Keep going past problems and record them instead of throwing. Default false (strict). */
 	lenient?: boolean;
+	/**
+	 * Record the problems of what follows the header and go on, whatever `lenient` says, as
+	 * for lines other writers append ({@link SessionReducer.applyOthers}); the header is still
+	 * checked as `lenient` says. For a stream another writer replaced (repaired, migrated)
+	 * while this session was open: a write must not fail for damage someone else appended since.
+	 */
+	tolerant?: boolean;
 	/** The stream's location (a file name), for messages. */
 	file?: string;
 	/** Where the bodies of lines given as envelopes are read from. */
@@ -133,6 +140,7 @@ export class SessionReducer {
 
 	constructor(options: ReducerOptions = {}) {
 		this.options = options;
+		this.tolerant = options.tolerant ?? false;
 		this.bodies = options.source
 			? new LazyBodies(options.source, {
 					lenient: options.lenient ?? false,
@@ -230,12 +238,13 @@ export class SessionReducer {
 	 * not move: it is this session's.
 	 */
 	applyOthers(lines: readonly ParsedLine[]): void {
+		const before = this.tolerant;
 		this.tolerant = true;
 		try {
 			this.applyLines(lines);
 			this.settle();
 		} finally {
-			this.tolerant = false;
+			this.tolerant = before;
 		}
 	}
 

@@ -6,11 +6,11 @@
  * It never writes.
  */
 
-import { readFileSync } from "node:fs";
 import { SessionTreeError } from "../core/errors.js";
 import type { SessionHeader } from "../core/types.js";
 import { FileSessionStore } from "../storage/file-store.js";
 import { MemorySessionStore } from "../storage/memory-store.js";
+import { readRegularFile } from "../storage/regular-file.js";
 import type {
 	AppendOutcome,
 	ReplaceOutcome,
@@ -74,7 +74,7 @@ export class ForeignFileStore implements SessionStore {
 	private async importFile(): Promise<StoreRead | undefined> {
 		const { decodeText } = await import("./sources.js");
 		const { importText, sessionRecords, sniffFormat } = await import("./index.js");
-		const text = decodeText(readFileSync(this.location));
+		const text = decodeText(readRegularFile(this.location));
 		const format = this.format ?? sniffFormat(text);
 		if (format === undefined || format === "pi") return undefined;
 		const [session] = await importText(text, this.location, { from: format });

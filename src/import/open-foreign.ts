@@ -6,9 +6,10 @@
  * session id, or its 1-based position).
  */
 
-import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
 import type { SessionTreeError } from "../core/errors.js";
 import type { Session } from "../session.js";
+import { isRegularFile, openRegularFile, readRegularFile } from "../storage/regular-file.js";
 import { chooseSession, importText, openImported, type SourceKind, sniffFormat, sourceIdOfSession } from "./index.js";
 import { foreignWriteError } from "./read-only.js";
 import { decodeText, isZip, zipSources } from "./sources.js";
@@ -22,19 +23,11 @@ export interface ForeignSession {
 	skipped: readonly ImportSkip[];
 }
 
-function isFile(path: string): boolean {
-	try {
-		return statSync(path).isFile();
-	} catch {
-		return false;
-	}
-}
-
 /** The file and the session selector of `FILE` or `FILE#ID`, or undefined when no such file exists. */
 function splitLocation(location: string): { path: string; selector: string | undefined } | undefined {
-	if (isFile(location)) return { path: location, selector: undefined };
+	if (isRegularFile(location)) return { path: location, selector: undefined };
 	const hash = location.lastIndexOf("#");
-	if (hash > 0 && isFile(location.slice(0, hash))) {
+	if (hash > 0 && isRegularFile(location.slice(0, hash))) {
 		return { path: location.slice(0, hash), selector: location.slice(hash + 1) || undefined };
 	}
 	return undefined;
@@ -49,7 +42,7 @@ export function sniffFile(location: string, bytes = 65536): SourceKind | undefin
 	if (!found) return undefined;
 	let fd: number | undefined;
 	try {
-		fd = openSync(found.path, "r");
+		fd = openRegularFile(found.path).fd;
 		const head = Buffer.alloc(bytes);
 		const read = readSync(fd, head, 0, bytes, 0);
 		if (isZip(head.subarray(0, read))) return "chatgpt";
@@ -110,7 +103,7 @@ export async function importForeignFile(
 	const found = splitLocation(location);
 	if (!found) return undefined;
 	const { path, selector } = found;
-	const bytes = readFileSync(path);
+	const bytes = readRegularFile(path);
 	const lenient = options.lenient === true;
 	if (isZip(bytes)) {
 		let format: ImportFormat = "chatgpt";

@@ -6,10 +6,11 @@
  * files is never held in memory at once.
  */
 
-import { closeSync, openSync, readdirSync, readFileSync, readSync, statSync } from "node:fs";
+import { closeSync, readdirSync, readSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { unzipSync } from "fflate";
 import { SessionTreeError } from "../core/errors.js";
+import { openRegularFile, readRegularFile, requireRegular } from "../storage/regular-file.js";
 import { withoutBom } from "./common.js";
 
 /** A source found but not read yet. */
@@ -110,7 +111,7 @@ function ioProblem(name: string, cause: unknown): SessionTreeError {
 function fileSources(path: string, explicit: boolean, problems: SourceProblem[]): PendingSource[] {
 	if (/\.zip$/i.test(path) || (explicit && startsLikeZip(path))) {
 		try {
-			return zipSources(path, readFileSync(path));
+			return zipSources(path, readRegularFile(path));
 		} catch (cause) {
 			problems.push({ name: path, error: cause instanceof SessionTreeError ? cause : ioProblem(path, cause) });
 			return [];
@@ -120,7 +121,7 @@ function fileSources(path: string, explicit: boolean, problems: SourceProblem[])
 		{
 			name: path,
 			explicit,
-			read: () => decodeText(readFileSync(path)),
+			read: () => decodeText(readRegularFile(path)),
 		},
 	];
 }
@@ -128,7 +129,7 @@ function fileSources(path: string, explicit: boolean, problems: SourceProblem[])
 /** True for a file whose first bytes are a ZIP archive's (a download saved without its extension). */
 function startsLikeZip(path: string): boolean {
 	try {
-		const fd = openSync(path, "r");
+		const { fd } = openRegularFile(path);
 		try {
 			const head = new Uint8Array(4);
 			return readSync(fd, head, 0, 4, 0) === 4 && isZip(head);
@@ -155,8 +156,17 @@ export function expandInputs(inputs: readonly string[]): { sources: PendingSourc
 			problems.push({ name: input, error: ioProblem(input, cause) });
 			continue;
 		}
-		if (stats.isDirectory()) walk(input, sources, problems);
-		else sources.push(...fileSources(input, true, problems));
+		if (stats.isDirectory()) {
+			walk(input, sources, problems);
+			continue;
+		}
+		try {
+			requireRegular(input, stats); // a FIFO would block the read, /dev/zero never end it
+		} catch (cause) {
+			problems.push({ name: input, error: cause as SessionTreeError });
+			continue;
+		}
+		sources.push(...fileSources(input, true, problems));
 	}
 	return { sources, problems };
 }

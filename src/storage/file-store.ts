@@ -17,6 +17,7 @@ import {
 	readSync,
 	realpathSync,
 	renameSync,
+	type Stats,
 	statSync,
 	unlinkSync,
 	writeSync,
@@ -34,6 +35,7 @@ import { FileLineSource, fileIdentity as identityOf } from "./line-source.js";
 import { lineText, scanByteLines } from "./lines.js";
 import type { LockOptions, ReleaseLock } from "./lock.js";
 import { sessionFileName } from "./paths.js";
+import { openRegularFile } from "./regular-file.js";
 import type {
 	AppendOutcome,
 	Awaitable,
@@ -93,7 +95,7 @@ export function* scanLines(fd: number, start = 0, firstLine = 1): Generator<RawL
 
 /** Every line of a file (see {@link scanLines}). */
 export function* readFileLines(path: string): Generator<RawLine> {
-	const fd = openFile(path, "r");
+	const fd = openForReading(path).fd;
 	try {
 		yield* scanLines(fd);
 	} finally {
@@ -110,6 +112,18 @@ function openFile(path: string, flags: string | number, mode?: number): number {
 		return openSync(path, flags, mode);
 	} catch (cause) {
 		throw ioError(cause, path, "open");
+	}
+}
+
+/**
+ * Opens a file to read it: only a regular file (or a link to one), never blocking (a FIFO
+ * given as a session would block its open forever; see regular-file.ts).
+ */
+function openForReading(path: string, flags?: number): { fd: number; stats: Stats } {
+	try {
+		return openRegularFile(path, flags);
+	} catch (cause) {
+		throw cause instanceof SessionTreeError ? cause : ioError(cause, path, "open");
 	}
 }
 
@@ -324,10 +338,10 @@ export class FileSessionStore implements SessionStore {
 	 * parsed; the returned `source` keeps the file open to read those bodies later.
 	 */
 	async read(): Promise<StoreRead> {
-		const fd = openFile(this.file, "r");
+		const { fd, stats } = openForReading(this.file);
 		let kept = false;
 		try {
-			const read = this.readAllFrom(fd);
+			const read = this.readAllFrom(fd, stats);
 			kept = read.source !== undefined;
 			return read;
 		} catch (cause) {
@@ -337,8 +351,7 @@ export class FileSessionStore implements SessionStore {
 		}
 	}
 
-	private readAllFrom(fd: number): StoreRead {
-		const stats = fstatSync(fd);
+	private readAllFrom(fd: number, stats: Stats): StoreRead {
 		const lines: ParsedLine[] = [];
 		const checks = new EnvelopeChecks();
 		let lazy = false;
@@ -399,20 +412,23 @@ export class FileSessionStore implements SessionStore {
 
 	async readTail(count: number): Promise<TailRead | undefined> {
 		let fd: number;
+		let size: number;
 		try {
-			fd = openSync(this.file, "r");
+			({
+				fd,
+				stats: { size },
+			} = openRegularFile(this.file));
 		} catch {
-			return undefined;
+			return undefined; // the full read says why
 		}
 		try {
-			return this.readTailFrom(fd, count);
+			return this.readTailFrom(fd, size, count);
 		} finally {
 			closeSync(fd);
 		}
 	}
 
-	private readTailFrom(fd: number, count: number): TailRead | undefined {
-		const size = fstatSync(fd).size;
+	private readTailFrom(fd: number, size: number, count: number): TailRead | undefined {
 		if (size < TAIL_MIN_FILE) return undefined;
 		const head = Buffer.allocUnsafe(Math.min(size, 64 * 1024));
 		const headRead = readSync(fd, head, 0, head.length, 0);
@@ -459,7 +475,7 @@ export class FileSessionStore implements SessionStore {
 	/** The complete lines from `at` on; an unterminated last line is left for its writer. */
 	private readFrom(at: FilePosition, size: number): StoreRead {
 		if (size === at.offset) return { lines: [], position: encodePosition(at) };
-		const fd = openFile(this.file, "r");
+		const { fd } = openForReading(this.file);
 		try {
 			const lines: ParsedLine[] = [];
 			let end = at.offset;
@@ -755,8 +771,10 @@ export class FileSessionStore implements SessionStore {
 			if (!existsSync(this.file)) {
 				throw new SessionTreeError("FILE_NOT_FOUND", "the session file disappeared", { file: this.file });
 			}
-			this.fd = openFile(this.file, "a+");
-			this.fdIdentity = identityOf(fstatSync(this.fd));
+			// "a+" without O_CREAT (the file exists): read and append, never blocking (regular-file.ts).
+			const { fd, stats } = openForReading(this.file, constants.O_RDWR | constants.O_APPEND);
+			this.fd = fd;
+			this.fdIdentity = identityOf(stats);
 		}
 		return this.fd;
 	}

@@ -5,9 +5,10 @@
  * never move what it indexed.
  */
 
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync, type Stats } from "node:fs";
 import { SessionTreeError } from "../core/errors.js";
 import type { Envelope, LineSource, LineVisitor, Span } from "../core/lazy.js";
+import { openRegularFile } from "./regular-file.js";
 
 /** Lines closer than this are read together. */
 const GAP = 64 * 1024;
@@ -135,12 +136,12 @@ export class FileLineSource implements LineSource {
 	private descriptor(): number {
 		if (this.handle.fd !== undefined) return this.handle.fd;
 		let fd: number;
+		let stats: Stats;
 		try {
-			fd = openSync(this.file, "r");
+			({ fd, stats } = openRegularFile(this.file));
 		} catch (cause) {
 			throw this.gone(cause);
 		}
-		const stats = fstatSync(fd);
 		if (fileIdentity(stats) !== this.identity) {
 			closeSync(fd);
 			throw this.gone();

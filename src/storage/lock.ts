@@ -9,11 +9,12 @@
  * file system) is presumed alive until its lock is `staleMs` old.
  */
 
-import { closeSync, linkSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, linkSync, openSync, renameSync, statSync, unlinkSync, writeSync } from "node:fs";
 import { hostname } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { describeSystemError, SessionTreeError } from "../core/errors.js";
 import { errorCode, isObject } from "../core/validate.js";
+import { readRegularFile } from "./regular-file.js";
 
 /** Options of {@link acquireLock}. */
 export interface LockOptions {
@@ -78,7 +79,8 @@ function holdOnce(path: string): ReleaseLock {
 
 function readOwner(path: string): LockOwner | undefined {
 	try {
-		const owner: unknown = JSON.parse(readFileSync(path, "utf8"));
+		// Not a FIFO someone put there: its read would block every writer.
+		const owner: unknown = JSON.parse(readRegularFile(path).toString("utf8"));
 		return isLockOwner(owner) ? owner : undefined;
 	} catch {
 		return undefined;

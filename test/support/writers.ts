@@ -13,9 +13,11 @@ import type { Durability, Session } from "../../src/index.js";
 /** The compiled writer process (see writer-process.ts). */
 export const WRITER = join(dirname(fileURLToPath(import.meta.url)), "writer-process.js");
 
-/** How a writer appends: `timer` waits for a timer between appends; by default an awaited loop. */
+/** How a writer appends: `timer` waits for a timer between appends, a number that many ms; by default an awaited loop. */
 export interface WriterOptions {
-	pace?: "none" | "timer";
+	pace?: "none" | "timer" | number;
+	/** Each append waits for a credit the test gives with {@link StartedWriter.grant}. */
+	credits?: boolean;
 }
 
 /** A running writer: the ids it acknowledged so far (in order), its exit code once it exited, and its stderr so far. */
@@ -24,6 +26,8 @@ export interface StartedWriter {
 	acked: string[];
 	done: Promise<number | null>;
 	stderr: () => string;
+	/** Lets a writer started with `credits` make `count` more appends. */
+	grant: (count: number) => void;
 }
 
 /** Starts the writer process on `location`, appending `count` messages tagged `tag`. */
@@ -34,9 +38,11 @@ export function startWriter(
 	tag: string,
 	options: WriterOptions = {},
 ): StartedWriter {
-	const child = spawn(process.execPath, [WRITER, location, String(count), durability, tag, options.pace ?? "none"], {
-		stdio: ["ignore", "pipe", "pipe"],
-	});
+	const args = [WRITER, location, String(count), durability, tag, String(options.pace ?? "none")];
+	if (options.credits) args.push("credits");
+	const child = spawn(process.execPath, args, { stdio: [options.credits ? "pipe" : "ignore", "pipe", "pipe"] });
+	// A writer that exited early closes its stdin: a credit written then is nobody's.
+	child.stdin?.on("error", () => {});
 	const acked: string[] = [];
 	let partial = "";
 	let stderr = "";
@@ -54,7 +60,10 @@ export function startWriter(
 			resolve(code);
 		}),
 	);
-	return { child, acked, done, stderr: () => stderr };
+	const grant = (more: number) => {
+		child.stdin?.write(Buffer.alloc(more));
+	};
+	return { child, acked, done, stderr: () => stderr, grant };
 }
 
 /**

@@ -6,7 +6,7 @@
  * stdout is not one, so that `text=$(session-tree browse FILE)` takes only the result.
  */
 
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
 import { basename } from "node:path";
 import { sanitizeLines } from "../../render/preview.js";
 import { shouldColor } from "../../render/terminal.js";
@@ -14,6 +14,7 @@ import { TREE_FILTERS, type TreeFilter } from "../../render/tree-layout.js";
 import type { Session } from "../../session.js";
 import type { NavigateResult } from "../../session-options.js";
 import { schemeOf } from "../../storage/locations.js";
+import { openRegularFile } from "../../storage/regular-file.js";
 import { CliError, type CommandHandler, requiredPositional, stringValue, UsageError } from "../args.js";
 import { browse } from "../browse/app.js";
 import { NoTerminalError, openTerminalDevice, type TerminalDevice } from "../browse/device.js";
@@ -23,7 +24,7 @@ import { openSession } from "../open.js";
 function startsAsPiSession(path: string): boolean {
 	let fd: number | undefined;
 	try {
-		fd = openSync(path, "r");
+		fd = openRegularFile(path).fd;
 		const head = Buffer.alloc(4096);
 		const read = readSync(fd, head, 0, head.length, 0);
 		return /^\s*\{[^\n]*"type"\s*:\s*"session"/.test(head.subarray(0, read).toString("utf8"));

@@ -12,6 +12,7 @@ import { chmodSync, closeSync, existsSync, openSync } from "node:fs";
 import type Sqlite from "better-sqlite3";
 import { SessionTreeError } from "../../core/errors.js";
 import { errorCode } from "../../core/validate.js";
+import { refuseIfNotRegular } from "../regular-file.js";
 import type { IndexedRecord } from "./common.js";
 
 /** An open SQLite database (a better-sqlite3 connection). */
@@ -273,6 +274,7 @@ export function openDatabase(
 		if (mode !== "create") return undefined;
 		makeOwnerOnlyFile(file);
 	}
+	refuseIfNotRegular(file); // SQLite's own open of a FIFO would block
 	const readonly = mode === "read";
 	const db = new Driver(file, { fileMustExist: true, timeout: BUSY_TIMEOUT_MS, readonly });
 	try {
