@@ -43,4 +43,4 @@ for (let i = 0; i < count; i++) {
 	if (delay !== undefined) await new Promise((resolve) => setTimeout(resolve, delay));
 }
 await session.close();
-process.stdin.destroy();
+if (credited === "credits") process.stdin.destroy();
