@@ -11,7 +11,7 @@ import type { SessionTreeError } from "../core/errors.js";
 import type { Session } from "../session.js";
 import { chooseSession, importText, openImported, type SourceKind, sniffFormat, sourceIdOfSession } from "./index.js";
 import { foreignWriteError } from "./read-only.js";
-import { decodeText, isZip, zipSources } from "./sources.js";
+import { decodeText, isZip, startsLikeZip, zipSources } from "./sources.js";
 import type { ImportedSession, ImportFormat, ImportSkip } from "./types.js";
 
 /** A foreign file opened as a session. */
@@ -110,12 +110,12 @@ export async function importForeignFile(
 	const found = splitLocation(location);
 	if (!found) return undefined;
 	const { path, selector } = found;
-	const bytes = readFileSync(path);
 	const lenient = options.lenient === true;
-	if (isZip(bytes)) {
+	// An archive is read member by member, within the ZIP limits (zip.ts), never whole.
+	if (startsLikeZip(path)) {
 		let format: ImportFormat = "chatgpt";
 		const sessions: ImportedSession[] = [];
-		for (const member of zipSources(path, bytes)) {
+		for (const member of zipSources(path)) {
 			const text = member.read();
 			const kind = sniffFormat(text);
 			if (kind === undefined || kind === "pi") continue;
@@ -124,7 +124,7 @@ export async function importForeignFile(
 		}
 		return { path, selector, format, sessions };
 	}
-	const text = decodeText(bytes);
+	const text = decodeText(readFileSync(path));
 	const kind = sniffFormat(text);
 	if (kind === undefined || kind === "pi") return undefined;
 	return { path, selector, format: kind, sessions: await importText(text, path, { from: kind, lenient }) };
