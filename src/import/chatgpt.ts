@@ -16,7 +16,6 @@
  * session id from the conversation id: importing the same export again gives the same file.
  */
 
-import { isDeepStrictEqual } from "node:util";
 import * as make from "../core/entries.js";
 import { isSessionTreeError } from "../core/errors.js";
 import type { AgentMessage, AssistantMessage, SessionEntry, ThinkingContent, ToolCall } from "../core/types.js";
@@ -448,6 +447,10 @@ function keepContent(source: Json, entry: SessionEntry, message: Json | undefine
 	if (!message || !content || content.content_type !== "text") return source;
 	if (Object.keys(content).some((key) => key !== "content_type" && key !== "parts")) return source;
 	const parts = textPartsOf(entry);
-	if (!parts || !isDeepStrictEqual(parts, content.parts)) return source;
+	const given = content.parts;
+	// Compared by hand (strings, in order): isDeepStrictEqual is generic and slower, once per text node.
+	if (!parts || !Array.isArray(given) || given.length !== parts.length || parts.some((part, i) => part !== given[i])) {
+		return source;
+	}
 	return { ...source, message: omit(message, ["content"]), content: "text" };
 }

@@ -42,7 +42,8 @@ export function numberField(value: Json, key: string): number | undefined {
 /** The object without the given keys (a shallow copy, key order kept). */
 export function omit(value: Json, keys: readonly string[]): Json {
 	const out: Json = {};
-	for (const [key, field] of Object.entries(value)) if (!keys.includes(key)) out[key] = field;
+	// for…in rather than Object.entries: no array of pairs per call (imports call this per node).
+	for (const key in value) if (Object.hasOwn(value, key) && !keys.includes(key)) out[key] = value[key];
 	return out;
 }
 
@@ -264,9 +265,14 @@ export function orderChildren(
 	for (const key of keys) {
 		const list = childrenOf.get(key) as string[];
 		for (const child of listed(key)) {
-			if (typeof child !== "string") onBad(key, child, "not an id");
-			else if (!parentOf.has(child)) onBad(key, child, "missing");
-			else if (parentOf.get(child) !== key) onBad(key, child, "other parent");
+			if (typeof child !== "string") {
+				onBad(key, child, "not an id");
+				continue;
+			}
+			// One lookup: undefined for no node, null for a root.
+			const parent = parentOf.get(child);
+			if (parent === undefined) onBad(key, child, "missing");
+			else if (parent !== key) onBad(key, child, "other parent");
 			else if (!placed.has(child)) {
 				placed.add(child);
 				list.push(child);
