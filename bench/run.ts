@@ -6,7 +6,8 @@
  * Flags: --runs N (default 5; at most 3 for the 1M files), --sizes 10k,100k (default), --large
  * (adds 1m; or BENCH_LARGE=1), --no-chain, --json FILE (also write the raw figures), --no-stores
  * (skip the per-store section, bench/stores.ts), --stores-only (run only that section), --no-html
- * (skip the HTML export section, bench/html.ts), --html-only (run only that section).
+ * (skip the HTML export section, bench/html.ts), --html-only (run only that section), --no-import
+ * (skip the ChatGPT import section, bench/import.ts), --import-only (run only that section).
  */
 
 import { spawnSync } from "node:child_process";
@@ -17,6 +18,7 @@ import { fileURLToPath } from "node:url";
 import type { Measurement, Op, Side, Task } from "./child.js";
 import { CHAIN_FILE, DATA_DIR, ensureFile, filesForSize, type GenerateStats, REPO_ROOT } from "./generate.js";
 import { runHtml } from "./html.js";
+import { runImport } from "./import.js";
 import { fmtMiB, fmtMs, median } from "./shared.js";
 import { measureStartup } from "./startup.js";
 import { runStores } from "./stores.js";
@@ -39,6 +41,9 @@ interface Options {
 	/** Run the HTML export section (bench/html.ts) after the main table; only it with `htmlOnly`. */
 	html: boolean;
 	htmlOnly: boolean;
+	/** Run the ChatGPT import section (bench/import.ts) after the HTML one; only it with `importOnly`. */
+	import: boolean;
+	importOnly: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -50,6 +55,8 @@ function parseArgs(argv: string[]): Options {
 		storesOnly: false,
 		html: true,
 		htmlOnly: false,
+		import: true,
+		importOnly: false,
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
@@ -67,9 +74,11 @@ function parseArgs(argv: string[]): Options {
 		else if (arg === "--stores-only") options.storesOnly = true;
 		else if (arg === "--no-html") options.html = false;
 		else if (arg === "--html-only") options.htmlOnly = true;
+		else if (arg === "--no-import") options.import = false;
+		else if (arg === "--import-only") options.importOnly = true;
 		else if (arg === "--help" || arg === "-h") {
 			console.log(
-				"npm run bench -- [--runs N] [--sizes 10k,100k,1m] [--large] [--no-chain] [--json FILE] [--no-stores | --stores-only] [--no-html | --html-only]",
+				"npm run bench -- [--runs N] [--sizes 10k,100k,1m] [--large] [--no-chain] [--json FILE] [--no-stores | --stores-only] [--no-html | --html-only] [--no-import | --import-only]",
 			);
 			process.exit(0);
 		} else throw new Error(`unknown argument ${arg}`);
@@ -336,6 +345,10 @@ async function main(): Promise<void> {
 		await runHtml({ runs: options.runs, sizes: options.sizes });
 		return;
 	}
+	if (options.importOnly) {
+		await runImport({ runs: options.runs });
+		return;
+	}
 	const started = Date.now();
 	const log = (line: string) => console.log(line);
 	const piModule = piSessionManagerModule();
@@ -518,6 +531,7 @@ async function main(): Promise<void> {
 	// A wrong context, or our side failing, fails the run (pi failing on huge files is expected).
 	if (rows.some((r) => r.ratio === "**MISMATCH**" || r.ours === "fails")) process.exitCode = 1;
 	if (options.html) await runHtml({ runs: options.runs, sizes: options.sizes });
+	if (options.import) await runImport({ runs: options.runs });
 	if (options.stores) await runStores({ runs: options.runs, large: options.sizes.includes("1m") });
 }
 

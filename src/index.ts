@@ -73,6 +73,7 @@ export {
 	writeSessions,
 } from "./import/index.js";
 export { importOpenWebUI } from "./import/openwebui.js";
+export { DEFAULT_ZIP_LIMITS, type ZipLimits } from "./import/zip.js";
 export { exportSessionHtml, type HtmlExport, type HtmlExportOptions } from "./render/html/export.js";
 export { Session } from "./session.js";
 export type {

@@ -16,7 +16,6 @@
  * session id from the conversation id: importing the same export again gives the same file.
  */
 
-import { isDeepStrictEqual } from "node:util";
 import * as make from "../core/entries.js";
 import { isSessionTreeError } from "../core/errors.js";
 import type { AgentMessage, AssistantMessage, SessionEntry, ThinkingContent, ToolCall } from "../core/types.js";
@@ -34,6 +33,7 @@ import {
 	millisFromSeconds,
 	numberField,
 	omit,
+	orderChildren,
 	parseJsonSource,
 	stringField,
 	textBlock,
@@ -183,34 +183,31 @@ function importConversation(source: ImportSource, conversation: Json, where: str
 			unlinked.set(key, { parent });
 		} else parentOf.set(key, parent);
 	}
-	const childrenOf = new Map<string, string[]>();
-	for (const key of keys) childrenOf.set(key, []);
-	for (const [key, node] of nodes) {
-		const list = childrenOf.get(key) as string[];
-		for (const child of Array.isArray(node.children) ? node.children : []) {
-			if (typeof child !== "string") {
-				problem(`mapping/${key}/children`, `holds ${JSON.stringify(child)}, which is not a node id`, "left out");
-			} else if (!nodes.has(child)) {
-				problem(`mapping/${key}/children`, `names node ${child}, which is not in the mapping`, "left out");
+	const childrenOf = orderChildren(
+		keys,
+		parentOf,
+		(key) => {
+			const children = (nodes.get(key) as Json).children;
+			return Array.isArray(children) ? children : [];
+		},
+		(key, child, why) => {
+			const field = `mapping/${key}/children`;
+			if (why === "not an id") problem(field, `holds ${JSON.stringify(child)}, which is not a node id`, "left out");
+			else if (why === "missing") {
+				problem(field, `names node ${child}, which is not in the mapping`, "left out");
 				const links = unlinked.get(key) ?? {};
-				links.children = [...(links.children ?? []), child];
+				links.children ??= [];
+				links.children.push(child as string);
 				unlinked.set(key, links);
-			} else if (parentOf.get(child) !== key) {
+			} else {
 				problem(
-					`mapping/${key}/children`,
-					`names node ${child}, whose parent is ${parentOf.get(child) ?? "null"}`,
+					field,
+					`names node ${child}, whose parent is ${parentOf.get(child as string) ?? "null"}`,
 					"the node's parent field decides",
 				);
-			} else if (!list.includes(child)) list.push(child);
-		}
-	}
-	// A node its parent does not list comes after the listed ones.
-	for (const key of keys) {
-		const parent = parentOf.get(key);
-		if (parent === null || parent === undefined) continue;
-		const list = childrenOf.get(parent) as string[];
-		if (!list.includes(key)) list.push(key);
-	}
+			}
+		},
+	);
 
 	const firstTime = numberField(conversation, "create_time");
 	const headerMs =
@@ -450,6 +447,10 @@ function keepContent(source: Json, entry: SessionEntry, message: Json | undefine
 	if (!message || !content || content.content_type !== "text") return source;
 	if (Object.keys(content).some((key) => key !== "content_type" && key !== "parts")) return source;
 	const parts = textPartsOf(entry);
-	if (!parts || !isDeepStrictEqual(parts, content.parts)) return source;
+	const given = content.parts;
+	// Compared by hand (strings, in order): isDeepStrictEqual is generic and slower, once per text node.
+	if (!parts || !Array.isArray(given) || given.length !== parts.length || parts.some((part, i) => part !== given[i])) {
+		return source;
+	}
 	return { ...source, message: omit(message, ["content"]), content: "text" };
 }

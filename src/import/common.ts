@@ -42,7 +42,8 @@ export function numberField(value: Json, key: string): number | undefined {
 /** The object without the given keys (a shallow copy, key order kept). */
 export function omit(value: Json, keys: readonly string[]): Json {
 	const out: Json = {};
-	for (const [key, field] of Object.entries(value)) if (!keys.includes(key)) out[key] = field;
+	// for…in rather than Object.entries: no array of pairs per call (imports call this per node).
+	for (const key in value) if (Object.hasOwn(value, key) && !keys.includes(key)) out[key] = value[key];
 	return out;
 }
 
@@ -240,6 +241,53 @@ export interface ConvertedNode {
 	time: number;
 }
 
+/** Why a child id of a node's list is not taken as its child (see {@link orderChildren}). */
+export type BadChild = "not an id" | "missing" | "other parent";
+
+/**
+ * The children of every node of a conversation whose nodes link to their parents and list their
+ * children (ChatGPT's `children`, Open WebUI's `childrenIds`): the parent links decide the tree,
+ * a node's own list the order of its children; a child the list leaves out comes after the
+ * listed ones, in `keys` order. A listed id that is no node's, or a node whose parent link
+ * names another node, is reported to `onBad` and left out. Linear in the nodes and the listed
+ * ids (a Set, not a search of the list, so a node with 200,000 children is no slower per child).
+ */
+export function orderChildren(
+	keys: readonly string[],
+	parentOf: ReadonlyMap<string, string | null>,
+	listed: (key: string) => readonly unknown[],
+	onBad: (key: string, child: unknown, why: BadChild) => void,
+): Map<string, string[]> {
+	const childrenOf = new Map<string, string[]>();
+	for (const key of keys) childrenOf.set(key, []);
+	// A node has one parent, so one set of the nodes placed already serves every list.
+	const placed = new Set<string>();
+	for (const key of keys) {
+		const list = childrenOf.get(key) as string[];
+		for (const child of listed(key)) {
+			if (typeof child !== "string") {
+				onBad(key, child, "not an id");
+				continue;
+			}
+			// One lookup: undefined for no node, null for a root.
+			const parent = parentOf.get(child);
+			if (parent === undefined) onBad(key, child, "missing");
+			else if (parent !== key) onBad(key, child, "other parent");
+			else if (!placed.has(child)) {
+				placed.add(child);
+				list.push(child);
+			}
+		}
+	}
+	for (const key of keys) {
+		const parent = parentOf.get(key);
+		if (parent === null || parent === undefined || placed.has(key)) continue;
+		placed.add(key);
+		(childrenOf.get(parent) as string[]).push(key);
+	}
+	return childrenOf;
+}
+
 /**
  * Converts a conversation whose nodes link to their parents and list their children
  * (ChatGPT's `mapping`, Open WebUI's `history.messages`) into records: the conversation's
@@ -252,7 +300,7 @@ export interface ConvertedNode {
 export function walkLinkedNodes(
 	keys: readonly string[],
 	parentOf: Map<string, string | null>,
-	childrenOf: Map<string, string[]>,
+	childrenOf: ReadonlyMap<string, readonly string[]>,
 	first: { title: SessionInfoEntry | undefined; time: number },
 	convert: (key: string, at: NodePlace) => ConvertedNode,
 	onCycle: (key: string) => void,
@@ -279,12 +327,8 @@ export function walkLinkedNodes(
 	for (const key of keys) {
 		if (visited.has(key)) continue;
 		onCycle(key);
-		const parent = parentOf.get(key);
-		if (parent)
-			childrenOf.set(
-				parent,
-				(childrenOf.get(parent) ?? []).filter((child) => child !== key),
-			);
+		// Cut from its parent: the parent, walked later, skips it as visited (no filtering of
+		// the parent's list, which would cost the list's length for every node cut from it).
 		parentOf.set(key, null);
 		walk(key);
 	}

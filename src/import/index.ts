@@ -33,6 +33,7 @@ import { FORMAT_NAMES, IMPORT_FORMATS, sniffFormat } from "./detect.js";
 import { ImportedSessionStore } from "./read-only.js";
 import { expandInputs, type PendingSource } from "./sources.js";
 import type { ImportedSession, Importer, ImportFormat, ImportSkip, ImportSource } from "./types.js";
+import type { ZipLimits } from "./zip.js";
 
 export { detectFormat, IMPORT_FORMATS, isImportFormat, type SourceKind, sniffFormat } from "./detect.js";
 export type { ImportedSession, Importer, ImportFormat, ImportSkip, ImportSource } from "./types.js";
@@ -344,6 +345,12 @@ export interface ImportOptions extends ImportTextOptions {
 	defaultDir?: (cwd: string) => string;
 	/** Called after each source with the number done so far. */
 	onProgress?: (done: number, total: number) => void;
+	/**
+	 * How much the members read from a ZIP archive may inflate to (per member, per archive) and
+	 * how many members it may list; unset ones come from `SESSION_TREE_ZIP_*_LIMIT`, else the
+	 * defaults (`DEFAULT_ZIP_LIMITS`). An archive past them fails, and nothing of it is written.
+	 */
+	zipLimits?: Partial<ZipLimits>;
 }
 
 /** One session an import wrote (or found written already). */
@@ -396,7 +403,7 @@ export async function importSources(inputs: readonly string[], options: ImportOp
 	if (options.dir !== undefined && options.out !== undefined) {
 		throw new SessionTreeError("INVALID_ARGUMENT", "give either a directory (dir) or one location (out), not both");
 	}
-	const { sources, problems } = expandInputs(inputs);
+	const { sources, problems } = expandInputs(inputs, { zipLimits: options.zipLimits });
 	for (const problem of problems) report.failures.push({ source: problem.name, error: problem.error });
 
 	const collections = new Map<string, SessionCollection>();

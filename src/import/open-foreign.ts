@@ -12,7 +12,7 @@ import type { Session } from "../session.js";
 import { isRegularFile, openRegularFile, readRegularFile } from "../storage/regular-file.js";
 import { chooseSession, importText, openImported, type SourceKind, sniffFormat, sourceIdOfSession } from "./index.js";
 import { foreignWriteError } from "./read-only.js";
-import { decodeText, isZip, zipSources } from "./sources.js";
+import { decodeText, isZip, startsLikeZip, zipSources } from "./sources.js";
 import type { ImportedSession, ImportFormat, ImportSkip } from "./types.js";
 
 /** A foreign file opened as a session. */
@@ -103,12 +103,12 @@ export async function importForeignFile(
 	const found = splitLocation(location);
 	if (!found) return undefined;
 	const { path, selector } = found;
-	const bytes = readRegularFile(path);
 	const lenient = options.lenient === true;
-	if (isZip(bytes)) {
+	// An archive is read member by member, within the ZIP limits (zip.ts), never whole.
+	if (startsLikeZip(path)) {
 		let format: ImportFormat = "chatgpt";
 		const sessions: ImportedSession[] = [];
-		for (const member of zipSources(path, bytes)) {
+		for (const member of zipSources(path)) {
 			const text = member.read();
 			const kind = sniffFormat(text);
 			if (kind === undefined || kind === "pi") continue;
@@ -117,7 +117,7 @@ export async function importForeignFile(
 		}
 		return { path, selector, format, sessions };
 	}
-	const text = decodeText(bytes);
+	const text = decodeText(readRegularFile(path));
 	const kind = sniffFormat(text);
 	if (kind === undefined || kind === "pi") return undefined;
 	return { path, selector, format: kind, sessions: await importText(text, path, { from: kind, lenient }) };

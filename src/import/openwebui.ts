@@ -38,6 +38,7 @@ import {
 	millisFromSeconds,
 	numberField,
 	omit,
+	orderChildren,
 	parseJsonSource,
 	stringField,
 	textBlock,
@@ -157,32 +158,31 @@ function importChat(source: ImportSource, row: Json | undefined, chat: Json, whe
 			unlinked.set(key, { parentId: parent });
 		} else parentOf.set(key, parent);
 	}
-	const childrenOf = new Map<string, string[]>(keys.map((key) => [key, []]));
-	for (const [key, message] of nodes) {
-		const list = childrenOf.get(key) as string[];
-		for (const child of Array.isArray(message.childrenIds) ? message.childrenIds : []) {
+	const childrenOf = orderChildren(
+		keys,
+		parentOf,
+		(key) => {
+			const children = (nodes.get(key) as Json).childrenIds;
+			return Array.isArray(children) ? children : [];
+		},
+		(key, child, why) => {
 			const field = `history.messages/${key}/childrenIds`;
-			if (typeof child !== "string") problem(field, `holds ${JSON.stringify(child)}, not a message id`, "left out");
-			else if (!nodes.has(child)) {
+			if (why === "not an id") problem(field, `holds ${JSON.stringify(child)}, not a message id`, "left out");
+			else if (why === "missing") {
 				problem(field, `names message ${child}, which is not in history.messages`, "left out");
 				const links = unlinked.get(key) ?? {};
-				links.childrenIds = [...(links.childrenIds ?? []), child];
+				links.childrenIds ??= [];
+				links.childrenIds.push(child as string);
 				unlinked.set(key, links);
-			} else if (parentOf.get(child) !== key) {
+			} else {
 				problem(
 					field,
-					`names message ${child}, whose parentId is ${parentOf.get(child) ?? "null"}`,
+					`names message ${child}, whose parentId is ${parentOf.get(child as string) ?? "null"}`,
 					"the message's parentId decides",
 				);
-			} else if (!list.includes(child)) list.push(child);
-		}
-	}
-	for (const key of keys) {
-		const parent = parentOf.get(key);
-		if (parent === null || parent === undefined) continue;
-		const list = childrenOf.get(parent) as string[];
-		if (!list.includes(key)) list.push(key);
-	}
+			}
+		},
+	);
 
 	const roots = keys.filter((key) => parentOf.get(key) === null);
 	const sessionId = uuidFromName(`openwebui:${chatId ?? `messages:${roots[0] ?? keys[0] ?? ""}`}`);

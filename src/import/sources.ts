@@ -8,10 +8,11 @@
 
 import { closeSync, readdirSync, readSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import { unzipSync } from "fflate";
+import { formatBytes } from "../catalog/format.js";
 import { SessionTreeError } from "../core/errors.js";
 import { openRegularFile, readRegularFile, requireRegular } from "../storage/regular-file.js";
 import { withoutBom } from "./common.js";
+import { checkZipLimits, readZipMember, type ZipLimits, type ZipMember, zipLimits, zipMembers } from "./zip.js";
 
 /** A source found but not read yet. */
 export interface PendingSource {
@@ -47,39 +48,41 @@ export function isZip(bytes: Uint8Array): boolean {
 /**
  * The members of a ZIP archive to import: `conversations.json` (in any folder) when the archive
  * has one (a ChatGPT data export; its other JSON files are account data), else every `*.json`
- * and `*.jsonl` member, in archive order.
- * @throws SessionTreeError INVALID_ARGUMENT for bytes that are not a readable archive
+ * and `*.jsonl` member, in archive order. Only the archive's directory is read here; a
+ * member's data is read (and inflated) when its text is asked for, and no other member's is.
+ * @throws SessionTreeError INVALID_ARGUMENT for a file that is no readable archive, or members
+ *   that would inflate past the limits (see `zip.ts`): nothing of the archive is read then
  */
-export function zipSources(name: string, bytes: Uint8Array): PendingSource[] {
-	const names: string[] = [];
-	try {
-		unzipSync(bytes, {
-			filter: (file) => {
-				if (!file.name.endsWith("/")) names.push(file.name);
-				return false;
-			},
-		});
-	} catch (cause) {
-		throw new SessionTreeError(
-			"INVALID_ARGUMENT",
-			`not a readable ZIP archive (${cause instanceof Error ? cause.message : String(cause)})`,
-			{ file: name },
-		);
-	}
-	const conversations = names.filter((member) => basename(member) === "conversations.json");
-	const chosen = conversations.length > 0 ? conversations : names.filter((member) => /\.jsonl?$/i.test(member));
-	if (chosen.length === 0) return [];
-	const wanted = new Set(chosen);
-	const files = unzipSync(bytes, { filter: (file) => wanted.has(file.name) });
+export function zipSources(archive: string, limits: Partial<ZipLimits> = {}): PendingSource[] {
+	const effective = zipLimits(limits);
+	const members = zipMembers(archive, effective, (member) => /\.jsonl?$/i.test(member));
+	const conversations = members.filter((member) => basename(member.name) === "conversations.json");
+	const chosen = conversations.length > 0 ? conversations : members;
+	checkZipLimits(archive, chosen, effective);
 	return chosen.map((member) => ({
-		name: `${name}!${member}`,
+		name: `${archive}!${member.name}`,
 		explicit: false,
-		read: () => decodeText(files[member] ?? new Uint8Array()),
+		read: () => memberText(archive, member),
 	}));
 }
 
+/** A member's text. */
+function memberText(archive: string, member: ZipMember): string {
+	const bytes = readZipMember(archive, member);
+	try {
+		return decodeText(bytes);
+	} catch (cause) {
+		// A member over V8's longest string (about 512 MiB, the default member limit) when the limit is raised.
+		throw new SessionTreeError(
+			"INVALID_ARGUMENT",
+			`member ${member.name}: ${formatBytes(bytes.length)} cannot be read as one text (${cause instanceof Error ? cause.message : String(cause)})`,
+			{ file: archive },
+		);
+	}
+}
+
 /** Every source under a directory, sorted by path. */
-function walk(dir: string, out: PendingSource[], problems: SourceProblem[]): void {
+function walk(dir: string, out: PendingSource[], problems: SourceProblem[], zip: Partial<ZipLimits>): void {
 	let items: string[];
 	try {
 		items = readdirSync(dir).sort();
@@ -96,8 +99,8 @@ function walk(dir: string, out: PendingSource[], problems: SourceProblem[]): voi
 		} catch {
 			continue;
 		}
-		if (stats.isDirectory()) walk(path, out, problems);
-		else if (stats.isFile() && SOURCE_FILE.test(item)) out.push(...fileSources(path, false, problems));
+		if (stats.isDirectory()) walk(path, out, problems, zip);
+		else if (stats.isFile() && SOURCE_FILE.test(item)) out.push(...fileSources(path, false, problems, zip));
 	}
 }
 
@@ -108,10 +111,15 @@ function ioProblem(name: string, cause: unknown): SessionTreeError {
 }
 
 /** A file as sources: itself, or the members of an archive. */
-function fileSources(path: string, explicit: boolean, problems: SourceProblem[]): PendingSource[] {
+function fileSources(
+	path: string,
+	explicit: boolean,
+	problems: SourceProblem[],
+	zip: Partial<ZipLimits>,
+): PendingSource[] {
 	if (/\.zip$/i.test(path) || (explicit && startsLikeZip(path))) {
 		try {
-			return zipSources(path, readRegularFile(path));
+			return zipSources(path, zip);
 		} catch (cause) {
 			problems.push({ name: path, error: cause instanceof SessionTreeError ? cause : ioProblem(path, cause) });
 			return [];
@@ -127,7 +135,7 @@ function fileSources(path: string, explicit: boolean, problems: SourceProblem[])
 }
 
 /** True for a file whose first bytes are a ZIP archive's (a download saved without its extension). */
-function startsLikeZip(path: string): boolean {
+export function startsLikeZip(path: string): boolean {
 	try {
 		const { fd } = openRegularFile(path);
 		try {
@@ -143,9 +151,14 @@ function startsLikeZip(path: string): boolean {
 
 /**
  * The sources the inputs name: files as they are (a ZIP file by its members), directories
- * walked recursively. Inputs that do not exist or cannot be read are returned as problems.
+ * walked recursively. Inputs that do not exist or cannot be read are returned as problems, and
+ * so are archives past the limits (`zipLimits`, else the environment's; see `zip.ts`).
  */
-export function expandInputs(inputs: readonly string[]): { sources: PendingSource[]; problems: SourceProblem[] } {
+export function expandInputs(
+	inputs: readonly string[],
+	options: { zipLimits?: Partial<ZipLimits> } = {},
+): { sources: PendingSource[]; problems: SourceProblem[] } {
+	const zip = options.zipLimits ?? {};
 	const sources: PendingSource[] = [];
 	const problems: SourceProblem[] = [];
 	for (const input of inputs) {
@@ -157,7 +170,7 @@ export function expandInputs(inputs: readonly string[]): { sources: PendingSourc
 			continue;
 		}
 		if (stats.isDirectory()) {
-			walk(input, sources, problems);
+			walk(input, sources, problems, zip);
 			continue;
 		}
 		try {
@@ -166,7 +179,7 @@ export function expandInputs(inputs: readonly string[]): { sources: PendingSourc
 			problems.push({ name: input, error: cause as SessionTreeError });
 			continue;
 		}
-		sources.push(...fileSources(input, true, problems));
+		sources.push(...fileSources(input, true, problems, zip));
 	}
 	return { sources, problems };
 }
