@@ -13,6 +13,10 @@ import { sourceOf } from "../../src/cli/browse/app.js";
 import { BrowseModel } from "../../src/cli/browse/model.js";
 import { renderScreen } from "../../src/cli/browse/view.js";
 import { jsonLine } from "../../src/cli/json.js";
+import { completeLine } from "../../src/cli/repl/completion.js";
+import { promptText } from "../../src/cli/repl/repl.js";
+import { collectingState } from "../../src/cli/repl/state.js";
+import { makeStyle } from "../../src/cli/repl/style.js";
 import { Session } from "../../src/index.js";
 import { cli, removeTempDirs, tempDir } from "./helpers.js";
 
@@ -286,6 +290,39 @@ describe("browse's screen", () => {
 			}
 		} finally {
 			await session.close();
+		}
+	});
+});
+
+describe("the interactive REPL's own output", () => {
+	test("the prompt shows the name and the leaf sanitized; Tab offers no id or file name with controls", async () => {
+		const { state } = collectingState();
+		const copy = join(tempDir(), "prompt.jsonl");
+		writeFileSync(copy, `${records().map((record) => JSON.stringify(record)).join("\n")}\n`);
+		await state.switchTo(await Session.open(copy));
+		try {
+			await state.session?.branch(USER_ID);
+			const prompt = promptText(state, makeStyle(false));
+			assertSafe(prompt, "the prompt");
+			assert.match(prompt, /reportfdp\.exe/);
+			const source = {
+				ids: () => state.ids(),
+				preview: (id: string, columns: number) => state.preview(id, columns),
+				listDir: () => [
+					{ name: `evil${EVIL}.jsonl`, isDirectory: false },
+					{ name: "plain.jsonl", isDirectory: false },
+				],
+			};
+			const [ids] = completeLine("branch ", source);
+			assertSafe(ids.join("\n"), "id completions");
+			assert.ok(
+				ids.some((id) => id.startsWith("a1")),
+				ids.join(" | "),
+			);
+			assert.ok(!ids.some((id) => id.startsWith("u1")), ids.join(" | "));
+			assert.deepEqual(completeLine("load ", source)[0], ["plain.jsonl "]);
+		} finally {
+			await state.close();
 		}
 	});
 });
