@@ -3,11 +3,12 @@
  * `textContent`, `Text` nodes or an attribute set with `setAttribute` (never as markup): this
  * module has no way to parse HTML, and the rest of the client uses only it and the DOM API.
  *
- * Text goes in through {@link textNode} (and {@link el}, {@link append}, which use it), where each
- * bidi control becomes a visible marker (`<U+202E>`, see `showBidiControls`): no name, label or
- * message can reorder what the page shows ("report\u202Efdp.exe" would read "reportexe.pdf").
- * So do the attributes a reader sees (`title`, `aria-label`, `alt`); the others (ids in
- * `data-*`) are data the page looks things up by, and are kept exact.
+ * Text goes in through {@link textNode} (and {@link el}, {@link append}, which use it), where
+ * each bidi control becomes a visible marker (`<U+202E>`, see `showBidiControls`): no name,
+ * label or message can reorder what the page shows ("report\u202Efdp.exe" would read
+ * "reportexe.pdf"). So do the attributes a reader sees (`title`, `aria-label`, `alt`,
+ * `placeholder`); the others (ids in `data-*`) are data the page looks entries up by, and are
+ * kept exact.
  */
 
 import { showBidiControls } from "../../sanitize.js";
