@@ -10,6 +10,7 @@
 import { describeSystemError, isSessionTreeError } from "../core/errors.js";
 import { maskPasswords } from "../core/mask.js";
 import { errorCode } from "../core/validate.js";
+import { sanitizeText } from "../render/sanitize.js";
 import { CliError, type CliIO, EXIT_FAILURE, EXIT_USAGE, parseCommandArgs, UsageError } from "./args.js";
 import { commandHelp, mainHelp } from "./help.js";
 import { CLI_COMMANDS, type CliCommand, findCliCommand } from "./registry.js";
@@ -103,12 +104,15 @@ function report(error: unknown, io: CliIO): number {
 }
 
 /**
- * `io` whose error output masks the password of every URL in it: the last line of defence for
- * docs/backends.md's promise, whatever message (a driver's, a warning) reached it. Standard
- * output is data (locations a user passes on) and is left as it is.
+ * `io` whose error output masks the password of every URL in it and is safe for a terminal:
+ * the last line of defence for docs/backends.md's promise and for the rule that session
+ * content never reaches the terminal raw, whatever message (a driver's, a warning quoting a
+ * file's name, an id, a value) reached it. Controls (escape sequences among them) become
+ * spaces and bidi controls go, as in every view ({@link sanitizeText}); so nothing on stderr
+ * is coloured. Standard output is data and each command makes its own safe.
  */
 function guarded(io: CliIO): CliIO {
-	return Object.create(io, { err: { value: (text: string) => io.err(maskPasswords(text)) } });
+	return Object.create(io, { err: { value: (text: string) => io.err(sanitizeText(maskPasswords(text))) } });
 }
 
 function isSystemError(error: unknown): error is Error {

@@ -110,7 +110,7 @@ export function renderContext(context: SessionContext, options: ContextTextOptio
 /** The id of the source entry, or `(kept)` for a message a compaction carries itself. */
 function sourceColumn({ entry, message }: ContextEntry): string {
 	const retained = entry.type === "compaction" && message.role !== "compactionSummary";
-	return retained ? "(kept)  " : entry.id.padEnd(8);
+	return retained ? "(kept)  " : sanitize(entry.id).padEnd(8);
 }
 
 function suffix(message: ContextMessage): string {

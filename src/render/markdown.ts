@@ -9,8 +9,9 @@
  * - Every entry on the path, in order, separated by blank lines:
  *   - user message: `### User`, then its text blocks as they are (they are Markdown already);
  *   - assistant message: `### Assistant (provider/model)`, then its blocks in order: text as it
- *     is; thinking as `<details><summary>Thinking</summary>` … `</details>` (redacted thinking
- *     as `*Thinking (redacted)*`); each tool call as `**Tool call** `name`` followed by its
+ *     is; thinking as `<details><summary>Thinking</summary>` … `</details>`, as Markdown, or
+ *     in a fence when it holds something that reads as HTML (redacted thinking as
+ *     `*Thinking (redacted)*`); each tool call as `**Tool call** `name`` followed by its
  *     arguments, pretty-printed, in a fenced `json` block; a message that stopped on an error,
  *     an abort or the length limit says so in a `*Stopped (reason):*` line;
  *   - tool result: `### Tool result `name`` (` (error)` when it failed), then its text in a fenced
@@ -35,9 +36,10 @@
  *   that only a marker ends (`<!--`, `<pre>`, …), gets the closing line added, so the rest of
  *   the document is not swallowed.
  * - Content is data: the only HTML written is the `<details>` wrapper, whose `<summary>` holds
- *   only fixed text. Text of messages and summaries is written as it is (`<`, `>` included);
- *   one-line metadata (title, labels, model names, custom types) has Markdown's punctuation
- *   escaped, so it cannot become a link, emphasis or markup.
+ *   only fixed text and whose body holds nothing that reads as HTML, so nothing can close it.
+ *   Text of messages and summaries is written as it is (`<`, `>` included); one-line metadata
+ *   (title, labels, model names, custom types) has Markdown's punctuation escaped, so it cannot
+ *   become a link, emphasis or markup.
  * - Terminal safety: escape sequences (colours in tool output) are removed, other control
  *   characters become U+FFFD, bidi controls are dropped, line ends become `\n`.
  */
@@ -45,7 +47,7 @@
 import type { BranchSummaryEntry, CompactionEntry, SessionEntry, UnknownEntry } from "../core/types.js";
 import { isObject } from "../core/validate.js";
 import { promptOf } from "../import/injected.js";
-import { countOf, oneLine } from "./preview.js";
+import { BIDI_CONTROL_CLASS, countOf, oneLine } from "./preview.js";
 import { stripAnsi } from "./terminal.js";
 
 /** Lines of a tool result or a bash output that are printed; the rest become `… N more lines`. */
@@ -205,7 +207,7 @@ function assistantBlock(block: unknown): string[] {
 			if (block.redacted === true) return ["*Thinking (redacted)*"];
 			const thought = typeof block.thinking === "string" ? block.thinking : "";
 			if (thought.trim() === "") return [];
-			return [`<details><summary>Thinking</summary>\n\n${markdownText(thought)}\n\n</details>`];
+			return [`<details><summary>Thinking</summary>\n\n${foldedText(thought)}\n\n</details>`];
 		}
 		case "toolCall":
 			return [`**Tool call** ${codeSpan(String(block.name))}\n${fence(argumentsJson(block.arguments), "json")}`];
@@ -336,6 +338,20 @@ function markdownText(text: string): string {
 	return closer === undefined ? body : `${body}\n${closer}`;
 }
 
+/** What CommonMark can read as HTML: `<` and a letter (a tag), `/` (an end tag), `!` or `?`. */
+const HTML_START = /<[A-Za-z/!?]/;
+
+/**
+ * Text inside the `<details>` fold: Markdown, like a message's, unless it holds something that
+ * reads as HTML; then as it is, in a fence. A `</details>` in it would close the fold (a
+ * browser ends the element at any end tag, inline or not) and what follows it would be the
+ * document's, a `<script>` included; in a fence it is text.
+ */
+function foldedText(text: string): string {
+	const body = markdownText(text);
+	return HTML_START.test(body) ? fence(body) : body;
+}
+
 /**
  * The line that closes the fence or the raw HTML block (a comment, `<pre>`, …) a Markdown text
  * leaves open at its end, if any, by CommonMark's rules for the top level (an approximation
@@ -418,7 +434,7 @@ export function escapeInline(text: string): string {
 // ---- terminal safety ----------------------------------------------------------------------
 
 /** Bidi controls (embeddings, overrides, isolates, marks) and the BOM: dropped. */
-const INVISIBLE = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
+const INVISIBLE = new RegExp(`[${BIDI_CONTROL_CLASS}\\ufeff]`, "g");
 /** Control characters but tab and newline. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f]/g;

@@ -8,8 +8,12 @@
 
 import type { SessionEntry, UnknownEntry } from "../core/types.js";
 import { isObject } from "../core/validate.js";
+import { sanitize } from "./sanitize.js";
 import { segmentGraphemes, truncateToWidth } from "./text-width.js";
 
+// What makes text safe for a terminal, in a module of its own (the CLI's error output needs it
+// without the rest of this one, see scripts/bundle-cli.mjs); here for the renderers.
+export { BIDI_CONTROL_CLASS, sanitize, sanitizeLines, sanitizeText, showBidiControls } from "./sanitize.js";
 // Until src/cli/commands/{ls,search}.ts and the tests in test/cli/ import these from terminal.js:
 // names, not copies. (From text-width.js, which terminal.js re-exports: this module needs no
 // Node module, so that the HTML export's browser code can use it.)
@@ -17,22 +21,6 @@ export { displayWidth, truncateToWidth } from "./text-width.js";
 
 /** Default preview length, in user-perceived characters. */
 export const DEFAULT_PREVIEW_LENGTH = 60;
-
-/** Bidi controls (embeddings, overrides, isolates, marks) and the BOM: dropped. */
-const INVISIBLE = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g;
-/** C0 and C1 controls, DEL and the Unicode line and paragraph separators: become spaces. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g;
-/** A surrogate half without its partner. */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-/**
- * Makes text safe to print on one terminal line: controls become spaces, bidi controls go,
- * lone surrogates become U+FFFD. Spaces are kept as they are (labels are not trimmed).
- */
-export function sanitize(text: string): string {
-	return text.replace(INVISIBLE, "").replace(CONTROL, " ").replace(LONE_SURROGATE, "\ufffd");
-}
 
 const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
 
@@ -197,14 +185,6 @@ export function oneLineToWidth(text: string, columns: number): string {
 	// Columns ≥ characters, so oneLine with `columns` characters holds everything needed.
 	const line = oneLine(text, columns);
 	return truncateToWidth(line, columns);
-}
-
-/**
- * Makes multi-line text safe for a terminal: every line is {@link sanitize}d (tabs become
- * spaces) and loses its trailing spaces; line breaks of every kind become `\n`.
- */
-export function sanitizeLines(text: string): string[] {
-	return text.split(/\r\n|[\n\r\u2028\u2029\u0085]/).map((line) => sanitize(line).trimEnd());
 }
 
 /**

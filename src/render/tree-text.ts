@@ -119,7 +119,9 @@ export function renderTreeLines(roots: readonly SessionTreeNode[], options: Tree
 		lines.push(empty);
 		return lines;
 	}
-	const leafText = leafShownAt === leafId ? `  ${leafMarker}` : `  ${leafMarker} below (${leafId})`;
+	// Ids are data too (a file may hold any string as one): sanitized like the rest.
+	const leafBelow = `  ${leafMarker} below (${sanitize(String(leafId))})`;
+	const leafText = leafShownAt === leafId ? `  ${leafMarker}` : leafBelow;
 
 	const entryLine = (node: SessionTreeNode, prefix: string, marked: boolean): string => {
 		const { entry } = node;
@@ -130,7 +132,7 @@ export function renderTreeLines(roots: readonly SessionTreeNode[], options: Tree
 		const head: Segment[] = [];
 		if (prefix) head.push({ text: clipPrefix(prefix, maxIndent), styles: ["gray"] });
 		if (marked && markActive) head.push({ text: ACTIVE, styles: ["cyan", "bold"] });
-		head.push({ text: `${entry.id} `, styles: ["gray", bold] });
+		head.push({ text: `${sanitize(entry.id)} `, styles: ["gray", bold] });
 		head.push({ text: kind, styles: [kindStyle(description.kind), bold] });
 		const label = node.label === undefined ? undefined : sanitize(node.label);
 		const leafTail = leafShownAt !== null && entry.id === leafShownAt ? leafText : "";
@@ -183,8 +185,7 @@ export function renderTreeLines(roots: readonly SessionTreeNode[], options: Tree
 				return noteLine(row.prefix, `┆ … ${countOf(row.count, "entry")} …`);
 			case "more": {
 				const branches = row.branches > 1 ? ` in ${countOf(row.branches, "branch")}` : "";
-				const leafBelow = row.leafBelow ? `  ${leafMarker} below (${leafId})` : "";
-				return noteLine(row.prefix, `… ${groupDigits(row.count)} more${branches}${leafBelow}`);
+				return noteLine(row.prefix, `… ${groupDigits(row.count)} more${branches}${row.leafBelow ? leafBelow : ""}`);
 			}
 		}
 	};

@@ -119,20 +119,22 @@ describe("renderMarkdown: entries", () => {
 	test("thinking in <details> with a fixed summary; redacted thinking as one line", () => {
 		const out = md([
 			assistant([
-				{ type: "thinking", thinking: "</summary><b>pwned</b> step 1" },
+				{ type: "thinking", thinking: "Plain **Markdown** step 1" },
+				{ type: "thinking", thinking: "</summary><b>pwned</b> step 2" },
 				{ type: "thinking", thinking: "", redacted: true },
 				{ type: "thinking", thinking: "  " },
 				{ type: "text", text: "Done." },
 			]),
 		]);
+		// Markdown as it is; a thought that reads as HTML in a fence (test/render/escapes.test.ts).
 		assert.match(
 			out,
-			/\n<details><summary>Thinking<\/summary>\n\n<\/summary><b>pwned<\/b> step 1\n\n<\/details>\n\n\*Thinking \(redacted\)\*\n\nDone\.\n$/,
+			/\n<details><summary>Thinking<\/summary>\n\nPlain \*\*Markdown\*\* step 1\n\n<\/details>\n\n<details><summary>Thinking<\/summary>\n\n```\n<\/summary><b>pwned<\/b> step 2\n```\n\n<\/details>\n\n\*Thinking \(redacted\)\*\n\nDone\.\n$/,
 		);
 		// The only HTML written is the wrapper, and its summary is fixed text.
 		assert.deepEqual(
 			out.split("\n").filter((line) => line.startsWith("<details>")),
-			["<details><summary>Thinking</summary>"],
+			["<details><summary>Thinking</summary>", "<details><summary>Thinking</summary>"],
 		);
 	});
 

@@ -15,6 +15,7 @@ import { Input } from "@mariozechner/pi-tui/dist/components/input.js";
 import { type Component, TUI } from "@mariozechner/pi-tui/dist/tui.js";
 import { truncateToWidth, visibleWidth } from "@mariozechner/pi-tui/dist/utils.js";
 import { estimateContextTokens } from "../../core/tokens.js";
+import { sanitize } from "../../render/preview.js";
 import type { TreeFilter } from "../../render/tree-layout.js";
 import type { Session } from "../../session.js";
 import { DeviceTerminal, type TerminalDevice } from "./device.js";
@@ -264,7 +265,8 @@ class BrowseScreen implements Component {
 			return;
 		}
 		const id = row.node.entry.id;
-		this.openInput(`label ${id} (empty clears)`, row.node.label ?? "", (text) => {
+		// The input draws its text as it is: the label is given as the views show it.
+		this.openInput(`label ${id} (empty clears)`, sanitize(row.node.label ?? ""), (text) => {
 			this.status = "writing the label…";
 			this.session.appendLabelChange(id, text === "" ? undefined : text).then(
 				() => {

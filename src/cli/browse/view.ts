@@ -143,21 +143,25 @@ function fitPlain(text: string, width: number): string {
 	return cut + " ".repeat(Math.max(0, width - displayWidth(cut)));
 }
 
-/** A piece of a line: text (sanitized, one line) and its styles. */
+/** A piece of a line: text (one line; {@link draw} sanitizes it) and its styles. */
 interface Piece {
 	readonly text: string;
 	readonly styles?: ReadonlyArray<Style | undefined>;
 }
 
-/** Draws pieces into exactly `width` columns (cut with `…`, or padded); `inverse` marks a selection. */
+/**
+ * Draws pieces into exactly `width` columns (cut with `…`, or padded); `inverse` marks a
+ * selection. Every piece is sanitized here, whatever it holds: ids, labels, a file's name and
+ * error messages are all the session's data.
+ */
 function draw(pieces: readonly Piece[], width: number, color: boolean, inverse = false): string {
 	const paint = painter(color);
 	let out = "";
 	let room = width;
 	for (const piece of pieces) {
 		if (room <= 0) break;
-		const w = displayWidth(piece.text);
-		let text = piece.text;
+		let text = sanitize(piece.text);
+		const w = displayWidth(text);
 		if (w > room) text = truncateToWidth(text, room);
 		room -= displayWidth(text);
 		out += paint(text, ...(piece.styles ?? []));

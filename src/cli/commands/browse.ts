@@ -8,7 +8,7 @@
 
 import { closeSync, readSync } from "node:fs";
 import { basename } from "node:path";
-import { sanitizeLines } from "../../render/preview.js";
+import { sanitize, sanitizeLines } from "../../render/preview.js";
 import { shouldColor } from "../../render/terminal.js";
 import { TREE_FILTERS, type TreeFilter } from "../../render/tree-layout.js";
 import type { Session } from "../../session.js";
@@ -122,7 +122,7 @@ export const browseCommand: CommandHandler = {
 				const choice = await browseAndChoose(session, location, { filter, lenient, device });
 				if (choice === undefined) return;
 				io.err(`leaf: ${choice.result.leafId ?? "(before the first entry)"}\n`);
-				if (values.id === true) io.out(`${choice.id}\n`);
+				if (values.id === true) io.out(`${sanitize(choice.id)}\n`);
 				else if (choice.result.editorText !== undefined) {
 					io.out(`${sanitizeLines(choice.result.editorText).join("\n")}\n`);
 				}

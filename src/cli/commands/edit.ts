@@ -2,6 +2,7 @@
 
 import { sanitize, sanitizeLines } from "../../render/preview.js";
 import { type CommandHandler, requiredPositional, stringValue } from "../args.js";
+import { jsonLine } from "../json.js";
 import { openSessionToWrite, resolveEntryId } from "../open.js";
 
 /** Runs `session-tree label`; its name, options and help are in the registry (src/cli/registry.ts). */
@@ -39,7 +40,7 @@ export const navCommand: CommandHandler = {
 			const summary = stringValue(values, "summary");
 			const result = await session.navigate(id, summary !== undefined && summary !== "" ? { summary } : {});
 			if (values.json) {
-				io.out(`${JSON.stringify(result)}\n`);
+				io.out(jsonLine(result));
 				return;
 			}
 			const lines = [`leaf: ${result.leafId ?? "(before the first entry)"}`];

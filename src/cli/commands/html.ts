@@ -6,6 +6,7 @@
 
 import { basename, resolve } from "node:path";
 import { exportSessionHtml } from "../../render/html/export.js";
+import { sanitize } from "../../render/preview.js";
 import { formatCounts } from "../../render/redact.js";
 import { type CommandHandler, requiredPositional, stringValue } from "../args.js";
 import { openSession } from "../open.js";
@@ -30,7 +31,7 @@ export const htmlCommand: CommandHandler = {
 		const keep = values["no-redact"] === true;
 		const page = await exportSessionHtml(session, { ...(leafId !== undefined ? { leafId } : {}), redact: !keep });
 		writeOutput(io, output, page.html, force);
-		if (output !== undefined) io.out(`${output}\n`);
+		if (output !== undefined) io.out(`${sanitize(output)}\n`);
 		const summary = formatCounts(page.redactions);
 		if (summary !== "") io.err(`session-tree: redacted ${summary} (--no-redact keeps them)\n`);
 	},

@@ -104,7 +104,7 @@ export const importCommand: CommandHandler = {
 			if (scratch !== undefined && target !== undefined) {
 				if (report.failures.length === 0) io.out(readFileSync(target, "utf8"));
 			} else {
-				for (const session of report.sessions) io.out(`${session.location}\n`);
+				for (const session of report.sessions) io.out(`${sanitize(session.location)}\n`);
 			}
 		} finally {
 			if (scratch !== undefined) rmSync(scratch, { recursive: true, force: true });

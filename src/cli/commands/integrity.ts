@@ -2,10 +2,11 @@
 
 import type { LoadProblem } from "../../core/load.js";
 import { checkToolPairing, type ToolPairingProblem, type ToolPairingReport } from "../../core/tool-pairing.js";
-import { countOf } from "../../render/preview.js";
+import { countOf, sanitize } from "../../render/preview.js";
 import { Session } from "../../session.js";
 import { schemeOf } from "../../storage/locations.js";
 import { CliError, type CliIO, type CommandHandler, requiredPositional } from "../args.js";
+import { jsonLine } from "../json.js";
 import { refuseForeign } from "../open.js";
 
 /** One line of `validate`'s output (and one item of its `--json` array). */
@@ -24,7 +25,8 @@ interface ValidateProblem {
 function problemLine(file: string, problem: ValidateProblem): string {
 	const shown = problem.location ?? file;
 	const where = problem.line === undefined ? shown : `${shown}:${problem.line}`;
-	return `${where}: ${problem.code}: ${problem.message}`;
+	// Messages quote the file's content (ids, values) and the file's name: data, sanitized.
+	return sanitize(`${where}: ${problem.code}: ${problem.message}`);
 }
 
 function fromLoad(problem: LoadProblem): ValidateProblem {
@@ -117,9 +119,9 @@ export const validateCommand: CommandHandler = {
 		const { where, problems, ok } =
 			(foreign ? await validateForeign(file, io) : undefined) ?? (await validatePi(file, io));
 		if (values.json) {
-			io.out(`${JSON.stringify(problems)}\n`);
+			io.out(jsonLine(problems));
 		} else if (problems.length === 0) {
-			io.out(`${ok}\n`);
+			io.out(`${sanitize(ok)}\n`);
 		} else {
 			for (const problem of problems) io.out(`${problemLine(where, problem)}\n`);
 		}
@@ -144,6 +146,6 @@ export const repairCommand: CommandHandler = {
 		for (const problem of session.problems) io.err(`session-tree: repairing ${problemLine(where, problem)}\n`);
 		const backup = await session.repair();
 		await session.close();
-		io.out(backup === undefined ? "nothing to repair\n" : `${backup}\n`);
+		io.out(backup === undefined ? "nothing to repair\n" : `${sanitize(backup)}\n`);
 	},
 };

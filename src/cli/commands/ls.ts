@@ -5,10 +5,11 @@ import { type Selection, selectCollection } from "../../catalog/discover.js";
 import { flatten, formatBytes, whenText } from "../../catalog/format.js";
 import { type SessionSummary, type SkippedSession, summarizeSessions } from "../../catalog/summary.js";
 import { type Painter, painter, shouldColor, terminalWidth } from "../../render/color.js";
-import { displayWidth, truncateToWidth } from "../../render/preview.js";
+import { displayWidth, sanitize, truncateToWidth } from "../../render/preview.js";
 import { createProgress } from "../../render/progress.js";
 import { DirectoryCollection } from "../../storage/directory-collection.js";
 import { type CliIO, type CommandHandler, type CommandInput, stringValue, UsageError } from "../args.js";
+import { jsonLine } from "../json.js";
 
 /** A row of `ls --json`. */
 export interface LsRow {
@@ -130,7 +131,7 @@ export function renderLs(
 		else if (session.firstMessage !== null) text = `"${truncateToWidth(flatten(session.firstMessage), room - 2)}"`;
 		else text = p("(no messages)", "dim");
 		lines.push(`${prefix(cell)}${text}`);
-		lines.push(p(`    ${session.file}`, "dim"));
+		lines.push(p(`    ${sanitize(session.file)}`, "dim"));
 	}
 	return `${lines.join("\n")}\n`;
 }
@@ -166,7 +167,7 @@ export const lsCommand: CommandHandler = {
 				if (agent !== undefined) row.agent = agent;
 				return row;
 			});
-			io.out(`${JSON.stringify(rows)}\n`);
+			io.out(jsonLine(rows));
 			return;
 		}
 		if (sessions.length === 0) {

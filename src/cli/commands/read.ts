@@ -17,11 +17,8 @@ import {
 	stringValue,
 	UsageError,
 } from "../args.js";
+import { jsonLine } from "../json.js";
 import { openSession, resolveEntryId } from "../open.js";
-
-function jsonLine(value: unknown): string {
-	return `${JSON.stringify(value)}\n`;
-}
 
 /** The value of an option that takes a whole number, at least `min`. */
 function integerOption(values: CommandInput["values"], name: string, command: string, min: number): number | undefined {
@@ -91,7 +88,7 @@ function checkContext(session: Session, leaf: string | undefined, json: boolean,
 
 function pathLine(entry: SessionEntry): string {
 	const role = entry.type === "message" ? entry.message?.role : undefined;
-	return typeof role === "string" ? `${entry.id} ${entry.type} ${sanitize(role)}` : `${entry.id} ${entry.type}`;
+	return sanitize(typeof role === "string" ? `${entry.id} ${entry.type} ${role}` : `${entry.id} ${entry.type}`);
 }
 
 /** Runs `session-tree path`; its name, options and help are in the registry (src/cli/registry.ts). */
@@ -114,7 +111,7 @@ export const leavesCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
 		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true);
 		const leaves = session.listBranches();
-		io.out(values.json ? jsonLine(leaves) : leaves.map((id) => `${id}\n`).join(""));
+		io.out(values.json ? jsonLine(leaves) : leaves.map((id) => `${sanitize(id)}\n`).join(""));
 	},
 };
 

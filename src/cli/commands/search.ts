@@ -1,10 +1,12 @@
 /** `session-tree search`: message text across sessions, with the match in context. */
 
+import { flatten } from "../../catalog/format.js";
 import { compileQuery, InvalidPattern, type Matcher, type SearchHit, searchSessions } from "../../catalog/search.js";
 import { type Painter, painter, shouldColor } from "../../render/color.js";
-import { displayWidth } from "../../render/preview.js";
+import { displayWidth, sanitize } from "../../render/preview.js";
 import { createProgress } from "../../render/progress.js";
 import { CliError, type CommandHandler, requiredPositional, stringValue, UsageError } from "../args.js";
+import { jsonLine } from "../json.js";
 import { outputWidth, reportProblems, selectFromArgs } from "./ls.js";
 
 /** A row of `search --json`: a hit as the catalog reports it. */
@@ -20,24 +22,28 @@ const MARK_WIDTH = Math.max(ACTIVE.length, SIDE.length);
 
 /** The human output: hits grouped by file, a heading per file, one line per hit. */
 export function renderHits(hits: readonly SearchHit[], p: Painter): string {
-	const idWidth = Math.max(...hits.map((hit) => hit.entryId.length));
-	const roleWidth = Math.max(...hits.map((hit) => displayWidth(hit.role)));
+	// The snippets are one clean line already (makeSnippet); the rest is data too: names, roles,
+	// ids and file names may hold anything.
+	const idWidth = Math.max(...hits.map((hit) => displayWidth(sanitize(hit.entryId))));
+	const roleWidth = Math.max(...hits.map((hit) => displayWidth(sanitize(hit.role))));
 	const lines: string[] = [];
 	let file: string | undefined;
 	for (const hit of hits) {
 		if (hit.file !== file) {
 			if (file !== undefined) lines.push("");
 			file = hit.file;
-			const name = hit.name === null ? "" : `  ${p(hit.name.replace(/\s+/g, " "), "bold")}`;
-			lines.push(`${p(hit.file, "magenta")}${name}`);
+			const name = hit.name === null ? "" : `  ${p(flatten(hit.name), "bold")}`;
+			lines.push(`${p(sanitize(hit.file), "magenta")}${name}`);
 		}
 		const mark = hit.onActiveBranch ? p(ACTIVE.padEnd(MARK_WIDTH), "green") : p(SIDE.padEnd(MARK_WIDTH), "dim");
 		const snippet =
 			hit.snippet.slice(0, hit.matchStart) +
 			p(hit.snippet.slice(hit.matchStart, hit.matchEnd), "bold", "red") +
 			hit.snippet.slice(hit.matchEnd);
-		const role = hit.role + " ".repeat(roleWidth - displayWidth(hit.role));
-		lines.push(`  ${hit.entryId.padEnd(idWidth)}  ${role}  ${mark}  ${snippet}`);
+		const id = sanitize(hit.entryId);
+		const role = sanitize(hit.role);
+		const columns = `${id}${" ".repeat(idWidth - displayWidth(id))}  ${role}${" ".repeat(roleWidth - displayWidth(role))}`;
+		lines.push(`  ${columns}  ${mark}  ${snippet}`);
 	}
 	return `${lines.join("\n")}\n`;
 }
@@ -100,7 +106,7 @@ export const searchCommand: CommandHandler = {
 				matchStart: hit.matchStart,
 				matchEnd: hit.matchEnd,
 			}));
-			io.out(`${JSON.stringify(rows)}\n`);
+			io.out(jsonLine(rows));
 		} else if (result.hits.length > 0) {
 			io.out(renderHits(result.hits, painter(shouldColor(process.stdout))));
 		}

@@ -2,9 +2,10 @@
 
 import { mkdirSync, statSync } from "node:fs";
 import { copyLocation, type PruneRule, pruneCandidates } from "../../catalog/transfer.js";
-import { countOf } from "../../render/preview.js";
+import { countOf, sanitize } from "../../render/preview.js";
 import { collectionAt, schemeOf } from "../../storage/locations.js";
 import { CliError, type CommandHandler, requiredPositional, stringValue, UsageError } from "../args.js";
+import { jsonLine } from "../json.js";
 
 /** True for a path (or `file:` URL) that is a directory now. */
 function isDirectory(location: string): boolean {
@@ -29,12 +30,12 @@ export const copyCommand: CommandHandler = {
 		for await (const event of copyLocation(source, target, isDirectory)) {
 			if (event.kind === "copied") {
 				copied++;
-				io.out(`${event.location}\n`);
+				io.out(`${sanitize(event.location)}\n`);
 			} else if (event.kind === "completed") {
 				// An interrupted copy made whole: its location is a result, as a new copy's is.
 				copied++;
-				io.err(`session-tree: ${event.source}: completed: ${countOf(event.appended, "record")} appended\n`);
-				io.out(`${event.location}\n`);
+				io.err(`session-tree: ${sanitize(event.source)}: completed: ${countOf(event.appended, "record")} appended\n`);
+				io.out(`${sanitize(event.location)}\n`);
 			} else if (event.kind === "exists") {
 				io.err(`session-tree: warning: ${event.source}: not copied: ${event.reason}\n`);
 			} else {
@@ -89,9 +90,9 @@ export const pruneCommand: CommandHandler = {
 					bytes: listing.bytes ?? null,
 				};
 				rows.push(row);
-				if (values.json !== true) io.out(`${dryRun ? "would delete " : ""}${listing.location}\n`);
+				if (values.json !== true) io.out(`${dryRun ? "would delete " : ""}${sanitize(listing.location)}\n`);
 			}
-			if (values.json === true) io.out(`${JSON.stringify(rows)}\n`);
+			if (values.json === true) io.out(jsonLine(rows));
 			else if (rows.length === 0) io.err("session-tree: nothing to prune\n");
 		} finally {
 			await collection.close?.();

@@ -5,6 +5,7 @@ import { createInterface } from "node:readline";
 import type { RawRecord } from "../../core/migrate.js";
 import type { AgentMessage } from "../../core/types.js";
 import { isRawRecord } from "../../core/validate.js";
+import { sanitize } from "../../render/preview.js";
 import { Session } from "../../session.js";
 import { CliError, type CommandHandler, requiredPositional, stringValue } from "../args.js";
 import { dirOption } from "../dir-option.js";
@@ -24,7 +25,7 @@ export const newCommand: CommandHandler = {
 			cwd: resolve(cwd ?? process.cwd()),
 			...(dir !== undefined ? { dir: placeOf(dir) } : {}),
 		});
-		io.out(`${session.location}\n`);
+		io.out(`${sanitize(session.location)}\n`);
 		await session.close();
 	},
 };
@@ -97,7 +98,7 @@ export const migrateCommand: CommandHandler = {
 		const session = await openSessionToWrite(requiredPositional(positionals, 0), io, "migrate");
 		try {
 			const backup = await session.migrate();
-			io.out(backup === undefined ? "already current\n" : `${backup}\n`);
+			io.out(backup === undefined ? "already current\n" : `${sanitize(backup)}\n`);
 		} finally {
 			await session.close();
 		}
@@ -112,7 +113,7 @@ export const forkCommand: CommandHandler = {
 		const id = given === undefined ? undefined : resolveEntryId(session, given);
 		const dir = stringValue(values, "dir");
 		const forked = await session.fork(id, dir !== undefined ? { dir: placeOf(dir) } : {});
-		io.out(`${forked.location}\n`);
+		io.out(`${sanitize(forked.location)}\n`);
 		await forked.close();
 		await session.close();
 	},
@@ -124,7 +125,7 @@ export const cloneCommand: CommandHandler = {
 		const session = await openSessionToWrite(requiredPositional(positionals, 0), io, "clone", values.lenient === true);
 		const dir = stringValue(values, "dir");
 		const cloned = await session.clone(dir !== undefined ? { dir: placeOf(dir) } : {});
-		io.out(`${cloned.location}\n`);
+		io.out(`${sanitize(cloned.location)}\n`);
 		await cloned.close();
 		await session.close();
 	},

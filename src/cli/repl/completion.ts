@@ -7,6 +7,7 @@
 
 import { homedir } from "node:os";
 import { resolve } from "node:path";
+import { sanitize } from "../../render/sanitize.js";
 import { TREE_FILTERS } from "../../render/tree-text.js";
 import { type ArgKind, findReplSpec, type ReplCommandSpec, replCommandWords } from "../registry.js";
 import { SEND_ROLES } from "./messages.js";
@@ -65,7 +66,7 @@ export function completeLine(line: string, source: CompletionSource): [string[],
 			return [finish(matching(SEND_ROLES, current.value)), raw];
 		case "id":
 		case "id-or-root": {
-			const ids = [...source.ids()];
+			const ids = source.ids().filter(typeable);
 			if (kind === "id-or-root") ids.push("root");
 			return [withPreviews(finish(matching(ids, current.value)), source), raw];
 		}
@@ -130,6 +131,15 @@ function kindAt(command: ReplCommandSpec, before: readonly string[], word: strin
 	return kinds[Math.min(position, kinds.length - 1)] ?? "none";
 }
 
+/**
+ * Whether a word can be offered: readline lists the candidates and writes the one it inserts on
+ * the terminal as they are, so an id or a file name holding controls (a session's content, a
+ * directory's) is left out; it could not be typed anyway.
+ */
+function typeable(word: string): boolean {
+	return sanitize(word) === word;
+}
+
 /** The words that start with `prefix`, sorted and without repeats. */
 function matching(words: readonly string[], prefix: string): string[] {
 	return [...new Set(words.filter((word) => word.startsWith(prefix)))].sort();
@@ -170,7 +180,8 @@ function completePath(partial: string, directoriesOnly: boolean, source: Complet
 		return [];
 	}
 	const visible = entries.filter(
-		(entry) => entry.name.startsWith(base) && (base.startsWith(".") || !entry.name.startsWith(".")),
+		(entry) =>
+			entry.name.startsWith(base) && (base.startsWith(".") || !entry.name.startsWith(".")) && typeable(entry.name),
 	);
 	const dirs = visible.filter((entry) => entry.isDirectory);
 	const files = directoriesOnly ? [] : visible.filter((entry) => !entry.isDirectory);

@@ -2,6 +2,7 @@
 
 import { resolve } from "node:path";
 import { openByPrefix } from "../../catalog/session-location.js";
+import { sanitize } from "../../render/preview.js";
 import { Session } from "../../session.js";
 import { schemeOf } from "../../storage/locations.js";
 import { noMoreArgs, parseOptions, type ReplHandlers, requireArg } from "./command.js";
@@ -22,13 +23,13 @@ export async function openSessionFile(state: ReplState, file: string, lenient: b
 /** `FILE: N entries, leaf ID`: what `load` prints. */
 export function loadedLine(state: ReplState, session: Session): string {
 	const count = session.entryCount;
-	return `${session.location}: ${count} ${count === 1 ? "entry" : "entries"}, leaf ${state.id(session.getLeafId())}`;
+	return `${sanitize(session.location)}: ${count} ${count === 1 ? "entry" : "entries"}, leaf ${state.id(session.getLeafId())}`;
 }
 
 /** Makes a new, forked or cloned session the current one and prints its file. */
 async function switchToNew(state: ReplState, session: Session): Promise<void> {
 	await state.switchTo(session);
-	state.line(session.location);
+	state.line(sanitize(session.location));
 }
 
 /**
@@ -37,7 +38,7 @@ async function switchToNew(state: ReplState, session: Session): Promise<void> {
  * which is unchanged. The prompt changes too, but a new file name is easy to miss there.
  */
 async function switchToCopy(state: ReplState, from: Session, copy: Session, how: string): Promise<void> {
-	const original = from.location;
+	const original = sanitize(from.location);
 	await switchToNew(state, copy);
 	state.line(state.env.style.dim(`${how}: the REPL now edits this new file (\`load ${original}\` goes back)`));
 }

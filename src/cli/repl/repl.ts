@@ -186,7 +186,8 @@ export async function runInteractive(io: CliIO, options: ReplOptions): Promise<v
 			rl.close();
 			return;
 		}
-		if (outcome.kind === "error") io.err(`${style.red("error:")} ${outcome.message}\n`);
+		// Plain: stderr is made safe for the terminal as a whole (src/cli/run.ts), colours included.
+		if (outcome.kind === "error") io.err(`error: ${outcome.message}\n`);
 		prompt();
 	};
 	await new Promise<void>((done) => {
@@ -195,7 +196,7 @@ export async function runInteractive(io: CliIO, options: ReplOptions): Promise<v
 				.then(() => runLine(line))
 				.catch((error: unknown) => {
 					// Not from the command (executeLine catches those): keep the REPL going all the same.
-					io.err(`${style.red("error:")} ${errorMessage(state, error).message}\n`);
+					io.err(`error: ${errorMessage(state, error).message}\n`);
 					prompt();
 				});
 		});

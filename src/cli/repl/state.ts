@@ -86,7 +86,8 @@ export class ReplState {
 	promptParts(): { title: string; leaf: string } | undefined {
 		const session = this.session;
 		if (!session) return undefined;
-		return { title: sessionTitle(session), leaf: session.getLeafId() ?? "(root)" };
+		const leaf = session.getLeafId();
+		return { title: sessionTitle(session), leaf: leaf === null ? "(root)" : sanitize(leaf) };
 	}
 
 	/** `name 1a2b3c4d`: {@link promptParts} as one string. */
@@ -107,9 +108,9 @@ export class ReplState {
 		this.env.out(fitted.map((line) => `${line}\n`).join(""));
 	}
 
-	/** An entry id as shown (coloured), `(root)` for null. */
+	/** An entry id as shown (coloured, sanitized: a file may hold any string as an id), `(root)` for null. */
 	id(id: string | null): string {
-		return id === null ? "(root)" : this.env.style.yellow(id);
+		return id === null ? "(root)" : this.env.style.yellow(sanitize(id));
 	}
 }
 

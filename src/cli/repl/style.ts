@@ -10,7 +10,6 @@ export interface Style {
 	readonly enabled: boolean;
 	bold(text: string): string;
 	dim(text: string): string;
-	red(text: string): string;
 	green(text: string): string;
 	yellow(text: string): string;
 	cyan(text: string): string;
@@ -24,7 +23,6 @@ export function makeStyle(enabled: boolean): Style {
 		enabled,
 		bold: (text) => paint(text, "bold"),
 		dim: (text) => paint(text, "dim"),
-		red: (text) => paint(text, "red"),
 		green: (text) => paint(text, "green"),
 		yellow: (text) => paint(text, "yellow"),
 		cyan: (text) => paint(text, "cyan"),

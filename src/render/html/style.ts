@@ -176,6 +176,9 @@ figure.image img { max-width: 100%; max-height: 28rem; border: 1px solid var(--b
 .ctx-role { font-weight: 600; white-space: nowrap; }
 .ctx-text { flex: 1; min-width: 0; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 .ctx-est { color: var(--muted); white-space: nowrap; }
+/* Session text next to the page's own: a right-to-left name cannot pull the text around it along. */
+.rid, .rkind, .rlabel, .rtext, .note-text, .r-role, .r-id, .r-snippet, .entry-kind, .entry-id, .label-chip,
+.ctx-role, .ctx-text, .facts span { unicode-bidi: isolate; }
 @media (max-width: 900px) {
 	#app { height: auto; }
 	.panes { grid-template-columns: 1fr; }

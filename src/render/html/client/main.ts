@@ -5,13 +5,11 @@
  */
 
 import { boot } from "./app.js";
+import { el } from "./dom.js";
 
 boot().catch((error: unknown) => {
 	const message = error instanceof Error ? error.message : String(error);
 	document.documentElement.setAttribute("data-error", "true");
 	const app = document.getElementById("app") ?? document.body;
-	const box = document.createElement("pre");
-	box.className = "fatal";
-	box.textContent = `This page could not show the session: ${message}`;
-	app.replaceChildren(box);
+	app.replaceChildren(el("pre", { class: "fatal", text: `This page could not show the session: ${message}` }));
 });

@@ -14,7 +14,7 @@
  */
 
 import { Lexer, type Token, type Tokens } from "marked";
-import { el } from "./dom.js";
+import { el, setAttr, textNode } from "./dom.js";
 
 /** Longer texts are shown as plain text (lexing megabytes would stall the page). */
 export const MARKDOWN_MAX_CHARS = 200_000;
@@ -200,7 +200,7 @@ function table(token: Tokens.Table, depth: number): HTMLElement {
 }
 
 function inline(token: Token, depth: number): Node {
-	if (depth > MAX_DEPTH) return document.createTextNode(token.raw);
+	if (depth > MAX_DEPTH) return textNode(token.raw);
 	const t = token as Tokens.Generic;
 	switch (t.type) {
 		case "text": {
@@ -210,10 +210,10 @@ function inline(token: Token, depth: number): Node {
 				inlineInto(text.tokens, span, depth + 1);
 				return span;
 			}
-			return document.createTextNode(decodeReferences(text.text));
+			return textNode(decodeReferences(text.text));
 		}
 		case "escape":
-			return document.createTextNode((t as Tokens.Escape).text);
+			return textNode((t as Tokens.Escape).text);
 		case "codespan":
 			return el("code", { text: (t as Tokens.Codespan).text });
 		case "strong": {
@@ -243,7 +243,7 @@ function inline(token: Token, depth: number): Node {
 		case "html":
 			return el("span", { class: "raw-html", text: (t as Tokens.Tag).text });
 		default:
-			return document.createTextNode(t.raw);
+			return textNode(t.raw);
 	}
 }
 
@@ -258,7 +258,7 @@ function link(token: Tokens.Link, depth: number): Node {
 		return span;
 	}
 	const a = el("a", { attrs: { href, rel: "noopener noreferrer nofollow", target: "_blank" } });
-	if (typeof token.title === "string" && token.title !== "") a.setAttribute("title", token.title);
+	if (typeof token.title === "string" && token.title !== "") setAttr(a, "title", token.title);
 	inlineInto(token.tokens, a, depth + 1);
 	return a;
 }
