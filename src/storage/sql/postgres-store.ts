@@ -147,7 +147,7 @@ export class PostgresSessionStore implements SessionStore {
 				if (inserted.rowCount === 0) {
 					throw new SessionTreeError("FILE_EXISTS", "the session already exists", { file: this.where(name) });
 				}
-				await insertRows(client, this.sql, name, rowsOf([header], 0, limit), 1);
+				await insertRows(client, this.sql, name, rowsOf([header], 0, limit, this.where(name)), 1);
 			}),
 		);
 		this.name = name;
@@ -174,7 +174,7 @@ export class PostgresSessionStore implements SessionStore {
 		const row = await indexing((limit) =>
 			this.write(async (client) => {
 				await this.configure(client);
-				const rows = rowsOf(records, at.count, limit);
+				const rows = rowsOf(records, at.count, limit, this.where());
 				const values = [...rowValues(name, rows, count), at.generation, at.count];
 				return (await client.query<{ generation: string; count: string }>(this.sql.append, values)).rows[0];
 			}),
@@ -203,7 +203,7 @@ export class PostgresSessionStore implements SessionStore {
 				await client.query(this.sql.backup, [name, current.generation]);
 				await client.query(this.sql.clear, [name]);
 				await client.query(this.sql.bump, [name]);
-				await insertRows(client, this.sql, name, rowsOf(records, 0, limit), records.length);
+				await insertRows(client, this.sql, name, rowsOf(records, 0, limit, this.where()), records.length);
 				const backup = `${this.location}@backup-${current.generation}`;
 				return { status: "ok", backup, position: encodePosition(current.generation + 1, records.length) };
 			}),
