@@ -13,7 +13,7 @@
  *
  * The checks cost nearly nothing on the hot paths: a JSON text nests at most half as deep as it
  * is long, and at most as deep as it has `[` and `{`, so only a line longer than twice the
- * limit with more than the limit of those is walked (iteratively) at all.
+ * limit holding more than a few dozen of those has its value walked (iteratively) at all.
  */
 
 /**
@@ -28,14 +28,23 @@ export const MAX_NESTING = 1000;
 const SHOWN_PATH = 48;
 
 /**
- * False when the JSON text `text` certainly nests no deeper than `limit`: it is too short, or
- * holds too few `[` and `{` (strings' included). True means it has to be looked at.
+ * How many `[` and `{` {@link mayNestDeeper} counts before it gives up and has the value walked:
+ * counting costs a search per bracket, walking a step per array or object, so text full of
+ * brackets inside strings (code, JSON a tool printed) is cheaper to walk (it is a few values).
+ */
+const COUNTED = 64;
+
+/**
+ * False when the JSON text `text` certainly nests no deeper than `limit`: it is too short (a
+ * level takes two characters), or holds few `[` and `{` (strings' included). True means its
+ * value has to be walked ({@link nestingPath}).
  */
 export function mayNestDeeper(text: string, limit = MAX_NESTING): boolean {
 	if (text.length <= 2 * limit) return false;
+	const counted = Math.min(limit, COUNTED);
 	let openers = 0;
-	for (let at = text.indexOf("{"); at !== -1; at = text.indexOf("{", at + 1)) if (++openers > limit) return true;
-	for (let at = text.indexOf("["); at !== -1; at = text.indexOf("[", at + 1)) if (++openers > limit) return true;
+	for (let at = text.indexOf("{"); at !== -1; at = text.indexOf("{", at + 1)) if (++openers > counted) return true;
+	for (let at = text.indexOf("["); at !== -1; at = text.indexOf("[", at + 1)) if (++openers > counted) return true;
 	return false;
 }
 
@@ -94,6 +103,26 @@ export function nestingProblem(text: string, value: unknown): string | undefined
 export function nestingProblemOf(value: unknown): string | undefined {
 	const path = nestingPath(value);
 	return path ? `nested deeper than ${MAX_NESTING} levels of arrays and objects at ${formatPath(path)}` : undefined;
+}
+
+/**
+ * `JSON.stringify(value)`, or why `value` is refused instead: it nests deeper than
+ * {@link MAX_NESTING} (found without recursion, also where `JSON.stringify` itself would
+ * overflow the stack). Only a long text with many brackets is walked (see {@link mayNestDeeper}).
+ * @throws what `JSON.stringify` throws for anything else (a cycle, a BigInt)
+ */
+export function stringifyNested(value: unknown): { json: string; problem?: undefined } | { problem: string } {
+	let json: string;
+	try {
+		json = JSON.stringify(value);
+	} catch (cause) {
+		const problem = cause instanceof RangeError ? nestingProblemOf(value) : undefined;
+		if (problem) return { problem };
+		throw cause;
+	}
+	// JSON.stringify gives undefined (typed string) for a function or undefined: nothing nests there.
+	const problem = json !== undefined && mayNestDeeper(json) ? nestingProblemOf(value) : undefined;
+	return problem ? { problem } : { json };
 }
 
 /** A key path as JavaScript writes it (`message.details[0]["a b"]`), cut short with `…` past {@link SHOWN_PATH} characters. */

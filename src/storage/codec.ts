@@ -13,7 +13,7 @@ import { SessionTreeError } from "../core/errors.js";
 import type { ParsedLine } from "../core/load.js";
 import type { RawRecord } from "../core/migrate.js";
 import { unreadableEntry } from "../core/lazy.js";
-import { MAX_NESTING, mayNestDeeper, nestingProblemOf } from "../core/nesting.js";
+import { MAX_NESTING, stringifyNested } from "../core/nesting.js";
 import { type EntryRecord, isEntryRecord, isRawRecord, parseRecord, recordName } from "../core/validate.js";
 
 /**
@@ -52,20 +52,9 @@ export function encodeRecords(records: readonly object[], prefix: "" | "\n" = ""
  * few brackets, is not walked, so an ordinary append pays one comparison.
  */
 function recordJson(record: object, location: string | undefined): string {
-	let json: string;
-	try {
-		json = JSON.stringify(record);
-	} catch (cause) {
-		// Too deep even for JSON.stringify's stack: the same refusal, not a RangeError.
-		const problem = cause instanceof RangeError ? nestingProblemOf(record) : undefined;
-		if (problem) throw notWritable(record, problem, location);
-		throw cause;
-	}
-	if (mayNestDeeper(json)) {
-		const problem = nestingProblemOf(record);
-		if (problem) throw notWritable(record, problem, location);
-	}
-	return json;
+	const encoded = stringifyNested(record);
+	if (encoded.problem !== undefined) throw notWritable(record, encoded.problem, location);
+	return encoded.json;
 }
 
 function notWritable(record: object, problem: string, location: string | undefined): SessionTreeError {

@@ -11,6 +11,10 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "n
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
+import type { AgentInputItem } from "@openai/agents";
+import { createChatStore } from "../../src/adapters/ai-sdk.js";
+import { TreeSessionStore } from "../../src/adapters/claude-agent-sdk.js";
+import { TreeSession } from "../../src/adapters/openai-agents.js";
 import {
 	importText,
 	isSessionTreeError,
@@ -337,5 +341,42 @@ describe("fork and clone", () => {
 		]);
 		await reopened.close();
 		await session.close();
+	});
+});
+
+describe("the adapters take no value nested deeper than the limit", () => {
+	const refused = /nested deeper than 1000 levels/;
+
+	test("OpenAI Agents: an item nested 100,000 deep is INVALID_ARGUMENT; arguments text that deep stay text", async () => {
+		const file = join(tempDir(), "agents.jsonl");
+		const tree = await TreeSession.open(file);
+		const deepItem = { role: "user", content: "hi", providerData: { deep: deepValue(DEEP) } } as unknown as AgentInputItem;
+		await rejectsWith(tree.addItems([deepItem]), "INVALID_ARGUMENT", refused);
+		const call = {
+			type: "function_call",
+			callId: "c1",
+			name: "f",
+			arguments: objects(DEEP),
+		} as unknown as AgentInputItem;
+		await tree.addItems([{ role: "user", content: "q" } as AgentInputItem, call]);
+		const reopened = await Session.open(file);
+		const block = (reopened.getLeafEntry() as { message?: { content?: Array<{ arguments?: unknown }> } }).message
+			?.content?.[0];
+		assert.deepEqual(block?.arguments, { raw: objects(DEEP) });
+		await reopened.close();
+	});
+
+	test("AI SDK: saveChat of messages nested 100,000 deep is INVALID_ARGUMENT", async () => {
+		const chats = createChatStore({ location: tempDir(), provider: "p", model: "m" });
+		const chatId = await chats.createChat();
+		const messages = [{ id: "m1", role: "user", parts: [{ type: "text", text: "hi", providerMetadata: { x: deepValue(DEEP) } }] }];
+		await rejectsWith(chats.saveChat({ chatId, messages: messages as never }), "INVALID_ARGUMENT", refused);
+	});
+
+	test("Claude Agent SDK: an entry nested 100,000 deep is INVALID_ARGUMENT", async () => {
+		const store = new TreeSessionStore(tempDir());
+		const key = { projectKey: "proj", sessionId: "sess" };
+		await rejectsWith(store.append(key, [{ type: "user", deep: deepValue(DEEP) }]), "INVALID_ARGUMENT", refused);
+		await store.close();
 	});
 });
