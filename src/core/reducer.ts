@@ -298,9 +298,9 @@ export class SessionReducer {
 			this.report({ code: "INVALID_RECORD", message: entryShapeError(record) ?? "not an entry", line });
 			return;
 		}
-		// An entry kept without its body (its line was reported) has no content to check.
-		const contentError = isUnreadable(record) ? undefined : entryContentError(record);
-		if (contentError) {
+		const contentError = entryContentError(record);
+		// An entry kept without its body (its line was reported already) has no content to check.
+		if (contentError && !isUnreadable(record)) {
 			this.report({ code: "INVALID_RECORD", message: contentError, line }, contentErrorAction(record));
 		}
 		const entry = record;
