@@ -23,9 +23,9 @@
 
 import type { SessionStore as SdkSessionStore, SessionKey, SessionStoreEntry } from "@anthropic-ai/claude-agent-sdk";
 import { SessionTreeError } from "../core/errors.js";
-import { stringifyNested } from "../core/nesting.js";
 import { derivedEntryId } from "../core/ids.js";
 import { loadTree } from "../core/load.js";
+import { stringifyNested } from "../core/nesting.js";
 import { SessionReducer } from "../core/reducer.js";
 import { type SessionTree, TreeNode } from "../core/tree.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "../core/types.js";

@@ -210,7 +210,12 @@ export function unreadableEntry(fields: {
 	parentId: string | null;
 	timestamp: string;
 }): SessionEntry {
-	const entry = { type: fields.type, id: fields.id, parentId: fields.parentId, timestamp: fields.timestamp } as SessionEntry;
+	const entry = {
+		type: fields.type,
+		id: fields.id,
+		parentId: fields.parentId,
+		timestamp: fields.timestamp,
+	} as SessionEntry;
 	stubs.add(entry);
 	return entry;
 }

@@ -76,10 +76,15 @@ export function nestingPath(value: unknown, limit = MAX_NESTING): Array<string |
 			? (top.value as Record<string, unknown>)[top.keys[at] as string]
 			: (top.value as unknown[])[at];
 		if (!isContainer(child)) continue;
-		if (stack.length >= limit) return stack.map((frame) => (frame.keys ? (frame.keys[frame.next - 1] as string) : frame.next - 1));
+		if (stack.length >= limit) return pathOf(stack);
 		stack.push(frameOf(child));
 	}
 	return undefined;
+}
+
+/** The key or index each frame of the walk is at: the path from the walk's start to its current value. */
+function pathOf(stack: readonly Frame[]): Array<string | number> {
+	return stack.map((frame) => (frame.keys ? (frame.keys[frame.next - 1] as string) : frame.next - 1));
 }
 
 function isContainer(value: unknown): value is Record<string, unknown> | unknown[] {

@@ -59,7 +59,8 @@ function readRecords(source: ImportSource): {
 		} catch {
 			// Not one document: read it as lines, which names the line that is broken.
 		}
-		if (isJson(value)) return { records: [{ at: 1, record: checkedNesting(source, value) as Json }], legacy: true, skipped: [] };
+		if (isJson(value))
+			return { records: [{ at: 1, record: checkedNesting(source, value) as Json }], legacy: true, skipped: [] };
 	}
 	const { lines, skipped } = readJsonLines(source);
 	return { records: lines.map((line) => ({ at: line.n, record: line.record })), legacy: false, skipped };

@@ -10,9 +10,9 @@
  */
 
 import { SessionTreeError } from "../core/errors.js";
+import { unreadableEntry } from "../core/lazy.js";
 import type { ParsedLine } from "../core/load.js";
 import type { RawRecord } from "../core/migrate.js";
-import { unreadableEntry } from "../core/lazy.js";
 import { MAX_NESTING, stringifyNested } from "../core/nesting.js";
 import { type EntryRecord, isEntryRecord, isRawRecord, parseRecord, recordName } from "../core/validate.js";
 

@@ -68,7 +68,12 @@ export class MemorySessionStore implements SessionStore {
 
 	async create(header: SessionHeader): Promise<StorePosition> {
 		if (spaces.has(this.name)) throw new SessionTreeError("FILE_EXISTS", "the session already exists", this.where());
-		const records: MemoryRecords = { lines: [encodeRecord(header, this.location)], generation: 0, backups: [], modified: new Date() };
+		const records: MemoryRecords = {
+			lines: [encodeRecord(header, this.location)],
+			generation: 0,
+			backups: [],
+			modified: new Date(),
+		};
 		spaces.set(this.name, records);
 		return positionOf(records);
 	}

@@ -39,7 +39,10 @@ const DEEP_RESULT = message(
 function deepSession(): { dir: string; file: string } {
 	const dir = tempDir();
 	const file = join(dir, "deep.jsonl");
-	writeFileSync(file, `${[HEADER, user("a1", null, "hi"), TOOL_CALL, DEEP_RESULT, user("a4", "a3", "after")].join("\n")}\n`);
+	writeFileSync(
+		file,
+		`${[HEADER, user("a1", null, "hi"), TOOL_CALL, DEEP_RESULT, user("a4", "a3", "after")].join("\n")}\n`,
+	);
 	return { dir, file };
 }
 
@@ -86,7 +89,10 @@ describe("commands on a session nested 100,000 deep", () => {
 		const { file } = deepSession();
 		const result = await cli(["validate", file]);
 		assert.equal(result.code, 1, result.stderr);
-		assert.match(result.stdout, new RegExp(`${file}:4: INVALID_RECORD: message entry a3 is nested deeper than 1000 levels`));
+		assert.match(
+			result.stdout,
+			new RegExp(`${file}:4: INVALID_RECORD: message entry a3 is nested deeper than 1000 levels`),
+		);
 		assert.doesNotMatch(result.stderr, /internal error|Maximum call stack/);
 	});
 
@@ -134,7 +140,9 @@ describe("commands on a session nested 100,000 deep", () => {
 		const result = await cli(["append", file], { input });
 		assertRefused(
 			result,
-			new RegExp(`^session-tree: ${file}: cannot write message entry \\w+: it is nested deeper than 1000 levels .* at message\\.content\\[0\\]\\[0\\].*; nothing was written`),
+			new RegExp(
+				`^session-tree: ${file}: cannot write message entry \\w+: it is nested deeper than 1000 levels .* at message\\.content\\[0\\]\\[0\\].*; nothing was written`,
+			),
 		);
 		assert.deepEqual(readFileSync(file), before);
 	});
@@ -163,7 +171,9 @@ describe("commands on a session nested 100,000 deep", () => {
 		const ctx = await cli(["ctx", "--json", file]);
 		assertRefused(
 			ctx,
-			new RegExp(`^session-tree: ${file}:2: the line is nested deeper than 1000 levels .* at message\\.content\\[0\\]\\.input\\[0\\]`),
+			new RegExp(
+				`^session-tree: ${file}:2: the line is nested deeper than 1000 levels .* at message\\.content\\[0\\]\\.input\\[0\\]`,
+			),
 		);
 		const out = tempDir();
 		const imported = await cli(["import", file, "--dir", out, "--lenient"]);
@@ -193,7 +203,10 @@ describe("copies of a session nested 100,000 deep", () => {
 
 	test("clone and fork: exit 1, the reason, no new file (not even a header)", async () => {
 		const { dir, file } = deepSession();
-		for (const args of [["clone", file], ["fork", file, "a4"]]) {
+		for (const args of [
+			["clone", file],
+			["fork", file, "a4"],
+		]) {
 			const result = await cli(args);
 			assertRefused(result, NAMED(file));
 			assert.deepEqual(readdirSync(dir), ["deep.jsonl"], args[0]);

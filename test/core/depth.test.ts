@@ -48,7 +48,13 @@ function deepValue(n: number): unknown {
 }
 
 const TS = "2025-01-01T00:00:00.000Z";
-const HEADER = JSON.stringify({ type: "session", version: 3, id: "0195f3c2-0000-7000-8000-000000000001", timestamp: TS, cwd: "/p" });
+const HEADER = JSON.stringify({
+	type: "session",
+	version: 3,
+	id: "0195f3c2-0000-7000-8000-000000000001",
+	timestamp: TS,
+	cwd: "/p",
+});
 const parent = (id: string | null) => (id === null ? "null" : `"${id}"`);
 /** A message line in pi's exact layout (its body is read lazily). */
 const message = (id: string, parentId: string | null, body: string) =>
@@ -112,7 +118,10 @@ const variants: Variant[] = [
 /** header, a1 user, a2 tool call, LINE (entry a3, line 4), a4 user under a3. */
 function fileWith(line: string): string {
 	const file = join(tempDir(), "deep.jsonl");
-	writeFileSync(file, `${[HEADER, user("a1", null, '"hi"'), toolCall("a2", "a1"), line, user("a4", "a3", '"after"')].join("\n")}\n`);
+	writeFileSync(
+		file,
+		`${[HEADER, user("a1", null, '"hi"'), toolCall("a2", "a1"), line, user("a4", "a3", '"after"')].join("\n")}\n`,
+	);
 	return file;
 }
 
@@ -144,7 +153,11 @@ describe("reading a record nested deeper than the limit", () => {
 				assert.equal(problems[0]?.line, 4);
 				assert.match(problems[0]?.message ?? "", variant.path);
 				assert.match(problems[0]?.message ?? "", /its body is left out of the context$/);
-				assert.deepEqual(session.getBranch().map((entry) => entry.id), ["a1", "a2", "a3", "a4"], "the tree stays whole");
+				assert.deepEqual(
+					session.getBranch().map((entry) => entry.id),
+					["a1", "a2", "a3", "a4"],
+					"the tree stays whole",
+				);
 				assert.equal(session.getLeafId(), "a4");
 				// What crashed before: the record reached JSON.stringify and structuredClone.
 				const context = JSON.stringify(session.buildSessionContext());
@@ -163,11 +176,14 @@ describe("reading a record nested deeper than the limit", () => {
 				assert.deepEqual(readFileSync(backup), before);
 				const repaired = await Session.open(file);
 				assert.deepEqual(repaired.problems, []);
-				assert.deepEqual(repaired.getBranch().map((entry) => [entry.id, entry.parentId]), [
-					["a1", null],
-					["a2", "a1"],
-					["a4", "a2"],
-				]);
+				assert.deepEqual(
+					repaired.getBranch().map((entry) => [entry.id, entry.parentId]),
+					[
+						["a1", null],
+						["a2", "a1"],
+						["a4", "a2"],
+					],
+				);
 				await repaired.close();
 			});
 		});
@@ -177,19 +193,32 @@ describe("reading a record nested deeper than the limit", () => {
 		const file = join(tempDir(), "deep-header.jsonl");
 		const header = `{"type":"session","version":3,"id":"s1","timestamp":"${TS}","cwd":"/p","extra":${arrays(DEEP)}}`;
 		writeFileSync(file, `${header}\n${user("a1", null, '"hi"')}\n`);
-		await rejectsWith(Session.open(file), "INVALID_HEADER", /the session header is nested deeper than 1000 levels .* at extra\[0\]/);
+		await rejectsWith(
+			Session.open(file),
+			"INVALID_HEADER",
+			/the session header is nested deeper than 1000 levels .* at extra\[0\]/,
+		);
 		const lenient = await Session.open(file, { lenient: true });
 		assert.equal(lenient.getHeader().id, "recovered-session");
-		assert.deepEqual(lenient.getEntries().map((entry) => entry.id), ["a1"]);
+		assert.deepEqual(
+			lenient.getEntries().map((entry) => entry.id),
+			["a1"],
+		);
 		await lenient.close();
 	});
 
 	test("a last line without a newline nested too deep is a whole record, not a torn append", async () => {
 		const file = join(tempDir(), "deep-last.jsonl");
-		writeFileSync(file, `${HEADER}\n${user("a1", null, '"hi"')}\n${toolCall("a2", "a1")}\n${toolResult("a3", "a2", arrays(DEEP))}`);
+		writeFileSync(
+			file,
+			`${HEADER}\n${user("a1", null, '"hi"')}\n${toolCall("a2", "a1")}\n${toolResult("a3", "a2", arrays(DEEP))}`,
+		);
 		await rejectsWith(Session.open(file), "INVALID_RECORD", /:4: .*nested deeper than 1000 levels/);
 		const lenient = await Session.open(file, { lenient: true });
-		assert.deepEqual(lenient.problems.map((problem) => problem.code), ["INVALID_RECORD"]);
+		assert.deepEqual(
+			lenient.problems.map((problem) => problem.code),
+			["INVALID_RECORD"],
+		);
 		await lenient.appendMessage({ role: "user", content: "next", timestamp: 2 });
 		await lenient.close();
 		assert.deepEqual(readdirSync(join(file, "..")), ["deep-last.jsonl"], "no .torn file: the line was whole");
@@ -206,7 +235,10 @@ describe("reading a record nested deeper than the limit", () => {
 		assert.doesNotThrow(() => structuredClone(session.getEntries()));
 		assert.doesNotThrow(() => JSON.stringify(session.buildSessionContext()));
 		const fork = await session.fork("a4");
-		assert.deepEqual(fork.getBranch().map((e) => e.id), ["a1", "a2", "a3", "a4"]);
+		assert.deepEqual(
+			fork.getBranch().map((e) => e.id),
+			["a1", "a2", "a3", "a4"],
+		);
 		await fork.close();
 		await session.close();
 		const over = fileWith(toolResult("a3", "a2", arrays(MAX_NESTING - 1)));
@@ -235,7 +267,9 @@ describe("reading a record nested deeper than the limit", () => {
 			async () => importText(chatgpt, "conversations.json", { from: "chatgpt" }),
 			(error: unknown) =>
 				isSessionTreeError(error, "INVALID_RECORD") &&
-				/^conversations\.json: the document is nested deeper than 1000 levels .* at \[0\]\.mapping\.n\.x\[0\]/.test(error.message),
+				/^conversations\.json: the document is nested deeper than 1000 levels .* at \[0\]\.mapping\.n\.x\[0\]/.test(
+					error.message,
+				),
 		);
 	});
 });
@@ -323,7 +357,10 @@ describe("fork and clone", () => {
 		await rejectsWith(session.fork("a3"), "INVALID_RECORD", /:3: message entry a2 is nested deeper than 1000 levels/);
 		assert.deepEqual(readdirSync(dir), ["branched.jsonl"], "no new session file, not even a header");
 		const clone = await session.clone();
-		assert.deepEqual(clone.getBranch().map((entry) => entry.id), ["a1", "b1"]);
+		assert.deepEqual(
+			clone.getBranch().map((entry) => entry.id),
+			["a1", "b1"],
+		);
 		await clone.close();
 		await session.close();
 	});
@@ -335,10 +372,13 @@ describe("fork and clone", () => {
 		await fork.close();
 		const reopened = await Session.open(fork.location);
 		assert.deepEqual(reopened.problems, []);
-		assert.deepEqual(reopened.getBranch().map((entry) => [entry.id, entry.parentId]), [
-			["a1", null],
-			["a3", "a1"],
-		]);
+		assert.deepEqual(
+			reopened.getBranch().map((entry) => [entry.id, entry.parentId]),
+			[
+				["a1", null],
+				["a3", "a1"],
+			],
+		);
 		await reopened.close();
 		await session.close();
 	});
@@ -350,7 +390,11 @@ describe("the adapters take no value nested deeper than the limit", () => {
 	test("OpenAI Agents: an item nested 100,000 deep is INVALID_ARGUMENT; arguments text that deep stay text", async () => {
 		const file = join(tempDir(), "agents.jsonl");
 		const tree = await TreeSession.open(file);
-		const deepItem = { role: "user", content: "hi", providerData: { deep: deepValue(DEEP) } } as unknown as AgentInputItem;
+		const deepItem = {
+			role: "user",
+			content: "hi",
+			providerData: { deep: deepValue(DEEP) },
+		} as unknown as AgentInputItem;
 		await rejectsWith(tree.addItems([deepItem]), "INVALID_ARGUMENT", refused);
 		const call = {
 			type: "function_call",
@@ -369,7 +413,9 @@ describe("the adapters take no value nested deeper than the limit", () => {
 	test("AI SDK: saveChat of messages nested 100,000 deep is INVALID_ARGUMENT", async () => {
 		const chats = createChatStore({ location: tempDir(), provider: "p", model: "m" });
 		const chatId = await chats.createChat();
-		const messages = [{ id: "m1", role: "user", parts: [{ type: "text", text: "hi", providerMetadata: { x: deepValue(DEEP) } }] }];
+		const messages = [
+			{ id: "m1", role: "user", parts: [{ type: "text", text: "hi", providerMetadata: { x: deepValue(DEEP) } }] },
+		];
 		await rejectsWith(chats.saveChat({ chatId, messages: messages as never }), "INVALID_ARGUMENT", refused);
 	});
 
