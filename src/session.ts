@@ -47,7 +47,7 @@ import type {
 	SessionEnvironment,
 } from "./session-options.js";
 import { FileSessionStore } from "./storage/file-store.js";
-import { collectionAt, schemeOf, storeAt } from "./storage/locations.js";
+import { collectionAt, discardCreatedSession, schemeOf, storeAt } from "./storage/locations.js";
 import { MemorySessionStore } from "./storage/memory-store.js";
 import { defaultAgentDir, defaultSessionDir, sessionFileName } from "./storage/paths.js";
 import type { Awaitable, SessionStore } from "./storage/store.js";
@@ -476,11 +476,20 @@ export class Session {
 			this.requireId(from);
 			const env = { now: this.log.now, random: this.log.random };
 			const header = newHeader({ ...env, cwd: this.getCwd(), parentSession: this.log.store.location });
-			const target = await Session.start(this.storeForCopy(header, options), header, env);
 			// Loaded when first needed: reading a session never does.
 			const { forkRecords } = await import("./core/copy.js");
+			// The path's bodies are read before the new session exists: a damaged one creates nothing.
 			const records = forkRecords(this.tree, from, (taken) => newEntryId(taken, this.log.random), this.log.stamp());
-			await target.log.serialize(() => target.log.appendRecords(records));
+			const store = this.storeForCopy(header, options);
+			const target = await Session.start(store, header, env);
+			try {
+				await target.log.serialize(() => target.log.appendRecords(records));
+			} catch (error) {
+				// A fork that could not be written whole leaves no session holding only its header.
+				await target.close().catch(() => {});
+				await discardCreatedSession(store.location);
+				throw error;
+			}
 			return target;
 		});
 	}

@@ -26,6 +26,7 @@
 import type { UIMessage } from "ai";
 import { emptyUsage } from "../core/entries.js";
 import { SessionTreeError } from "../core/errors.js";
+import { stringifyNested } from "../core/nesting.js";
 import type {
 	AgentMessage,
 	AssistantMessage,
@@ -90,8 +91,12 @@ export function plainMessages(messages: unknown): UIMessage[] {
 	if (!Array.isArray(messages)) throw invalid("messages must be an array of UIMessages");
 	let plain: unknown;
 	try {
-		plain = JSON.parse(JSON.stringify(messages));
+		// Nested deeper than a record may be (core/nesting.ts): refused, not left to overflow the stack.
+		const encoded = stringifyNested(messages);
+		if (encoded.problem !== undefined) throw invalid(`messages are ${encoded.problem}`);
+		plain = JSON.parse(encoded.json);
 	} catch (cause) {
+		if (cause instanceof SessionTreeError) throw cause;
 		throw new SessionTreeError("INVALID_ARGUMENT", `messages cannot be stored as JSON: ${String(cause)}`);
 	}
 	const seen = new Set<string>();

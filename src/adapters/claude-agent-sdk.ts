@@ -25,6 +25,7 @@ import type { SessionStore as SdkSessionStore, SessionKey, SessionStoreEntry } f
 import { SessionTreeError } from "../core/errors.js";
 import { derivedEntryId } from "../core/ids.js";
 import { loadTree } from "../core/load.js";
+import { stringifyNested } from "../core/nesting.js";
 import { SessionReducer } from "../core/reducer.js";
 import { type SessionTree, TreeNode } from "../core/tree.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "../core/types.js";
@@ -628,8 +629,14 @@ function transcriptKey(
 function jsonLine(entry: unknown, index: number): SessionStoreEntry {
 	let copy: unknown;
 	try {
-		copy = JSON.parse(JSON.stringify(entry) ?? "null");
+		// Nested deeper than a record may be (core/nesting.ts): refused, not left to overflow the stack.
+		const encoded = stringifyNested(entry);
+		if (encoded.problem !== undefined) {
+			throw new SessionTreeError("INVALID_ARGUMENT", `entry ${index} is ${encoded.problem}`);
+		}
+		copy = JSON.parse(encoded.json ?? "null");
 	} catch (cause) {
+		if (cause instanceof SessionTreeError) throw cause;
 		throw new SessionTreeError("INVALID_ARGUMENT", `entry ${index} is not JSON: ${String(cause)}`);
 	}
 	if (!isJson(copy)) throw new SessionTreeError("INVALID_ARGUMENT", `entry ${index} is not a JSON object`);

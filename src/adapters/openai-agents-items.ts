@@ -16,6 +16,7 @@
 import type { AgentInputItem } from "@openai/agents";
 import { emptyUsage } from "../core/entries.js";
 import { SessionTreeError } from "../core/errors.js";
+import { MAX_NESTING, nestingProblem } from "../core/nesting.js";
 import type {
 	AgentMessage,
 	AssistantMessage,
@@ -62,7 +63,8 @@ function isJson(value: unknown): value is Json {
  */
 export function jsonCopy(value: unknown, where = "item"): unknown {
 	const seen = new Set<object>();
-	const copy = (node: unknown, path: string): unknown => {
+	// The recursion goes no deeper than a record may nest (core/nesting.ts): deeper is refused.
+	const copy = (node: unknown, path: string, depth = 1): unknown => {
 		if (node === null || typeof node === "string" || typeof node === "boolean") return node;
 		if (typeof node === "number") {
 			if (Number.isFinite(node)) return node;
@@ -70,12 +72,13 @@ export function jsonCopy(value: unknown, where = "item"): unknown {
 		}
 		if (typeof node !== "object") throw unsupported(path, `a ${typeof node}`);
 		if (seen.has(node)) throw unsupported(path, "a cycle");
+		if (depth > MAX_NESTING) throw unsupported(path, `arrays and objects nested deeper than ${MAX_NESTING} levels`);
 		seen.add(node);
 		try {
 			if (Array.isArray(node)) {
 				return node.map((element, index) => {
 					if (element === undefined) throw unsupported(`${path}[${index}]`, "undefined");
-					return copy(element, `${path}[${index}]`);
+					return copy(element, `${path}[${index}]`, depth + 1);
 				});
 			}
 			const prototype = Object.getPrototypeOf(node);
@@ -84,7 +87,7 @@ export function jsonCopy(value: unknown, where = "item"): unknown {
 			}
 			const out: Json = {};
 			for (const [key, field] of Object.entries(node)) {
-				if (field !== undefined) out[key] = copy(field, `${path}.${key}`);
+				if (field !== undefined) out[key] = copy(field, `${path}.${key}`, depth + 1);
 			}
 			return out;
 		} finally {
@@ -209,7 +212,8 @@ function argumentsOf(text: unknown): Record<string, unknown> {
 	if (typeof text !== "string") return {};
 	try {
 		const parsed: unknown = JSON.parse(text);
-		if (isJson(parsed)) return parsed;
+		// Nested deeper than a record may be: kept as text, like any text that is no object.
+		if (isJson(parsed) && nestingProblem(text, parsed) === undefined) return parsed;
 	} catch {
 		// not JSON: kept as text
 	}

@@ -48,7 +48,8 @@ export function* recordBatches(read: StoreRead, location: string, size = RECORD_
 				const envelope = line.envelope;
 				const parsed = parseRecord(texts[k++] ?? "");
 				if (!parsed.record) {
-					throw new SessionTreeError("INVALID_JSON", `${parsed.reason}; repair the session before copying it`, {
+					const code = parsed.tooDeep ? "INVALID_RECORD" : "INVALID_JSON";
+					throw new SessionTreeError(code, `${parsed.reason}; repair the session before copying it`, {
 						file: location,
 						line: envelope.line,
 					});

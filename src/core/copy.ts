@@ -14,8 +14,8 @@ export type IdMaker = (taken: (id: string) => boolean) => string;
 
 /**
  * The records a fork at `fromId` writes after its header: the path from the root to `fromId`
- * without label entries (the entries around a dropped label are re-chained, and a compaction
- * that kept from a label keeps from the entry after it), then one label entry for each label
+ * without label entries and unreadable ones (the entries around a dropped one are re-chained,
+ * and a compaction that kept from it keeps from the entry after it), then one label entry for each label
  * in effect on the path (as set, with its time), then, if the labels moved the leaf away from
  * the last copied entry, a persisted-leaf record back to it.
  */
@@ -70,17 +70,22 @@ export function rewriteRecords(tree: SessionTree, newId: IdMaker, now: string): 
 	return records;
 }
 
+/**
+ * The path without its label entries and without entries a lenient read could not use (only
+ * their envelope is known, see `isUnreadable`; a repair leaves them out too): the entries
+ * around a dropped one are re-chained.
+ */
 function copyPathWithoutLabels(path: readonly SessionEntry[]): SessionEntry[] {
 	const copies: SessionEntry[] = [];
-	const droppedLabels: string[] = [];
+	const dropped: string[] = [];
 	const replacement = new Map<string, string>();
 	let parentId: string | null = null;
 	for (const entry of path) {
-		if (entry.type === "label") {
-			droppedLabels.push(entry.id);
+		if (entry.type === "label" || isUnreadable(entry)) {
+			dropped.push(entry.id);
 			continue;
 		}
-		for (const label of droppedLabels.splice(0)) replacement.set(label, entry.id);
+		for (const id of dropped.splice(0)) replacement.set(id, entry.id);
 		let copy: SessionEntry = entry.parentId === parentId ? entry : { ...entry, parentId };
 		if (copy.type === "compaction") {
 			const firstKept = copy.firstKeptEntryId === undefined ? undefined : replacement.get(copy.firstKeptEntryId);

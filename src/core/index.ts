@@ -13,6 +13,7 @@ export * from "./ids.js";
 export * from "./lazy.js";
 export * from "./load.js";
 export * from "./migrate.js";
+export { MAX_NESTING, nestingPath } from "./nesting.js";
 export * from "./reducer.js";
 export * from "./tail.js";
 export * from "./tokens.js";

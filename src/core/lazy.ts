@@ -11,7 +11,7 @@
 import { SessionTreeError } from "./errors.js";
 import { TreeNode } from "./tree.js";
 import type { SessionEntry } from "./types.js";
-import { contentErrorAction, entryContentError, entryShapeError, isEntryRecord, isRawRecord } from "./validate.js";
+import { contentErrorAction, entryContentError, entryShapeError, isEntryRecord, parseRecord } from "./validate.js";
 
 /**
  * What is known of a line without parsing it, and where it is. It is also the loader's
@@ -157,13 +157,13 @@ export class LazyBodies {
 	/** `text` is undefined only when the source broke its contract (one text per span). */
 	private parse(envelope: Envelope, text: string | undefined): SessionEntry {
 		if (text === undefined) return this.unreadable("the store gave no text for the line", envelope);
-		let value: unknown;
-		try {
-			value = JSON.parse(text);
-		} catch (cause) {
-			return this.unreadable(`not valid JSON (${cause instanceof Error ? cause.message : String(cause)})`, envelope);
+		const parsed = parseRecord(text);
+		if (parsed.tooDeep) {
+			this.report("INVALID_RECORD", parsed.reason, envelope, "its body is left out of the context");
+			return unreadableEntry(envelope);
 		}
-		if (!isRawRecord(value)) return this.unreadable("expected a JSON object", envelope);
+		if (!parsed.record) return this.unreadable(parsed.reason, envelope);
+		const value = parsed.record;
 		if (!isEntryRecord(value)) return this.unreadable(entryShapeError(value) ?? "not an entry", envelope);
 		if (value.type !== envelope.type || value.id !== envelope.id || value.parentId !== envelope.parentId) {
 			const problem = `the line no longer holds ${envelope.type} entry ${envelope.id} (the file was changed in place)`;
@@ -177,7 +177,7 @@ export class LazyBodies {
 	/** Reports a body that cannot be used (strict: throws) and gives its stub. */
 	private unreadable(problem: string, envelope: Envelope): SessionEntry {
 		this.report("INVALID_JSON", problem, envelope, "its body is left out of the context");
-		return stub(envelope);
+		return unreadableEntry(envelope);
 	}
 
 	private report(code: BodyProblem["code"], message: string, envelope: Envelope, action: string): void {
@@ -199,16 +199,22 @@ export function isUnreadable(entry: object | undefined): boolean {
 }
 
 /**
- * The entry as far as its envelope tells: what a lenient read keeps of an unreadable body. It
- * stands in the tree for the entry, so it is typed as one (the one cast of a body that is no
- * valid entry; {@link isUnreadable} tells it apart).
+ * The entry as far as its envelope tells: what a lenient read keeps of a body it cannot use,
+ * read lazily or at once (a record nested too deep, see the codec). It stands in the tree for
+ * the entry, so it is typed as one (the one cast of a body that is no valid entry;
+ * {@link isUnreadable} tells it apart).
  */
-function stub(envelope: Envelope): SessionEntry {
+export function unreadableEntry(fields: {
+	type: string;
+	id: string;
+	parentId: string | null;
+	timestamp: string;
+}): SessionEntry {
 	const entry = {
-		type: envelope.type,
-		id: envelope.id,
-		parentId: envelope.parentId,
-		timestamp: envelope.timestamp,
+		type: fields.type,
+		id: fields.id,
+		parentId: fields.parentId,
+		timestamp: fields.timestamp,
 	} as SessionEntry;
 	stubs.add(entry);
 	return entry;

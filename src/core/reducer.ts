@@ -25,7 +25,7 @@
 
 import { SessionTreeError, type SessionTreeErrorCode } from "./errors.js";
 import { derivedEntryId } from "./ids.js";
-import { type Envelope, LazyBodies, type LineSource } from "./lazy.js";
+import { type Envelope, isUnreadable, LazyBodies, type LineSource } from "./lazy.js";
 import { chainIdlessEntry, isIdlessEntry, Migration, positionalEntryId, type RawRecord } from "./migrate.js";
 import { SessionTree, type TreeNode } from "./tree.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.js";
@@ -213,7 +213,7 @@ export class SessionReducer {
 		const error = parsed.error ?? new SessionTreeError("INVALID_JSON", "unreadable line");
 		const problem = { code: error.code, message: stripLocation(error), line: parsed.line };
 		const salvaged = parsed.salvaged;
-		this.report(problem, salvaged?.length ? `kept ${salvaged.length} whole record(s)` : "skipped");
+		this.report(problem, salvagedAction(salvaged));
 		for (const record of salvaged ?? []) this.applyRecord(record, parsed.line);
 	}
 
@@ -308,7 +308,8 @@ export class SessionReducer {
 			return;
 		}
 		const contentError = entryContentError(record);
-		if (contentError) {
+		// An entry kept without its body (its line was reported already) has no content to check.
+		if (contentError && !isUnreadable(record)) {
 			this.report({ code: "INVALID_RECORD", message: contentError, line }, contentErrorAction(record));
 		}
 		const entry = record;
@@ -652,6 +653,14 @@ function idlessMessage(run: IdlessRun, lastLine: number, lastId: string, file: s
 			? ""
 			: `; ${run.untimed === 1 ? "1 of them had" : `${run.untimed} of them had`} no timestamp and got the time of the entry before it (or the header's)`;
 	return `${entries} without id and parentId${lines}${of}; chained in file order, each under the entry before it, with generated ${ids}${times}`;
+}
+
+/** What lenient policy did with a damaged line, given what the codec recovered from it. */
+function salvagedAction(salvaged: readonly RawRecord[] | undefined): string {
+	if (!salvaged?.length) return "skipped";
+	// A record nested too deep: the codec kept the entry's envelope, as a lazy read keeps an unreadable body.
+	if (salvaged.every(isUnreadable)) return "its body is left out of the context";
+	return `kept ${salvaged.length} whole record(s)`;
 }
 
 /** The message of an error without the `file:line: ` its constructor put in front. */

@@ -4,6 +4,7 @@
  */
 
 import type { RawRecord } from "./migrate.js";
+import { MAX_NESTING, nestingProblem } from "./nesting.js";
 import type { SessionEntry, SessionHeader } from "./types.js";
 
 /**
@@ -107,13 +108,21 @@ export function headerShapeError(header: RawRecord): string | undefined {
 	return undefined;
 }
 
+/** What {@link parseRecord} makes of a line. */
+export type ParsedRecord =
+	| { record: RawRecord; reason?: undefined; tooDeep?: undefined }
+	/**
+	 * Not a record: not JSON, not an object (`tooDeep` unset), or an object nested deeper than
+	 * {@link MAX_NESTING} (`tooDeep` is the object, for what can be said of it without walking it).
+	 */
+	| { record?: undefined; reason: string; tooDeep?: RawRecord };
+
 /**
  * Parses one line that must hold a JSON object: the record, or why it is not one. The one
- * parse-an-object of the project: the codec (whole lines) and lazy bodies both use it.
+ * parse-an-object of the project: the codec (whole lines) and lazy bodies both use it, so an
+ * object nested deeper than {@link MAX_NESTING} levels is refused the same way wherever it is read.
  */
-export function parseRecord(
-	text: string,
-): { record: RawRecord; reason?: undefined } | { record?: undefined; reason: string } {
+export function parseRecord(text: string): ParsedRecord {
 	let value: unknown;
 	try {
 		value = JSON.parse(text);
@@ -124,5 +133,15 @@ export function parseRecord(
 		const kind = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
 		return { reason: `expected a JSON object, found ${kind}` };
 	}
+	const deep = nestingProblem(text, value);
+	if (deep) return { reason: `${recordName(value)} is ${deep}`, tooDeep: value };
 	return { record: value };
+}
+
+/** A record as a message names it: `message entry 1a2b3c4d`, `the session header`, `a weird record`. */
+export function recordName(record: RawRecord): string {
+	const type = typeof record.type === "string" ? record.type : undefined;
+	if (type === "session") return "the session header";
+	if (typeof record.id === "string" && record.id !== "") return `${type ?? "untyped"} entry ${record.id}`;
+	return type === undefined ? "a record without a type" : `a ${type} record`;
 }

@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { emptyUsage, sessionInfoEntry } from "../core/entries.js";
 import { SessionTreeError } from "../core/errors.js";
 import { derivedEntryId } from "../core/ids.js";
+import { mayNestDeeper, nestingProblem, nestingProblemOf } from "../core/nesting.js";
 import type {
 	AssistantMessage,
 	ImageContent,
@@ -53,7 +54,8 @@ export function jsonObjectOf(value: unknown): Json | undefined {
 	if (typeof value !== "string") return undefined;
 	try {
 		const parsed: unknown = JSON.parse(value);
-		return isJson(parsed) ? parsed : undefined;
+		// Text nested deeper than records may be stays text (a caller keeps it as such): nothing is lost.
+		return isJson(parsed) && nestingProblem(value, parsed) === undefined ? parsed : undefined;
 	} catch {
 		return undefined;
 	}
@@ -370,13 +372,15 @@ export function importError(source: ImportSource, where: string, message: string
 
 /**
  * The source's text parsed as JSON (or the value the caller parsed already).
- * @throws SessionTreeError INVALID_JSON naming the source, and the line and column where the text stops being JSON
+ * @throws SessionTreeError INVALID_JSON naming the source, and the line and column where the text stops being JSON;
+ *   INVALID_RECORD naming the source and the path where the document nests deeper than `MAX_NESTING`
  */
 export function parseJsonSource(source: ImportSource): unknown {
-	if (source.json !== undefined) return source.json;
+	if (source.json !== undefined) return checkedNesting(source, source.json);
 	const text = withoutBom(source.text);
+	let value: unknown;
 	try {
-		return JSON.parse(text);
+		value = JSON.parse(text);
 	} catch (cause) {
 		const reason = cause instanceof Error ? cause.message : String(cause);
 		const at = /position (\d+)/.exec(reason);
@@ -391,6 +395,18 @@ export function parseJsonSource(source: ImportSource): unknown {
 		}
 		throw new SessionTreeError("INVALID_JSON", `not valid JSON${where}: ${reason}`, { file: source.name });
 	}
+	return mayNestDeeper(text) ? checkedNesting(source, value) : value;
+}
+
+/**
+ * A whole JSON document of a source, refused when it nests deeper than `MAX_NESTING` levels:
+ * the records made of it would nest as deep, and the limit is the same for every record read.
+ * @throws SessionTreeError INVALID_RECORD naming the source and the path
+ */
+export function checkedNesting(source: ImportSource, value: unknown): unknown {
+	const problem = nestingProblemOf(value);
+	if (problem) throw new SessionTreeError("INVALID_RECORD", `the document is ${problem}`, { file: source.name });
+	return value;
 }
 
 /** A short description of a conversation for error messages: its id and title. */

@@ -21,6 +21,7 @@
 import * as make from "../core/entries.js";
 import type { SessionEntry } from "../core/types.js";
 import {
+	checkedNesting,
 	DerivedIds,
 	importError,
 	isJson,
@@ -52,12 +53,14 @@ function readRecords(source: ImportSource): {
 	const text = source.text.trimStart();
 	if (text.startsWith("{") && !/\}\s*\n\s*\{/.test(text.slice(0, 65536))) {
 		// A pretty-printed document (the older format): one object, its messages inline.
+		let value: unknown;
 		try {
-			const value: unknown = source.json ?? JSON.parse(text);
-			if (isJson(value)) return { records: [{ at: 1, record: value }], legacy: true, skipped: [] };
+			value = source.json ?? JSON.parse(text);
 		} catch {
 			// Not one document: read it as lines, which names the line that is broken.
 		}
+		if (isJson(value))
+			return { records: [{ at: 1, record: checkedNesting(source, value) as Json }], legacy: true, skipped: [] };
 	}
 	const { lines, skipped } = readJsonLines(source);
 	return { records: lines.map((line) => ({ at: line.n, record: line.record })), legacy: false, skipped };

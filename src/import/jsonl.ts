@@ -5,6 +5,7 @@
  */
 
 import { SessionTreeError } from "../core/errors.js";
+import { nestingProblem } from "../core/nesting.js";
 import { type Json, withoutBom } from "./common.js";
 import type { ImportSkip, ImportSource } from "./types.js";
 
@@ -60,6 +61,12 @@ export function readJsonLines(source: ImportSource): {
 		if (typeof value !== "object" || value === null || Array.isArray(value)) {
 			const kind = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
 			bad(n, raw, "INVALID_RECORD", `expected a JSON object, found ${kind}`);
+			return;
+		}
+		// The limit of every record read (see core/nesting.ts): what is made of the line nests as deep.
+		const deep = nestingProblem(raw, value);
+		if (deep) {
+			bad(n, raw, "INVALID_RECORD", `the line is ${deep}`);
 			return;
 		}
 		lines.push({ n, record: value as Json });

@@ -10,29 +10,58 @@
  */
 
 import { SessionTreeError } from "../core/errors.js";
+import { unreadableEntry } from "../core/lazy.js";
 import type { ParsedLine } from "../core/load.js";
 import type { RawRecord } from "../core/migrate.js";
-import { parseRecord } from "../core/validate.js";
+import { MAX_NESTING, stringifyNested } from "../core/nesting.js";
+import { type EntryRecord, isEntryRecord, isRawRecord, parseRecord, recordName } from "../core/validate.js";
 
-/** The text of a record's line, newline included. */
-export function encodeRecord(record: object): string {
-	return `${JSON.stringify(record)}\n`;
+/**
+ * The text of a record's line, newline included.
+ * @param location the session's, for the error
+ * @throws SessionTreeError INVALID_ARGUMENT for a record nested deeper than {@link MAX_NESTING}
+ */
+export function encodeRecord(record: object, location?: string): string {
+	return `${recordJson(record, location)}\n`;
 }
 
 /**
  * The bytes of records' lines (newlines included), with `prefix` (a newline or nothing)
  * first. The JSON text is encoded straight into the buffer: no second string with the newline
  * appended is made and flattened, which for a 1 KB message is most of what an append allocates.
+ * @param location the session's, for the error
+ * @throws SessionTreeError INVALID_ARGUMENT for a record nested deeper than {@link MAX_NESTING}
+ *   (before anything is written: the caller writes the bytes returned)
  */
-export function encodeRecords(records: readonly object[], prefix: "" | "\n" = ""): Buffer {
-	if (records.length !== 1) return Buffer.from(prefix + records.map(encodeRecord).join(""));
-	const json = JSON.stringify(records[0]);
+export function encodeRecords(records: readonly object[], prefix: "" | "\n" = "", location?: string): Buffer {
+	if (records.length !== 1) {
+		return Buffer.from(prefix + records.map((record) => encodeRecord(record, location)).join(""));
+	}
+	const json = recordJson(records[0] as object, location);
 	const start = prefix.length;
 	const bytes = Buffer.allocUnsafe(start + Buffer.byteLength(json) + 1);
 	if (start === 1) bytes[0] = 0x0a;
 	const end = start + bytes.write(json, start);
 	bytes[end] = 0x0a;
 	return bytes;
+}
+
+/**
+ * `JSON.stringify(record)`, refusing a record that readers would refuse: nested deeper than
+ * {@link MAX_NESTING} levels (see `nesting.ts`). A text no longer than twice the limit, or with
+ * few brackets, is not walked, so an ordinary append pays one comparison.
+ */
+function recordJson(record: object, location: string | undefined): string {
+	const encoded = stringifyNested(record);
+	if (encoded.problem !== undefined) throw notWritable(record, encoded.problem, location);
+	return encoded.json;
+}
+
+function notWritable(record: object, problem: string, location: string | undefined): SessionTreeError {
+	const name = isRawRecord(record) ? recordName(record) : "the record";
+	return new SessionTreeError("INVALID_ARGUMENT", `cannot write ${name}: it is ${problem}; nothing was written`, {
+		file: location,
+	});
 }
 
 /** True for a line that holds only white space (pi skips those). */
@@ -58,6 +87,13 @@ export function parseLine(text: string, line: number, file?: string): ParsedLine
 	const parsed = parseRecord(text);
 	if (parsed.record) return { line, record: parsed.record };
 	const where = { file, line };
+	if (parsed.tooDeep) {
+		// An entry nested too deep keeps its place in the tree, as an unreadable lazy body does.
+		const error = new SessionTreeError("INVALID_RECORD", parsed.reason, where);
+		// A stub is a plain object of the entry's envelope fields: a record like any other.
+		const stub = isEntryRecord(parsed.tooDeep) ? [unreadableEntry(parsed.tooDeep) as EntryRecord] : [];
+		return { line, error, salvaged: stub };
+	}
 	if (isNulPadding(text)) {
 		return {
 			line,
@@ -85,6 +121,15 @@ export function parseLine(text: string, line: number, file?: string): ParsedLine
 		return { line, error: new SessionTreeError("GLUED_RECORDS", what, where), salvaged: pieces };
 	}
 	return { line, error: new SessionTreeError("INVALID_JSON", `${parsed.reason}: ${preview(text)}`, where) };
+}
+
+/**
+ * True when {@link parseLine} found one whole JSON object on the line: a record, or one
+ * refused for nesting too deep (`INVALID_RECORD`, the only code it gives a whole object). A last
+ * line without a newline that is whole was written whole; anything else there is a torn append.
+ */
+export function isWholeLine(parsed: ParsedLine): boolean {
+	return parsed.record !== undefined || parsed.error?.code === "INVALID_RECORD";
 }
 
 /**

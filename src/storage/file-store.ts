@@ -29,7 +29,7 @@ import type { RawRecord } from "../core/migrate.js";
 import type { ParsedLine } from "../core/reducer.js";
 import type { SessionHeader } from "../core/types.js";
 import { errorCode } from "../core/validate.js";
-import { encodeRecord, encodeRecords, isBlankLine, isNulPadding, parseLine } from "./codec.js";
+import { encodeRecord, encodeRecords, isBlankLine, isNulPadding, isWholeLine, parseLine } from "./codec.js";
 import { indexOfParentMarker, readEnvelope } from "./envelope.js";
 import { FileLineSource, fileIdentity as identityOf } from "./line-source.js";
 import { lineText, scanByteLines } from "./lines.js";
@@ -316,9 +316,10 @@ export class FileSessionStore implements SessionStore {
 	async create(header: SessionHeader): Promise<StorePosition> {
 		mkdirSync(dirname(this.file), { recursive: true, mode: 0o700 });
 		// Owner-only: sessions hold conversations, tool output and sometimes secrets.
+		const line = Buffer.from(encodeRecord(header, this.file)); // a header the codec refuses creates no file
 		const fd = openFile(this.file, "wx", 0o600);
 		try {
-			writeAll(fd, Buffer.from(encodeRecord(header)));
+			writeAll(fd, line);
 			if (this.durability !== "none") fsyncSync(fd);
 		} catch (cause) {
 			// A session that could not be written whole is not left behind half written.
@@ -514,7 +515,7 @@ export class FileSessionStore implements SessionStore {
 			const checked = this.check(at);
 			if (checked.status !== "ok") return checked;
 			const fd = this.appendFd(at.identity);
-			const data = encodeRecords(records, checked.owesNewline ? "\n" : "");
+			const data = encodeRecords(records, checked.owesNewline ? "\n" : "", this.file);
 			this.writeOrUndo(fd, data, checked.size);
 			this.lineCount = at.lines + records.length;
 			return { status: "ok", position: this.ownPosition(at.identity, at.offset + data.length, this.lineCount) };
@@ -571,6 +572,8 @@ export class FileSessionStore implements SessionStore {
 
 	async replace(records: readonly object[], expected: StorePosition): Promise<ReplaceOutcome> {
 		const at = decodePosition(expected, this.file);
+		// Encoded first: a record the codec refuses leaves no backup behind.
+		const text = records.map((record) => encodeRecord(record, this.file)).join("");
 		await this.holdLock();
 		// No tail repair: the backup keeps the file as it was, torn last line included.
 		const checked = this.check(at, false);
@@ -586,7 +589,7 @@ export class FileSessionStore implements SessionStore {
 			removeQuietly(backup); // a partial copy (the disk filled up) is no backup
 			throw ioError(cause, this.file, "back up");
 		}
-		writeFileAtomic(target, records.map(encodeRecord).join(""));
+		writeFileAtomic(target, text);
 		this.lineCount = records.length;
 		return { status: "ok", backup, position: encodePosition(this.positionAt(statSync(this.file))) };
 	}
@@ -754,7 +757,7 @@ export class FileSessionStore implements SessionStore {
 	private parseLast(raw: RawLine): ParsedLine | undefined {
 		if (isBlankLine(raw.text)) return undefined;
 		const parsed = parseLine(raw.text, raw.line, this.file);
-		if (parsed.record) return parsed;
+		if (isWholeLine(parsed)) return parsed;
 		const what = isNulPadding(raw.text) ? "NUL bytes" : "an incomplete record";
 		const error = new SessionTreeError(
 			"TORN_TAIL",
@@ -787,7 +790,7 @@ export class FileSessionStore implements SessionStore {
 	private repairTail(fd: number, start: number, size: number): boolean {
 		const tail = Buffer.alloc(size - start);
 		readSync(fd, tail, 0, tail.length, start);
-		if (parseLine(tail.toString("utf8"), 0).record) {
+		if (isWholeLine(parseLine(tail.toString("utf8"), 0))) {
 			writeAll(fd, Buffer.from("\n"));
 			return true;
 		}

@@ -68,7 +68,12 @@ export class MemorySessionStore implements SessionStore {
 
 	async create(header: SessionHeader): Promise<StorePosition> {
 		if (spaces.has(this.name)) throw new SessionTreeError("FILE_EXISTS", "the session already exists", this.where());
-		const records: MemoryRecords = { lines: [encodeRecord(header)], generation: 0, backups: [], modified: new Date() };
+		const records: MemoryRecords = {
+			lines: [encodeRecord(header, this.location)],
+			generation: 0,
+			backups: [],
+			modified: new Date(),
+		};
 		spaces.set(this.name, records);
 		return positionOf(records);
 	}
@@ -90,7 +95,9 @@ export class MemorySessionStore implements SessionStore {
 		const stored = this.required();
 		const behind = this.behind(stored, expected);
 		if (behind) return behind;
-		for (const record of records) stored.lines.push(encodeRecord(record));
+		// All encoded first: a record the codec refuses appends none of them.
+		const lines = records.map((record) => encodeRecord(record, this.location));
+		for (const line of lines) stored.lines.push(line);
 		stored.modified = new Date();
 		return { status: "ok", position: positionOf(stored) };
 	}
@@ -99,8 +106,9 @@ export class MemorySessionStore implements SessionStore {
 		const stored = this.required();
 		const behind = this.behind(stored, expected);
 		if (behind) return behind;
+		const lines = records.map((record) => encodeRecord(record, this.location));
 		stored.backups.push(stored.lines);
-		stored.lines = records.map(encodeRecord);
+		stored.lines = lines;
 		stored.generation++;
 		stored.modified = new Date();
 		return { status: "ok", backup: `${this.location}#backup-${stored.backups.length}`, position: positionOf(stored) };

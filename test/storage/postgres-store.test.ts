@@ -208,7 +208,7 @@ await client.end();`;
 			const [size] = await query<{ bytes: string }>(pg, `SELECT bytes FROM "${db.schema}".sessions WHERE name = $1`, [
 				name,
 			]);
-			assert.equal(Number(size?.bytes), Buffer.byteLength(all.map(encodeRecord).join("")));
+			assert.equal(Number(size?.bytes), Buffer.byteLength(all.map((record) => encodeRecord(record)).join("")));
 		});
 
 		test("a location without #: nothing until create, which names the session by its header", async () => {

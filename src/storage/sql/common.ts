@@ -50,9 +50,13 @@ export interface IndexedRecord {
 	text: string | null;
 }
 
-/** The row of a record. */
-export function indexRecord(record: object): IndexedRecord {
-	const line = encodeRecord(record).slice(0, -1);
+/**
+ * The row of a record.
+ * @param location the session's, for the error
+ * @throws SessionTreeError INVALID_ARGUMENT for a record the codec refuses (nested too deep)
+ */
+export function indexRecord(record: object, location?: string): IndexedRecord {
+	const line = encodeRecord(record, location).slice(0, -1);
 	if (!isObject(record)) return { line, type: null, id: null, parentId: null, text: null };
 	const texts = searchableTexts(record)?.texts ?? [];
 	return {

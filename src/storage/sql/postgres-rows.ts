@@ -67,10 +67,10 @@ export interface Rows {
 	bytes: number;
 }
 
-export function rowsOf(records: readonly object[], from: number, indexLimit: number): Rows {
+export function rowsOf(records: readonly object[], from: number, indexLimit: number, location?: string): Rows {
 	const rows: Rows = { seq: [], type: [], id: [], parentId: [], line: [], words: [], unindexed: [], bytes: 0 };
 	records.forEach((record, k) => {
-		const indexed = indexRecord(record);
+		const indexed = indexRecord(record, location);
 		const words = indexed.text === null ? [] : searchWords(indexed.text);
 		let size = 0;
 		for (const word of words) size += wordCost(word);

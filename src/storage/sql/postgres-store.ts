@@ -160,7 +160,7 @@ export class PostgresSessionStore implements SessionStore {
 		let lines: string[] = [];
 		try {
 			await indexing((limit) => {
-				const rows = rowsOf([header], 0, limit);
+				const rows = rowsOf([header], 0, limit, this.where(name));
 				lines = rows.line;
 				return this.transaction(
 					async (client) => {
@@ -204,7 +204,7 @@ export class PostgresSessionStore implements SessionStore {
 		let resent = false;
 		let lines: string[] = [];
 		const row = await indexing((limit) => {
-			const rows = rowsOf(records, at.count, limit);
+			const rows = rowsOf(records, at.count, limit, this.where());
 			lines = rows.line;
 			const values = [...rowValues(name, rows, count), at.generation, at.count];
 			const bulk = this.bulk(records.length);
@@ -243,7 +243,7 @@ export class PostgresSessionStore implements SessionStore {
 		// The old records are copied and deleted, the new ones inserted: time for each.
 		const bulk = this.bulk(at.count + records.length);
 		const outcome = await indexing((limit) => {
-			const rows = rowsOf(records, 0, limit);
+			const rows = rowsOf(records, 0, limit, this.where());
 			lines = rows.line;
 			return this.transaction(
 				async (client): Promise<ReplaceOutcome> => {

@@ -173,7 +173,7 @@ export class SqliteSessionStore implements SessionStore {
 	async create(header: SessionHeader): Promise<StorePosition> {
 		const name = this.name ?? checkSessionName(header.id, this.base);
 		const location = sessionUrl(this.base, name);
-		const row = indexRecord(header);
+		const row = indexRecord(header, location);
 		const position = await this.write((sql) => {
 			if (sql.session.get(name)) {
 				throw new SessionTreeError("FILE_EXISTS", "the session already exists", { file: location });
@@ -219,7 +219,7 @@ export class SqliteSessionStore implements SessionStore {
 		const at = decodePosition(expected, this.location);
 		const name = this.required();
 		// Encoded before the transaction: the write lock is held for the statements only.
-		const rows = records.map(indexRecord);
+		const rows = records.map((record) => indexRecord(record, this.location));
 		return this.write((sql) => {
 			const row = this.row(sql, name);
 			const notNow = this.compare(sql, name, row, at);
@@ -233,7 +233,7 @@ export class SqliteSessionStore implements SessionStore {
 	async replace(records: readonly object[], expected: StorePosition): Promise<ReplaceOutcome> {
 		const at = decodePosition(expected, this.location);
 		const name = this.required();
-		const rows = records.map(indexRecord);
+		const rows = records.map((record) => indexRecord(record, this.location));
 		return this.write((sql) => {
 			const row = this.row(sql, name);
 			const notNow = this.compare(sql, name, row, at);
