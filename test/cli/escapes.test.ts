@@ -81,6 +81,11 @@ function records(): object[] {
 	];
 }
 
+/** Writes the hostile session to `path`. */
+function writeSession(path: string, lines: readonly object[] = records()): void {
+	writeFileSync(path, `${lines.map((record) => JSON.stringify(record)).join("\n")}\n`);
+}
+
 let dir = "";
 let file = "";
 let damaged = "";
@@ -92,18 +97,13 @@ before(() => {
 	mkdirSync(dir);
 	// The file's name is hostile too: ls and search print it, errors quote it.
 	file = join(dir, `hostile${EVIL}.jsonl`);
-	writeFileSync(
-		file,
-		`${records()
-			.map((record) => JSON.stringify(record))
-			.join("\n")}\n`,
-	);
+	writeSession(file);
 	// A parent that is missing: validate lists it, a lenient open warns about it (quoting the id).
 	damaged = join(tempDir(), `damaged${EVIL}.jsonl`);
 	const broken = records().map((record) =>
 		(record as { id?: string }).id === "a1" ? { ...record, parentId: `gone${EVIL}` } : record,
 	);
-	writeFileSync(damaged, `${broken.map((record) => JSON.stringify(record)).join("\n")}\n`);
+	writeSession(damaged, broken);
 });
 
 /** Runs the CLI; both streams must be free of raw controls. */
@@ -177,12 +177,7 @@ describe("no command prints session content raw", () => {
 		const copy = join(tempDir(), "copy");
 		mkdirSync(copy);
 		const target = join(copy, `target${EVIL}.jsonl`);
-		writeFileSync(
-			target,
-			`${records()
-				.map((record) => JSON.stringify(record))
-				.join("\n")}\n`,
-		);
+		writeSession(target);
 		assert.equal((await run(["label", target, "u1", `new ${EVIL}`])).code, 0);
 		assert.equal((await run(["nav", target, "u1"])).code, 0);
 		assert.equal((await run(["fork", target, "a1"])).code, 0);
@@ -191,12 +186,7 @@ describe("no command prints session content raw", () => {
 
 	test("the REPL, scripted: views, listings, edits and errors", async () => {
 		const target = join(tempDir(), `repl${EVIL}.jsonl`);
-		writeFileSync(
-			target,
-			`${records()
-				.map((record) => JSON.stringify(record))
-				.join("\n")}\n`,
-		);
+		writeSession(target);
 		const script = [
 			"tree",
 			"leaves",
@@ -298,7 +288,7 @@ describe("the interactive REPL's own output", () => {
 	test("the prompt shows the name and the leaf sanitized; Tab offers no id or file name with controls", async () => {
 		const { state } = collectingState();
 		const copy = join(tempDir(), "prompt.jsonl");
-		writeFileSync(copy, `${records().map((record) => JSON.stringify(record)).join("\n")}\n`);
+		writeSession(copy);
 		await state.switchTo(await Session.open(copy));
 		try {
 			await state.session?.branch(USER_ID);
