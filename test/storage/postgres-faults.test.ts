@@ -7,13 +7,13 @@
  */
 
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { isSessionTreeError, Session } from "../../src/index.js";
 import { PostgresSessionStore, parsePostgresUrl, readPostgresBackup } from "../../src/storage/sql/postgres-store.js";
 import { chain, newHeader } from "../../src/testing/helpers.js";
-import { BIN } from "../cli/helpers.js";
+import { BIN, REPO } from "../cli/helpers.js";
 import { userMessage } from "../support/messages.js";
 import { postgresServer, query, type TestSchema, testSchema } from "../support/postgres.js";
 import { PgProxy } from "../support/tcp-proxy.js";
@@ -53,6 +53,21 @@ function cliWithin(
 	child.stdin.on("error", () => {});
 	child.stdin.end(`${JSON.stringify({ role: "user", content: "hi" })}\n`);
 	return new Promise((resolve) => child.on("close", (code, signal) => resolve({ code, signal, stderr })));
+}
+
+/**
+ * Terminates the backends of `application_name` `app` on `server` (waiting until they are gone) from a child
+ * process, this process blocked meanwhile: its pool learns of it only when it next reads the
+ * socket, as after a server restart. Returns how many there were.
+ */
+function terminateNow(server: string, app: string): number {
+	const script = `const pg = await import("pg");
+const client = new pg.default.Client(${JSON.stringify(server)});
+await client.connect();
+const result = await client.query("SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE application_name = $1", [${JSON.stringify(app)}]);
+await client.end();
+process.stdout.write(String(result.rowCount));`;
+	return Number(execFileSync(process.execPath, ["--input-type=module", "-e", script], { cwd: REPO, encoding: "utf8" }));
 }
 
 /** `url` with more query parameters. */
@@ -299,12 +314,9 @@ if ("skip" in server) {
 			const store = new PostgresSessionStore(location);
 			let p = await store.create(newHeader());
 			for (let round = 0; round < 5; round++) {
-				const killed = await query(
-					pg,
-					"SELECT pg_terminate_backend(pid, 5000) FROM pg_stat_activity WHERE application_name = $1",
-					[app],
-				);
-				assert.ok(killed.length > 0, "the pool's connection was there to terminate");
+				// From another process, while this one's event loop waits: the pool cannot have heard of it yet.
+				const killed = terminateNow(pg, app);
+				assert.ok(killed > 0, "the pool's connection was there to terminate");
 				assert.equal(await store.exists(), true, `round ${round}: exists`);
 				const appended = await store.append(chain(1, null, `round ${round}`), p);
 				assert.equal(appended.status, "ok", `round ${round}: append`);
