@@ -110,7 +110,10 @@ export class PgProxy {
 
 	/** `url` (a `postgres://` URL of the target) through this proxy: its host and port replaced. */
 	via(url: string): string {
-		return url.replace(/^(postgres(?:ql)?:\/\/(?:[^@/]*@)?)[^/?#]*/i, `$1127.0.0.1:${this.port}`);
+		return url.replace(
+			/^(postgres(?:ql)?:\/\/(?:[^@/]*@)?)[^/?#]*/i,
+			(_, scheme: string) => `${scheme}127.0.0.1:${this.port}`,
+		);
 	}
 
 	/**

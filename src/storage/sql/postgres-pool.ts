@@ -171,7 +171,13 @@ export class PostgresPool {
 					// A write sent once and no server to ask whether it took effect.
 					throw resent ? unknownOutcome(error, where, this.url) : error;
 				}
-				const outcome = await this.attempt(pg, client, work);
+				let outcome: { value: T } | Lost;
+				try {
+					outcome = await this.attempt(pg, client, work);
+				} catch (error) {
+					// The second try's own failure (its row lock wait, say) tells nothing of the first.
+					throw resent && !(error instanceof SessionTreeError) ? unknownOutcome(error, where, this.url) : error;
+				}
 				if (!isLost(outcome)) return outcome.value;
 				if (timedOut(outcome.lost)) timeouts++;
 				const again = retry < RETRIES && (write ? timeouts < 2 : timeouts === 0);
