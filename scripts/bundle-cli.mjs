@@ -11,7 +11,7 @@
  * `manualChunks` puts what every command needs into two chunks,
  *
  * - `cli`: dispatch, argument parsing, the registry and help (all that `--version` and
- *   `--help` load), the typed error, and the sanitizer that error output goes through;
+ *   `--help` load), and the typed error;
  * - `runtime`: the core, the stores but the databases', the session facade, the CLI's opener and
  *   the text rendering basics (what every command that reads a session loads);
  *
@@ -38,8 +38,7 @@ const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.
 const packages = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.optionalDependencies ?? {})];
 
 /** Modules of the `cli` chunk (paths below DIST, without `.js`). */
-const CLI =
-	/[\\/](cli[\\/](args|terminal|run|registry|help|version)|core[\\/](errors|mask|validate|nesting)|render[\\/]sanitize)\.js$/;
+const CLI = /[\\/](cli[\\/](args|terminal|run|registry|help|version)|core[\\/](errors|mask|validate|nesting))\.js$/;
 /** Modules of the `runtime` chunk: the core, the stores but the SQL ones, the session, the opener, text basics. */
 const RUNTIME =
 	/[\\/](core[\\/][^\\/]+|storage[\\/][^\\/]+|session[^\\/]*|cli[\\/]open|render[\\/](terminal|color|preview|text-width|context-text))\.js$/;
