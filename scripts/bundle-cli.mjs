@@ -38,7 +38,8 @@ const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.
 const packages = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(manifest.optionalDependencies ?? {})];
 
 /** Modules of the `cli` chunk (paths below DIST, without `.js`). */
-const CLI = /[\\/](cli[\\/](args|terminal|run|registry|help|version)|core[\\/](errors|mask|validate|nesting))\.js$/;
+const CLI =
+	/[\\/](cli[\\/](args|terminal|run|registry|help|version)|core[\\/](errors|mask|validate|nesting)|render[\\/]sanitize)\.js$/;
 /** Modules of the `runtime` chunk: the core, the stores but the SQL ones, the session, the opener, text basics. */
 const RUNTIME =
 	/[\\/](core[\\/][^\\/]+|storage[\\/][^\\/]+|session[^\\/]*|cli[\\/]open|render[\\/](terminal|color|preview|text-width|context-text))\.js$/;
