@@ -5,7 +5,7 @@
  */
 
 import { SessionTreeError } from "../core/errors.js";
-import { type Json, withoutBom } from "./common.js";
+import type { Json } from "./common.js";
 import { textLines } from "./source-lines.js";
 import type { ImportSkip, ImportSource, SourceName } from "./types.js";
 
