@@ -10,6 +10,7 @@
  */
 
 import { customEntry, type EntryStamp, messageEntry } from "../core/entries.js";
+import { SessionTreeError } from "../core/errors.js";
 import type { AssistantMessage, CompactionEntry, SessionEntry, TextContent } from "../core/types.js";
 import { anthropicUsage, assistantBlock, contentText, stopReason } from "./claude-code-content.js";
 import { CLAUDE_CODE_FORMAT, type LineMeta, type MessageSource, userLineMessages } from "./claude-code-user.js";
@@ -22,6 +23,26 @@ export interface LineRef {
 	readonly n: number;
 	readonly offset: number;
 	readonly length: number;
+}
+
+/**
+ * A line read again by place: the object a scan of it read before.
+ * @throws SessionTreeError IO_ERROR when it is no JSON object any more (the file was changed in place)
+ */
+export function lineAgain(source: SourceName, line: LineRef, text: string | undefined): Json {
+	let value: unknown;
+	try {
+		value = text === undefined ? undefined : JSON.parse(text);
+	} catch {
+		// Reported below.
+	}
+	if (!isJson(value)) {
+		throw new SessionTreeError("IO_ERROR", "the file was changed in place while it was read", {
+			file: source.name,
+			line: line.n,
+		});
+	}
+	return value;
 }
 
 /** The link of a subagent's first prompt to the tool call that started it. */

@@ -48,7 +48,7 @@
  */
 
 import { type EntryStamp, sessionInfoEntry } from "../core/entries.js";
-import { isSessionTreeError, SessionTreeError } from "../core/errors.js";
+import { isSessionTreeError } from "../core/errors.js";
 import type { SessionEntry, SessionHeader, ToolCall, ToolResultMessage } from "../core/types.js";
 import {
 	assistantPart,
@@ -57,6 +57,7 @@ import {
 	customTypeOf,
 	joinResponse,
 	type LineRef,
+	lineAgain,
 	type Recipe,
 	type Response,
 	responseEntry,
@@ -194,7 +195,7 @@ class ClaudeCodeImport {
 			const texts = this.lines.read(batch.map((planned) => planned.line));
 			batch.forEach((planned, i) => {
 				const { line } = planned;
-				this.line({ ...planned, line: { ...line, record: this.reparse(line, texts[i]) } });
+				this.line({ ...planned, line: { ...line, record: lineAgain(this.source, line, texts[i]) } });
 				// A response whose last line this was is complete: nothing joins it any more.
 				const id = messageIdOf(line.record);
 				if (id !== undefined && lastOfResponse.get(id) === from + i) this.groups.delete(id);
@@ -205,26 +206,9 @@ class ClaudeCodeImport {
 		return { header, leafId, skipped };
 	}
 
-	/** A line read again: the object the scan read (unless the file was changed in place since). */
-	private reparse(line: LineRef, text: string | undefined): Json {
-		let value: unknown;
-		try {
-			value = text === undefined ? undefined : JSON.parse(text);
-		} catch {
-			// Reported below.
-		}
-		if (!isJson(value)) {
-			throw new SessionTreeError("IO_ERROR", "the file was changed in place while it was read", {
-				file: this.source.name,
-				line: line.n,
-			});
-		}
-		return value;
-	}
-
 	/** A line the scan kept, read again whole. */
 	private reread(line: PlacedLine): PlacedLine {
-		return { ...line, record: this.reparse(line, this.lines.read([line])[0]) };
+		return { ...line, record: lineAgain(this.source, line, this.lines.read([line])[0]) };
 	}
 
 	/** The id (drawn now, from `seed`: the order of the draws decides clashes) and time of a new entry. */

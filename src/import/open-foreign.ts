@@ -7,10 +7,21 @@
  */
 
 import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
-import type { SessionTreeError } from "../core/errors.js";
-import type { Session } from "../session.js";
-import { chooseSession, importText, openImported, type SourceKind, sniffFormat, sourceIdOfSession } from "./index.js";
-import { foreignWriteError } from "./read-only.js";
+import { SessionTreeError } from "../core/errors.js";
+import { Session } from "../session.js";
+import { sniffFirstLines } from "./detect.js";
+import {
+	chooseSession,
+	holdRecords,
+	importFailure,
+	importText,
+	openImported,
+	type SourceKind,
+	sniffFormat,
+	sourceIdOfSession,
+} from "./index.js";
+import { foreignWriteError, ImportedSessionStore } from "./read-only.js";
+import { fileLines } from "./source-lines.js";
 import { decodeText, isZip, zipSources } from "./sources.js";
 import type { ImportedSession, ImportFormat, ImportSkip } from "./types.js";
 
@@ -145,6 +156,10 @@ export async function openForeignFile(
 	location: string,
 	options: { lenient?: boolean } = {},
 ): Promise<ForeignSession | undefined> {
+	const found = splitLocation(location);
+	if (!found) return undefined;
+	const streamed = await openStreamed(found.path, found.selector, options.lenient === true);
+	if (streamed) return streamed;
 	const file = await importForeignFile(location, options);
 	if (!file) return undefined;
 	const chosen = chooseSession(file.sessions, file.selector, file.path);
@@ -153,4 +168,41 @@ export async function openForeignFile(
 		file: file.path,
 	});
 	return { session, format: chosen.format ?? file.format, skipped: chosen.skipped };
+}
+
+/**
+ * A Claude Code transcript opened read-only without holding it (claude-code-lazy.ts): its
+ * lines are read in a stream, and only the envelopes of its entries are kept. Undefined when
+ * the file is of another kind (its first lines tell, as they tell an import).
+ */
+async function openStreamed(
+	path: string,
+	selector: string | undefined,
+	lenient: boolean,
+): Promise<ForeignSession | undefined> {
+	const lines = fileLines(path);
+	try {
+		if (sniffFirstLines(lines.scan()) !== "claude-code") {
+			lines.close();
+			return undefined;
+		}
+		const { streamTranscript } = await import("./claude-code-lazy.js");
+		let transcript: ReturnType<typeof streamTranscript>;
+		try {
+			transcript = streamTranscript({ name: path, lenient }, lines);
+		} catch (error) {
+			throw importFailure(error, "claude-code", path);
+		}
+		if (!transcript) throw new SessionTreeError("INVALID_ARGUMENT", "holds no conversation", { file: path });
+		const { header, leafId, skipped, read, records } = transcript;
+		// One session, named as the import names it (`FILE#ID`: a prefix of its id, or 1).
+		chooseSession([{ format: "claude-code", header, records: [], leafId, skipped }], selector, path);
+		const store = ImportedSessionStore.view(path, "claude-code", read, () => lines.close());
+		const session = await Session.openStore(store, { lenient });
+		holdRecords(session, records);
+		return { session, format: "claude-code", skipped };
+	} catch (error) {
+		lines.close();
+		throw error;
+	}
 }
