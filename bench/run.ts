@@ -6,7 +6,9 @@
  * Flags: --runs N (default 5; at most 3 for the 1M files), --sizes 10k,100k (default), --large
  * (adds 1m; or BENCH_LARGE=1), --no-chain, --json FILE (also write the raw figures), --no-stores
  * (skip the per-store section, bench/stores.ts), --stores-only (run only that section), --no-html
- * (skip the HTML export section, bench/html.ts), --html-only (run only that section).
+ * (skip the HTML export section, bench/html.ts), --html-only (run only that section), --no-direct
+ * (skip the direct read of a Claude Code transcript, bench/direct-read.ts), --direct-only (run
+ * only that section; --base PATH measures another build's CLI beside ours there).
  */
 
 import { spawnSync } from "node:child_process";
@@ -15,6 +17,7 @@ import { cpus, freemem, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Measurement, Op, Side, Task } from "./child.js";
+import { runDirectRead } from "./direct-read.js";
 import { CHAIN_FILE, DATA_DIR, ensureFile, filesForSize, type GenerateStats, REPO_ROOT } from "./generate.js";
 import { runHtml } from "./html.js";
 import { fmtMiB, fmtMs, median } from "./shared.js";
@@ -39,6 +42,11 @@ interface Options {
 	/** Run the HTML export section (bench/html.ts) after the main table; only it with `htmlOnly`. */
 	html: boolean;
 	htmlOnly: boolean;
+	/** Run the direct read section (bench/direct-read.ts) after the rest; only it with `directOnly`. */
+	direct: boolean;
+	directOnly: boolean;
+	/** Another build's CLI, measured beside ours in the direct read section. */
+	base?: string;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -50,6 +58,8 @@ function parseArgs(argv: string[]): Options {
 		storesOnly: false,
 		html: true,
 		htmlOnly: false,
+		direct: true,
+		directOnly: false,
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
@@ -67,9 +77,12 @@ function parseArgs(argv: string[]): Options {
 		else if (arg === "--stores-only") options.storesOnly = true;
 		else if (arg === "--no-html") options.html = false;
 		else if (arg === "--html-only") options.htmlOnly = true;
+		else if (arg === "--no-direct") options.direct = false;
+		else if (arg === "--direct-only") options.directOnly = true;
+		else if (arg === "--base") options.base = value();
 		else if (arg === "--help" || arg === "-h") {
 			console.log(
-				"npm run bench -- [--runs N] [--sizes 10k,100k,1m] [--large] [--no-chain] [--json FILE] [--no-stores | --stores-only] [--no-html | --html-only]",
+				"npm run bench -- [--runs N] [--sizes 10k,100k,1m] [--large] [--no-chain] [--json FILE] [--no-stores | --stores-only] [--no-html | --html-only] [--no-direct | --direct-only] [--base CLI]",
 			);
 			process.exit(0);
 		} else throw new Error(`unknown argument ${arg}`);
@@ -336,6 +349,11 @@ async function main(): Promise<void> {
 		await runHtml({ runs: options.runs, sizes: options.sizes });
 		return;
 	}
+	const direct = () => runDirectRead({ runs: options.runs, ...(options.base ? { base: options.base } : {}) });
+	if (options.directOnly) {
+		if (!(await direct())) process.exitCode = 1;
+		return;
+	}
 	const started = Date.now();
 	const log = (line: string) => console.log(line);
 	const piModule = piSessionManagerModule();
@@ -519,6 +537,7 @@ async function main(): Promise<void> {
 	if (rows.some((r) => r.ratio === "**MISMATCH**" || r.ours === "fails")) process.exitCode = 1;
 	if (options.html) await runHtml({ runs: options.runs, sizes: options.sizes });
 	if (options.stores) await runStores({ runs: options.runs, large: options.sizes.includes("1m") });
+	if (options.direct && !(await direct())) process.exitCode = 1;
 }
 
 await main();

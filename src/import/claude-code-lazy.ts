@@ -10,17 +10,21 @@
  * Session names are kept whole: the session's name is read when it is opened.
  */
 
+import { readFileSync } from "node:fs";
+import { isSessionTreeError } from "../core/errors.js";
 import { Envelope, type LineSource } from "../core/lazy.js";
 import type { RawRecord } from "../core/migrate.js";
 import type { ParsedLine } from "../core/reducer.js";
 import type { SessionEntry, SessionHeader } from "../core/types.js";
 import { parseLine } from "../storage/codec.js";
 import type { StoreRead } from "../storage/store.js";
-import { entryOf, type LineRef, lineAgain, type Recipe } from "./claude-code-build.js";
 import { type EntrySink, readTranscript } from "./claude-code.js";
+import { entryOf, type LineRef, lineAgain, type Recipe } from "./claude-code-build.js";
+import { sniffFirstLines, sniffFormat } from "./detect.js";
 import type { JsonLine } from "./jsonl.js";
 import { laterTime, leafRecordFor, needsLeafRecord } from "./leaf-record.js";
-import type { SourceLines } from "./source-lines.js";
+import { fileLines, type SourceLines } from "./source-lines.js";
+import { decodeText } from "./sources.js";
 import type { ImportSkip, SourceName } from "./types.js";
 
 /** A transcript read in a stream: the store read of its session, and what the import reports. */
@@ -54,6 +58,40 @@ export function streamTranscript(source: SourceName, lines: SourceLines): Stream
 	}
 	const bodies = new TranscriptBodies(source, lines, sink.recipes);
 	return { header, leafId, skipped, read: { lines: parsed, position: "streamed", source: bodies }, records };
+}
+
+/** A transcript file read in a stream, and its lines (open for the bodies until closed). */
+export interface StreamedFile {
+	lines: SourceLines;
+	/** Undefined for a file without lines. */
+	transcript: StreamedTranscript | undefined;
+}
+
+/**
+ * Reads the file at `path` in a stream if it is a Claude Code transcript (its first lines
+ * tell, as they tell an import; `known`: it is one, as its place says), else undefined.
+ * @throws SessionTreeError as an import of the file does, its message saying what the file
+ *   looks like when it was `known` to be a transcript and looks like something else
+ */
+export async function streamTranscriptFile(
+	path: string,
+	options: { lenient?: boolean; known?: boolean } = {},
+): Promise<StreamedFile | undefined> {
+	const lines = fileLines(path);
+	try {
+		if (options.known !== true && sniffFirstLines(lines.scan()) !== "claude-code") {
+			lines.close();
+			return undefined;
+		}
+		return { lines, transcript: streamTranscript({ name: path, lenient: options.lenient === true }, lines) };
+	} catch (error) {
+		lines.close();
+		const { importFailure } = await import("./index.js");
+		// What the file looks like, told as an import tells it (from the whole text), only for the message.
+		const kind =
+			options.known === true && isSessionTreeError(error) ? sniffFormat(decodeText(readFileSync(path))) : undefined;
+		throw importFailure(error, "claude-code", path, options.known === true ? "claude-code" : undefined, kind);
+	}
 }
 
 /**

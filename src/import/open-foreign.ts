@@ -7,13 +7,11 @@
  */
 
 import { closeSync, openSync, readFileSync, readSync, statSync } from "node:fs";
-import { SessionTreeError } from "../core/errors.js";
+import type { SessionTreeError } from "../core/errors.js";
 import { Session } from "../session.js";
-import { sniffFirstLines } from "./detect.js";
 import {
 	chooseSession,
 	holdRecords,
-	importFailure,
 	importText,
 	openImported,
 	type SourceKind,
@@ -21,7 +19,6 @@ import {
 	sourceIdOfSession,
 } from "./index.js";
 import { foreignWriteError, ImportedSessionStore } from "./read-only.js";
-import { fileLines } from "./source-lines.js";
 import { decodeText, isZip, zipSources } from "./sources.js";
 import type { ImportedSession, ImportFormat, ImportSkip } from "./types.js";
 
@@ -180,23 +177,25 @@ async function openStreamed(
 	selector: string | undefined,
 	lenient: boolean,
 ): Promise<ForeignSession | undefined> {
-	const lines = fileLines(path);
+	const { streamTranscriptFile } = await import("./claude-code-lazy.js");
+	const streamed = await streamTranscriptFile(path, { lenient });
+	if (!streamed) return undefined;
+	const { lines, transcript } = streamed;
 	try {
-		if (sniffFirstLines(lines.scan()) !== "claude-code") {
-			lines.close();
-			return undefined;
-		}
-		const { streamTranscript } = await import("./claude-code-lazy.js");
-		let transcript: ReturnType<typeof streamTranscript>;
-		try {
-			transcript = streamTranscript({ name: path, lenient }, lines);
-		} catch (error) {
-			throw importFailure(error, "claude-code", path);
-		}
-		if (!transcript) throw new SessionTreeError("INVALID_ARGUMENT", "holds no conversation", { file: path });
-		const { header, leafId, skipped, read, records } = transcript;
+		const sessions = transcript
+			? [
+					{
+						format: "claude-code" as const,
+						header: transcript.header,
+						records: [],
+						leafId: transcript.leafId,
+						skipped: transcript.skipped,
+					},
+				]
+			: [];
 		// One session, named as the import names it (`FILE#ID`: a prefix of its id, or 1).
-		chooseSession([{ format: "claude-code", header, records: [], leafId, skipped }], selector, path);
+		chooseSession(sessions, selector, path);
+		const { read, records, skipped } = transcript as NonNullable<typeof transcript>;
 		const store = ImportedSessionStore.view(path, "claude-code", read, () => lines.close());
 		const session = await Session.openStore(store, { lenient });
 		holdRecords(session, records);
