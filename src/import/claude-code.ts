@@ -136,8 +136,8 @@ interface Group {
 }
 
 /** Lines read again at once, and at most this many bytes of them (unless one line is longer). */
-const BATCH_LINES = 1024;
-const BATCH_BYTES = 8 * 1024 * 1024;
+const BATCH_LINES = 256;
+const BATCH_BYTES = 1024 * 1024;
 
 class ClaudeCodeImport {
 	private readonly ids = new DerivedIds();
