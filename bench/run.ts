@@ -7,7 +7,9 @@
  * (adds 1m; or BENCH_LARGE=1), --no-chain, --json FILE (also write the raw figures), --no-stores
  * (skip the per-store section, bench/stores.ts), --stores-only (run only that section), --no-html
  * (skip the HTML export section, bench/html.ts), --html-only (run only that section), --no-import
- * (skip the ChatGPT import section, bench/import.ts), --import-only (run only that section).
+ * (skip the ChatGPT import section, bench/import.ts), --import-only (run only that section), --no-direct
+ * (skip the direct read of a Claude Code transcript, bench/direct-read.ts), --direct-only (run
+ * only that section; --base PATH measures another build's CLI beside ours there).
  */
 
 import { spawnSync } from "node:child_process";
@@ -16,6 +18,7 @@ import { cpus, freemem, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Measurement, Op, Side, Task } from "./child.js";
+import { runDirectRead } from "./direct-read.js";
 import { CHAIN_FILE, DATA_DIR, ensureFile, filesForSize, type GenerateStats, REPO_ROOT } from "./generate.js";
 import { runHtml } from "./html.js";
 import { runImport } from "./import.js";
@@ -44,6 +47,11 @@ interface Options {
 	/** Run the ChatGPT import section (bench/import.ts) after the HTML one; only it with `importOnly`. */
 	import: boolean;
 	importOnly: boolean;
+	/** Run the direct read section (bench/direct-read.ts) after the rest; only it with `directOnly`. */
+	direct: boolean;
+	directOnly: boolean;
+	/** Another build's CLI, measured beside ours in the direct read section. */
+	base?: string;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -57,6 +65,8 @@ function parseArgs(argv: string[]): Options {
 		htmlOnly: false,
 		import: true,
 		importOnly: false,
+		direct: true,
+		directOnly: false,
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
@@ -76,9 +86,12 @@ function parseArgs(argv: string[]): Options {
 		else if (arg === "--html-only") options.htmlOnly = true;
 		else if (arg === "--no-import") options.import = false;
 		else if (arg === "--import-only") options.importOnly = true;
+		else if (arg === "--no-direct") options.direct = false;
+		else if (arg === "--direct-only") options.directOnly = true;
+		else if (arg === "--base") options.base = value();
 		else if (arg === "--help" || arg === "-h") {
 			console.log(
-				"npm run bench -- [--runs N] [--sizes 10k,100k,1m] [--large] [--no-chain] [--json FILE] [--no-stores | --stores-only] [--no-html | --html-only] [--no-import | --import-only]",
+				"npm run bench -- [--runs N] [--sizes 10k,100k,1m] [--large] [--no-chain] [--json FILE] [--no-stores | --stores-only] [--no-html | --html-only] [--no-import | --import-only] [--no-direct | --direct-only] [--base CLI]",
 			);
 			process.exit(0);
 		} else throw new Error(`unknown argument ${arg}`);
@@ -349,6 +362,11 @@ async function main(): Promise<void> {
 		await runImport({ runs: options.runs });
 		return;
 	}
+	const direct = () => runDirectRead({ runs: options.runs, ...(options.base ? { base: options.base } : {}) });
+	if (options.directOnly) {
+		if (!(await direct())) process.exitCode = 1;
+		return;
+	}
 	const started = Date.now();
 	const log = (line: string) => console.log(line);
 	const piModule = piSessionManagerModule();
@@ -533,6 +551,7 @@ async function main(): Promise<void> {
 	if (options.html) await runHtml({ runs: options.runs, sizes: options.sizes });
 	if (options.import) await runImport({ runs: options.runs });
 	if (options.stores) await runStores({ runs: options.runs, large: options.sizes.includes("1m") });
+	if (options.direct && !(await direct())) process.exitCode = 1;
 }
 
 await main();

@@ -107,7 +107,7 @@ export function lineEntries(entry: SessionStoreEntry, context: LineContext): Ent
 function userEntries(record: Json, context: LineContext): EntryBuild[] {
 	const uuid = typeof record.uuid === "string" ? record.uuid : "";
 	const ms = timeOf(record.timestamp) ?? 0;
-	const parts = userLineMessages({ name: SDK_FORMAT, text: "" }, { n: 0, record }, uuid, ms, (callId) =>
+	const parts = userLineMessages({ name: SDK_FORMAT }, { n: 0, record }, uuid, ms, (callId) =>
 		context.toolName(callId),
 	);
 	return parts.map(

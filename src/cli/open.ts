@@ -2,6 +2,7 @@
 
 import { isSessionTreeError } from "../core/errors.js";
 import { Session } from "../session.js";
+import { startsAsPiSession } from "../storage/lines.js";
 import { schemeOf } from "../storage/locations.js";
 import type { CliIO } from "./args.js";
 
@@ -12,8 +13,11 @@ import type { CliIO } from "./args.js";
  * A file that holds another agent's history (a ChatGPT or Open WebUI export, a Claude Code or
  * Codex transcript; `FILE#ID` for one conversation of several) is imported in memory and opened
  * read-only: every write fails, saying to `session-tree import` it first. A pi session costs
- * nothing more: the format is looked at only when the file turns out not to be one (a lenient
- * open, which would read it as a damaged session, looks at its first 64 KiB first).
+ * one small read more: a file whose first line is no session header (see
+ * {@link startsAsPiSession}) has its first 64 KiB looked at before it is read as a session,
+ * so that another agent's file is not read whole as a session first (that cost about twice the
+ * file in memory before failing); a lenient open, which would read it as a damaged session,
+ * always looks first.
  */
 export async function openSession(
 	location: string,
@@ -22,7 +26,7 @@ export async function openSession(
 	load: "all" | "context" = "all",
 ): Promise<Session> {
 	const plainPath = schemeOf(location) === undefined;
-	if (lenient && plainPath) {
+	if (plainPath && (lenient || !startsAsPiSession(location))) {
 		const foreign = await openForeign(location, io, lenient, true);
 		if (foreign) return foreign;
 	}
@@ -71,8 +75,9 @@ function printProblems(session: Session, io: CliIO): void {
  * Opens a session for a command that writes to it (`command` names the command in the
  * refusal). Another agent's file is refused up front, before anything of it is imported or
  * written (NOT_WRITABLE, naming its format and `session-tree import`); the test of the format
- * is the one {@link openSession} makes: a lenient open looks at the file's start first, a
- * strict one only once the file fails to open as a pi session.
+ * is the one {@link openSession} makes: a lenient open, or one of a file whose first line is no
+ * session header, looks at the file's start first; else only once the file fails to open as a
+ * pi session.
  * @throws SessionTreeError NOT_WRITABLE for another agent's file; the open's errors otherwise
  */
 export async function openSessionToWrite(
@@ -82,7 +87,7 @@ export async function openSessionToWrite(
 	lenient = false,
 ): Promise<Session> {
 	const plainPath = schemeOf(location) === undefined;
-	if (lenient && plainPath) await refuseForeign(location, command);
+	if (plainPath && (lenient || !startsAsPiSession(location))) await refuseForeign(location, command);
 	let session: Session;
 	const open = (at: string) => Session.open(at, { lenient, verify: lenient });
 	try {

@@ -108,6 +108,24 @@ export class TreeNode {
 	}
 
 	/**
+	 * The entry without keeping it: a body not parsed yet is parsed for the caller and left
+	 * unparsed in the tree (each call parses it again), so that a walk over every entry of a
+	 * large session (a printed tree) holds one body at a time instead of all of them.
+	 */
+	peekEntry(): SessionEntry {
+		if (this.value !== undefined) return this.value;
+		const envelope = this.envelope;
+		const [entry] = this.bodies && envelope ? this.bodies.load([envelope]) : [];
+		return entry ?? this.parse();
+	}
+
+	/** The parent id the entry names (before any lenient bridging), known without parsing it. */
+	get declaredParentId(): string | null {
+		const envelope = this.envelope;
+		return envelope ? envelope.parentId : this.entry.parentId;
+	}
+
+	/**
 	 * Parses the bodies of many nodes in one pass over the store (instead of one read each).
 	 * Steps that are not tree nodes (see `stepsOf`) hold parsed entries already: skipped.
 	 * @internal
@@ -536,11 +554,22 @@ export function compareCodeUnits(a: string, b: string): number {
 }
 
 /**
+ * The tree node behind a node of {@link SessionTree.getTree} or a row of
+ * {@link SessionTree.flatten} (see tree-view.ts), while its `entry` is the node's (an
+ * assignment to it makes it a plain value the node knows nothing of); else undefined.
+ * @internal
+ */
+export function nodeBehind(view: object): TreeNode | undefined {
+	const node = TreeViewNode.nodeOf(view) ?? FlatRow.nodeOf(view);
+	return node && Object.getOwnPropertyDescriptor(view, "entry")?.get ? node : undefined;
+}
+
+/**
  * `entry` as an own, enumerable property that parses the entry on first read: spreading,
  * `Object.keys`, `JSON.stringify` and deep comparisons see it as the data property it stands
  * for. Assigning to it replaces it with a plain value.
  */
-function lazyEntryProperty<T extends object>(read: (target: T) => SessionEntry): PropertyDescriptor {
+export function lazyEntryProperty<T extends object>(read: (target: T) => SessionEntry): PropertyDescriptor {
 	return {
 		get(this: T) {
 			return read(this);
@@ -641,6 +670,11 @@ class TreeViewNode implements SessionTreeNode {
 	readonly #node: TreeNode;
 	static readonly #entry = lazyEntryProperty<TreeViewNode>((target) => target.#node.entry);
 
+	/** The tree node behind `view`, if it is one of these. */
+	static nodeOf(view: object): TreeNode | undefined {
+		return #node in view ? view.#node : undefined;
+	}
+
 	constructor(node: TreeNode) {
 		this.#node = node;
 		// Defined first, so that keys come in pi's order: entry, children, label, labelTimestamp.
@@ -656,6 +690,11 @@ class FlatRow implements FlatTreeRow {
 	declare label?: string;
 	readonly #node: TreeNode;
 	static readonly #entry = lazyEntryProperty<FlatRow>((target) => target.#node.entry);
+
+	/** The tree node behind `row`, if it is one of these. */
+	static nodeOf(row: object): TreeNode | undefined {
+		return #node in row ? row.#node : undefined;
+	}
 
 	constructor(node: TreeNode, depth: number) {
 		this.#node = node;

@@ -6,12 +6,39 @@
  * one pass over the file.
  */
 
+import { isJson, type Json } from "./common.js";
 import { fieldError, type JsonLine, lineTimestamp } from "./jsonl.js";
-import type { ImportSkip, ImportSource } from "./types.js";
+import type { ImportSkip, SourceName } from "./types.js";
+
+/** The fields of a line that the plan, the header and the compaction summaries read. */
+const FACT_KEYS = [
+	"type",
+	"uuid",
+	"parentUuid",
+	"subtype",
+	"logicalParentUuid",
+	"timestamp",
+	"isSidechain",
+	"isCompactSummary",
+] as const;
+
+/**
+ * What the import keeps of a line until it makes the line's entries: the fields the plan, the
+ * header and the compaction summaries read, and of its `message` only that it is an object and
+ * its `id` (a transcript of hundreds of megabytes is read line by line, and only this of each
+ * line stays in memory).
+ */
+export function factsOf(record: Json): Json {
+	const facts: Json = {};
+	for (const key of FACT_KEYS) if (key in record) facts[key] = record[key];
+	const message = record.message;
+	if (isJson(message)) facts.message = typeof message.id === "string" ? { id: message.id } : {};
+	return facts;
+}
 
 /** What the importer needs to know about one line before it makes its entry. */
-export interface PlannedLine {
-	readonly line: JsonLine;
+export interface PlannedLine<L extends JsonLine = JsonLine> {
+	readonly line: L;
 	/** The line's uuid where it is the first line with that uuid, else `#<line>`. */
 	readonly key: string;
 	/**
@@ -25,9 +52,9 @@ export interface PlannedLine {
 }
 
 /** The lines of a transcript in the order their entries are made, and the uuids it holds. */
-export interface ImportPlan {
+export interface ImportPlan<L extends JsonLine = JsonLine> {
 	/** Parents first; otherwise file order. */
-	readonly order: readonly PlannedLine[];
+	readonly order: readonly PlannedLine<L>[];
 	/** Every uuid of the file (a parent or a summary's `leafUuid` named anywhere in it links). */
 	readonly uuids: ReadonlySet<string>;
 	/** The key of the last line that is not a sidechain line (else the last line): the leaf. */
@@ -41,16 +68,16 @@ export interface ImportPlan {
  * line before it, the cycle is cut at its first line in the file (made a root), the time is the
  * previous line's. Iterative: a chain of any depth in any order.
  */
-export function planLines(
-	source: ImportSource,
-	lines: readonly JsonLine[],
+export function planLines<L extends JsonLine>(
+	source: SourceName,
+	lines: readonly L[],
 	startTime: string,
 	skipped: ImportSkip[],
-): ImportPlan {
+): ImportPlan<L> {
 	const uuids = new Set<string>();
 	for (const { record } of lines) if (typeof record.uuid === "string") uuids.add(record.uuid);
 	const lenient = source.lenient === true;
-	const planned: PlannedLine[] = [];
+	const planned: PlannedLine<L>[] = [];
 	const owners = new Set<string>();
 	let time = startTime;
 	let prevMain: string | undefined;
@@ -105,14 +132,18 @@ function isIn(uuids: ReadonlySet<string>, value: unknown): value is string {
  * comes later waits for it (and then comes right after it, with the lines that waited on it).
  * What still waits at the end sits on a cycle of parent links (or below one).
  */
-function parentsFirst(source: ImportSource, planned: PlannedLine[], skipped: ImportSkip[]): PlannedLine[] {
-	const order: PlannedLine[] = [];
+function parentsFirst<L extends JsonLine>(
+	source: SourceName,
+	planned: PlannedLine<L>[],
+	skipped: ImportSkip[],
+): PlannedLine<L>[] {
+	const order: PlannedLine<L>[] = [];
 	const done = new Set<string>();
-	const waiting = new Map<string, PlannedLine[]>();
-	const place = (first: PlannedLine): void => {
+	const waiting = new Map<string, PlannedLine<L>[]>();
+	const place = (first: PlannedLine<L>): void => {
 		const queue = [first];
 		for (let i = 0; i < queue.length; i++) {
-			const next = queue[i] as PlannedLine;
+			const next = queue[i] as PlannedLine<L>;
 			order.push(next);
 			done.add(next.key);
 			const waiters = waiting.get(next.key);
@@ -138,7 +169,7 @@ function parentsFirst(source: ImportSource, planned: PlannedLine[], skipped: Imp
 		if (done.has(line.key)) continue;
 		// Walk up from this line to a line met twice: that one is on the cycle.
 		const seen = new Set<string>();
-		let at: PlannedLine | undefined = line;
+		let at: PlannedLine<L> | undefined = line;
 		while (at && !seen.has(at.key) && at.dependsOn !== null && !done.has(at.dependsOn)) {
 			seen.add(at.key);
 			at = byKey.get(at.dependsOn);
@@ -169,7 +200,7 @@ function parentsFirst(source: ImportSource, planned: PlannedLine[], skipped: Imp
 }
 
 /** The lines of the cycle `start` is on (it depends on one of them, which depends on …, back to it). */
-function cycleFrom(start: PlannedLine, byKey: Map<string, PlannedLine>): PlannedLine[] {
+function cycleFrom<L extends JsonLine>(start: PlannedLine<L>, byKey: Map<string, PlannedLine<L>>): PlannedLine<L>[] {
 	const cycle = [start];
 	for (let at = byKey.get(start.dependsOn as string); at && at !== start; at = byKey.get(at.dependsOn as string)) {
 		cycle.push(at);

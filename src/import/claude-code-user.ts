@@ -7,7 +7,7 @@ import type { ToolResultMessage, UserMessage } from "../core/types.js";
 import { toolResultContent, userBlocks } from "./claude-code-content.js";
 import { isJson, type Json, type UnmappedBlock } from "./common.js";
 import { fieldError, type JsonLine } from "./jsonl.js";
-import type { ImportSource } from "./types.js";
+import type { SourceName } from "./types.js";
 
 /** The `source.format` of entries made from Claude Code lines. */
 export const CLAUDE_CODE_FORMAT = "claude-code";
@@ -53,7 +53,7 @@ export interface MessageSource {
  * `source`, so exporting back gives it again); no call can be matched to it.
  */
 export function userLineMessages(
-	source: ImportSource,
+	source: SourceName,
 	line: JsonLine,
 	uuid: string,
 	ms: number,

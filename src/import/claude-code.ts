@@ -39,32 +39,81 @@
  *   `custom-title` line; a summary of a conversation in another file is a custom entry.
  * - What pi has no field for stays on the entry as `source` (`format: "claude-code"`, the uuid,
  *   and each source line without its mapped content); custom entries hold their line as `data`.
+ *
+ * The file is read twice, line by line, never whole (a transcript may be hundreds of MB): a
+ * scan keeps a few fields of each line (`factsOf`) for the header and the plan, then the lines
+ * are read again by place in the plan's order and their entries made one line at a time. The
+ * entries go to an {@link EntrySink} with their {@link Recipe}: an import keeps them; a direct
+ * read (claude-code-lazy.ts) keeps only envelopes, and makes a body again when it is asked for.
  */
 
-import { customEntry, messageEntry, sessionInfoEntry } from "../core/entries.js";
+import { type EntryStamp, sessionInfoEntry } from "../core/entries.js";
 import { isSessionTreeError } from "../core/errors.js";
-import type {
-	AssistantMessage,
-	CompactionEntry,
-	MessageEntry,
-	SessionEntry,
-	TextContent,
-	ToolCall,
-	ToolResultMessage,
-} from "../core/types.js";
-import { anthropicUsage, assistantBlock, contentText, stopReason } from "./claude-code-content.js";
-import { compactSummaryLines, transcriptHeader } from "./claude-code-header.js";
+import type { SessionEntry, SessionHeader, ToolCall, ToolResultMessage } from "../core/types.js";
+import {
+	assistantPart,
+	boundaryEntry,
+	customOf,
+	customTypeOf,
+	joinResponse,
+	type LineRef,
+	lineAgain,
+	type Recipe,
+	type Response,
+	responseEntry,
+	type SidechainLink,
+	startResponse,
+	userEntry,
+	userParts,
+} from "./claude-code-build.js";
+import { contentText } from "./claude-code-content.js";
+import { compactSummaryLines, type FirstStrings, noteFirstStrings, transcriptHeader } from "./claude-code-header.js";
 import { Links, ROOT } from "./claude-code-links.js";
-import { type PlannedLine, planLines } from "./claude-code-order.js";
-import { CLAUDE_CODE_FORMAT, type LineMeta, type MessageSource, userLineMessages } from "./claude-code-user.js";
-import { DerivedIds, isJson, type Json, mapBlocks, withSource } from "./common.js";
-import { fieldError, type JsonLine, readJsonLines } from "./jsonl.js";
-import type { ImportedSession, Importer, ImportSkip, ImportSource } from "./types.js";
+import { factsOf, type PlannedLine, planLines } from "./claude-code-order.js";
+import { CLAUDE_CODE_FORMAT } from "./claude-code-user.js";
+import { DerivedIds, isJson, type Json, withSource } from "./common.js";
+import { fieldError, type JsonLine, JsonLineReader } from "./jsonl.js";
+import { type SourceLines, textLines } from "./source-lines.js";
+import type { Importer, ImportSkip, SourceName } from "./types.js";
 
 /** The sessions in one Claude Code transcript: one, or none for a file without lines. */
-export const importClaudeCode: Importer = (source) => new ClaudeCodeImport(source).run();
+export const importClaudeCode: Importer = (source) => {
+	const records: SessionEntry[] = [];
+	const read = readTranscript(source, textLines(source.text), { add: (entry) => records.push(entry) });
+	if (!read) return [];
+	return [{ format: "claude-code", header: read.header, records, leafId: read.leafId, skipped: read.skipped }];
+};
 
 export { CLAUDE_CODE_FORMAT };
+
+/** Where the entries of a transcript go, in order, each with how to make it again (none for a session name). */
+export interface EntrySink {
+	add(entry: SessionEntry, recipe: Recipe | undefined): void;
+}
+
+/** What reading a transcript gives besides its entries. */
+export interface TranscriptRead {
+	header: SessionHeader;
+	/** The entry that becomes the leaf. */
+	leafId: string | null;
+	/** What was left out or worked around. */
+	skipped: ImportSkip[];
+}
+
+/**
+ * Reads a Claude Code transcript from `lines`, giving its entries to `sink` in order (see the
+ * module comment); undefined for a source without lines.
+ * @throws SessionTreeError as the import does (INVALID_JSON, INVALID_RECORD naming the line and the field)
+ */
+export function readTranscript(source: SourceName, lines: SourceLines, sink: EntrySink): TranscriptRead | undefined {
+	return new ClaudeCodeImport(source, lines, sink).run();
+}
+
+/**
+ * A line the scan kept: its facts (see `factsOf`) and where it is. After the scan, the same
+ * type holds a whole line read again.
+ */
+interface PlacedLine extends JsonLine, LineRef {}
 
 /**
  * The tool results of one API response (a turn): the key of the last result line placed, and
@@ -80,18 +129,20 @@ interface Turn {
 /** An assistant message being assembled from the lines that share its `message.id`. */
 interface Group {
 	entryId: string;
-	message: AssistantMessage;
-	source: MessageSource;
+	response: Response;
+	recipe: { readonly kind: "assistant"; readonly lines: LineRef[] };
 	sidechain: boolean;
-	stop: unknown;
 	turn: Turn;
 }
 
+/** Lines read again at once, and at most this many bytes of them (unless one line is longer). */
+const BATCH_LINES = 256;
+const BATCH_BYTES = 1024 * 1024;
+
 class ClaudeCodeImport {
-	private readonly source: ImportSource;
-	private readonly records: SessionEntry[] = [];
 	private readonly ids = new DerivedIds();
 	private readonly links = new Links();
+	/** Responses still open: message id → the group of its lines (dropped after its last line). */
 	private readonly groups = new Map<string, Group>();
 	/** Assistant line uuid → its response's turn; tool call id → the turn of the response that made it. */
 	private readonly turnOfLine = new Map<string, Turn>();
@@ -101,27 +152,68 @@ class ClaudeCodeImport {
 	private readonly toolNames = new Map<string, string>();
 	private readonly promptCalls: Array<{ prompt: string; toolCallId: string; entryId: string; linked: boolean }> = [];
 	/** Compact-boundary uuid → the line carrying its summary; and the lines so consumed. */
-	private carriers = new Map<string, JsonLine>();
+	private carriers = new Map<string, PlacedLine>();
 	private readonly consumed = new Set<number>();
 	private seed = "";
 
-	constructor(source: ImportSource) {
-		this.source = source;
-	}
+	constructor(
+		private readonly source: SourceName,
+		private readonly lines: SourceLines,
+		private readonly sink: EntrySink,
+	) {}
 
-	run(): ImportedSession[] {
-		const { lines, skipped } = readJsonLines(this.source);
-		if (lines.length === 0) return [];
+	run(): TranscriptRead | undefined {
+		const reader = new JsonLineReader(this.source);
+		const facts: PlacedLine[] = [];
+		const first: FirstStrings = {};
+		for (const line of this.lines.scan()) {
+			const record = reader.accept(line);
+			if (!record) continue;
+			noteFirstStrings(first, record);
+			facts.push({ n: line.n, record: factsOf(record), offset: line.offset, length: line.length });
+		}
+		if (facts.length === 0) return undefined;
+		const skipped = reader.skipped;
 		this.skipped = skipped;
-		const header = transcriptHeader(this.source, lines);
+		const header = transcriptHeader(this.source, facts, first);
 		this.seed = header.id;
 		// Links are followed after reading the whole file: a parent may come later in it.
-		const plan = planLines(this.source, lines, header.timestamp, skipped);
+		const plan = planLines(this.source, facts, header.timestamp, skipped);
 		this.uuids = plan.uuids;
-		this.carriers = compactSummaryLines(lines);
-		for (const planned of plan.order) this.line(planned);
+		this.carriers = compactSummaryLines(facts);
+		const lastOfResponse = new Map<string, number>();
+		plan.order.forEach((planned, index) => {
+			const id = messageIdOf(planned.line.record);
+			if (id !== undefined) lastOfResponse.set(id, index);
+		});
+		for (let from = 0; from < plan.order.length; ) {
+			let to = from;
+			for (let bytes = 0; to < plan.order.length && to - from < BATCH_LINES && bytes < BATCH_BYTES; to++) {
+				bytes += (plan.order[to] as PlannedLine<PlacedLine>).line.length;
+			}
+			const batch = plan.order.slice(from, to);
+			const texts = this.lines.read(batch.map((planned) => planned.line));
+			batch.forEach((planned, i) => {
+				const { line } = planned;
+				this.line({ ...planned, line: { ...line, record: lineAgain(this.source, line, texts[i]) } });
+				// A response whose last line this was is complete: nothing joins it any more.
+				const id = messageIdOf(line.record);
+				if (id !== undefined && lastOfResponse.get(id) === from + i) this.groups.delete(id);
+			});
+			from = to;
+		}
 		const leafId = plan.last === undefined ? null : this.links.resolve(plan.last);
-		return [{ format: "claude-code", header, records: this.records, leafId, skipped }];
+		return { header, leafId, skipped };
+	}
+
+	/** A line the scan kept, read again whole. */
+	private reread(line: PlacedLine): PlacedLine {
+		return { ...line, record: lineAgain(this.source, line, this.lines.read([line])[0]) };
+	}
+
+	/** The id (drawn now, from `seed`: the order of the draws decides clashes) and time of a new entry. */
+	private stamp(seed: string, timestamp: string): EntryStamp {
+		return { id: this.ids.id(`${this.seed}:${seed}`), parentId: null, timestamp };
 	}
 
 	/**
@@ -129,7 +221,7 @@ class ClaudeCodeImport {
 	 * missing or of the wrong kind) is kept as a custom entry holding the line, where the line
 	 * would hang, and reported; strict, that is an error naming the line and the field.
 	 */
-	private line(planned: PlannedLine): void {
+	private line(planned: PlannedLine<PlacedLine>): void {
 		try {
 			this.lineEntries(planned);
 		} catch (error) {
@@ -142,20 +234,19 @@ class ClaudeCodeImport {
 				where: String(line.n),
 				reason: `${reason}; kept as a custom entry`,
 			});
-			const entry = this.custom(line, this.ids.id(`${this.seed}:${key}`), timestamp);
-			this.chain(this.parentOf(planned), [entry], key, key.startsWith("#"));
+			this.chain(this.parentOf(planned), [this.custom(line, this.stamp(key, timestamp))], key, key.startsWith("#"));
 		}
 	}
 
 	/** Where a planned line hangs: its parent's attach point; a sidechain's first line is a root of its own. */
-	private parentOf(planned: PlannedLine): string | null {
+	private parentOf(planned: PlannedLine<PlacedLine>): string | null {
 		if (planned.dependsOn === null && planned.line.record.isSidechain === true && !planned.key.startsWith("#")) {
 			return null;
 		}
 		return this.links.resolve(planned.dependsOn ?? ROOT);
 	}
 
-	private lineEntries(planned: PlannedLine): void {
+	private lineEntries(planned: PlannedLine<PlacedLine>): void {
 		const { line, key, timestamp } = planned;
 		const r = line.record;
 		const type = r.type;
@@ -168,15 +259,14 @@ class ClaudeCodeImport {
 		}
 		if (key.startsWith("#")) {
 			// No uuid (or one seen before): hung where it is in the file, transparent.
-			const entry = this.titleOrCustom(line, this.ids.id(`${this.seed}:${key}`), timestamp);
-			this.chain(this.parentOf(planned), [entry], key, true);
+			this.chain(this.parentOf(planned), [this.titleOrCustom(line, this.stamp(key, timestamp))], key, true);
 		} else {
 			this.conversationLine(planned, type);
 		}
 	}
 
 	/** The entry for a line without a uuid: a session name for a real title, else the line as a custom entry. */
-	private titleOrCustom(line: JsonLine, id: string, timestamp: string): SessionEntry {
+	private titleOrCustom(line: PlacedLine, stamp: EntryStamp): Made {
 		const r = line.record;
 		const name =
 			r.type === "summary" &&
@@ -187,48 +277,46 @@ class ClaudeCodeImport {
 				: r.type === "custom-title" && typeof r.customTitle === "string"
 					? r.customTitle
 					: undefined;
-		if (name === undefined) return this.custom(line, id, timestamp);
+		if (name === undefined) return this.custom(line, stamp);
 		const source = { format: CLAUDE_CODE_FORMAT, line: line.n, record: r };
-		return withSource(sessionInfoEntry({ id, parentId: null, timestamp }, name), source);
+		// A session name is read when the session is opened: no recipe, the entry is kept.
+		return { entry: withSource(sessionInfoEntry(stamp, name), source), recipe: undefined };
 	}
 
-	private custom(line: JsonLine, id: string, timestamp: string, customType?: string): SessionEntry {
-		const type = customType ?? `claude-code:${String(line.record.type)}`;
-		return customEntry({ id, parentId: null, timestamp }, type, line.record);
+	private custom(line: PlacedLine, stamp: EntryStamp, customType = customTypeOf(line.record)): Made {
+		return { entry: customOf(stamp, line, customType), recipe: { kind: "custom", line: refOf(line), customType } };
 	}
 
-	/** Appends `entries` as a chain below `parentId` and records where the line `key` now ends. */
-	private chain(parentId: string | null, entries: SessionEntry[], key: string, transparent: boolean): void {
+	/** Gives `made` to the sink as a chain below `parentId` and records where the line `key` now ends. */
+	private chain(parentId: string | null, made: readonly Made[], key: string, transparent: boolean): void {
 		let parent = parentId;
-		for (const entry of entries) {
+		for (const { entry, recipe } of made) {
 			entry.parentId = parent;
-			this.records.push(entry);
+			this.sink.add(entry, recipe);
 			parent = entry.id;
 		}
 		if (parent !== null) this.links.attached(parentId, parent, key, transparent);
 	}
 
-	private conversationLine(planned: PlannedLine, type: string): void {
+	private conversationLine(planned: PlannedLine<PlacedLine>, type: string): void {
 		const { line, key: uuid, timestamp } = planned;
 		const r = line.record;
 		const sidechain = r.isSidechain === true;
 		const parentKey = planned.dependsOn ?? ROOT;
 		const parentId = this.parentOf(planned);
-		const ms = Date.parse(timestamp);
 		if (this.consumed.has(line.n)) {
-			const entry = this.custom(line, this.ids.id(`${this.seed}:${uuid}`), timestamp, "claude-code:compact-summary");
-			this.chain(parentId, [entry], uuid, false);
+			const made = this.custom(line, this.stamp(uuid, timestamp), "claude-code:compact-summary");
+			this.chain(parentId, [made], uuid, false);
 		} else if (type === "user" && r.isVisibleInTranscriptOnly !== true) {
-			this.userLine(line, uuid, parentId, sidechain, timestamp, ms);
+			this.userLine(line, uuid, parentId, sidechain, timestamp);
 		} else if (type === "assistant") {
-			this.assistantLine(line, uuid, parentKey, parentId, sidechain, timestamp, ms);
+			this.assistantLine(line, uuid, parentKey, parentId, sidechain, timestamp);
 		} else if (type === "system" && r.subtype === "compact_boundary") {
 			// Below its `logicalParentUuid` (the plan's parent for a boundary): that joins the two halves of the file.
 			this.chain(this.links.resolve(parentKey), [this.boundary(line, uuid, timestamp)], uuid, false);
 		} else {
 			// A user line only shown in the transcript is not sent, but it is conversation: not transparent.
-			const entry = this.custom(line, this.ids.id(`${this.seed}:${uuid}`), timestamp);
-			this.chain(parentId, [entry], uuid, type !== "user");
+			this.chain(parentId, [this.custom(line, this.stamp(uuid, timestamp))], uuid, type !== "user");
 		}
 	}
 
@@ -239,23 +327,22 @@ class ClaudeCodeImport {
 	 * placed before, and none answered yet, hangs below the last of them instead of beside it.
 	 */
 	private userLine(
-		line: JsonLine,
+		line: PlacedLine,
 		uuid: string,
 		parentId: string | null,
 		sidechain: boolean,
 		timestamp: string,
-		ms: number,
 	): void {
-		const entries = this.userEntries(line, uuid, timestamp, ms, sidechain);
-		const callIds = entries.flatMap((e) =>
+		const made = this.userEntries(line, uuid, timestamp, sidechain);
+		const callIds = made.flatMap(({ entry: e }) =>
 			e.type === "message" && e.message.role === "toolResult" ? [(e.message as ToolResultMessage).toolCallId] : [],
 		);
 		const turn = this.turnOfResults(line.record, sidechain, callIds);
 		if (turn?.tail !== undefined && callIds.every((id) => !turn.answered.has(id))) {
 			// Transparent: whatever would hang below the previous result of the turn hangs below this one.
-			this.chain(this.links.resolve(turn.tail), entries, uuid, true);
+			this.chain(this.links.resolve(turn.tail), made, uuid, true);
 		} else {
-			this.chain(parentId, entries, uuid, false);
+			this.chain(parentId, made, uuid, false);
 		}
 		if (turn) {
 			turn.tail = uuid;
@@ -273,7 +360,7 @@ class ClaudeCodeImport {
 	}
 
 	/** A user line: its tool results (each a toolResult message), and its other content as a user message. */
-	private userEntries(line: JsonLine, uuid: string, timestamp: string, ms: number, sidechain: boolean): SessionEntry[] {
+	private userEntries(line: PlacedLine, uuid: string, timestamp: string, sidechain: boolean): Made[] {
 		const report =
 			this.source.lenient === true
 				? (field: string, problem: string) =>
@@ -283,21 +370,31 @@ class ClaudeCodeImport {
 							reason: `field \`${field}\`: ${problem}`,
 						})
 				: undefined;
-		const parts = userLineMessages(this.source, line, uuid, ms, (id) => this.toolNames.get(id) ?? "", report);
+		// The names the results are given now, kept for making them again.
+		const names = new Map<string, string>();
+		const toolName = (id: string): string => {
+			const name = this.toolNames.get(id) ?? "";
+			names.set(id, name);
+			return name;
+		};
+		const parts = userParts(this.source, line, Date.parse(timestamp), toolName, report, undefined);
+		let link: SidechainLink | undefined;
 		const first = parts[0]?.source;
 		if (first && sidechain && line.record.parentUuid === null) {
 			const message = line.record.message;
-			const link = this.sidechainOf(contentText(isJson(message) ? message.content : undefined));
+			link = this.sidechainOf(contentText(isJson(message) ? message.content : undefined));
 			if (link) first.sidechainOf = link;
 		}
-		return parts.map(({ message, source }, part) => {
-			const seed = part === 0 ? `${this.seed}:${uuid}` : `${this.seed}:${uuid}:${part}`;
-			return withSource(messageEntry({ id: this.ids.id(seed), parentId: null, timestamp }, message), source);
+		const ref = refOf(line);
+		return parts.map((part, index) => {
+			const seed = index === 0 ? uuid : `${uuid}:${index}`;
+			const recipe: Recipe = { kind: "user", line: ref, part: index, names, sidechainOf: link };
+			return { entry: userEntry(this.stamp(seed, timestamp), part), recipe };
 		});
 	}
 
 	/** The latest Task/Agent call not linked yet whose prompt is `text`. */
-	private sidechainOf(text: string): { entryId: string; toolCallId: string } | undefined {
+	private sidechainOf(text: string): SidechainLink | undefined {
 		for (let i = this.promptCalls.length - 1; i >= 0; i--) {
 			const call = this.promptCalls[i];
 			if (call && !call.linked && call.prompt === text) {
@@ -309,69 +406,33 @@ class ClaudeCodeImport {
 	}
 
 	private assistantLine(
-		line: JsonLine,
+		line: PlacedLine,
 		uuid: string,
 		parentKey: string,
 		parentId: string | null,
 		sidechain: boolean,
 		timestamp: string,
-		ms: number,
 	): void {
 		const r = line.record;
-		const message = r.message;
-		if (!isJson(message)) throw fieldError(this.source, line.n, "message", "an assistant line needs an object");
-		const content = message.content;
-		if (!Array.isArray(content)) throw fieldError(this.source, line.n, "message.content", "not a list of blocks");
-		const { content: _content, ...restMessage } = message;
-		const meta: LineMeta = { line: line.n, uuid, record: { ...r, message: restMessage } };
-		const { content: blocks, unmapped } = mapBlocks(content, assistantBlock);
-		if (unmapped.length > 0) meta.unmapped = unmapped;
-		const messageId = typeof message.id === "string" ? message.id : undefined;
+		const part = assistantPart(this.source, line);
+		const { messageId, blocks } = part;
 		const group = messageId === undefined ? undefined : this.groups.get(messageId);
 		let entryId: string;
 		let turn: Turn;
 		if (group && group.sidechain === sidechain) {
 			// Another line of a response already begun: its blocks join that message.
-			group.message.content.push(...blocks);
-			group.source.lines.push(meta);
-			// Usage is counted once per response, from its last line. Every line of a split response
-			// repeats a usage snapshot, so summing the lines counts it several times (ccusage #389), and
-			// the first snapshot is often partial while the last has the final output tokens (ccusage #797).
-			if (message.usage !== undefined) group.message.usage = anthropicUsage(message.usage);
-			if (message.stop_reason !== null && message.stop_reason !== undefined) group.stop = message.stop_reason;
-			group.message.stopReason = this.stopOf(group.message, group.stop, r);
+			joinResponse(group.response, part, r);
+			group.recipe.lines.push(refOf(line));
 			this.links.absorbed(uuid, parentKey);
 			entryId = group.entryId;
 			turn = group.turn;
 		} else {
-			const built: AssistantMessage = {
-				role: "assistant",
-				content: blocks,
-				api: "anthropic-messages",
-				provider: "anthropic",
-				model: typeof message.model === "string" ? message.model : "",
-				usage: anthropicUsage(message.usage),
-				stopReason: "stop",
-				timestamp: ms,
-			};
-			built.stopReason = this.stopOf(built, message.stop_reason, r);
-			const source: MessageSource = { format: CLAUDE_CODE_FORMAT, uuid, lines: [meta] };
-			const entry: MessageEntry = withSource(
-				messageEntry({ id: this.ids.id(`${this.seed}:${uuid}`), parentId: null, timestamp }, built),
-				source,
-			);
+			const response = startResponse(part, r, Date.parse(timestamp));
+			const recipe = { kind: "assistant" as const, lines: [refOf(line)] };
+			const entry = responseEntry(this.stamp(uuid, timestamp), response);
 			turn = { sidechain, tail: undefined, answered: new Set() };
-			if (messageId !== undefined) {
-				this.groups.set(messageId, {
-					entryId: entry.id,
-					message: built,
-					source,
-					sidechain,
-					stop: message.stop_reason,
-					turn,
-				});
-			}
-			this.chain(parentId, [entry], uuid, false);
+			if (messageId !== undefined) this.groups.set(messageId, { entryId: entry.id, response, recipe, sidechain, turn });
+			this.chain(parentId, [{ entry, recipe }], uuid, false);
 			entryId = entry.id;
 		}
 		this.turnOfLine.set(uuid, turn);
@@ -386,42 +447,29 @@ class ClaudeCodeImport {
 		}
 	}
 
-	private stopOf(message: AssistantMessage, stop: unknown, r: Json): string {
-		if (r.isApiErrorMessage === true) {
-			message.errorMessage = message.content
-				.filter((b): b is TextContent => b.type === "text")
-				.map((b) => b.text)
-				.join("\n");
-			return "error";
-		}
-		return stopReason(
-			stop,
-			message.content.some((b) => b.type === "toolCall"),
-		);
-	}
-
 	/** A compact boundary as a compaction entry (see the file comment for `firstKeptEntryId`). */
-	private boundary(line: JsonLine, uuid: string, timestamp: string): CompactionEntry {
-		const r = line.record;
-		const carrier = this.carriers.get(uuid);
-		let summary = typeof r.content === "string" ? r.content : "";
-		if (carrier) {
-			this.consumed.add(carrier.n);
-			const message = carrier.record.message;
-			summary = contentText(isJson(message) ? message.content : undefined);
-		}
-		const metadata = r.compactMetadata;
-		const preTokens = isJson(metadata) ? metadata.preTokens : undefined;
-		const id = this.ids.id(`${this.seed}:${uuid}`);
-		const entry: CompactionEntry = {
-			type: "compaction",
-			id,
-			parentId: null,
-			timestamp,
-			summary,
-			firstKeptEntryId: id,
-			tokensBefore: typeof preTokens === "number" ? preTokens : 0,
-		};
-		return withSource(entry, { format: CLAUDE_CODE_FORMAT, uuid, line: line.n, record: r });
+	private boundary(line: PlacedLine, uuid: string, timestamp: string): Made {
+		const kept = this.carriers.get(uuid);
+		if (kept) this.consumed.add(kept.n);
+		const carrier = kept && this.reread(kept);
+		const entry = boundaryEntry(this.stamp(uuid, timestamp), line, carrier);
+		return { entry, recipe: { kind: "boundary", line: refOf(line), carrier: carrier && refOf(carrier) } };
 	}
+}
+
+/** An entry made, and how to make it again (none for what is kept whole). */
+interface Made {
+	entry: SessionEntry;
+	recipe: Recipe | undefined;
+}
+
+/** Where a line is, without its record. */
+function refOf(line: PlacedLine): LineRef {
+	return { n: line.n, offset: line.offset, length: line.length };
+}
+
+/** The `message.id` of an assistant line (or of its facts). */
+function messageIdOf(record: Json): string | undefined {
+	const message = record.message;
+	return record.type === "assistant" && isJson(message) && typeof message.id === "string" ? message.id : undefined;
 }

@@ -165,6 +165,30 @@ export function sniffFormat(text: string, partial = false): SourceKind | undefin
 	return undefined;
 }
 
+/**
+ * What a JSONL file holds, as {@link sniffFormat} tells it from the whole text, told from its
+ * first lines (read one by one, so a large file is not read whole to be told): the lines up to
+ * the 20th that is not blank. Undefined when the first lines do not decide it as they decide
+ * it for the whole text: the first line that is not blank is no JSON object (a document, not
+ * JSONL), or longer than 1 MiB.
+ */
+export function sniffFirstLines(lines: Iterable<{ readonly text: string }>): SourceKind | undefined {
+	const texts: string[] = [];
+	let counted = 0;
+	let first: unknown;
+	for (const { text } of lines) {
+		texts.push(text);
+		if (text.trim() === "") continue;
+		if (counted++ === 0) {
+			if (text.length > DETECT_LINE) return undefined;
+			first = tryParse(text);
+			if (!isJson(first)) return undefined;
+		}
+		if (counted === DETECT_LINES) break;
+	}
+	return counted === 0 ? undefined : sniffFormat(texts.join("\n"));
+}
+
 /** What the start of a document says it is, by its keys (for documents too long to parse just to look). */
 function sniffHead(head: string): SourceKind | undefined {
 	if (/^\{\s*"type"\s*:\s*"session"/.test(head)) return "pi";

@@ -2,13 +2,15 @@
  * A store for a file of a collection that may be another agent's transcript (for `ls` and
  * `search` over a directory, and `ls --agents`): a pi session is read by the file store as
  * always, at no extra cost; a file whose first line is not a session header and whose content
- * is of a format session-tree imports is read as the session its import makes, in memory.
+ * is of a format session-tree imports is read as the session its import makes, in memory (a
+ * Claude Code transcript in a stream: only the envelopes of its entries, claude-code-lazy.ts).
  * It never writes.
  */
 
 import { SessionTreeError } from "../core/errors.js";
 import type { SessionHeader } from "../core/types.js";
 import { FileSessionStore } from "../storage/file-store.js";
+import { startsAsPiSession } from "../storage/lines.js";
 import { MemorySessionStore } from "../storage/memory-store.js";
 import { readRegularFile } from "../storage/regular-file.js";
 import type {
@@ -19,6 +21,7 @@ import type {
 	StorePosition,
 	StoreRead,
 } from "../storage/store.js";
+import { ImportedSessionStore } from "./read-only.js";
 import type { ImportFormat } from "./types.js";
 
 const CAPABILITIES: StoreCapabilities = Object.freeze({
@@ -35,6 +38,8 @@ export class ForeignFileStore implements SessionStore {
 	readonly capabilities = CAPABILITIES;
 	private readonly file: FileSessionStore;
 	private memory: MemorySessionStore | undefined;
+	/** A Claude Code transcript read in a stream (claude-code-lazy.ts): what it reads from. */
+	private streamed: ImportedSessionStore | undefined;
 
 	/**
 	 * @param location the file
@@ -56,6 +61,12 @@ export class ForeignFileStore implements SessionStore {
 	}
 
 	async read(): Promise<StoreRead> {
+		if (this.format === undefined || this.format === "claude-code") {
+			// A pi session is read as the file store reads it; a Claude Code transcript in a stream,
+			// never whole (nor first as a session, which would parse every line of it).
+			const streamed = startsAsPiSession(this.location) ? undefined : await this.streamFile();
+			if (streamed) return streamed;
+		}
 		if (this.format === undefined) {
 			const read = await this.file.read();
 			const first = read.lines[0];
@@ -70,6 +81,21 @@ export class ForeignFileStore implements SessionStore {
 		return imported;
 	}
 
+	/** The file read in a stream if it is a Claude Code transcript (see claude-code-lazy.ts); else undefined. */
+	private async streamFile(): Promise<StoreRead | undefined> {
+		const { streamTranscriptFile } = await import("./claude-code-lazy.js");
+		const found = await streamTranscriptFile(this.location, { known: this.format === "claude-code" });
+		if (!found) return undefined;
+		const { lines, transcript } = found;
+		if (!transcript) {
+			lines.close();
+			throw new SessionTreeError("INVALID_HEADER", "holds no session", { file: this.location });
+		}
+		this.release();
+		this.streamed = ImportedSessionStore.view(this.location, "claude-code", transcript.read, () => lines.close());
+		return this.streamed.read();
+	}
+
 	/** The file's import, read from a memory store; undefined when it is of no format session-tree imports. */
 	private async importFile(): Promise<StoreRead | undefined> {
 		const { decodeText } = await import("./sources.js");
@@ -80,7 +106,7 @@ export class ForeignFileStore implements SessionStore {
 		const [session] = await importText(text, this.location, { from: format });
 		if (!session) throw new SessionTreeError("INVALID_HEADER", "holds no session", { file: this.location });
 		const [header, ...rest] = sessionRecords(session);
-		this.memory?.delete();
+		this.release();
 		this.memory = new MemorySessionStore(`foreign-${process.pid}-${++counter}`);
 		const position = await this.memory.create(header as SessionHeader);
 		await this.memory.append(rest, position);
@@ -88,7 +114,8 @@ export class ForeignFileStore implements SessionStore {
 	}
 
 	async readSince(position: StorePosition): Promise<StoreRead | undefined> {
-		return this.memory ? this.memory.readSince(position) : this.file.readSince(position);
+		const held = this.streamed ?? this.memory;
+		return held ? held.readSince(position) : this.file.readSince(position);
 	}
 
 	async append(_records: readonly object[], _expected: StorePosition): Promise<AppendOutcome> {
@@ -107,8 +134,15 @@ export class ForeignFileStore implements SessionStore {
 
 	async close(): Promise<void> {
 		await this.file.close();
+		this.release();
+	}
+
+	/** Forgets what an earlier read holds. */
+	private release(): void {
 		this.memory?.delete();
 		this.memory = undefined;
+		this.streamed?.release();
+		this.streamed = undefined;
 	}
 
 	private refuse(): SessionTreeError {

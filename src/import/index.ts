@@ -18,18 +18,17 @@
 
 import { appendBatches, inBatches, recordBatches, removeUnfinished } from "../catalog/records.js";
 import type { CopyTarget } from "../catalog/transfer.js";
-import * as make from "../core/entries.js";
 import { SessionTreeError } from "../core/errors.js";
-import { derivedEntryId } from "../core/ids.js";
 import type { RawRecord } from "../core/migrate.js";
 import type { ToolPairingReport } from "../core/tool-pairing.js";
 import { Session } from "../session.js";
 import { DirectoryCollection } from "../storage/directory-collection.js";
 import { collectionAt, schemeOf, storeAt } from "../storage/locations.js";
 import type { SessionCollection, SessionStore, StorePosition } from "../storage/store.js";
-import { contentHash, isJson } from "./common.js";
+import { isJson } from "./common.js";
 import { toolPairingOfRecords } from "./context-check.js";
-import { FORMAT_NAMES, IMPORT_FORMATS, sniffFormat } from "./detect.js";
+import { FORMAT_NAMES, IMPORT_FORMATS, type SourceKind, sniffFormat } from "./detect.js";
+import { latestTime, leafRecordFor, needsLeafRecord } from "./leaf-record.js";
 import { ImportedSessionStore } from "./read-only.js";
 import { expandInputs, type PendingSource } from "./sources.js";
 import type { ImportedSession, Importer, ImportFormat, ImportSkip, ImportSource } from "./types.js";
@@ -98,60 +97,47 @@ export async function importText(
 	try {
 		return importer(source);
 	} catch (error) {
-		if (
-			error instanceof SessionTreeError &&
-			options.from !== undefined &&
-			kind !== undefined &&
-			kind !== options.from
-		) {
-			const looks = kind === "pi" ? "a pi session" : `${FORMAT_NAMES[kind]} (--from ${kind})`;
-			const prefix = error.file === undefined ? "" : `${error.file}: `;
-			const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
-			throw new SessionTreeError(
-				error.code,
-				`${message} (it looks like ${looks}, not ${FORMAT_NAMES[options.from]})`,
-				{ file: error.file ?? name },
-				{ cause: error },
-			);
-		}
-		if (error instanceof SessionTreeError) throw error;
-		throw new SessionTreeError(
-			"INVALID_RECORD",
-			`the ${format} importer failed: ${error instanceof Error ? error.message : String(error)}`,
-			{ file: name },
+		throw importFailure(error, format, name, options.from, kind);
+	}
+}
+
+/**
+ * The error an import of `name` as `format` fails with: the importer's own, saying what the
+ * source looks like (`kind`) when the format was given (`from`) and differs; any other error
+ * as INVALID_RECORD naming the source.
+ */
+export function importFailure(
+	error: unknown,
+	format: ImportFormat,
+	name: string,
+	from?: ImportFormat,
+	kind?: SourceKind,
+): SessionTreeError {
+	if (error instanceof SessionTreeError && from !== undefined && kind !== undefined && kind !== from) {
+		const looks = kind === "pi" ? "a pi session" : `${FORMAT_NAMES[kind]} (--from ${kind})`;
+		const prefix = error.file === undefined ? "" : `${error.file}: `;
+		const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+		return new SessionTreeError(
+			error.code,
+			`${message} (it looks like ${looks}, not ${FORMAT_NAMES[from]})`,
+			{ file: error.file ?? name },
 			{ cause: error },
 		);
 	}
+	if (error instanceof SessionTreeError) return error;
+	return new SessionTreeError(
+		"INVALID_RECORD",
+		`the ${format} importer failed: ${error instanceof Error ? error.message : String(error)}`,
+		{ file: name },
+		{ cause: error },
+	);
 }
 
 // ---- the records of an imported session ------------------------------------------------------
 
-/** The latest timestamp of some records (ISO strings compare as times), or `fallback`. */
-function latestTime(records: readonly RawRecord[], fallback: string): string {
-	let latest = fallback;
-	for (const record of records) {
-		if (typeof record.timestamp === "string" && record.timestamp > latest) latest = record.timestamp;
-	}
-	return latest;
-}
-
-/** True when the import needs a persisted-leaf record after its records (see {@link ImportedSession.state}). */
-function needsLeafRecord(imported: ImportedSession, last: string | null): boolean {
-	return imported.state !== undefined || imported.leafId !== last;
-}
-
-/**
- * The persisted-leaf record that marks the import's leaf and holds its `state`: its id derived
- * from the session, the leaf and the state, so that the same import gives the same record.
- */
+/** The persisted-leaf record of an import (see leaf-record.ts), unlike every id `taken`. */
 function leafRecordOf(imported: ImportedSession, taken: ReadonlySet<string>, records: readonly RawRecord[]): RawRecord {
-	const { header, leafId, state } = imported;
-	const id = derivedEntryId(`${header.id}/leaf/${leafId ?? "root"}/${contentHash(state ?? null)}`, (candidate) =>
-		taken.has(candidate),
-	);
-	const record: RawRecord = { ...make.leafEntry({ id, timestamp: latestTime(records, header.timestamp) }, leafId) };
-	if (state !== undefined) record.source = state;
-	return record;
+	return leafRecordFor(imported, (candidate) => taken.has(candidate), latestTime(records, imported.header.timestamp));
 }
 
 /**
@@ -566,14 +552,26 @@ export async function openImported(
 	const records = sessionRecords(imported);
 	const store = await ImportedSessionStore.hold(location, imported.format, records, options.file ?? location);
 	const session = await Session.openStore(store, { lenient: options.lenient === true });
-	held.set(session, records);
+	holdRecords(session, records);
 	return session;
 }
 
 /** The records of sessions opened by {@link openImported}. */
 const held = new WeakMap<Session, RawRecord[]>();
 
-/** The records an imported session opened read-only was made of (its persisted-leaf records too), if it is one. */
+/**
+ * Notes that `session` is another agent's file opened read-only, made of `records` (for
+ * {@link recordsHeldBy}).
+ */
+export function holdRecords(session: Session, records: RawRecord[]): void {
+	held.set(session, records);
+}
+
+/**
+ * The records an imported session opened read-only was made of (its persisted-leaf records
+ * too), if it is one; for a transcript read in a stream (open-foreign.ts), whose entries are
+ * the session's own, only the header and the persisted-leaf record.
+ */
 export function recordsHeldBy(session: Session): RawRecord[] | undefined {
 	return held.get(session);
 }

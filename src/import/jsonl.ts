@@ -1,13 +1,14 @@
 /**
  * What the importers of JSONL sources (Claude Code transcripts, Codex rollouts) share: reading
- * a source line by line, with errors that name the source, the line and the field; the lines'
+ * a source line by line (from a text, or a file in chunks: source-lines.ts), with errors that name the source, the line and the field; the lines'
  * timestamps; and a file's base name. Ids, session ids and JSON helpers for every importer are in `common.ts`.
  */
 
 import { SessionTreeError } from "../core/errors.js";
 import { nestingProblem } from "../core/nesting.js";
-import { type Json, withoutBom } from "./common.js";
-import type { ImportSkip, ImportSource } from "./types.js";
+import type { Json } from "./common.js";
+import { textLines } from "./source-lines.js";
+import type { ImportSkip, ImportSource, SourceName } from "./types.js";
 
 /** One JSON object of a JSONL source with its 1-based line number. */
 export interface JsonLine {
@@ -27,51 +28,62 @@ export function readJsonLines(source: ImportSource): {
 	skipped: ImportSkip[];
 	invalid: InvalidLine[];
 } {
-	const text = withoutBom(source.text);
-	const parts = text.split("\n");
+	const reader = new JsonLineReader(source);
 	const lines: JsonLine[] = [];
-	const skipped: ImportSkip[] = [];
-	const invalid: InvalidLine[] = [];
-	/** A line that is no JSON object: an error, or with `lenient` a report and the line's text kept. */
-	const bad = (n: number, raw: string, code: "INVALID_JSON" | "INVALID_RECORD", message: string): void => {
-		if (!source.lenient) throw new SessionTreeError(code, message, { file: source.name, line: n });
-		skipped.push({ source: source.name, where: String(n), reason: message });
-		invalid.push({ n, text: raw, reason: message });
-	};
-	parts.forEach((part, index) => {
-		const raw = part.endsWith("\r") ? part.slice(0, -1) : part;
-		if (raw.trim() === "") return;
-		const n = index + 1;
+	for (const line of textLines(source.text).scan()) {
+		const record = reader.accept(line);
+		if (record) lines.push({ n: line.n, record });
+	}
+	return { lines, skipped: reader.skipped, invalid: reader.invalid };
+}
+
+/**
+ * The JSON object of each line of a source, checked as {@link readJsonLines} says, one line at
+ * a time: what reads a source line by line (a file too large to hold as one string) and what
+ * reads it whole make the same objects and the same errors.
+ */
+export class JsonLineReader {
+	readonly skipped: ImportSkip[] = [];
+	readonly invalid: InvalidLine[] = [];
+
+	constructor(private readonly source: SourceName) {}
+
+	/** The line's object; undefined for a blank line or one left out (reported in `skipped`). */
+	accept(line: { readonly n: number; readonly text: string; readonly terminated: boolean }): Json | undefined {
+		const raw = line.text.endsWith("\r") ? line.text.slice(0, -1) : line.text;
+		if (raw.trim() === "") return undefined;
 		let value: unknown;
 		try {
 			value = JSON.parse(raw);
 		} catch (cause) {
-			if (index === parts.length - 1) {
-				skipped.push({
-					source: source.name,
-					where: String(n),
+			if (!line.terminated) {
+				this.skipped.push({
+					source: this.source.name,
+					where: String(line.n),
 					reason: "an incomplete last line (no final newline: the file was still being written)",
 				});
-				return;
+				return undefined;
 			}
 			const why = cause instanceof Error ? cause.message : String(cause);
-			bad(n, raw, "INVALID_JSON", `the line is not valid JSON (${why})`);
-			return;
+			return this.bad(line.n, raw, "INVALID_JSON", `the line is not valid JSON (${why})`);
 		}
 		if (typeof value !== "object" || value === null || Array.isArray(value)) {
 			const kind = value === null ? "null" : Array.isArray(value) ? "an array" : typeof value;
-			bad(n, raw, "INVALID_RECORD", `expected a JSON object, found ${kind}`);
-			return;
+			return this.bad(line.n, raw, "INVALID_RECORD", `expected a JSON object, found ${kind}`);
 		}
 		// The limit of every record read (see core/nesting.ts): what is made of the line nests as deep.
 		const deep = nestingProblem(raw, value);
-		if (deep) {
-			bad(n, raw, "INVALID_RECORD", `the line is ${deep}`);
-			return;
-		}
-		lines.push({ n, record: value as Json });
-	});
-	return { lines, skipped, invalid };
+		if (deep) return this.bad(line.n, raw, "INVALID_RECORD", `the line is ${deep}`);
+		return value as Json;
+	}
+
+	/** A line that is no JSON object: an error, or with `lenient` a report and the line's text kept. */
+	private bad(n: number, raw: string, code: "INVALID_JSON" | "INVALID_RECORD", message: string): undefined {
+		if (!this.source.lenient) throw new SessionTreeError(code, message, { file: this.source.name, line: n });
+		this.skipped.push({ source: this.source.name, where: String(n), reason: message });
+		this.invalid.push({ n, text: raw, reason: message });
+		return undefined;
+	}
 }
 
 /** A line of a JSONL source that a lenient read could not take as a JSON object: its number, text and why. */
@@ -82,7 +94,7 @@ export interface InvalidLine {
 }
 
 /** An `INVALID_RECORD` error naming the source, the line and the field. */
-export function fieldError(source: ImportSource, line: number, field: string, problem: string): SessionTreeError {
+export function fieldError(source: SourceName, line: number, field: string, problem: string): SessionTreeError {
 	return new SessionTreeError("INVALID_RECORD", `field \`${field}\`: ${problem}`, { file: source.name, line });
 }
 
@@ -99,7 +111,7 @@ export function baseName(name: string): string {
  * falls back on the previous line's time.
  */
 export function lineTimestamp(
-	source: ImportSource,
+	source: SourceName,
 	line: JsonLine,
 	value: unknown,
 	field: string,

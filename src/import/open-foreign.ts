@@ -8,10 +8,18 @@
 
 import { closeSync, readSync } from "node:fs";
 import type { SessionTreeError } from "../core/errors.js";
-import type { Session } from "../session.js";
+import { Session } from "../session.js";
 import { isRegularFile, openRegularFile, readRegularFile } from "../storage/regular-file.js";
-import { chooseSession, importText, openImported, type SourceKind, sniffFormat, sourceIdOfSession } from "./index.js";
-import { foreignWriteError } from "./read-only.js";
+import {
+	chooseSession,
+	holdRecords,
+	importText,
+	openImported,
+	type SourceKind,
+	sniffFormat,
+	sourceIdOfSession,
+} from "./index.js";
+import { foreignWriteError, ImportedSessionStore } from "./read-only.js";
 import { decodeText, isZip, startsLikeZip, zipSources } from "./sources.js";
 import type { ImportedSession, ImportFormat, ImportSkip } from "./types.js";
 
@@ -138,6 +146,10 @@ export async function openForeignFile(
 	location: string,
 	options: { lenient?: boolean } = {},
 ): Promise<ForeignSession | undefined> {
+	const found = splitLocation(location);
+	if (!found) return undefined;
+	const streamed = await openStreamed(found.path, found.selector, options.lenient === true);
+	if (streamed) return streamed;
 	const file = await importForeignFile(location, options);
 	if (!file) return undefined;
 	const chosen = chooseSession(file.sessions, file.selector, file.path);
@@ -146,4 +158,43 @@ export async function openForeignFile(
 		file: file.path,
 	});
 	return { session, format: chosen.format ?? file.format, skipped: chosen.skipped };
+}
+
+/**
+ * A Claude Code transcript opened read-only without holding it (claude-code-lazy.ts): its
+ * lines are read in a stream, and only the envelopes of its entries are kept. Undefined when
+ * the file is of another kind (its first lines tell, as they tell an import).
+ */
+async function openStreamed(
+	path: string,
+	selector: string | undefined,
+	lenient: boolean,
+): Promise<ForeignSession | undefined> {
+	const { streamTranscriptFile } = await import("./claude-code-lazy.js");
+	const streamed = await streamTranscriptFile(path, { lenient });
+	if (!streamed) return undefined;
+	const { lines, transcript } = streamed;
+	try {
+		const sessions = transcript
+			? [
+					{
+						format: "claude-code" as const,
+						header: transcript.header,
+						records: [],
+						leafId: transcript.leafId,
+						skipped: transcript.skipped,
+					},
+				]
+			: [];
+		// One session, named as the import names it (`FILE#ID`: a prefix of its id, or 1).
+		chooseSession(sessions, selector, path);
+		const { read, records, skipped } = transcript as NonNullable<typeof transcript>;
+		const store = ImportedSessionStore.view(path, "claude-code", read, () => lines.close());
+		const session = await Session.openStore(store, { lenient });
+		holdRecords(session, records);
+		return { session, format: "claude-code", skipped };
+	} catch (error) {
+		lines.close();
+		throw error;
+	}
 }

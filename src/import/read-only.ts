@@ -27,26 +27,33 @@ const CAPABILITIES: StoreCapabilities = Object.freeze({
 	durability: Object.freeze(["none"] as const),
 });
 
+/** The capabilities of a view of a transcript read in a stream: its entries come as envelopes. */
+const STREAMED_CAPABILITIES: StoreCapabilities = Object.freeze({ ...CAPABILITIES, lazyBodies: true });
+
 let counter = 0;
+
+/** What a view reads from: the import's records in a memory store, or a transcript read in a stream. */
+type Held = { memory: MemorySessionStore } | { streamed: StoreRead; release: () => void };
 
 /**
  * A read-only view of an imported session. It is a {@link FileSessionStore} in name only (so
  * that `Session.file` is the source file): every operation is its own, reading the records
- * from a memory store.
+ * from a memory store, or the envelopes of a transcript read in a stream (claude-code-lazy.ts).
  */
 export class ImportedSessionStore extends FileSessionStore {
-	override readonly capabilities = CAPABILITIES;
-	private readonly memory: MemorySessionStore;
+	override readonly capabilities: StoreCapabilities;
+	private readonly held: Held;
 	private readonly format: ImportFormat;
 	/** The file to give `session-tree import` (the location may add `#SESSION` to it). */
 	private readonly source: string;
 
-	/** Use {@link ImportedSessionStore.hold}. */
-	private constructor(file: string, format: ImportFormat, source: string) {
+	/** Use {@link ImportedSessionStore.hold} or {@link ImportedSessionStore.view}. */
+	private constructor(file: string, format: ImportFormat, source: string, held: Held) {
 		super(file);
 		this.format = format;
 		this.source = source;
-		this.memory = new MemorySessionStore(`import-view-${process.pid}-${++counter}`);
+		this.held = held;
+		this.capabilities = "streamed" in held ? STREAMED_CAPABILITIES : CAPABILITIES;
 	}
 
 	/**
@@ -59,12 +66,21 @@ export class ImportedSessionStore extends FileSessionStore {
 		records: readonly object[],
 		source = location,
 	): Promise<ImportedSessionStore> {
-		const store = new ImportedSessionStore(location, format, source);
+		const memory = new MemorySessionStore(`import-view-${process.pid}-${++counter}`);
+		const store = new ImportedSessionStore(location, format, source, { memory });
 		const [header, ...rest] = records;
-		const position = await store.memory.create(header as SessionHeader);
-		const outcome = await store.memory.append(rest, position);
+		const position = await memory.create(header as SessionHeader);
+		const outcome = await memory.append(rest, position);
 		if (outcome.status !== "ok") throw new Error("a fresh memory session refused an append");
 		return store;
+	}
+
+	/**
+	 * A read-only store whose every read gives `read` (envelopes whose bodies its `source`
+	 * makes), shown as `location` (the file); `release` frees what the read holds open.
+	 */
+	static view(location: string, format: ImportFormat, read: StoreRead, release: () => void): ImportedSessionStore {
+		return new ImportedSessionStore(location, format, location, { streamed: read, release });
 	}
 
 	/** The error every write gets. */
@@ -81,11 +97,16 @@ export class ImportedSessionStore extends FileSessionStore {
 	}
 
 	override async read(): Promise<StoreRead> {
-		return this.memory.read();
+		if ("memory" in this.held) return this.held.memory.read();
+		const { streamed } = this.held;
+		return { ...streamed, lines: [...streamed.lines] };
 	}
 
 	override async readSince(position: StorePosition): Promise<StoreRead | undefined> {
-		return this.memory.readSince(position);
+		if ("memory" in this.held) return this.held.memory.readSince(position);
+		// Nothing is ever appended to it.
+		const { streamed } = this.held;
+		return position === streamed.position ? { lines: [], position, source: streamed.source } : undefined;
 	}
 
 	override async readTail(_count: number): Promise<TailRead | undefined> {
@@ -106,11 +127,15 @@ export class ImportedSessionStore extends FileSessionStore {
 
 	override async flush(): Promise<void> {}
 
-	override async close(): Promise<void> {}
+	/** Closes the file a streamed transcript's bodies are read from (a later read opens it again). */
+	override async close(): Promise<void> {
+		if ("streamed" in this.held) this.held.release();
+	}
 
 	/** Forgets the records (the session can no longer be read again). */
 	release(): void {
-		this.memory.delete();
+		if ("memory" in this.held) this.held.memory.delete();
+		else this.held.release();
 	}
 }
 

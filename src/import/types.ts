@@ -30,6 +30,9 @@ export interface ImportSource {
 	readonly json?: unknown;
 }
 
+/** What errors and reports name a source by, and how strictly it is read: all a reader of its lines needs besides the lines. */
+export type SourceName = Pick<ImportSource, "name" | "lenient">;
+
 /** Something of the source that was not turned into an entry, and why (printed on stderr). */
 export interface ImportSkip {
 	/** The source's name. */

@@ -22,6 +22,7 @@
  * one straight run).
  */
 
+import { copyViewNode, viewId, viewParentId } from "../core/tree-view.js";
 import type { SessionTreeNode } from "../core/types.js";
 import { isObject } from "../core/validate.js";
 
@@ -92,7 +93,7 @@ export function indexTreeNodes(roots: readonly SessionTreeNode[]): Map<string, S
 	const byId = new Map<string, SessionTreeNode>();
 	const stack = [...roots];
 	for (let node = stack.pop(); node; node = stack.pop()) {
-		byId.set(node.entry.id, node);
+		byId.set(viewId(node), node);
 		for (const child of node.children) stack.push(child);
 	}
 	return byId;
@@ -124,10 +125,11 @@ function buildView(
 	for (let item = stack.pop(); item; item = stack.pop()) {
 		const { node } = item;
 		let holder = item.holder;
-		if (!show || node.entry.id === always || show(node)) {
-			const copy: SessionTreeNode = { ...node, children: [] };
+		if (!show || viewId(node) === always || show(node)) {
+			// A copy that leaves the body unparsed: ids are all the layout reads of most entries.
+			const copy = copyViewNode(node);
 			(holder ? holder.children : roots).push(copy);
-			shown.add(node.entry.id);
+			shown.add(viewId(node));
 			holder = copy;
 		}
 		const { children } = node;
@@ -163,7 +165,7 @@ export function activePathIds(
 		const node = byId.get(id);
 		if (!node) break;
 		ids.add(id);
-		id = node.entry.parentId;
+		id = viewParentId(node);
 	}
 	return ids;
 }
@@ -297,12 +299,15 @@ export function layoutTree(roots: readonly SessionTreeNode[], options: TreeLayou
 	const { roots: view, shown } = buildView(
 		starts,
 		filter === undefined ? undefined : (node) => treeFilterShows(node, filter, leafId),
-		from?.entry.id,
+		from === undefined ? undefined : viewId(from),
 	);
 	const active = activePathIds(byId, leafId);
 	// A leaf the filter hides is pointed at from its nearest shown ancestor, as pi selects that one.
 	let leafShownAt = leafId;
-	while (leafShownAt !== null && !shown.has(leafShownAt)) leafShownAt = byId.get(leafShownAt)?.entry.parentId ?? null;
+	while (leafShownAt !== null && !shown.has(leafShownAt)) {
+		const node = byId.get(leafShownAt);
+		leafShownAt = node ? viewParentId(node) : null;
+	}
 	const rows: TreeLayoutRow[] = [];
 	if (view.length === 0) return { rows, active, leafShownAt, shown };
 
@@ -326,8 +331,8 @@ export function layoutTree(roots: readonly SessionTreeNode[], options: TreeLayou
 	};
 	pushChildren(view, "", 0);
 
-	const isCollapsed = (node: SessionTreeNode) => collapsed?.has(node.entry.id) === true && node.children.length > 0;
-	const keep = (node: SessionTreeNode) => node.label !== undefined || node.entry.id === leafShownAt;
+	const isCollapsed = (node: SessionTreeNode) => collapsed?.has(viewId(node)) === true && node.children.length > 0;
+	const keep = (node: SessionTreeNode) => node.label !== undefined || viewId(node) === leafShownAt;
 	for (let item = stack.pop(); item; item = stack.pop()) {
 		const { linePrefix, childPrefix } = item;
 		// The straight run starting here: every later entry is its predecessor's only child.
@@ -362,11 +367,11 @@ export function layoutTree(roots: readonly SessionTreeNode[], options: TreeLayou
 			rows.push({
 				kind: "more",
 				prefix: childPrefix,
-				parentId: last.entry.id,
+				parentId: viewId(last),
 				count: countBelow(last),
 				branches: last.children.length,
 				// The leaf among them: say so, as a filter's hidden leaf is pointed at.
-				leafBelow: leafShownAt !== null && active.has(last.entry.id) && last.entry.id !== leafShownAt,
+				leafBelow: leafShownAt !== null && active.has(viewId(last)) && viewId(last) !== leafShownAt,
 			});
 			continue;
 		}
@@ -380,7 +385,7 @@ export function layoutTree(roots: readonly SessionTreeNode[], options: TreeLayou
  * below a fork (above the first fork every entry is on every path).
  */
 export function showsActiveMark(row: TreeEntryRow, active: ReadonlySet<string>): boolean {
-	return row.prefix !== "" && active.has(row.node.entry.id);
+	return row.prefix !== "" && active.has(viewId(row.node));
 }
 
 /** Keeps the rightmost `max` characters of an over-deep indentation, marking the cut with `… `. */

@@ -25,6 +25,7 @@
  * which the HTML export's sidebar draws from too; this module turns the rows into text.
  */
 
+import { peekViewEntry } from "../core/tree-view.js";
 import type { SessionTreeNode } from "../core/types.js";
 import { kindStyle, lineWriter, type Segment } from "./color.js";
 import {
@@ -76,6 +77,12 @@ export interface TreeTextOptions {
 	color?: boolean;
 	/** Put `•` before active-path entries below a fork. Default true. */
 	markActivePath?: boolean;
+	/**
+	 * Read each entry without keeping its body in the tree (see `peekViewEntry`): a session
+	 * read lazily then holds one body at a time instead of every one, for a tree printed once
+	 * (`session-tree tree`); printed again, it parses them again. Default false.
+	 */
+	transient?: boolean;
 }
 
 const ACTIVE = "• ";
@@ -124,7 +131,7 @@ export function renderTreeLines(roots: readonly SessionTreeNode[], options: Tree
 	const leafText = leafShownAt === leafId ? `  ${leafMarker}` : leafBelow;
 
 	const entryLine = (node: SessionTreeNode, prefix: string, marked: boolean): string => {
-		const { entry } = node;
+		const entry = options.transient === true ? peekViewEntry(node) : node.entry;
 		const isActive = active.has(entry.id);
 		const bold: Style | undefined = isActive && options.color ? "bold" : undefined;
 		const description = describeEntry(entry);
@@ -169,7 +176,9 @@ export function renderTreeLines(roots: readonly SessionTreeNode[], options: Tree
 		const segments = preview
 			? [...head, { text: `: ${preview}`, styles: [bold] }, ...tail(labelText)]
 			: [...head, ...tail(labelText)];
-		return fit(segments);
+		// Transient: a preview cut from a body's text may be a view of that text; a line of its
+		// own (flattened, then cut) lets the body go once the line is made.
+		return options.transient === true ? ` ${fit(segments)}`.slice(1) : fit(segments);
 	};
 	const noteLine = (prefix: string, text: string): string => {
 		const segments: Segment[] = [];

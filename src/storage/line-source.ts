@@ -7,7 +7,7 @@
 
 import { closeSync, readSync, type Stats } from "node:fs";
 import { SessionTreeError } from "../core/errors.js";
-import type { Envelope, LineSource, LineVisitor, Span } from "../core/lazy.js";
+import type { LineSource, LineVisitor, Span } from "../core/lazy.js";
 import { openRegularFile } from "./regular-file.js";
 
 /** Lines closer than this are read together. */
@@ -79,7 +79,8 @@ export class FileLineSource implements LineSource {
 		orphans.register(this, this.handle, this);
 	}
 
-	readLines(spans: readonly Envelope[]): string[] {
+	/** The text of each span (any span of the file, not only an entry's line), in the order given. */
+	readLines(spans: readonly Span[]): string[] {
 		const texts: string[] = new Array(spans.length);
 		this.visitLines(spans, (index, bytes, start, end) => {
 			texts[index] = (bytes as Buffer).toString("utf8", start, end);

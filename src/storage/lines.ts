@@ -6,7 +6,8 @@
  * and the catalog's cheap pass all read through it.
  */
 
-import { readSync } from "node:fs";
+import { closeSync, readSync } from "node:fs";
+import { openRegularFile } from "./regular-file.js";
 
 const CHUNK_SIZE = 1 << 20;
 const NEWLINE = 0x0a;
@@ -87,5 +88,24 @@ export function* scanByteLines(fd: number, start = 0, firstLine = 1): Generator<
 		current.offset = carryOffset;
 		current.terminated = false;
 		yield current;
+	}
+}
+
+/**
+ * Whether a file's first line (in its first 4 KiB) is a session header (`"type": "session"`),
+ * in one small read: what tells a pi session from another agent's file before either is read
+ * whole. False for no such file, or one that cannot be read.
+ */
+export function startsAsPiSession(path: string): boolean {
+	let fd: number | undefined;
+	try {
+		fd = openRegularFile(path).fd; // a FIFO must not block the look
+		const head = Buffer.alloc(4096);
+		const read = readSync(fd, head, 0, head.length, 0);
+		return /^\s*\{[^\n]*"type"\s*:\s*"session"/.test(head.subarray(0, read).toString("utf8"));
+	} catch {
+		return false;
+	} finally {
+		if (fd !== undefined) closeSync(fd);
 	}
 }

@@ -6,34 +6,18 @@
  * stdout is not one, so that `text=$(session-tree browse FILE)` takes only the result.
  */
 
-import { closeSync, readSync } from "node:fs";
 import { basename } from "node:path";
 import { sanitize, sanitizeLines } from "../../render/preview.js";
 import { shouldColor } from "../../render/terminal.js";
 import { TREE_FILTERS, type TreeFilter } from "../../render/tree-layout.js";
 import type { Session } from "../../session.js";
 import type { NavigateResult } from "../../session-options.js";
+import { startsAsPiSession } from "../../storage/lines.js";
 import { schemeOf } from "../../storage/locations.js";
-import { openRegularFile } from "../../storage/regular-file.js";
 import { CliError, type CommandHandler, requiredPositional, stringValue, UsageError } from "../args.js";
 import { browse } from "../browse/app.js";
 import { NoTerminalError, openTerminalDevice, type TerminalDevice } from "../browse/device.js";
 import { openSession } from "../open.js";
-
-/** Whether a file starts with a pi session header (then it was not opened as another agent's file). */
-function startsAsPiSession(path: string): boolean {
-	let fd: number | undefined;
-	try {
-		fd = openRegularFile(path).fd;
-		const head = Buffer.alloc(4096);
-		const read = readSync(fd, head, 0, head.length, 0);
-		return /^\s*\{[^\n]*"type"\s*:\s*"session"/.test(head.subarray(0, read).toString("utf8"));
-	} catch {
-		return false;
-	} finally {
-		if (fd !== undefined) closeSync(fd);
-	}
-}
 
 /**
  * Why the session must not be written, if so: a damaged file opened leniently (repair it

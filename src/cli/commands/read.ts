@@ -2,6 +2,7 @@
 
 import { parentSessionOf } from "../../core/migrate.js";
 import { checkToolPairing } from "../../core/tool-pairing.js";
+import { viewId, viewParentId, viewType } from "../../core/tree-view.js";
 import type { SessionEntry } from "../../core/types.js";
 import { renderContext } from "../../render/context-text.js";
 import { modelLabel, sanitize } from "../../render/preview.js";
@@ -150,9 +151,15 @@ export const treeCommand: CommandHandler = {
 		const fromGiven = stringValue(values, "from");
 		const from = fromGiven === undefined ? undefined : resolveEntryId(session, fromGiven);
 		if (values.json) {
-			const rows = session.flattenTree(from).map(({ entry, depth, label }) => {
-				const row: TreeRow = { id: entry.id, parentId: entry.parentId, type: entry.type, depth };
-				if (label !== undefined) row.label = label;
+			// Ids and types are known without parsing a body: none is read.
+			const rows = session.flattenTree(from).map((flat) => {
+				const row: TreeRow = {
+					id: viewId(flat),
+					parentId: viewParentId(flat),
+					type: viewType(flat),
+					depth: flat.depth,
+				};
+				if (flat.label !== undefined) row.label = flat.label;
 				return row;
 			});
 			io.out(jsonLine(rows));
@@ -170,6 +177,8 @@ export const treeCommand: CommandHandler = {
 				fold: values.fold === true || foldLimit !== undefined,
 				...(foldLimit !== undefined ? { foldLimit } : {}),
 				...style,
+				// Printed once: bodies are read one at a time and not kept (a large session).
+				transient: true,
 			}),
 		);
 	},

@@ -1,0 +1,64 @@
+/**
+ * Reading the nodes of {@link SessionTree.getTree} (and the rows of `flatten`) without parsing
+ * their bodies: their id and parent id are known without it, and their entry can be read for
+ * the caller without being kept in the tree. A printed tree of a large session read lazily
+ * (a pi file, another agent's transcript) then holds one body at a time instead of every one
+ * (for a 130 MiB transcript that was most of the memory `session-tree tree` took). Any other
+ * node (a plain object, a node whose `entry` was assigned) is read through its `entry`. Pure.
+ */
+
+import { lazyEntryProperty, nodeBehind } from "./tree.js";
+import type { SessionEntry, SessionTreeNode } from "./types.js";
+
+type Node = NonNullable<ReturnType<typeof nodeBehind>>;
+
+/** Copies made by {@link copyViewNode}, by the tree node behind them. */
+const copies = new WeakMap<object, Node>();
+
+/** The `entry` of every copy: one descriptor, so that the copies share one shape. */
+const COPY_ENTRY = lazyEntryProperty<object>((copy) => (copies.get(copy) as Node).entry);
+
+function nodeOf(view: object) {
+	return nodeBehind(view) ?? (Object.getOwnPropertyDescriptor(view, "entry")?.get ? copies.get(view) : undefined);
+}
+
+/** The entry's id, without parsing its body. */
+export function viewId(view: { readonly entry: SessionEntry }): string {
+	return nodeOf(view)?.id ?? view.entry.id;
+}
+
+/** The parent id the entry names, without parsing its body. */
+export function viewParentId(view: { readonly entry: SessionEntry }): string | null {
+	const node = nodeOf(view);
+	return node ? node.declaredParentId : view.entry.parentId;
+}
+
+/** The entry's type, without parsing its body. */
+export function viewType(view: { readonly entry: SessionEntry }): string {
+	return nodeOf(view)?.type ?? view.entry.type;
+}
+
+/**
+ * The entry, read for the caller: a body the store left unparsed is parsed and not kept in
+ * the tree (each call parses it again; see `TreeNode.peekEntry`).
+ */
+export function peekViewEntry(view: { readonly entry: SessionEntry }): SessionEntry {
+	return nodeOf(view)?.peekEntry() ?? view.entry;
+}
+
+/**
+ * A copy of a node with no children (`{ ...node, children: [] }`) that does not parse its
+ * body: its `entry` reads the same tree node's entry when it is read.
+ */
+export function copyViewNode(view: SessionTreeNode): SessionTreeNode {
+	const node = nodeOf(view);
+	if (!node) return { ...view, children: [] };
+	const copy = {} as SessionTreeNode;
+	copies.set(copy, node);
+	Object.defineProperty(copy, "entry", COPY_ENTRY);
+	// The other keys in their order, as a spread copies them.
+	const from = view as unknown as Record<string, unknown>;
+	const to = copy as unknown as Record<string, unknown>;
+	for (const key of Object.keys(view)) if (key !== "entry") to[key] = key === "children" ? [] : from[key];
+	return copy;
+}

@@ -1,0 +1,76 @@
+/**
+ * Reading a tree's nodes without parsing their bodies (src/core/tree-view.ts): the layout of a
+ * printed tree reads ids and parent ids only, and a tree printed once (`transient`, as
+ * `session-tree tree` prints it) reads each body for its line without keeping it, so a large
+ * session read lazily (a pi file, another agent's transcript) holds one body at a time.
+ */
+
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { test } from "node:test";
+import { loadTree } from "../../src/core/load.js";
+import { copyViewNode, peekViewEntry, viewId, viewParentId, viewType } from "../../src/core/tree-view.js";
+import { layoutTree } from "../../src/render/tree-layout.js";
+import { renderTreeLines } from "../../src/render/tree-text.js";
+import { FileSessionStore } from "../../src/storage/file-store.js";
+import { FIXTURES } from "../cli/helpers.js";
+
+/** A fixture written by pi, its messages read lazily (envelopes), as the file store reads it. */
+async function lazyTree(name: string) {
+	const file = join(FIXTURES, `${name}.jsonl`);
+	const read = await new FileSessionStore(file).read();
+	assert.ok(read.source, "the file store left bodies unparsed");
+	return loadTree(read.lines, { source: read.source, file }).tree;
+}
+
+for (const name of ["branched-session-clean", "two-compactions", "deep-chain"]) {
+	test(`a tree printed once parses no body into the tree, and prints as before (${name})`, async () => {
+		const tree = await lazyTree(name);
+		const unparsed = () => tree.nodesInOrder().filter((node) => node.envelope !== undefined && !node.loaded).length;
+		const lazy = unparsed();
+		assert.ok(lazy > 0, "some bodies are unparsed after the open");
+		const leafId = tree.getLeafId();
+		layoutTree(tree.getTree(), { leafId });
+		assert.equal(unparsed(), lazy, "the layout parsed no body");
+		const printed = renderTreeLines(tree.getTree(), { leafId, transient: true });
+		assert.equal(unparsed(), lazy, "the transient print kept no body");
+		// Printed as a tree that keeps its bodies prints it.
+		assert.deepEqual(renderTreeLines(tree.getTree(), { leafId }), printed);
+		assert.equal(unparsed(), 0);
+	});
+}
+
+test("ids, parents, types and entries read without parsing are the entries' own; copies are the spread", async () => {
+	const tree = await lazyTree("branched-session-clean");
+	const views = tree.getTree();
+	const all = [];
+	for (const stack = [...views]; stack.length > 0; ) {
+		const view = stack.pop();
+		if (!view) break;
+		all.push(view);
+		stack.push(...view.children);
+	}
+	const rows = tree.flatten();
+	assert.ok(all.length > 5);
+	for (const view of [...all, ...rows]) {
+		assert.equal(viewId(view), view.entry.id);
+		assert.equal(viewParentId(view), view.entry.parentId);
+		assert.equal(viewType(view), view.entry.type);
+		assert.deepEqual(peekViewEntry(view), view.entry);
+	}
+	for (const view of all) {
+		const copy = copyViewNode(view);
+		assert.deepEqual(Object.keys(copy), Object.keys({ ...view, children: [] }));
+		assert.deepEqual(copy, { ...view, children: [] });
+		assert.equal(viewId(copy), view.entry.id);
+	}
+	// A node whose entry was replaced is read through what it holds now.
+	const [first] = all;
+	assert.ok(first);
+	first.entry = { ...first.entry, id: "replaced" };
+	assert.equal(viewId(first), "replaced");
+	// A plain node (not a tree's) is read through its entry.
+	const plain = { entry: { ...first.entry, id: "plain" }, children: [] };
+	assert.equal(viewId(plain), "plain");
+	assert.deepEqual(copyViewNode(plain), { ...plain, children: [] });
+});
