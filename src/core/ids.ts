@@ -68,11 +68,23 @@ export function newEntryId(taken: (id: string) => boolean, random: RandomBytes =
  */
 export function derivedEntryId(seed: string, taken: (id: string) => boolean): string {
 	for (let attempt = 0; ; attempt++) {
-		const id = fnv1a32(attempt === 0 ? seed : `${seed}#${attempt}`)
-			.toString(16)
-			.padStart(8, "0");
+		const id = hashHex(derivedHash(seed, attempt));
 		if (!taken(id)) return id;
 	}
+}
+
+/**
+ * The hash behind {@link derivedEntryId}'s id for `seed` at `attempt` (0 first), as a signed
+ * 32-bit number: a small integer, which a `Set<number>` holds and compares far more cheaply than
+ * the id's text (an importer deriving 200,000 ids keeps such a set; see `DerivedIds`).
+ */
+export function derivedHash(seed: string, attempt: number): number {
+	return fnv1a32(attempt === 0 ? seed : `${seed}#${attempt}`) | 0;
+}
+
+/** The entry id of a {@link derivedHash}: its 32 bits as 8 hex digits. */
+export function hashHex(hash: number): string {
+	return (hash >>> 0).toString(16).padStart(8, "0");
 }
 
 function fnv1a32(text: string): number {

@@ -33,7 +33,6 @@ import {
 	millisFromSeconds,
 	numberField,
 	omit,
-	orderChildren,
 	parseJsonSource,
 	stringField,
 	textBlock,
@@ -41,9 +40,9 @@ import {
 	toolArguments,
 	UNKNOWN_MODEL,
 	uuidFromName,
-	walkLinkedNodes,
 	withSource,
 } from "./common.js";
+import { orderChildren, parentLinks, positionsOf, ROOT, walkLinkedNodes } from "./linked-nodes.js";
 import type { ImportedSession, Importer, ImportSkip, ImportSource } from "./types.js";
 
 /** The `api` and `provider` of imported assistant messages. */
@@ -140,7 +139,7 @@ function importConversation(source: ImportSource, conversation: Json, where: str
 	};
 
 	const keys: string[] = [];
-	const nodes = new Map<string, Json>();
+	const nodes: Json[] = [];
 	for (const key of Object.keys(mapping)) {
 		const node = mapping[key];
 		if (!isJson(node)) {
@@ -166,7 +165,7 @@ function importConversation(source: ImportSource, conversation: Json, where: str
 			problem(`mapping/${key}/children`, "not a list of node ids", "ignored");
 		}
 		keys.push(key);
-		nodes.set(key, node);
+		nodes.push(node);
 	}
 	if (!isTime(conversation.create_time)) {
 		problem("create_time", "not a number of seconds", "the earliest message time is used");
@@ -174,23 +173,29 @@ function importConversation(source: ImportSource, conversation: Json, where: str
 
 	// Parent links decide the tree; `children` decides the order of siblings.
 	const unlinked: Context["unlinked"] = new Map();
-	const parentOf = new Map<string, string | null>();
-	for (const [key, node] of nodes) {
-		const parent = typeof node.parent === "string" ? node.parent : null;
-		if (parent !== null && !nodes.has(parent)) {
-			problem(`mapping/${key}/parent`, `names node ${parent}, which is not in the mapping`, "imported as a root");
-			parentOf.set(key, null);
-			unlinked.set(key, { parent });
-		} else parentOf.set(key, parent);
-	}
-	const childrenOf = orderChildren(
+	const positions = positionsOf(keys);
+	const parentOf = parentLinks(
 		keys,
-		parentOf,
-		(key) => {
-			const children = (nodes.get(key) as Json).children;
-			return Array.isArray(children) ? children : [];
+		positions,
+		(at) => {
+			const parent = (nodes[at] as Json).parent;
+			return typeof parent === "string" ? parent : null;
 		},
-		(key, child, why) => {
+		(at, parent) => {
+			const key = keys[at] as string;
+			problem(`mapping/${key}/parent`, `names node ${parent}, which is not in the mapping`, "imported as a root");
+			unlinked.set(key, { parent });
+		},
+	);
+	const children = orderChildren(
+		positions,
+		parentOf,
+		(at) => {
+			const listed = (nodes[at] as Json).children;
+			return Array.isArray(listed) ? listed : [];
+		},
+		(at, child, why) => {
+			const key = keys[at] as string;
 			const field = `mapping/${key}/children`;
 			if (why === "not an id") problem(field, `holds ${JSON.stringify(child)}, which is not a node id`, "left out");
 			else if (why === "missing") {
@@ -200,9 +205,10 @@ function importConversation(source: ImportSource, conversation: Json, where: str
 				links.children.push(child as string);
 				unlinked.set(key, links);
 			} else {
+				const up = parentOf[positions.get(child as string) as number] as number;
 				problem(
 					field,
-					`names node ${child}, whose parent is ${parentOf.get(child as string) ?? "null"}`,
+					`names node ${child}, whose parent is ${up === ROOT ? "null" : keys[up]}`,
 					"the node's parent field decides",
 				);
 			}
@@ -213,7 +219,7 @@ function importConversation(source: ImportSource, conversation: Json, where: str
 	const headerMs =
 		firstTime !== undefined
 			? millisFromSeconds(firstTime)
-			: earliestTime(nodes.values(), (node) =>
+			: earliestTime(nodes, (node) =>
 					isJson(node.message) ? numberField(node.message, "create_time") : undefined,
 				);
 	const sessionId = uuidFromName(`chatgpt:${conversationId ?? keys.join(",")}`);
@@ -229,21 +235,20 @@ function importConversation(source: ImportSource, conversation: Json, where: str
 
 	const title = titleEntry(context.ids, context.conversationId, conversation.title, header.timestamp);
 	const { records, entryOf } = walkLinkedNodes(
-		keys,
-		parentOf,
-		childrenOf,
+		{ keys, parent: parentOf, children },
 		{ title, time: headerMs },
-		(key, at) => {
-			const parentKey = parentOf.get(key) ?? null;
-			const parentNode = parentKey === null ? undefined : nodes.get(parentKey);
-			return convertNode(context, key, nodes.get(key) as Json, parentKey, parentNode, at);
+		(at, place) => {
+			const up = parentOf[at] as number;
+			const parentNode = up === ROOT ? undefined : nodes[up];
+			return convertNode(context, keys[at] as string, nodes[at] as Json, up === ROOT ? null : (keys[up] as string), parentNode, place);
 		},
-		(key) => problem(`mapping/${key}/parent`, "is part of a cycle of parent links", "imported as a root"),
+		(at) => problem(`mapping/${keys[at]}/parent`, "is part of a cycle of parent links", "imported as a root"),
 	);
 
 	let leafId: string | null = null;
 	const current = conversation.current_node;
-	if (typeof current === "string" && entryOf.has(current)) leafId = entryOf.get(current) as string;
+	const currentEntry = typeof current === "string" ? entryOf[positions.get(current) ?? -1] : undefined;
+	if (currentEntry !== undefined) leafId = currentEntry;
 	else {
 		leafId = lastLeaf(records);
 		if (typeof current === "string") {
@@ -452,5 +457,8 @@ function keepContent(source: Json, entry: SessionEntry, message: Json | undefine
 	if (!parts || !Array.isArray(given) || given.length !== parts.length || parts.some((part, i) => part !== given[i])) {
 		return source;
 	}
-	return { ...source, message: omit(message, ["content"]), content: "text" };
+	// In place (the source is this entry's own): the same keys in the same order as a copy, one object fewer per node.
+	source.message = omit(message, ["content"]);
+	source.content = "text";
+	return source;
 }

@@ -34,9 +34,9 @@ import {
 	titleEntry,
 	type UnmappedBlock,
 	uuidFromName,
-	walkLinkedNodes,
 	withSource,
 } from "./common.js";
+import { childrenInOrder, positionsOf, ROOT, walkLinkedNodes } from "./linked-nodes.js";
 import type { ImportedSession, Importer, ImportSkip, ImportSource } from "./types.js";
 
 /** The `source.format` of entries made from Claude.ai messages. */
@@ -147,11 +147,11 @@ function importConversation(
 			parentOf.set(key, before);
 		}
 	});
-	const childrenOf = new Map<string, string[]>(keys.map((key) => [key, []]));
-	for (const key of keys) {
-		const parent = parentOf.get(key);
-		if (parent) childrenOf.get(parent)?.push(key);
-	}
+	const positions = positionsOf(keys);
+	const parent = Int32Array.from(keys, (key) => {
+		const up = parentOf.get(key);
+		return up === null || up === undefined ? ROOT : (positions.get(up) as number);
+	});
 
 	const id = conversationId ?? `messages:${keys[0] ?? ""}`;
 	const sessionId = uuidFromName(`claude-ai:${id}`);
@@ -163,19 +163,17 @@ function importConversation(
 		model: stringField(conversation, "model") ?? "unknown",
 	};
 	const { records, entryOf } = walkLinkedNodes(
-		keys,
-		parentOf,
-		childrenOf,
+		{ keys, parent, children: childrenInOrder(parent) },
 		{ title: titleEntry(context.ids, id, conversation.name, header.timestamp), time: created },
-		(key, at) => convertMessage(context, key, nodes.get(key) as Json, at),
-		(key) =>
-			problem(`chat_messages/${key}/parent_message_uuid`, "is part of a cycle of parent links", "imported as a root"),
+		(at, place) => convertMessage(context, keys[at] as string, nodes.get(keys[at] as string) as Json, place),
+		(at) =>
+			problem(`chat_messages/${keys[at]}/parent_message_uuid`, "is part of a cycle of parent links", "imported as a root"),
 	);
 
 	let leafId: string | null = lastLeaf(records);
 	const current = conversation.current_leaf_message_uuid;
 	if (typeof current === "string" && current !== "") {
-		const named = entryOf.get(current);
+		const named = entryOf[positions.get(current) ?? -1];
 		if (named) leafId = named;
 		else
 			problem(

@@ -8,8 +8,8 @@
 import { createHash } from "node:crypto";
 import { emptyUsage, sessionInfoEntry } from "../core/entries.js";
 import { SessionTreeError } from "../core/errors.js";
-import { derivedEntryId } from "../core/ids.js";
-import { mayNestDeeper, nestingProblem, nestingProblemOf } from "../core/nesting.js";
+import { derivedHash, hashHex } from "../core/ids.js";
+import { nestingProblem, nestingProblemOf } from "../core/nesting.js";
 import type {
 	AssistantMessage,
 	ImageContent,
@@ -116,18 +116,23 @@ export function contentHash(value: unknown): string {
 		.slice(0, 12);
 }
 
-/** Entry ids derived from seeds (the source's own ids), unique within one session (see {@link derivedEntryId}). */
+/** Entry ids derived from seeds (the source's own ids), unique within one session (see `derivedEntryId` in core/ids.ts). */
 export class DerivedIds {
-	private readonly taken = new Set<string>();
+	/** The hashes of the ids given (see `derivedHash`): numbers, not texts, so a wide import's lookups stay cheap. */
+	private readonly taken = new Set<number>();
 
 	/**
 	 * The id for `seed`: the same seed gives the same id as long as the ids taken before are the
-	 * same, so seeds are given in source order (a grown source keeps its old ids).
+	 * same, so seeds are given in source order (a grown source keeps its old ids). The same id
+	 * as `derivedEntryId(seed, taken)` with the ids given before taken.
 	 */
 	id(seed: string): string {
-		const id = derivedEntryId(seed, (candidate) => this.taken.has(candidate));
-		this.taken.add(id);
-		return id;
+		for (let attempt = 0; ; attempt++) {
+			const hash = derivedHash(seed, attempt);
+			if (this.taken.has(hash)) continue;
+			this.taken.add(hash);
+			return hashHex(hash);
+		}
 	}
 }
 
@@ -229,114 +234,6 @@ export function withSource<T extends SessionEntry>(entry: T, source: object): T 
 	return Object.assign(entry, { source });
 }
 
-/** Where a node of a linked conversation is converted: under which entry, after which model and time. */
-export interface NodePlace {
-	parentId: string | null;
-	model: string | undefined;
-	time: number;
-}
-
-/** A node converted to entries (its own is the last), and the model and time its children inherit. */
-export interface ConvertedNode {
-	entries: SessionEntry[];
-	model: string | undefined;
-	time: number;
-}
-
-/** Why a child id of a node's list is not taken as its child (see {@link orderChildren}). */
-export type BadChild = "not an id" | "missing" | "other parent";
-
-/**
- * The children of every node of a conversation whose nodes link to their parents and list their
- * children (ChatGPT's `children`, Open WebUI's `childrenIds`): the parent links decide the tree,
- * a node's own list the order of its children; a child the list leaves out comes after the
- * listed ones, in `keys` order. A listed id that is no node's, or a node whose parent link
- * names another node, is reported to `onBad` and left out. Linear in the nodes and the listed
- * ids (a Set, not a search of the list, so a node with 200,000 children is no slower per child).
- */
-export function orderChildren(
-	keys: readonly string[],
-	parentOf: ReadonlyMap<string, string | null>,
-	listed: (key: string) => readonly unknown[],
-	onBad: (key: string, child: unknown, why: BadChild) => void,
-): Map<string, string[]> {
-	const childrenOf = new Map<string, string[]>();
-	for (const key of keys) childrenOf.set(key, []);
-	// A node has one parent, so one set of the nodes placed already serves every list.
-	const placed = new Set<string>();
-	for (const key of keys) {
-		const list = childrenOf.get(key) as string[];
-		for (const child of listed(key)) {
-			if (typeof child !== "string") {
-				onBad(key, child, "not an id");
-				continue;
-			}
-			// One lookup: undefined for no node, null for a root.
-			const parent = parentOf.get(child);
-			if (parent === undefined) onBad(key, child, "missing");
-			else if (parent !== key) onBad(key, child, "other parent");
-			else if (!placed.has(child)) {
-				placed.add(child);
-				list.push(child);
-			}
-		}
-	}
-	for (const key of keys) {
-		const parent = parentOf.get(key);
-		if (parent === null || parent === undefined || placed.has(key)) continue;
-		placed.add(key);
-		(childrenOf.get(parent) as string[]).push(key);
-	}
-	return childrenOf;
-}
-
-/**
- * Converts a conversation whose nodes link to their parents and list their children
- * (ChatGPT's `mapping`, Open WebUI's `history.messages`) into records: the conversation's
- * title entry first (see {@link titleEntry}), if any, with the roots under it, then depth first
- * from each root, children in `childrenOf` order, iteratively (conversations run deep). A node
- * no root reaches sits on a cycle of parent links: `onCycle` reports it, and it is cut from its
- * parent and imported as a root. Returns the records and each node's own entry id (the last of
- * its entries).
- */
-export function walkLinkedNodes(
-	keys: readonly string[],
-	parentOf: Map<string, string | null>,
-	childrenOf: ReadonlyMap<string, readonly string[]>,
-	first: { title: SessionInfoEntry | undefined; time: number },
-	convert: (key: string, at: NodePlace) => ConvertedNode,
-	onCycle: (key: string) => void,
-): { records: SessionEntry[]; entryOf: Map<string, string> } {
-	const records: SessionEntry[] = first.title ? [first.title] : [];
-	const start: NodePlace = { parentId: first.title?.id ?? null, model: undefined, time: first.time };
-	const entryOf = new Map<string, string>();
-	const visited = new Set<string>();
-	const walk = (root: string) => {
-		const stack: Array<{ key: string; at: NodePlace }> = [{ key: root, at: start }];
-		for (let frame = stack.pop(); frame; frame = stack.pop()) {
-			if (visited.has(frame.key)) continue;
-			visited.add(frame.key);
-			const converted = convert(frame.key, frame.at);
-			records.push(...converted.entries);
-			const own = converted.entries[converted.entries.length - 1] as SessionEntry;
-			entryOf.set(frame.key, own.id);
-			const at = { parentId: own.id, model: converted.model, time: converted.time };
-			const children = childrenOf.get(frame.key) ?? [];
-			for (let i = children.length - 1; i >= 0; i--) stack.push({ key: children[i] as string, at });
-		}
-	};
-	for (const key of keys) if (parentOf.get(key) === null) walk(key);
-	for (const key of keys) {
-		if (visited.has(key)) continue;
-		onCycle(key);
-		// Cut from its parent: the parent, walked later, skips it as visited (no filtering of
-		// the parent's list, which would cost the list's length for every node cut from it).
-		parentOf.set(key, null);
-		walk(key);
-	}
-	return { records, entryOf };
-}
-
 /** The last entry in file order that has no children: the leaf when the source names none. */
 export function lastLeaf(records: readonly SessionEntry[]): string | null {
 	const parents = new Set(records.map((entry) => entry.parentId));
@@ -395,7 +292,7 @@ export function parseJsonSource(source: ImportSource): unknown {
 		}
 		throw new SessionTreeError("INVALID_JSON", `not valid JSON${where}: ${reason}`, { file: source.name });
 	}
-	return mayNestDeeper(text) ? checkedNesting(source, value) : value;
+	return nestingProblem(text, value) === undefined ? value : checkedNesting(source, value);
 }
 
 /**

@@ -136,7 +136,11 @@ export function importFailure(
 // ---- the records of an imported session ------------------------------------------------------
 
 /** The persisted-leaf record of an import (see leaf-record.ts), unlike every id `taken`. */
-function leafRecordOf(imported: ImportedSession, taken: ReadonlySet<string>, records: readonly RawRecord[]): RawRecord {
+function leafRecordOf(
+	imported: ImportedSession,
+	taken: Pick<ReadonlySet<string>, "has">,
+	records: readonly RawRecord[],
+): RawRecord {
 	return leafRecordFor(imported, (candidate) => taken.has(candidate), latestTime(records, imported.header.timestamp));
 }
 
@@ -149,7 +153,9 @@ export function sessionRecords(imported: ImportedSession): RawRecord[] {
 	const out: RawRecord[] = [imported.header as RawRecord, ...records];
 	const last = records.length > 0 ? String(records[records.length - 1]?.id) : null;
 	if (needsLeafRecord(imported, last)) {
-		out.push(leafRecordOf(imported, new Set(records.map((record) => String(record.id))), records));
+		// A scan per candidate id (one, nearly always) rather than a set of every id: no second index of a wide import.
+		const taken = { has: (id: string) => records.some((record) => record.id === id) };
+		out.push(leafRecordOf(imported, taken, records));
 	}
 	return out;
 }
@@ -410,7 +416,11 @@ export async function importSources(inputs: readonly string[], options: ImportOp
 	const record = (source: string, sessions: readonly ImportedSession[], results: readonly WriteResult[]) => {
 		results.forEach((result, i) => {
 			const imported = sessions[i] as ImportedSession;
-			const toolPairing = toolPairingOfRecords(sessionRecords(imported), result.location);
+			const toolPairing = toolPairingOfRecords(
+				[imported.header as RawRecord, ...(imported.records as unknown as RawRecord[])],
+				result.location,
+				imported.leafId,
+			);
 			report.sessions.push({ ...result, source, sessionId: imported.header.id, format: imported.format, toolPairing });
 		});
 	};

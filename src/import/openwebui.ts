@@ -38,7 +38,6 @@ import {
 	millisFromSeconds,
 	numberField,
 	omit,
-	orderChildren,
 	parseJsonSource,
 	stringField,
 	textBlock,
@@ -46,9 +45,9 @@ import {
 	UNKNOWN_MODEL,
 	usageFromOpenAI,
 	uuidFromName,
-	walkLinkedNodes,
 	withSource,
 } from "./common.js";
+import { orderChildren, parentLinks, positionsOf, ROOT, walkLinkedNodes } from "./linked-nodes.js";
 import { stepsFromContent, stepsFromOutput } from "./openwebui-steps.js";
 import type { ImportedSession, Importer, ImportSkip, ImportSource } from "./types.js";
 
@@ -126,7 +125,7 @@ function importChat(source: ImportSource, row: Json | undefined, chat: Json, whe
 	if (!isJson(messages)) throw fail("history.messages", "missing or not an object");
 
 	const keys: string[] = [];
-	const nodes = new Map<string, Json>();
+	const nodes: Json[] = [];
 	for (const key of Object.keys(messages)) {
 		const message = messages[key];
 		if (!isJson(message)) {
@@ -142,30 +141,36 @@ function importChat(source: ImportSource, row: Json | undefined, chat: Json, whe
 			problem(`history.messages/${key}/childrenIds`, "not a list of message ids", "ignored");
 		}
 		keys.push(key);
-		nodes.set(key, message);
+		nodes.push(message);
 	}
 	const unlinked: Context["unlinked"] = new Map();
-	const parentOf = new Map<string, string | null>();
-	for (const [key, message] of nodes) {
-		const parent = typeof message.parentId === "string" ? message.parentId : null;
-		if (parent !== null && !nodes.has(parent)) {
+	const positions = positionsOf(keys);
+	const parentOf = parentLinks(
+		keys,
+		positions,
+		(at) => {
+			const parent = (nodes[at] as Json).parentId;
+			return typeof parent === "string" ? parent : null;
+		},
+		(at, parent) => {
+			const key = keys[at] as string;
 			problem(
 				`history.messages/${key}/parentId`,
 				`names message ${parent}, which is not in history.messages`,
 				"imported as a root",
 			);
-			parentOf.set(key, null);
 			unlinked.set(key, { parentId: parent });
-		} else parentOf.set(key, parent);
-	}
-	const childrenOf = orderChildren(
-		keys,
-		parentOf,
-		(key) => {
-			const children = (nodes.get(key) as Json).childrenIds;
-			return Array.isArray(children) ? children : [];
 		},
-		(key, child, why) => {
+	);
+	const children = orderChildren(
+		positions,
+		parentOf,
+		(at) => {
+			const listed = (nodes[at] as Json).childrenIds;
+			return Array.isArray(listed) ? listed : [];
+		},
+		(at, child, why) => {
+			const key = keys[at] as string;
 			const field = `history.messages/${key}/childrenIds`;
 			if (why === "not an id") problem(field, `holds ${JSON.stringify(child)}, not a message id`, "left out");
 			else if (why === "missing") {
@@ -175,16 +180,17 @@ function importChat(source: ImportSource, row: Json | undefined, chat: Json, whe
 				links.childrenIds.push(child as string);
 				unlinked.set(key, links);
 			} else {
+				const up = parentOf[positions.get(child as string) as number] as number;
 				problem(
 					field,
-					`names message ${child}, whose parentId is ${parentOf.get(child as string) ?? "null"}`,
+					`names message ${child}, whose parentId is ${up === ROOT ? "null" : keys[up]}`,
 					"the message's parentId decides",
 				);
 			}
 		},
 	);
 
-	const roots = keys.filter((key) => parentOf.get(key) === null);
+	const roots = keys.filter((_, at) => parentOf[at] === ROOT);
 	const sessionId = uuidFromName(`openwebui:${chatId ?? `messages:${roots[0] ?? keys[0] ?? ""}`}`);
 	const created = numberField(row ?? {}, "created_at");
 	const chatTime = numberField(chat, "timestamp");
@@ -193,23 +199,23 @@ function importChat(source: ImportSource, row: Json | undefined, chat: Json, whe
 			? millisFromSeconds(created)
 			: chatTime !== undefined
 				? chatTime
-				: earliestTime(nodes.values(), (node) => numberField(node, "timestamp"));
+				: earliestTime(nodes, (node) => numberField(node, "timestamp"));
 	const header = make.sessionHeader(sessionId, isoFromMillis(headerMs), "");
 	const models = Array.isArray(chat.models) ? chat.models.filter((model) => typeof model === "string") : [];
 	const context: Context = { chatId: chatId ?? sessionId, ids: new DerivedIds(), models, unlinked };
 
 	const { records, entryOf } = walkLinkedNodes(
-		keys,
-		parentOf,
-		childrenOf,
+		{ keys, parent: parentOf, children },
 		{ title: titleEntry(context.ids, context.chatId, title, header.timestamp), time: headerMs },
-		(key, at) => convertMessage(context, key, nodes.get(key) as Json, at),
-		(key) => problem(`history.messages/${key}/parentId`, "is part of a cycle of parent links", "imported as a root"),
+		(at, place) => convertMessage(context, keys[at] as string, nodes[at] as Json, place),
+		(at) =>
+			problem(`history.messages/${keys[at]}/parentId`, "is part of a cycle of parent links", "imported as a root"),
 	);
 
 	let leafId: string | null;
 	const current = history.currentId;
-	if (typeof current === "string" && entryOf.has(current)) leafId = entryOf.get(current) as string;
+	const currentEntry = typeof current === "string" ? entryOf[positions.get(current) ?? -1] : undefined;
+	if (currentEntry !== undefined) leafId = currentEntry;
 	else {
 		leafId = lastLeaf(records);
 		if (typeof current === "string") {
@@ -228,12 +234,12 @@ function importChat(source: ImportSource, row: Json | undefined, chat: Json, whe
 	state.history = omit(history, ["messages"]);
 	if ("messages" in chat) {
 		const path: Json[] = [];
-		for (let key = typeof current === "string" ? current : undefined; key !== undefined; ) {
-			const message = nodes.get(key);
-			if (!message) break;
-			path.unshift(message);
-			key = parentOf.get(key) ?? undefined;
+		// Walked up by position; a cycle's node was cut to a root by the walk, so this ends.
+		for (let at = typeof current === "string" ? (positions.get(current) ?? ROOT) : ROOT; at !== ROOT; ) {
+			path.push(nodes[at] as Json);
+			at = parentOf[at] as number;
 		}
+		path.reverse();
 		state.messages = isDeepStrictEqual(chat.messages, path) ? "path" : chat.messages;
 	}
 	return { format: "openwebui", header, records, leafId, skipped, state };

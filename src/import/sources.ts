@@ -33,11 +33,14 @@ export interface SourceProblem {
 /** File names a directory walk takes. */
 const SOURCE_FILE = /\.(json|jsonl|zip)$/i;
 
-const decoder = new TextDecoder("utf-8");
-
-/** UTF-8 bytes as text, a byte order mark removed. */
+/**
+ * UTF-8 bytes as text, a byte order mark removed; a byte that is not UTF-8 becomes U+FFFD.
+ * `Buffer#toString` rather than `TextDecoder`: the same text, in about half the time on a large
+ * export (270 ms against 430 ms for 85 MiB, docs/performance.md "ChatGPT import").
+ */
 export function decodeText(bytes: Uint8Array): string {
-	return withoutBom(decoder.decode(bytes));
+	const buffer = Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+	return withoutBom(buffer.toString("utf8"));
 }
 
 /** True for bytes that start a ZIP archive (`PK\x03\x04`, or `PK\x05\x06` for an empty one). */

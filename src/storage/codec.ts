@@ -27,22 +27,25 @@ export function encodeRecord(record: object, location?: string): string {
 
 /**
  * The bytes of records' lines (newlines included), with `prefix` (a newline or nothing)
- * first. The JSON text is encoded straight into the buffer: no second string with the newline
- * appended is made and flattened, which for a 1 KB message is most of what an append allocates.
+ * first. Each JSON text is encoded straight into the buffer: no second string with the newline
+ * appended, no joined text of the batch, is made and flattened (for a 1 KB message that is most
+ * of what an append allocates; for a batch of an import, a copy of all of it).
  * @param location the session's, for the error
  * @throws SessionTreeError INVALID_ARGUMENT for a record nested deeper than {@link MAX_NESTING}
  *   (before anything is written: the caller writes the bytes returned)
  */
 export function encodeRecords(records: readonly object[], prefix: "" | "\n" = "", location?: string): Buffer {
-	if (records.length !== 1) {
-		return Buffer.from(prefix + records.map((record) => encodeRecord(record, location)).join(""));
+	const texts = records.map((record) => recordJson(record, location));
+	let size = prefix.length + texts.length;
+	for (const text of texts) size += Buffer.byteLength(text);
+	// One buffer the size of every line, each text encoded into it: no joined copy of the batch.
+	const bytes = Buffer.allocUnsafe(size);
+	let at = 0;
+	if (prefix.length === 1) bytes[at++] = 0x0a;
+	for (const text of texts) {
+		at += bytes.write(text, at);
+		bytes[at++] = 0x0a;
 	}
-	const json = recordJson(records[0] as object, location);
-	const start = prefix.length;
-	const bytes = Buffer.allocUnsafe(start + Buffer.byteLength(json) + 1);
-	if (start === 1) bytes[0] = 0x0a;
-	const end = start + bytes.write(json, start);
-	bytes[end] = 0x0a;
 	return bytes;
 }
 

@@ -426,3 +426,34 @@ describe("the adapters take no value nested deeper than the limit", () => {
 		await store.close();
 	});
 });
+
+describe("the text scan agrees with the walk of the value", () => {
+	// The scan (textNestsDeeper) decides for large documents whether the value is walked at all;
+	// the walk (nestingPath) is the definition. Each text below is parsed and both are asked.
+	const texts: Array<[string, string]> = [
+		["exactly the limit", arrays(MAX_NESTING)],
+		["one past the limit", arrays(MAX_NESTING + 1)],
+		["objects one past", objects(MAX_NESTING + 1)],
+		["brackets inside strings do not count", `[${JSON.stringify("[".repeat(5000))},${arrays(10)}]`],
+		[
+			"an escaped quote does not end a string",
+			`{"a":${JSON.stringify(`\\"${"{".repeat(3000)}\\\\`)},"b":${arrays(MAX_NESTING - 1)}}`,
+		],
+		["a string ending in a backslash", `[${JSON.stringify("x\\")},${arrays(MAX_NESTING)}]`],
+		["a long wide text", `[${Array.from({ length: 2000 }, (_, i) => `{"k":[${i},"]]]"]}`).join(",")}]`],
+	];
+	for (const [name, text] of texts) {
+		test(name, async () => {
+			const { textNestsDeeper } = await import("../../src/core/nesting.js");
+			const value: unknown = JSON.parse(text);
+			assert.equal(textNestsDeeper(text), nestingPath(value) !== undefined);
+		});
+	}
+	test("an import of a document one level too deep is refused, one level less is read", async () => {
+		const conversation = (depth: number) =>
+			`[{"title":"t","mapping":{"r":{"id":"r","parent":null,"children":[],"message":null,"x":${arrays(depth - 4)}}}}]`;
+		await assert.rejects(importText(conversation(MAX_NESTING + 1), "deep.json"), /nested deeper than 1000 levels/);
+		const sessions = await importText(conversation(MAX_NESTING), "ok.json");
+		assert.equal(sessions.length, 1);
+	});
+});
