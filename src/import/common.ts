@@ -152,8 +152,32 @@ export function titleEntry(
 
 /** An ISO 8601 time (ms precision) from epoch milliseconds; the epoch for a value that is no time. */
 export function isoFromMillis(ms: number): string {
-	const date = new Date(Math.round(ms));
-	return Number.isNaN(date.getTime()) ? new Date(0).toISOString() : date.toISOString();
+	const time = Math.round(ms);
+	const day = Math.floor(time / DAY_MS);
+	// A time outside what Date holds (or NaN) is the epoch, as `new Date(…)` would make it invalid.
+	if (!(Math.abs(time) <= MAX_DATE_MS)) return EPOCH_ISO;
+	if (day !== isoDay.day) isoDay = { day, prefix: new Date(day * DAY_MS).toISOString().slice(0, -13) };
+	// The day's date once per day, the time of day by hand: an import makes one such string per
+	// entry, and `new Date(ms).toISOString()` costs a Date and its formatting each time.
+	let rest = time - day * DAY_MS;
+	const hours = Math.floor(rest / 3_600_000);
+	rest -= hours * 3_600_000;
+	const minutes = Math.floor(rest / 60_000);
+	rest -= minutes * 60_000;
+	const seconds = Math.floor(rest / 1000);
+	const millis = rest - seconds * 1000;
+	return `${isoDay.prefix}${two(hours)}:${two(minutes)}:${two(seconds)}.${millis < 10 ? "00" : millis < 100 ? "0" : ""}${millis}Z`;
+}
+
+const DAY_MS = 86_400_000;
+/** The largest time a Date holds, either side of the epoch (ECMA-262 §21.4.1.22). */
+const MAX_DATE_MS = 8.64e15;
+const EPOCH_ISO = new Date(0).toISOString();
+/** The date part (`2026-12-02T`) of the day {@link isoFromMillis} formatted last. */
+let isoDay = { day: Number.NaN, prefix: "" };
+
+function two(value: number): string {
+	return value < 10 ? `0${value}` : `${value}`;
 }
 
 /** Epoch seconds (possibly fractional) as epoch milliseconds, rounded. */

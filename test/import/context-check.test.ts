@@ -79,3 +79,71 @@ describe("the context check at the end of an import", () => {
 		assert.equal(again.sessions[0]?.toolPairing.problems.length, 1);
 	});
 });
+
+describe("toolPairingOfRecords reads the leaf's branch alone", () => {
+	// Records by hand: a call c1 answered by r1 on one branch, a call c2 left unanswered on
+	// another; which report comes back says which branch was read.
+	const header = {
+		type: "session",
+		version: 3,
+		id: "0195f3c2-0000-7000-8000-000000000009",
+		timestamp: "2026-01-01T00:00:00.000Z",
+		cwd: "/p",
+	};
+	const stamp = (id: string, parentId: string | null) => ({ id, parentId, timestamp: "2026-01-01T00:00:01.000Z" });
+	const call = (id: string, parentId: string | null, callId: string) => ({
+		type: "message",
+		...stamp(id, parentId),
+		message: {
+			role: "assistant",
+			content: [{ type: "toolCall", id: callId, name: "bash", arguments: {} }],
+			api: "x",
+			provider: "p",
+			model: "m",
+			usage: {
+				input: 0,
+				output: 0,
+				cacheRead: 0,
+				cacheWrite: 0,
+				totalTokens: 0,
+				cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+			},
+			stopReason: "toolUse",
+			timestamp: 1,
+		},
+	});
+	const result = (id: string, parentId: string, callId: string) => ({
+		type: "message",
+		...stamp(id, parentId),
+		message: { role: "toolResult", toolCallId: callId, toolName: "bash", content: [], isError: false, timestamp: 1 },
+	});
+	const user = (id: string, parentId: string | null) => ({
+		type: "message",
+		...stamp(id, parentId),
+		message: { role: "user", content: "go", timestamp: 1 },
+	});
+	const records = [
+		header,
+		user("u1", null),
+		call("c1", "u1", "k1"),
+		result("r1", "c1", "k1"),
+		user("u2", "r1"),
+		call("c2", "u1", "k2"),
+		user("u3", "c2"),
+	];
+
+	test("the leaf named, in file order", async () => {
+		const { toolPairingOfRecords } = await import("../../src/import/context-check.js");
+		assert.equal(toolPairingOfRecords(records as never, "x", "u2").problems.length, 0);
+		assert.equal(toolPairingOfRecords(records as never, "x", "u3").problems.length, 1);
+		assert.equal(toolPairingOfRecords(records as never, "x").problems.length, 1, "no leaf named: the last entry");
+		assert.equal(toolPairingOfRecords(records as never, "x", null).problems.length, 0, "leaf null: an empty context");
+	});
+	test("a parent written after its child is found by id", async () => {
+		const { toolPairingOfRecords } = await import("../../src/import/context-check.js");
+		const shuffled = [header, user("u3", "c2"), call("c2", "u1", "k2"), user("u1", null)];
+		assert.equal(toolPairingOfRecords(shuffled as never, "x", "u3").problems.length, 1);
+		const loop = [header, user("a", "b"), user("b", "a")];
+		assert.equal(toolPairingOfRecords(loop as never, "x", "a").problems.length, 0, "a loop of parents ends");
+	});
+});
