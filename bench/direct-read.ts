@@ -1,11 +1,13 @@
 /**
  * The "direct read of a Claude Code transcript" section of `npm run bench` (issue 30, item 9):
  * a transcript of about 130 MiB made of real ones (bench/generate-claude-code.ts) read by the
- * CLI without importing it (`tree FILE`, `ctx FILE`, `md FILE`, output dropped) and imported
- * (`import FILE --dir TMP`), each run a fresh process: its peak resident set size (the whole
- * process, measured in it by bench/rss-probe.ts), that peak against the file's size, its wall
- * time and its CPU time (user + system: steadier than wall time on a busy machine). The target:
- * a direct read (`tree`, `ctx`) peaks at no more than 3× the file.
+ * CLI without importing it (`tree FILE`, `ctx FILE`, `md FILE`, output dropped; `html FILE`, the
+ * page written to a scratch directory) and imported (`import FILE --dir TMP`), each run a fresh
+ * process: its peak resident set size (the whole process, measured in it by bench/rss-probe.ts),
+ * that peak against the file's size, its wall time and its CPU time (user + system: steadier
+ * than wall time on a busy machine). The target:
+ * a direct read (`tree`, `ctx`, `md`, `html`) peaks at no more than 3× the file; the import's
+ * figure is reported beside them.
  *
  * With `--base PATH` (another build's CLI, e.g. the previous commit's `dist/bin/session-tree.js`),
  * each figure is measured for it too and printed beside ours with the ratio base / ours.
@@ -62,7 +64,9 @@ interface Figure {
 const COMMANDS: ReadonlyArray<{ name: string; args: (file: string, dir: string) => string[]; target: boolean }> = [
 	{ name: "tree", args: (file) => ["tree", file], target: true },
 	{ name: "ctx", args: (file) => ["ctx", file], target: true },
-	{ name: "md", args: (file) => ["md", file], target: false },
+	{ name: "md", args: (file) => ["md", file], target: true },
+	// The page is written to the scratch directory (beside the import's), removed after the run.
+	{ name: "html", args: (file, dir) => ["html", file, "--out", `${dir}.html`], target: true },
 	{ name: "import", args: (file, dir) => ["import", file, "--dir", dir], target: false },
 ];
 

@@ -263,6 +263,20 @@ export class Session {
 		return this.tree.getBranch(fromId);
 	}
 
+	/**
+	 * The entries of {@link getBranch}, each read from the store when the iteration reaches it
+	 * and not kept: a walk over a long path of a large session holds one body at a time (see
+	 * `ReadonlySessionTree.walkBranch`). An unknown id throws ENTRY_NOT_FOUND at once.
+	 */
+	walkBranch(fromId?: string): Iterable<SessionEntry> {
+		return this.tree.walkBranch(fromId);
+	}
+
+	/** The entries of {@link getEntries}, each read when it is reached and not kept (see {@link walkBranch}). */
+	walkEntries(): Iterable<SessionEntry> {
+		return this.tree.walkEntries();
+	}
+
 	/** The whole tree: roots in file order, children oldest first, labels attached. */
 	getTree(): SessionTreeNode[] {
 		return this.tree.getTree();

@@ -17,13 +17,13 @@ export function fileExistsError(file: string): SessionTreeError {
 }
 
 /**
- * Writes `text` to a new file `file` (mode 0600) atomically: a temporary file beside it,
- * flushed, then moved into place. Without `force` an existing file is refused (FILE_EXISTS),
- * also one that appears meanwhile: the temporary file is hard-linked to the name, which fails
- * if the name is taken.
+ * Writes `text` (or its pieces, one after the other, never joined) to a new file `file` (mode
+ * 0600) atomically: a temporary file beside it, flushed, then moved into place. Without `force`
+ * an existing file is refused (FILE_EXISTS), also one that appears meanwhile: the temporary
+ * file is hard-linked to the name, which fails if the name is taken.
  * @throws SessionTreeError FILE_EXISTS, or IO_ERROR naming `file` (a missing directory, no permission)
  */
-export function writeNewFile(file: string, text: string, force: boolean): void {
+export function writeNewFile(file: string, text: string | readonly string[], force: boolean): void {
 	try {
 		writeAtomically(file, text, force);
 	} catch (error) {
@@ -33,14 +33,16 @@ export function writeNewFile(file: string, text: string, force: boolean): void {
 	}
 }
 
-function writeAtomically(file: string, text: string, force: boolean): void {
+function writeAtomically(file: string, text: string | readonly string[], force: boolean): void {
 	if (!force && existsSync(file)) throw fileExistsError(file);
 	const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
 	const fd = openSync(temp, "wx", 0o600);
 	try {
 		try {
-			const bytes = Buffer.from(text, "utf8");
-			for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+			for (const part of typeof text === "string" ? [text] : text) {
+				const bytes = Buffer.from(part, "utf8");
+				for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
+			}
 			fsyncSync(fd);
 		} finally {
 			closeSync(fd);
@@ -77,7 +79,12 @@ export function checkOutput(file: string | undefined, force: boolean): void {
  * Writes a command's output: to standard output for undefined, else to `file` as
  * {@link writeNewFile} does (atomic, owner-only, an existing file only with `force`).
  */
-export function writeOutput(io: CliIO, file: string | undefined, text: string, force: boolean): void {
-	if (file === undefined) io.out(text);
+export function writeOutput(
+	io: CliIO,
+	file: string | undefined,
+	text: string | readonly string[],
+	force: boolean,
+): void {
+	if (file === undefined) for (const part of typeof text === "string" ? [text] : text) io.out(part);
 	else writeNewFile(file, text, force);
 }

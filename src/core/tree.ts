@@ -219,6 +219,13 @@ export interface ReadonlySessionTree {
 	 * Throws ENTRY_NOT_FOUND for an unknown id.
 	 */
 	getBranch(fromId?: string | null): SessionEntry[];
+	/**
+	 * The entries of {@link getBranch}, each read when it is reached and not kept (see
+	 * {@link SessionTree.walkBranch}). Throws ENTRY_NOT_FOUND for an unknown id.
+	 */
+	walkBranch(fromId?: string | null): Iterable<SessionEntry>;
+	/** The entries of {@link getEntries}, each read when it is reached and not kept (see {@link SessionTree.walkEntries}). */
+	walkEntries(): Iterable<SessionEntry>;
 	/** Ids of all entries that have no children, sorted by code unit. */
 	listBranches(): string[];
 	/** The tree as nested nodes (see {@link SessionTree.getTree}). */
@@ -458,6 +465,26 @@ export class SessionTree implements ReadonlySessionTree {
 	}
 
 	/**
+	 * The entries from the root down to `fromId` (default: the leaf), as {@link getBranch} gives
+	 * them, each parsed for the caller when it is reached and not kept in the tree (see
+	 * `TreeNode.peekEntry`): a body not parsed yet is read from the store again by the next
+	 * walk. Writing out a long path of a large session (`session-tree md`) so holds one body at
+	 * a time, where `getBranch` keeps every body it parses. Throws ENTRY_NOT_FOUND for an
+	 * unknown id (at once, before the first entry).
+	 */
+	walkBranch(fromId?: string | null): Iterable<SessionEntry> {
+		return peekEach(this.getPath(fromId));
+	}
+
+	/**
+	 * Every entry in file order, as {@link getEntries} gives them, each parsed when it is
+	 * reached and not kept (see {@link walkBranch}).
+	 */
+	walkEntries(): Iterable<SessionEntry> {
+		return peekEach(this.ordered.slice());
+	}
+
+	/**
 	 * The nodes from the root down to `fromId` (default: the leaf), without parsing any body.
 	 * Throws ENTRY_NOT_FOUND for an unknown id.
 	 */
@@ -647,6 +674,14 @@ class ReadonlyTreeView implements ReadonlySessionTree {
 		return this.#tree.getBranch(fromId);
 	}
 
+	walkBranch(fromId?: string | null): Iterable<SessionEntry> {
+		return this.#tree.walkBranch(fromId);
+	}
+
+	walkEntries(): Iterable<SessionEntry> {
+		return this.#tree.walkEntries();
+	}
+
 	listBranches(): string[] {
 		return this.#tree.listBranches();
 	}
@@ -660,6 +695,15 @@ class ReadonlyTreeView implements ReadonlySessionTree {
 	}
 }
 Object.freeze(ReadonlyTreeView.prototype);
+
+/** The entries of `nodes`, each peeked when the iteration reaches it (an iterable that can be walked again). */
+function peekEach(nodes: readonly TreeNode[]): Iterable<SessionEntry> {
+	return {
+		*[Symbol.iterator]() {
+			for (const node of nodes) yield node.peekEntry();
+		},
+	};
+}
 
 /** A node of {@link SessionTree.getTree}: `entry` is parsed on first read. */
 class TreeViewNode implements SessionTreeNode {

@@ -6,8 +6,9 @@
  * - {@link loadImporter} loads the importer of a format when it is first needed (each lives in
  *   its own module: ./chatgpt.js, ./openwebui.js, ./claude-code.js, ./codex.js).
  * - {@link importSources} expands files, directories and ZIP files into sources, imports each
- *   in memory, and writes each session through the store interface into a collection (a
- *   directory, `sqlite:PATH`, `postgres://…`) or one location. It is re-runnable: a session that
+ *   in memory (a Claude Code transcript file in a stream, its records made as they are
+ *   written: ./claude-code-file.ts), and writes each session through the store interface into
+ *   a collection (a directory, `sqlite:PATH`, `postgres://…`) or one location. It is re-runnable: a session that
  *   exists already is compared with the new import: identical, nothing is written; the stored
  *   records all in the import, only the new ones are appended (and the leaf moved); anything
  *   else is refused, naming the first entry that differs. A source that fails writes nothing.
@@ -24,13 +25,15 @@ import type { ToolPairingReport } from "../core/tool-pairing.js";
 import { Session } from "../session.js";
 import { DirectoryCollection } from "../storage/directory-collection.js";
 import { collectionAt, schemeOf, storeAt } from "../storage/locations.js";
+import { readRegularFile } from "../storage/regular-file.js";
 import type { SessionCollection, SessionStore, StorePosition } from "../storage/store.js";
+import { STREAMED_RECORD_BATCH, StreamedImport } from "./claude-code-file.js";
 import { isJson } from "./common.js";
 import { toolPairingOfRecords } from "./context-check.js";
-import { FORMAT_NAMES, IMPORT_FORMATS, type SourceKind, sniffFormat } from "./detect.js";
+import { FORMAT_NAMES, IMPORT_FORMATS, type SourceKind, sniffFirstLines, sniffFormat } from "./detect.js";
 import { latestTime, leafRecordFor, needsLeafRecord } from "./leaf-record.js";
 import { ImportedSessionStore } from "./read-only.js";
-import { expandInputs, type PendingSource } from "./sources.js";
+import { decodeText, expandInputs, type PendingSource } from "./sources.js";
 import type { ImportedSession, Importer, ImportFormat, ImportSkip, ImportSource } from "./types.js";
 import type { ZipLimits } from "./zip.js";
 
@@ -179,7 +182,14 @@ export type ImportTarget = CopyTarget;
 
 /** What a write will do, decided before anything is written. */
 type Plan =
-	| { kind: "create"; store: SessionStore; records: RawRecord[] }
+	| {
+			kind: "create";
+			store: SessionStore;
+			header: RawRecord;
+			/** The records after the header, in batches; `count` records in all, the header included. */
+			rest: Iterable<readonly RawRecord[]>;
+			count: number;
+	  }
 	| { kind: "append"; store: SessionStore; records: RawRecord[]; position: StorePosition }
 	| { kind: "unchanged"; store: SessionStore };
 
@@ -202,7 +212,16 @@ function sourceIdOf(record: RawRecord): string {
  *   import of the same source, naming the first entry that differs
  */
 async function plan(imported: ImportedSession, store: SessionStore): Promise<Plan> {
-	if (!(await store.exists())) return { kind: "create", store, records: sessionRecords(imported) };
+	if (!(await store.exists())) {
+		// A transcript read in a stream is written a batch at a time, its bodies made as they are written.
+		if (imported instanceof StreamedImport) {
+			const { header } = imported;
+			const rest = imported.recordsAfterHeader(STREAMED_RECORD_BATCH);
+			return { kind: "create", store, header: header as RawRecord, rest, count: imported.recordCount };
+		}
+		const [header, ...rest] = sessionRecords(imported);
+		return { kind: "create", store, header: header as RawRecord, rest: inBatches(rest), count: rest.length + 1 };
+	}
 	const read = await store.read();
 	const stored: RawRecord[] = [];
 	for (const batch of recordBatches(read, store.location)) stored.push(...batch);
@@ -258,16 +277,15 @@ async function carryOut(step: Plan, collection: SessionCollection | undefined): 
 			await store.flush();
 			return { location: store.location, status: "appended", records: step.records.length };
 		}
-		const [header, ...rest] = step.records;
-		const position = await store.create(header as unknown as Parameters<SessionStore["create"]>[0]);
+		const position = await store.create(step.header as unknown as Parameters<SessionStore["create"]>[0]);
 		try {
-			await appendBatches(store, inBatches(rest), position, "import");
+			await appendBatches(store, step.rest, position, "import");
 			await store.flush();
 		} catch (error) {
 			await removeUnfinished(store, collection);
 			throw error;
 		}
-		return { location: store.location, status: "written", records: step.records.length };
+		return { location: store.location, status: "written", records: step.count };
 	} finally {
 		await store.close();
 	}
@@ -416,11 +434,14 @@ export async function importSources(inputs: readonly string[], options: ImportOp
 	const record = (source: string, sessions: readonly ImportedSession[], results: readonly WriteResult[]) => {
 		results.forEach((result, i) => {
 			const imported = sessions[i] as ImportedSession;
-			const toolPairing = toolPairingOfRecords(
-				[imported.header as RawRecord, ...(imported.records as unknown as RawRecord[])],
-				result.location,
-				imported.leafId,
-			);
+			const toolPairing =
+				imported instanceof StreamedImport
+					? imported.toolPairing()
+					: toolPairingOfRecords(
+							[imported.header as RawRecord, ...(imported.records as unknown as RawRecord[])],
+							result.location,
+							imported.leafId,
+						);
 			report.sessions.push({ ...result, source, sessionId: imported.header.id, format: imported.format, toolPairing });
 		});
 	};
@@ -429,32 +450,36 @@ export async function importSources(inputs: readonly string[], options: ImportOp
 		if (options.out !== undefined) {
 			// One location takes one session: every source is imported before anything is written.
 			const found: Array<{ source: string; session: ImportedSession }> = [];
-			let done = 0;
-			for (const pending of sources) {
-				const sessions = await importPending(pending, options, report);
-				for (const session of sessions ?? []) found.push({ source: pending.name, session });
-				options.onProgress?.(++done, sources.length);
-			}
-			if (report.failures.length > 0) return report;
-			if (found.length !== 1) {
-				const names = [...new Set(found.map((item) => item.source))].join(", ") || inputs.join(", ");
-				report.failures.push({
-					source: names,
-					error: new SessionTreeError(
-						"INVALID_ARGUMENT",
-						`${found.length === 0 ? "no session" : `${found.length} sessions`} in the input; -o writes exactly one (use --dir for many)`,
-					),
-				});
-				return report;
-			}
-			const [{ source, session }] = found as [{ source: string; session: ImportedSession }];
-			report.skipped.push(...session.skipped);
 			try {
-				record(source, [session], await writeSessions([session], target));
-			} catch (error) {
-				report.failures.push({ source, error: asError(error) });
+				let done = 0;
+				for (const pending of sources) {
+					const sessions = await importPending(pending, options, report);
+					for (const session of sessions ?? []) found.push({ source: pending.name, session });
+					options.onProgress?.(++done, sources.length);
+				}
+				if (report.failures.length > 0) return report;
+				if (found.length !== 1) {
+					const names = [...new Set(found.map((item) => item.source))].join(", ") || inputs.join(", ");
+					report.failures.push({
+						source: names,
+						error: new SessionTreeError(
+							"INVALID_ARGUMENT",
+							`${found.length === 0 ? "no session" : `${found.length} sessions`} in the input; -o writes exactly one (use --dir for many)`,
+						),
+					});
+					return report;
+				}
+				const [{ source, session }] = found as [{ source: string; session: ImportedSession }];
+				report.skipped.push(...session.skipped);
+				try {
+					record(source, [session], await writeSessions([session], target));
+				} catch (error) {
+					report.failures.push({ source, error: asError(error) });
+				}
+				return report;
+			} finally {
+				closeStreamed(found.map((item) => item.session));
 			}
-			return report;
 		}
 		let done = 0;
 		for (const pending of sources) {
@@ -466,6 +491,8 @@ export async function importSources(inputs: readonly string[], options: ImportOp
 					record(pending.name, sessions, results);
 				} catch (error) {
 					report.failures.push({ source: pending.name, error: asError(error) });
+				} finally {
+					closeStreamed(sessions);
 				}
 			}
 			options.onProgress?.(++done, sources.length);
@@ -488,6 +515,16 @@ async function importPending(
 ): Promise<ImportedSession[] | undefined> {
 	let text: string;
 	try {
+		const transcript = pending.path === undefined ? undefined : await readClaudeCodeFile(pending.path, options);
+		if (transcript) {
+			let kept: ImportedSession[] | undefined;
+			try {
+				kept = conversations(transcript, pending, report);
+				return kept;
+			} finally {
+				if (!kept) closeStreamed(transcript);
+			}
+		}
 		text = pending.read();
 	} catch (error) {
 		report.failures.push({ source: pending.name, error: asError(error) });
@@ -505,30 +542,72 @@ async function importPending(
 		}
 	}
 	try {
-		const sessions = await importText(text, pending.name, options);
-		// A transcript of titles or snapshots only (Claude Code writes such files beside real ones)
-		// is of a known format but no session: skipped in a walk, a failure when named.
-		if (sessions.length === 0 || sessions.every((s) => !holdsConversation(s))) {
-			if (!pending.explicit) {
-				report.skipped.push({ source: pending.name, where: "", reason: "holds no conversation" });
-				return undefined;
-			}
-			const words = sessions[0] ? FORMAT_NAMES[sessions[0].format] : "a file";
-			throw new SessionTreeError(
-				"INVALID_ARGUMENT",
-				`${pending.name}: ${words} that holds no conversation (no message in it): nothing to import`,
-				{ file: pending.name },
-			);
-		}
-		return sessions;
+		return conversations(await importText(text, pending.name, options), pending, report);
 	} catch (error) {
 		report.failures.push({ source: pending.name, error: asError(error) });
 		return undefined;
 	}
 }
 
+/**
+ * The sessions of a source that hold a conversation. A transcript of titles or snapshots only
+ * (Claude Code writes such files beside real ones) is of a known format but no session:
+ * skipped in a walk (undefined), a failure when named.
+ * @throws SessionTreeError INVALID_ARGUMENT for a source the user named that holds none
+ */
+function conversations(
+	sessions: ImportedSession[],
+	pending: PendingSource,
+	report: ImportReport,
+): ImportedSession[] | undefined {
+	if (sessions.length > 0 && sessions.some(holdsConversation)) return sessions;
+	if (!pending.explicit) {
+		report.skipped.push({ source: pending.name, where: "", reason: "holds no conversation" });
+		return undefined;
+	}
+	const words = sessions[0] ? FORMAT_NAMES[sessions[0].format] : "a file";
+	throw new SessionTreeError(
+		"INVALID_ARGUMENT",
+		`${pending.name}: ${words} that holds no conversation (no message in it): nothing to import`,
+		{ file: pending.name },
+	);
+}
+
+/**
+ * The import of the file at `path` read line by line, never as one text, if it is a Claude Code
+ * transcript (its first lines tell, as they tell a direct read; or `--from claude-code`); else
+ * undefined, and the file is read as a text as any other source.
+ * @throws SessionTreeError as {@link importText} of the file's text does
+ */
+async function readClaudeCodeFile(path: string, options: ImportTextOptions): Promise<ImportedSession[] | undefined> {
+	if (options.from !== undefined && options.from !== "claude-code") return undefined;
+	const { fileLines } = await import("./source-lines.js");
+	const lines = fileLines(path);
+	let kept = false;
+	try {
+		if (options.from === undefined && sniffFirstLines(lines.scan()) !== "claude-code") return undefined;
+		const { streamTranscript } = await import("./claude-code-lazy.js");
+		const transcript = streamTranscript({ name: path, lenient: options.lenient === true }, lines);
+		if (!transcript) return [];
+		kept = true;
+		return [new StreamedImport(transcript, lines, path)];
+	} catch (error) {
+		// What the file looks like, told as importText tells it (from the whole text), only for the message.
+		const kind = options.from !== undefined ? sniffFormat(decodeText(readRegularFile(path))) : undefined;
+		throw importFailure(error, "claude-code", path, options.from, kind);
+	} finally {
+		if (!kept) lines.close();
+	}
+}
+
+/** Closes the files of sessions read in a stream (see claude-code-file.ts). */
+function closeStreamed(sessions: Iterable<ImportedSession>): void {
+	for (const session of sessions) if (session instanceof StreamedImport) session.close();
+}
+
 /** True when an imported session holds anything a model would be sent (not only titles, snapshots or notes). */
 function holdsConversation(imported: ImportedSession): boolean {
+	if (imported instanceof StreamedImport) return imported.holdsConversation();
 	return imported.records.some((r) => r.type === "message" || r.type === "custom_message" || r.type === "compaction");
 }
 

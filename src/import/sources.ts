@@ -22,6 +22,8 @@ export interface PendingSource {
 	readonly explicit: boolean;
 	/** Its text (UTF-8, a byte order mark removed). */
 	read(): string;
+	/** The file, for a source that is one (not a member of an archive): a transcript is read from it line by line. */
+	readonly path?: string;
 }
 
 /** An input that could not be used, and why. */
@@ -133,6 +135,7 @@ function fileSources(
 			name: path,
 			explicit,
 			read: () => decodeText(readRegularFile(path)),
+			path,
 		},
 	];
 }

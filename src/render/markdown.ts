@@ -77,18 +77,11 @@ export interface MarkdownInput {
 /** The path as a Markdown document, ending with a newline. */
 export function renderMarkdown(input: MarkdownInput): string {
 	const maxLines = input.resultLines ?? MARKDOWN_RESULT_LINES;
-	const blocks: string[] = [`# ${title(input)}`, headerLine(input)];
+	const blocks: string[] = [`# ${markdownTitle(input)}`, headerLine(input)];
 	let printed = 0;
 	for (const entry of input.entries) {
-		const chunks = renderEntry(entry, maxLines);
+		const chunks = entryBlocks(entry, maxLines, input.label);
 		if (chunks.length === 0) continue;
-		const label = input.label?.(entry.id);
-		if (label !== undefined && label.trim() !== "") {
-			const first = chunks[0] as string;
-			const end = first.indexOf("\n");
-			const tag = ` 🏷 ${escapeInline(label.trim())}`;
-			chunks[0] = end < 0 ? `${first}${tag}` : `${first.slice(0, end)}${tag}${first.slice(end)}`;
-		}
 		blocks.push(...chunks);
 		printed++;
 	}
@@ -96,9 +89,58 @@ export function renderMarkdown(input: MarkdownInput): string {
 	return `${blocks.join("\n\n")}\n`;
 }
 
+/** What {@link writeMarkdown} writes: a {@link MarkdownInput} whose entries are read as they are written. */
+export interface MarkdownStreamInput extends Omit<MarkdownInput, "entries"> {
+	/** The title ({@link markdownTitle} of the same input). */
+	title: string;
+	/** The entries from the root to the leaf, in order: each need not be kept once the next is asked for. */
+	entries: Iterable<SessionEntry>;
+}
+
+/**
+ * The document {@link renderMarkdown} makes, the same text, given to `write` piece by piece:
+ * the title and the header, then each entry's blocks as soon as the entry is read. With entries
+ * read as they are reached (`Session.walkBranch`), a long path of a large session costs one
+ * body and its Markdown at a time, not every body and the whole document.
+ */
+export function writeMarkdown(input: MarkdownStreamInput, write: (text: string) => void): void {
+	const maxLines = input.resultLines ?? MARKDOWN_RESULT_LINES;
+	write(`# ${input.title}\n\n${headerLine(input)}`);
+	let printed = 0;
+	for (const entry of input.entries) {
+		const chunks = entryBlocks(entry, maxLines, input.label);
+		if (chunks.length === 0) continue;
+		write(`\n\n${chunks.join("\n\n")}`);
+		printed++;
+	}
+	write(printed === 0 ? "\n\n*(no entries)*\n" : "\n");
+}
+
+/** The blocks of one entry with its label after the first line (none: not printed). */
+function entryBlocks(entry: SessionEntry, maxLines: number, labelOf: MarkdownInput["label"]): string[] {
+	const chunks = renderEntry(entry, maxLines);
+	if (chunks.length === 0) return chunks;
+	const label = labelOf?.(entry.id);
+	if (label !== undefined && label.trim() !== "") {
+		const first = chunks[0] as string;
+		const end = first.indexOf("\n");
+		const tag = ` 🏷 ${escapeInline(label.trim())}`;
+		chunks[0] = end < 0 ? `${first}${tag}` : `${first.slice(0, end)}${tag}${first.slice(end)}`;
+	}
+	return chunks;
+}
+
 // ---- the title ----------------------------------------------------------------------------
 
-function title(input: MarkdownInput): string {
+/**
+ * The document's title, without `# `: the session name, else the first user message on the
+ * path, else `Session ID`. The entries are read up to that message only.
+ */
+export function markdownTitle(input: {
+	name?: string | undefined;
+	sessionId: string;
+	entries: Iterable<SessionEntry>;
+}): string {
 	const name = input.name === undefined ? "" : oneLine(input.name, MARKDOWN_TITLE_LENGTH);
 	if (name !== "") return escapeInline(name);
 	for (const entry of input.entries) {
@@ -110,7 +152,7 @@ function title(input: MarkdownInput): string {
 	return `Session ${escapeInline(input.sessionId)}`;
 }
 
-function headerLine(input: MarkdownInput): string {
+function headerLine(input: Pick<MarkdownInput, "sessionId" | "cwd" | "leafId">): string {
 	const leaf = input.leafId === null ? "(before the first entry)" : codeSpan(input.leafId);
 	return `Session ${codeSpan(input.sessionId)} · cwd ${codeSpan(input.cwd)} · leaf ${leaf}`;
 }

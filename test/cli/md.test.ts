@@ -1,6 +1,8 @@
 /** `session-tree md`: the path to the leaf as Markdown, on pi's fixtures. */
 
 import assert from "node:assert/strict";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { Session } from "../../src/index.js";
 import { type CliResult, cli, fixture, removeTempDirs, tempDir } from "./helpers.js";
@@ -110,6 +112,20 @@ describe("md", () => {
 		const usage = await cli(["md"]);
 		assert.equal(usage.code, 2);
 		assert.match(usage.stderr, /^session-tree: missing FILE\nTry 'session-tree md --help'\.\n$/);
+	});
+
+	test("a body that cannot be read stops the output after the entries before it (written as read)", async () => {
+		// Line 5 is a message before the compaction: outside the context, so parsed only when md reaches it.
+		const lines = readFileSync(fixture("compaction"), "utf8").split("\n");
+		lines[4] = (lines[4] as string).replace('"text":"', '"text":"\\q');
+		const file = join(tempDir(), "damaged.jsonl");
+		writeFileSync(file, lines.join("\n"));
+		const result = await cli(["md", file]);
+		assert.equal(result.code, 1);
+		assert.ok(result.stderr.startsWith(`session-tree: ${file}:5: not valid JSON`), result.stderr);
+		assert.ok(result.stdout.startsWith("# We file tool can this object with package it result."));
+		assert.ok(result.stdout.includes("### User\n\nWe file tool can this object"));
+		assert.ok(!result.stdout.includes("Compaction summary"));
 	});
 
 	test("--help, help md, and the listing", async () => {

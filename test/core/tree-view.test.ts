@@ -74,3 +74,28 @@ test("ids, parents, types and entries read without parsing are the entries' own;
 	assert.equal(viewId(plain), "plain");
 	assert.deepEqual(copyViewNode(plain), { ...plain, children: [] });
 });
+
+for (const name of ["branched-session-clean", "two-compactions", "deep-chain"]) {
+	test(`walkBranch and walkEntries give getBranch's and getEntries' entries, keeping no body (${name})`, async () => {
+		const tree = await lazyTree(name);
+		const unparsed = () => tree.nodesInOrder().filter((node) => node.envelope !== undefined && !node.loaded).length;
+		const lazy = unparsed();
+		assert.ok(lazy > 0, "some bodies are unparsed after the open");
+		const leafId = tree.getLeafId();
+		const walked = [...tree.walkBranch()];
+		const entries = [...tree.asReadonly().walkEntries()];
+		const side = tree.listBranches().find((id) => id !== leafId);
+		const sideWalk = side === undefined ? [] : [...tree.walkBranch(side)];
+		assert.equal(unparsed(), lazy, "the walks kept no body");
+		assert.deepEqual([...tree.walkBranch(null)], []);
+		assert.throws(() => tree.walkBranch("no-such-id"), /no-such-id/);
+		// As the reads that keep them give them (they parse every body into the tree).
+		assert.deepEqual(walked, tree.getBranch());
+		assert.deepEqual(sideWalk, side === undefined ? [] : tree.getBranch(side));
+		assert.deepEqual(entries, tree.getEntries());
+		assert.equal(unparsed(), 0);
+		// A walk is an iterable that can be walked again.
+		const again = tree.walkBranch();
+		assert.deepEqual([...again], [...again]);
+	});
+}

@@ -7,7 +7,8 @@
  *   body made again from the file), the same leaf record, the same reports; the same error
  *   where the import fails;
  * - the command line reads a transcript (made of real ones) larger than the memory its process
- *   is given, where reading it whole needed several times its size;
+ *   is given, where reading it whole needed several times its size (`ctx`, `tree`, and `md`,
+ *   `html` and `import`, which write as they read);
  * - a transcript changed in place after it was opened is an IO_ERROR naming the file and the
  *   line, never a wrong body.
  */
@@ -106,6 +107,28 @@ describe("a Claude Code transcript read in a stream", () => {
 		const tree = await cli(["tree", file], { env });
 		assert.equal(tree.code, 0, tree.stderr.slice(0, 500));
 		assert.match(tree.stdout, /← leaf/);
+		// The path as Markdown and the whole session as a page are written as they are read, one
+		// body at a time: made whole (every body held, one string), they needed more than this heap.
+		const md = await cli(["md", file], { env });
+		assert.equal(md.code, 0, md.stderr.slice(0, 500));
+		assert.match(md.stdout, /^# .*\n\nSession `b3c4d5e6-0000-4000-8000-00000000beef`/);
+		assert.ok(md.stdout.split("\n### ").length > 1000);
+		const page = join(tempDir(), "big.html");
+		const html = await cli(["html", file, "-o", page], { env });
+		assert.equal(html.code, 0, html.stderr.slice(0, 500));
+		assert.ok(statSync(page).size > 10 * 2 ** 20);
+		assert.match(
+			readFileSync(page, "utf8").slice(-200_000),
+			/<\/script>\n<script type="application\/base64\+json" id="session-view">/,
+		);
+		// The import makes its records from the file a batch at a time as it writes them: read as
+		// one text and held as records, it needed twice this heap.
+		const dir = join(tempDir(), "imported");
+		const imported = await cli(["import", file, "--dir", dir], { env });
+		assert.equal(imported.code, 0, imported.stderr.slice(0, 500));
+		assert.match(imported.stderr, /1 session: 1 written/);
+		const [written] = readdirSync(dir);
+		assert.ok(written !== undefined && statSync(join(dir, written)).size > 40 * 2 ** 20);
 	});
 
 	test("a transcript changed in place after it was opened is an IO_ERROR naming the file and line", async () => {

@@ -5,7 +5,7 @@
  */
 
 import { basename, resolve } from "node:path";
-import { exportSessionHtml } from "../../render/html/export.js";
+import { exportSessionHtmlParts } from "../../render/html/export.js";
 import { sanitize } from "../../render/preview.js";
 import { formatCounts } from "../../render/redact.js";
 import { type CommandHandler, requiredPositional, stringValue } from "../args.js";
@@ -29,8 +29,9 @@ export const htmlCommand: CommandHandler = {
 		const force = values.force === true;
 		checkOutput(output, force);
 		const keep = values["no-redact"] === true;
-		const page = await exportSessionHtml(session, { ...(leafId !== undefined ? { leafId } : {}), redact: !keep });
-		writeOutput(io, output, page.html, force);
+		// In pieces, written one after the other: the page of a large session is never one string.
+		const page = await exportSessionHtmlParts(session, { ...(leafId !== undefined ? { leafId } : {}), redact: !keep });
+		writeOutput(io, output, page.parts, force);
 		if (output !== undefined) io.out(`${sanitize(output)}\n`);
 		const summary = formatCounts(page.redactions);
 		if (summary !== "") io.err(`session-tree: redacted ${summary} (--no-redact keeps them)\n`);

@@ -3,11 +3,10 @@
  * side of `session-tree html`). See docs/html.md.
  */
 
-import type { SessionHeader } from "../../core/types.js";
 import type { Session } from "../../session.js";
 import { type RedactionCounts, redactRecords, redactText } from "../redact.js";
 import { loadClientScript } from "./client-script.js";
-import { renderHtmlPage } from "./page.js";
+import { encodeRecordsInPieces, htmlPageAround } from "./page.js";
 
 /** Options of {@link exportSessionHtml}. */
 export interface HtmlExportOptions {
@@ -50,19 +49,44 @@ export interface HtmlExport {
  *   entry; IO_ERROR when the client script is missing (a build without scripts/bundle-client.mjs)
  */
 export async function exportSessionHtml(session: Session, options: HtmlExportOptions = {}): Promise<HtmlExport> {
+	const { parts, ...rest } = await exportSessionHtmlParts(session, options);
+	return { html: parts.join(""), ...rest };
+}
+
+/**
+ * The page of {@link exportSessionHtml} as pieces whose concatenation is its `html`, made
+ * reading one entry at a time (`Session.walkEntries`): a command writes the pieces one after
+ * the other, so a large session (a Claude Code transcript read directly) never has every
+ * body, its whole JSONL text or the whole page in memory at once.
+ * @internal
+ */
+export async function exportSessionHtmlParts(
+	session: Session,
+	options: HtmlExportOptions = {},
+): Promise<Omit<HtmlExport, "html"> & { parts: string[] }> {
 	await session.load();
 	const given = options.leafId;
 	const leafId = given === undefined ? session.getLeafId() : given === null ? null : session.resolveId(given);
 	const clientScript = await loadClientScript();
-	const header = session.getHeader();
-	const entries = session.getEntries();
 	const redact = options.redact !== false;
-	const all: object[] = [header, ...entries];
-	const { records, counts } = redact ? redactRecords(all) : { records: all, counts: {} };
+	const counts: RedactionCounts = {};
+	// Each record redacted alone, its counts added up: the counts of the records redacted together.
+	const redacted = <T extends object>(record: T): T => {
+		if (!redact) return record;
+		const copy = redactRecords([record]);
+		for (const [kind, n] of Object.entries(copy.counts)) counts[kind] = (counts[kind] ?? 0) + n;
+		return copy.records[0] as T;
+	};
+	const header = redacted(session.getHeader());
+	const entries: Iterable<object> = {
+		*[Symbol.iterator]() {
+			for (const entry of session.walkEntries()) yield redacted(entry);
+		},
+	};
+	const data = await encodeRecordsInPieces(header, entries);
 	const name = session.getSessionName();
-	const html = renderHtmlPage({
-		header: records[0] as SessionHeader,
-		records: records.slice(1),
+	const { before, after } = htmlPageAround({
+		header,
 		// Ids hold no secrets, but the page must name the leaf as the records do.
 		leafId: leafId === null || !redact ? leafId : redactText(leafId),
 		clientScript,
@@ -70,5 +94,5 @@ export async function exportSessionHtml(session: Session, options: HtmlExportOpt
 		name: name === undefined || !redact ? name : redactText(name),
 		fileVersion: session.fileVersion,
 	});
-	return { html, redactions: counts, leafId, entryCount: entries.length };
+	return { parts: [before, ...data, after], redactions: counts, leafId, entryCount: session.entryCount };
 }

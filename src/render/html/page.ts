@@ -13,7 +13,8 @@
  */
 
 import { createHash } from "node:crypto";
-import { gzipSync } from "node:zlib";
+import { once } from "node:events";
+import { createGzip, gzipSync } from "node:zlib";
 import type { SessionHeader } from "../../core/types.js";
 import { oneLine } from "../preview.js";
 import { PAGE_CSS } from "./style.js";
@@ -76,6 +77,51 @@ export function encodeRecords(header: SessionHeader, records: readonly object[],
 	return gzipSync(Buffer.from(lines.join("\n"), "utf8"), { level }).toString("base64");
 }
 
+/**
+ * The records as {@link encodeRecords} encodes them, the same base64 text, in pieces: each
+ * record is made JSON when the iteration reaches it and given to a gzip stream, whose output is
+ * turned into base64 as it comes. With records read as they are reached
+ * (`Session.walkEntries`), a large session costs its compressed page, not every record, the
+ * whole JSONL text and its gzip besides.
+ */
+export async function encodeRecordsInPieces(
+	header: SessionHeader,
+	records: Iterable<object>,
+	level = HTML_GZIP_LEVEL,
+): Promise<string[]> {
+	const gzip = createGzip({ level });
+	const pieces: string[] = [];
+	// Base64 of pieces is the base64 of the whole when every piece but the last is a multiple of 3 bytes.
+	let carry = Buffer.alloc(0);
+	gzip.on("data", (chunk: Buffer) => {
+		const bytes = carry.length === 0 ? chunk : Buffer.concat([carry, chunk]);
+		const cut = bytes.length - (bytes.length % 3);
+		pieces.push(bytes.toString("base64", 0, cut));
+		carry = Buffer.from(bytes.subarray(cut));
+	});
+	try {
+		// Lines are handed over about 1 MiB at a time: one write per record would cost more than it compresses.
+		let batch = `${JSON.stringify(header)}\n`;
+		for (const record of records) {
+			batch += `${JSON.stringify(record)}\n`;
+			if (batch.length < GZIP_BATCH) continue;
+			if (!gzip.write(batch)) await once(gzip, "drain");
+			batch = "";
+		}
+		const ended = once(gzip, "end");
+		gzip.end(batch);
+		await ended;
+	} catch (error) {
+		gzip.destroy();
+		throw error;
+	}
+	if (carry.length > 0) pieces.push(carry.toString("base64"));
+	return pieces;
+}
+
+/** Characters of JSONL text given to the gzip stream at a time (see {@link encodeRecordsInPieces}). */
+const GZIP_BATCH = 2 ** 20;
+
 /** Throws when text could end the inline `<script>` or `<style>` that holds it. */
 function checkInlinable(text: string, tag: "script" | "style"): void {
 	const end = new RegExp(`</${tag}`, "i");
@@ -86,14 +132,22 @@ function checkInlinable(text: string, tag: "script" | "style"): void {
 
 /** The page (see the module's documentation). */
 export function renderHtmlPage(input: HtmlPageInput): string {
+	const { before, after } = htmlPageAround(input);
+	return `${before}${encodeRecords(input.header, input.records, input.gzipLevel ?? HTML_GZIP_LEVEL)}${after}`;
+}
+
+/**
+ * The page of {@link renderHtmlPage} but its records: the text before the embedded records
+ * (their base64 text) and the text after them.
+ */
+export function htmlPageAround(input: Omit<HtmlPageInput, "records" | "gzipLevel">): { before: string; after: string } {
 	const script = input.clientScript;
 	checkInlinable(script, "script");
 	checkInlinable(PAGE_CSS, "style");
 	const name = input.name === undefined ? "" : oneLine(input.name, TITLE_LENGTH);
 	const title = name !== "" ? name : `Session ${oneLine(String(input.header.id), TITLE_LENGTH)}`;
 	const view = { leafId: input.leafId, fileVersion: input.fileVersion ?? 3 };
-	const data = encodeRecords(input.header, input.records, input.gzipLevel ?? HTML_GZIP_LEVEL);
-	return [
+	const before = [
 		"<!doctype html>",
 		'<html lang="en" data-theme="light">',
 		"<head>",
@@ -108,11 +162,15 @@ export function renderHtmlPage(input: HtmlPageInput): string {
 		"<body>",
 		'<div id="app" class="loading">Loading the session…</div>',
 		"<noscript><p>This page shows a session-tree session; it needs JavaScript.</p></noscript>",
-		`<script type="application/gzip+base64" id="session-data">${data}</script>`,
+		'<script type="application/gzip+base64" id="session-data">',
+	].join("\n");
+	const after = [
+		"</script>",
 		`<script type="application/base64+json" id="session-view">${Buffer.from(JSON.stringify(view), "utf8").toString("base64")}</script>`,
 		`<script>${script}</script>`,
 		"</body>",
 		"</html>",
 		"",
 	].join("\n");
+	return { before, after };
 }
