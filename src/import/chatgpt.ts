@@ -219,9 +219,7 @@ function importConversation(source: ImportSource, conversation: Json, where: str
 	const headerMs =
 		firstTime !== undefined
 			? millisFromSeconds(firstTime)
-			: earliestTime(nodes, (node) =>
-					isJson(node.message) ? numberField(node.message, "create_time") : undefined,
-				);
+			: earliestTime(nodes, (node) => (isJson(node.message) ? numberField(node.message, "create_time") : undefined));
 	const sessionId = uuidFromName(`chatgpt:${conversationId ?? keys.join(",")}`);
 	const header = make.sessionHeader(sessionId, isoFromMillis(headerMs), "");
 	const context: Context = {
@@ -240,7 +238,14 @@ function importConversation(source: ImportSource, conversation: Json, where: str
 		(at, place) => {
 			const up = parentOf[at] as number;
 			const parentNode = up === ROOT ? undefined : nodes[up];
-			return convertNode(context, keys[at] as string, nodes[at] as Json, up === ROOT ? null : (keys[up] as string), parentNode, place);
+			return convertNode(
+				context,
+				keys[at] as string,
+				nodes[at] as Json,
+				up === ROOT ? null : (keys[up] as string),
+				parentNode,
+				place,
+			);
 		},
 		(at) => problem(`mapping/${keys[at]}/parent`, "is part of a cycle of parent links", "imported as a root"),
 	);

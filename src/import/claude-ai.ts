@@ -167,7 +167,11 @@ function importConversation(
 		{ title: titleEntry(context.ids, id, conversation.name, header.timestamp), time: created },
 		(at, place) => convertMessage(context, keys[at] as string, nodes.get(keys[at] as string) as Json, place),
 		(at) =>
-			problem(`chat_messages/${keys[at]}/parent_message_uuid`, "is part of a cycle of parent links", "imported as a root"),
+			problem(
+				`chat_messages/${keys[at]}/parent_message_uuid`,
+				"is part of a cycle of parent links",
+				"imported as a root",
+			),
 	);
 
 	let leafId: string | null = lastLeaf(records);

@@ -20,10 +20,10 @@ import { readRegularFile } from "../storage/regular-file.js";
 import type { StoreRead } from "../storage/store.js";
 import { type EntrySink, readTranscript } from "./claude-code.js";
 import { entryOf, type LineRef, lineAgain, type Recipe } from "./claude-code-build.js";
-import { sniffFirstLines, sniffFormat } from "./detect.js";
+import { DETECT_LINE_BYTES, sniffFirstLines, sniffFormat } from "./detect.js";
 import type { JsonLine } from "./jsonl.js";
 import { laterTime, leafRecordFor, needsLeafRecord } from "./leaf-record.js";
-import { fileLines, type SourceLines } from "./source-lines.js";
+import { fileLines, firstLineWithin, type SourceLines } from "./source-lines.js";
 import { decodeText } from "./sources.js";
 import type { ImportSkip, SourceName } from "./types.js";
 
@@ -79,7 +79,10 @@ export async function streamTranscriptFile(
 ): Promise<StreamedFile | undefined> {
 	const lines = fileLines(path);
 	try {
-		if (options.known !== true && sniffFirstLines(lines.scan()) !== "claude-code") {
+		if (
+			options.known !== true &&
+			(!firstLineWithin(path, DETECT_LINE_BYTES) || sniffFirstLines(lines.scan()) !== "claude-code")
+		) {
 			lines.close();
 			return undefined;
 		}

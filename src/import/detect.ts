@@ -59,6 +59,11 @@ const DETECT_LINES = 20;
 const DETECT_HEAD = 65536;
 /** A first line longer than this is not parsed to tell the format (its keys are searched instead). */
 const DETECT_LINE = 1 << 20;
+/**
+ * The bytes a first line of {@link DETECT_LINE} characters takes at most in UTF-8 (3 per UTF-16
+ * unit): a file whose first line is longer is no JSONL to {@link sniffFirstLines}.
+ */
+export const DETECT_LINE_BYTES = 3 * DETECT_LINE;
 
 function tryParse(text: string): unknown {
 	try {

@@ -30,7 +30,14 @@ import type { SessionCollection, SessionStore, StorePosition } from "../storage/
 import { STREAMED_RECORD_BATCH, StreamedImport } from "./claude-code-file.js";
 import { isJson } from "./common.js";
 import { toolPairingOfRecords } from "./context-check.js";
-import { FORMAT_NAMES, IMPORT_FORMATS, type SourceKind, sniffFirstLines, sniffFormat } from "./detect.js";
+import {
+	DETECT_LINE_BYTES,
+	FORMAT_NAMES,
+	IMPORT_FORMATS,
+	type SourceKind,
+	sniffFirstLines,
+	sniffFormat,
+} from "./detect.js";
 import { latestTime, leafRecordFor, needsLeafRecord } from "./leaf-record.js";
 import { ImportedSessionStore } from "./read-only.js";
 import { decodeText, expandInputs, type PendingSource } from "./sources.js";
@@ -581,11 +588,16 @@ function conversations(
  */
 async function readClaudeCodeFile(path: string, options: ImportTextOptions): Promise<ImportedSession[] | undefined> {
 	if (options.from !== undefined && options.from !== "claude-code") return undefined;
-	const { fileLines } = await import("./source-lines.js");
+	const { fileLines, firstLineWithin } = await import("./source-lines.js");
 	const lines = fileLines(path);
 	let kept = false;
 	try {
-		if (options.from === undefined && sniffFirstLines(lines.scan()) !== "claude-code") return undefined;
+		if (
+			options.from === undefined &&
+			(!firstLineWithin(path, DETECT_LINE_BYTES) || sniffFirstLines(lines.scan()) !== "claude-code")
+		) {
+			return undefined;
+		}
 		const { streamTranscript } = await import("./claude-code-lazy.js");
 		const transcript = streamTranscript({ name: path, lenient: options.lenient === true }, lines);
 		if (!transcript) return [];

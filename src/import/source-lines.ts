@@ -6,7 +6,7 @@
  * at the start is dropped.
  */
 
-import { fstatSync } from "node:fs";
+import { closeSync, fstatSync, readSync } from "node:fs";
 import type { Span } from "../core/lazy.js";
 import { FileLineSource, fileIdentity } from "../storage/line-source.js";
 import { lineText, scanByteLines } from "../storage/lines.js";
@@ -85,4 +85,33 @@ export function fileLines(path: string): SourceLines {
 		read: (spans) => source.readLines(spans),
 		close: () => source.close(),
 	};
+}
+
+/**
+ * False when the first line of the file at `path` that is not blank runs past `limit` bytes,
+ * told from one read of the file's start: what decides that a file is no JSONL transcript
+ * (see `sniffFirstLines`) without scanning a one-line export of 85 MiB to its end first.
+ * @throws Error as `openSync` does when the file cannot be opened
+ */
+export function firstLineWithin(path: string, limit: number): boolean {
+	const { fd } = openRegularFile(path);
+	try {
+		const head = Buffer.allocUnsafe(limit + 1);
+		let read = 0;
+		for (let got = -1; got !== 0 && read < head.length; read += got) {
+			got = readSync(fd, head, read, head.length - read, read);
+		}
+		let start = 0;
+		// Blank lines first (white space only), as the sniff skips them.
+		while (
+			start < read &&
+			(head[start] === 0x20 || head[start] === 0x09 || head[start] === 0x0d || head[start] === 0x0a)
+		) {
+			start++;
+		}
+		const end = head.subarray(0, read).indexOf(0x0a, start);
+		return end !== -1 || read <= limit;
+	} finally {
+		closeSync(fd);
+	}
 }

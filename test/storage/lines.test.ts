@@ -57,6 +57,33 @@ describe("scanByteLines", () => {
 		assert.equal(ours.length, 4);
 	});
 
+	test("a line across several chunks (pieces joined once at its end), and one left unterminated", () => {
+		// 5.5 chunks of distinct bytes, so a piece lost, doubled or out of order changes the text.
+		const piece = (n: number) => Array.from({ length: n }, (_, i) => String.fromCharCode(97 + (i % 26))).join("");
+		const long = piece((5 << 20) + (1 << 19));
+		const content = `head\n${long}\nmid\n${long}é`;
+		const { ours, theirs } = both(content);
+		assert.deepEqual(ours, theirs);
+		assert.deepEqual(
+			ours.map(([line, text, terminated]) => [line, text.length, terminated]),
+			[
+				[1, 4, true],
+				[2, long.length, true],
+				[3, 3, true],
+				[4, long.length + 1, false],
+			],
+		);
+		const file = join(dir, "f.jsonl");
+		const fd = openSync(file, "r");
+		try {
+			const offsets: number[] = [];
+			for (const line of scanByteLines(fd)) offsets.push(line.offset); // one line object, yielded again
+			assert.deepEqual(offsets, [0, 5, 6 + long.length, 10 + long.length]);
+		} finally {
+			closeSync(fd);
+		}
+	});
+
 	test("random content (property)", () => {
 		fc.assert(
 			fc.property(
