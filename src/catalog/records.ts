@@ -7,9 +7,9 @@
 
 import { rmSync } from "node:fs";
 import { SessionTreeError } from "../core/errors.js";
-import type { Envelope } from "../core/lazy.js";
-import type { RawRecord } from "../core/migrate.js";
+import type { RawRecord } from "../core/records.js";
 import { stripLocation } from "../core/reducer.js";
+import type { Envelope } from "../core/tree-node.js";
 import { parseRecord } from "../core/validate.js";
 import { collectionAt, schemeOf } from "../storage/locations.js";
 import { MemoryCollection } from "../storage/memory-store.js";

@@ -11,9 +11,9 @@
  */
 
 import { isSessionTreeError } from "../core/errors.js";
-import { Envelope, type LineSource } from "../core/lazy.js";
-import type { RawRecord } from "../core/migrate.js";
-import type { ParsedLine } from "../core/reducer.js";
+import type { LineSource } from "../core/lazy.js";
+import type { ParsedLine, RawRecord } from "../core/records.js";
+import { Envelope } from "../core/tree-node.js";
 import type { SessionEntry, SessionHeader } from "../core/types.js";
 import { parseLine } from "../storage/codec.js";
 import { readRegularFile } from "../storage/regular-file.js";

@@ -11,7 +11,7 @@
  */
 
 import { readAllRecords } from "../catalog/transfer.js";
-import type { RawRecord } from "../core/migrate.js";
+import type { RawRecord } from "../core/records.js";
 import type { SessionEntry, SessionHeader } from "../core/types.js";
 import { Session } from "../session.js";
 import { storeAt } from "../storage/locations.js";

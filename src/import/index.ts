@@ -20,7 +20,7 @@
 import { appendBatches, inBatches, recordBatches, removeUnfinished } from "../catalog/records.js";
 import type { CopyTarget } from "../catalog/transfer.js";
 import { SessionTreeError } from "../core/errors.js";
-import type { RawRecord } from "../core/migrate.js";
+import type { RawRecord } from "../core/records.js";
 import type { ToolPairingReport } from "../core/tool-pairing.js";
 import { Session } from "../session.js";
 import { DirectoryCollection } from "../storage/directory-collection.js";

@@ -24,8 +24,7 @@
  */
 
 import { SessionTreeError } from "../../core/errors.js";
-import type { RawRecord } from "../../core/migrate.js";
-import type { ParsedLine } from "../../core/reducer.js";
+import type { ParsedLine, RawRecord } from "../../core/records.js";
 import type { SessionHeader } from "../../core/types.js";
 import { errorCode } from "../../core/validate.js";
 import type { StoreOptions } from "../locations.js";
