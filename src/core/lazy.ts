@@ -9,7 +9,7 @@
  */
 
 import { SessionTreeError } from "./errors.js";
-import type { EntryBodies, Envelope } from "./tree-node.js";
+import type { Envelope } from "./tree-node.js";
 import type { SessionEntry } from "./types.js";
 import { contentErrorAction, entryContentError, entryShapeError, isEntryRecord, parseRecord } from "./validate.js";
 
@@ -94,7 +94,7 @@ export interface LazyBodiesOptions {
  * The bodies of one loaded session: reads lines from the source and turns them into entries,
  * with the checks a full parse at open would have made.
  */
-export class LazyBodies implements EntryBodies {
+export class LazyBodies {
 	constructor(
 		private readonly source: LineSource,
 		private readonly options: LazyBodiesOptions,
