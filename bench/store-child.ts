@@ -12,8 +12,9 @@ import { createHash } from "node:crypto";
 import { rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { compileQuery, searchSessions } from "../src/catalog/search.js";
-import { copyLocation, copySession, readAllRecords } from "../src/catalog/transfer.js";
+import { copyLocation, copySession } from "../src/catalog/transfer.js";
 import { collectionAt, Session, schemeOf, storeAt } from "../src/index.js";
+import { readAllRecords } from "../src/storage/batches.js";
 import { maxRss, messagesToAppend } from "./shared.js";
 
 export type StoreTask =

@@ -40,9 +40,12 @@ const packages = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(ma
 /** Modules of the `cli` chunk (paths below DIST, without `.js`). */
 const CLI =
 	/[\\/](cli[\\/](args|terminal|run|registry|help|version)|core[\\/](errors|mask|validate|nesting)|render[\\/]sanitize)\.js$/;
-/** Modules of the `runtime` chunk: the core, the stores but the SQL ones, the session, the opener, text basics. */
+/**
+ * Modules of the `runtime` chunk: the core, the stores but the SQL ones, the session, the opener, text basics.
+ * Not storage/batches (the records of `copy` and `import` in batches): only those commands load it.
+ */
 const RUNTIME =
-	/[\\/](core[\\/][^\\/]+|storage[\\/][^\\/]+|session[^\\/]*|cli[\\/]open|render[\\/](terminal|color|preview|text-width|context-text))\.js$/;
+	/[\\/](core[\\/][^\\/]+|storage[\\/](?!batches\.)[^\\/]+|session[^\\/]*|cli[\\/]open|render[\\/](terminal|color|preview|text-width|context-text))\.js$/;
 
 rmSync(out, { recursive: true, force: true });
 const bundle = await rollup({

@@ -5,15 +5,16 @@
  * writers appended meanwhile.
  */
 
-import { type LoadSteps, loadContext, type PathStep } from "./core/context.js";
+import { type LoadSteps, loadContext } from "./core/context.js";
 import * as make from "./core/entries.js";
 import { SessionTreeError } from "./core/errors.js";
 import { cryptoRandomBytes, newEntryId, type RandomBytes } from "./core/ids.js";
 import { loadTree } from "./core/load.js";
 import { type LoadProblem, SessionReducer } from "./core/reducer.js";
 import { resumeFromTail } from "./core/tail.js";
-import { type SessionTree, TreeNode } from "./core/tree.js";
-import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./core/types.js";
+import type { SessionTree } from "./core/tree.js";
+import { TreeNode } from "./core/tree-node.js";
+import { CURRENT_SESSION_VERSION, type PathStep, type SessionEntry, type SessionHeader } from "./core/types.js";
 import { entryContentError, entryShapeError, isHeaderRecord, isRawRecord } from "./core/validate.js";
 import type { OpenSessionOptions, SessionEnvironment } from "./session-options.js";
 import {

@@ -2,6 +2,10 @@
 
 import { sanitize } from "../render/preview.js";
 
+// Sizes as `ls` shows them, the same as the importer's messages (import/ cannot import this
+// module: it sits below catalog/).
+export { formatBytes } from "../import/format-bytes.js";
+
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 const HOUR = 60 * MINUTE;
@@ -36,22 +40,6 @@ export function localDate(date: Date): string {
 export function whenText(date: Date, now: Date): string {
 	const relative = relativeTime(date, now);
 	return Math.abs(now.getTime() - date.getTime()) >= DAY ? `${relative} (${localDate(date)})` : relative;
-}
-
-/** A size in bytes for people: `812 B`, `4.1 KiB`, `287 KiB`, `1.2 MiB`. */
-export function formatBytes(bytes: number): string {
-	const units = ["B", "KiB", "MiB", "GiB", "TiB"];
-	let value = bytes;
-	let unit = 0;
-	while (value >= 1024 && unit < units.length - 1) {
-		value /= 1024;
-		unit++;
-	}
-	if (unit === 0) return `${bytes} B`;
-	const shown = value < 10 ? value.toFixed(1) : String(Math.round(value));
-	// 1023.6 KiB rounds to 1024: say 1.0 MiB instead.
-	if (shown === "1024" && unit < units.length - 1) return `1.0 ${units[unit + 1]}`;
-	return `${shown} ${units[unit]}`;
 }
 
 /**

@@ -15,10 +15,11 @@
  */
 
 import { SessionTreeError, type SessionTreeErrorCode } from "../core/errors.js";
-import { type Envelope, LazyBodies, type LineSource, type LineVisitor, visitLines } from "../core/lazy.js";
+import { LazyBodies, type LineSource, type LineVisitor, visitLines } from "../core/lazy.js";
 import { loadTree } from "../core/load.js";
 import { stripLocation } from "../core/reducer.js";
-import type { SessionTree, TreeNode } from "../core/tree.js";
+import type { SessionTree } from "../core/tree.js";
+import type { Envelope, TreeNode } from "../core/tree-node.js";
 import type { SessionEntry } from "../core/types.js";
 import { countOf } from "../render/preview.js";
 import type { SessionCollection, SessionListing, SessionStore, StoreRead } from "../storage/store.js";

@@ -5,7 +5,7 @@
  */
 
 import { parentSessionOf } from "../core/migrate.js";
-import type { TreeNode } from "../core/tree.js";
+import type { TreeNode } from "../core/tree-node.js";
 import type { SessionEntry } from "../core/types.js";
 import { promptOf } from "../import/injected.js";
 import type { SessionCollection, SessionListing, SessionStore } from "../storage/store.js";

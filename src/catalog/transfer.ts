@@ -17,15 +17,13 @@ import { rmSync } from "node:fs";
 import { describeSystemError, SessionTreeError } from "../core/errors.js";
 import type { SessionHeader } from "../core/types.js";
 import { isHeaderRecord } from "../core/validate.js";
+import { appendBatches, type CopyTarget, recordBatches, removeUnfinished } from "../storage/batches.js";
 import { collectionAt, schemeOf, storeAt } from "../storage/locations.js";
 import { moveToNewName, partialName } from "../storage/new-file.js";
 import type { SessionCollection, SessionListing, SessionStore, StorePosition, StoreRead } from "../storage/store.js";
-import { appendBatches, recordBatches, removeUnfinished } from "./records.js";
 
-export { readAllRecords, recordBatches } from "./records.js";
-
-/** Where a copy goes: a collection (a new session named by the header's id) or one session's location. */
-export type CopyTarget = { collection: SessionCollection } | { location: string };
+// Public from this module (the package's index) as before they moved to storage/batches.ts.
+export { type CopyTarget, readAllRecords, recordBatches } from "../storage/batches.js";
 
 /**
  * Copies one session into `target`, or completes an interrupted copy there (see
@@ -336,7 +334,7 @@ async function foreignStores(
 	source: string,
 	into: CopyTarget,
 ): Promise<Array<SessionStore & { release(): void }> | undefined> {
-	// Loaded only for such a file (and import/ reads catalog/, so not at the top).
+	// Loaded only for such a file: a copy of sessions never loads the importers.
 	const { foreignFormatOf, foreignLocation, importForeignFile } = await import("../import/open-foreign.js");
 	if (foreignFormatOf(source) === undefined) return undefined;
 	const { chooseSession, sessionRecords } = await import("../import/index.js");
@@ -393,7 +391,7 @@ export async function pruneCandidates(
 	let foreignFormatOf: ((location: string) => string | undefined) | undefined;
 	for await (const listing of collection.list()) {
 		if (schemeOf(listing.location) === undefined) {
-			// Loaded only for a store of files (and import/ reads catalog/, so not at the top).
+			// Loaded only for a store of files: pruning a database never loads the importers.
 			foreignFormatOf ??= (await import("../import/open-foreign.js")).foreignFormatOf;
 			const format = foreignFormatOf(listing.location);
 			if (format !== undefined) {

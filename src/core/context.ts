@@ -13,6 +13,7 @@ import {
 	type CustomMessage,
 	type CustomMessageEntry,
 	isAssistantMessage,
+	type PathStep,
 	type RetainedState,
 	type SessionContext,
 	type SessionEntry,
@@ -73,20 +74,6 @@ export function entryMessage(entry: SessionEntry): ContextMessage | undefined {
 		default:
 			return undefined;
 	}
-}
-
-/**
- * One step of a root-to-leaf path, as the context rules read it. A tree node is one (its
- * `entry` is parsed only when these rules need it); {@link stepsOf} makes steps of entries.
- */
-export interface PathStep {
-	readonly id: string;
-	readonly type: string;
-	/** The message role, when known without reading `entry` (it is read when this is undefined). */
-	readonly role: string | undefined;
-	readonly entry: SessionEntry;
-	/** False while `entry` is not parsed yet (tree nodes); absent means parsed. */
-	readonly loaded?: boolean;
 }
 
 /** Parses the entries of many steps at once (one pass over the store instead of one read each). */

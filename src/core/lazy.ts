@@ -9,51 +9,13 @@
  */
 
 import { SessionTreeError } from "./errors.js";
-import { TreeNode } from "./tree.js";
+import type { Envelope } from "./tree-node.js";
 import type { SessionEntry } from "./types.js";
 import { contentErrorAction, entryContentError, entryShapeError, isEntryRecord, parseRecord } from "./validate.js";
 
-/**
- * What is known of a line without parsing it, and where it is. It is also the loader's
- * `ParsedLine` for that line (its `envelope` is itself) and, once the loader added it to a
- * tree, that entry's {@link TreeNode}: a million lines cost one object each.
- */
-export class Envelope extends TreeNode {
-	constructor(
-		type: string,
-		id: string,
-		readonly parentId: string | null,
-		timestamp: string,
-		/** The message role, for `message` entries whose role could be read in place. */
-		role: string | undefined,
-		/** Byte offset of the line in its store. */
-		readonly offset: number,
-		/** Byte length of the line, without its newline. */
-		readonly length: number,
-		/** 1-based line number, for messages. */
-		readonly line: number,
-		/**
-		 * For a `message` line as pi writes them, its content right after its role and its own
-		 * timestamp as the last key of the message and of the line
-		 * (`"message":{"role":"user","content":…,"timestamp":1736157600000}}`): that number, read in
-		 * place; else undefined. (Nothing checks that the rest of the line is JSON.)
-		 */
-		readonly endTimestamp?: number,
-	) {
-		super(id, type, timestamp, role, undefined);
-	}
-
-	/** The line as a `ParsedLine` (this envelope), and the node's body's place: itself. */
-	override get envelope(): Envelope {
-		return this;
-	}
-
-	/** The same line, in no tree yet. */
-	copy(): Envelope {
-		const { type, id, parentId, timestamp, role, offset, length, line, endTimestamp } = this;
-		return new Envelope(type, id, parentId, timestamp, role, offset, length, line, endTimestamp);
-	}
-}
+// The envelope is a tree node (tree-node.ts); public through the core's index (`export *` of
+// this module) as before it moved.
+export { Envelope } from "./tree-node.js";
 
 /** Where some bytes of a store are: an {@link Envelope}, or any part of the line it names. */
 export interface Span {

@@ -5,10 +5,12 @@
  */
 
 import type { LineSource } from "./lazy.js";
-import { type LoadProblem, type ParsedLine, SessionReducer } from "./reducer.js";
+import type { ParsedLine } from "./records.js";
+import { type LoadProblem, SessionReducer } from "./reducer.js";
 import type { SessionTree } from "./tree.js";
 
-export type { LoadProblem, ParsedLine } from "./reducer.js";
+export type { ParsedLine } from "./records.js";
+export type { LoadProblem } from "./reducer.js";
 
 /** Options of {@link loadTree}. */
 export interface LoadOptions {

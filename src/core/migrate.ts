@@ -17,11 +17,12 @@
  */
 
 import { derivedEntryId } from "./ids.js";
+import type { RawRecord } from "./records.js";
 import { CURRENT_SESSION_VERSION, ENTRY_TYPES } from "./types.js";
 import { isObject } from "./validate.js";
 
-/** A record as parsed from a line, before it is known to be valid. */
-export type RawRecord = Record<string, unknown>;
+// Public through the core's index (`export *` of this module) as before it moved to records.ts.
+export type { RawRecord } from "./records.js";
 
 /** The version a header declares (v1 headers have none). */
 export function headerVersion(header: RawRecord): number {

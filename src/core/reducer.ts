@@ -25,38 +25,24 @@
 
 import { SessionTreeError, type SessionTreeErrorCode } from "./errors.js";
 import { derivedEntryId } from "./ids.js";
-import { type Envelope, isUnreadable, LazyBodies, type LineSource } from "./lazy.js";
-import { chainIdlessEntry, isIdlessEntry, Migration, positionalEntryId, type RawRecord } from "./migrate.js";
-import { SessionTree, type TreeNode } from "./tree.js";
+import { isUnreadable, LazyBodies, type LineSource } from "./lazy.js";
+import { chainIdlessEntry, isIdlessEntry, Migration, positionalEntryId } from "./migrate.js";
+import type { HeaderRecord, ParsedLine, RawRecord } from "./records.js";
+import { SessionTree } from "./tree.js";
+import type { TreeNode } from "./tree-node.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.js";
 import {
 	contentErrorAction,
 	entryContentError,
 	entryShapeError,
-	type HeaderRecord,
 	headerShapeError,
 	isEntryRecord,
 	isHeaderRecord,
 	isRawRecord,
 } from "./validate.js";
 
-/** One line of a stream: the parsed record, or why it could not be parsed. */
-export interface ParsedLine {
-	/** 1-based line number (0 when the store has no lines, e.g. a window or a database row). */
-	line: number;
-	record?: RawRecord;
-	/** Why the line is not one record. */
-	error?: SessionTreeError;
-	/** Records recovered from a damaged line (see the codec). */
-	salvaged?: RawRecord[];
-	/** The line is an incomplete last line: reported, never fatal, left out of the tree. */
-	torn?: boolean;
-	/**
-	 * Instead of `record`: the envelope of an entry whose body was not parsed (see `lazy.ts`);
-	 * the reducer's `source` reads it when needed.
-	 */
-	envelope?: Envelope;
-}
+// Public through the core's index (`export *` of this module) as before it moved to records.ts.
+export type { ParsedLine } from "./records.js";
 
 /** A problem found while reading, with where it was. */
 export interface LoadProblem {

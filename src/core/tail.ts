@@ -8,7 +8,7 @@
  */
 
 import { contextStart, stepsOf } from "./context.js";
-import type { RawRecord } from "./migrate.js";
+import type { RawRecord } from "./records.js";
 import { SessionReducer } from "./reducer.js";
 import type { SessionEntry, SessionHeader } from "./types.js";
 

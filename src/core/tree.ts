@@ -4,152 +4,12 @@
  * 200,000 children cannot overflow the stack.
  */
 
-import type { PathStep } from "./context.js";
 import { SessionTreeError } from "./errors.js";
-import type { Envelope, LazyBodies } from "./lazy.js";
+import { type EntryBodies, type Envelope, TreeNode } from "./tree-node.js";
 import type { SessionEntry, SessionHeader, SessionTreeNode } from "./types.js";
 
-/**
- * An indexed entry. `parent` is the resolved parent (after lenient bridging, if any). The
- * entry itself may not be parsed yet (see `lazy.ts`): `id`, `type`, `timestamp` and `role`
- * are always at hand, `entry` parses the body on first use.
- *
- * A lazily read entry is its own node: the store's {@link Envelope} of the line (a subclass)
- * joins the tree as it is. Opening a large session thus allocates nothing per line once the
- * lines are read; a second object per line, made in one burst after the read, used to leave
- * megabytes of young objects that the garbage collector then copied during the first appends.
- */
-export class TreeNode {
-	parent: TreeNode | undefined = undefined;
-	/**
-	 * The children in file order, as a list through `nextSibling` (see {@link childNodes}):
-	 * linking a child writes two fields and allocates nothing (an array per parent, made as
-	 * the nodes are linked at the end of an open, was 5 MB of young objects for 100,000 entries).
-	 */
-	firstChild: TreeNode | undefined = undefined;
-	/** The last child, where the next one is linked. */
-	lastChild: TreeNode | undefined = undefined;
-	/** The next child of the same parent, in file order. */
-	nextSibling: TreeNode | undefined = undefined;
-	/** Position in file order among the tree's entries; -1 until the node joins a tree. */
-	order = -1;
-	private value: SessionEntry | undefined;
-	/** Where an unparsed body is read from, once a lazily read node joined a tree. */
-	private bodies: LazyBodies | undefined = undefined;
-
-	protected constructor(
-		readonly id: string,
-		readonly type: string,
-		readonly timestamp: string,
-		/** The message role, when known without parsing (always, for a node made from a parsed entry). */
-		readonly role: string | undefined,
-		value: SessionEntry | undefined,
-	) {
-		this.value = value;
-	}
-
-	/** A node for a parsed entry. */
-	static of(entry: SessionEntry, order: number): TreeNode {
-		const message = entry.type === "message" ? entry.message : undefined;
-		const role = typeof message?.role === "string" ? message.role : undefined;
-		const node = new TreeNode(entry.id, entry.type, entry.timestamp, role, entry);
-		node.order = order;
-		return node;
-	}
-
-	/**
-	 * Where the unparsed body is, for a lazily read entry: the node itself, when it is an
-	 * {@link Envelope}; undefined for a node made from a parsed entry.
-	 */
-	get envelope(): Envelope | undefined {
-		return undefined;
-	}
-
-	/**
-	 * Makes a lazily read node (an envelope) a node of a tree, at `order`, its body read from
-	 * `bodies` on first use. A node that is in a tree already (an envelope applied twice) is
-	 * not changed: a copy of it joins instead.
-	 * @internal
-	 */
-	static adopt(envelope: Envelope, bodies: LazyBodies, order: number): TreeNode {
-		const node = envelope.order === -1 ? envelope : envelope.copy();
-		node.bodies = bodies;
-		node.order = order;
-		return node;
-	}
-
-	/** The entry; parses its line the first time for a lazily loaded node. */
-	get entry(): SessionEntry {
-		return this.value ?? this.parse();
-	}
-
-	/** Parses the body of a lazily loaded node (every node has an entry, or a body to parse). */
-	private parse(): SessionEntry {
-		if (this.bodies && this.envelope) [this.value] = this.bodies.load([this.envelope]);
-		if (this.value === undefined) throw new Error(`session-tree: entry ${this.id} has no body to parse`);
-		return this.value;
-	}
-
-	/** The children in file order, as a new array. O(children). */
-	childNodes(): TreeNode[] {
-		const out: TreeNode[] = [];
-		for (let child = this.firstChild; child; child = child.nextSibling) out.push(child);
-		return out;
-	}
-
-	/** True once the entry is parsed. */
-	get loaded(): boolean {
-		return this.value !== undefined;
-	}
-
-	/** The entry if it is parsed, without parsing it. */
-	get loadedEntry(): SessionEntry | undefined {
-		return this.value;
-	}
-
-	/**
-	 * The entry without keeping it: a body not parsed yet is parsed for the caller and left
-	 * unparsed in the tree (each call parses it again), so that a walk over every entry of a
-	 * large session (a printed tree) holds one body at a time instead of all of them.
-	 */
-	peekEntry(): SessionEntry {
-		if (this.value !== undefined) return this.value;
-		const envelope = this.envelope;
-		const [entry] = this.bodies && envelope ? this.bodies.load([envelope]) : [];
-		return entry ?? this.parse();
-	}
-
-	/** The parent id the entry names (before any lenient bridging), known without parsing it. */
-	get declaredParentId(): string | null {
-		const envelope = this.envelope;
-		return envelope ? envelope.parentId : this.entry.parentId;
-	}
-
-	/**
-	 * Parses the bodies of many nodes in one pass over the store (instead of one read each).
-	 * Steps that are not tree nodes (see `stepsOf`) hold parsed entries already: skipped.
-	 * @internal
-	 */
-	static load(steps: readonly PathStep[]): void {
-		const pending = new Map<LazyBodies, { nodes: TreeNode[]; envelopes: Envelope[] }>();
-		for (const node of steps) {
-			if (!(node instanceof TreeNode) || node.value !== undefined || !node.bodies || !node.envelope) continue;
-			const batch = pending.get(node.bodies);
-			if (batch) {
-				batch.nodes.push(node);
-				batch.envelopes.push(node.envelope);
-			} else {
-				pending.set(node.bodies, { nodes: [node], envelopes: [node.envelope] });
-			}
-		}
-		for (const [bodies, { nodes, envelopes }] of pending) {
-			bodies.load(envelopes).forEach((entry, i) => {
-				const node = nodes[i];
-				if (node) node.value = entry;
-			});
-		}
-	}
-}
+// Its node, public through the core's index (`export *` of this module) as before it moved.
+export { TreeNode } from "./tree-node.js";
 
 /** A label and when it was set. */
 export interface LabelState {
@@ -407,7 +267,7 @@ export class SessionTree implements ReadonlySessionTree {
 	 * name, which the tree's state needs now), without linking it.
 	 * @internal
 	 */
-	addLazyNode(envelope: Envelope, bodies: LazyBodies): TreeNode {
+	addLazyNode(envelope: Envelope, bodies: EntryBodies): TreeNode {
 		const node = TreeNode.adopt(envelope, bodies, this.ordered.length);
 		this.nodes.set(envelope.id, node);
 		this.ordered.push(node);

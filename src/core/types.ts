@@ -326,6 +326,20 @@ export interface SessionTreeNode {
 	labelTimestamp?: string;
 }
 
+/**
+ * One step of a root-to-leaf path, as the context rules read it (context.ts). A tree node is
+ * one (its `entry` is parsed only when these rules need it); `stepsOf` makes steps of entries.
+ */
+export interface PathStep {
+	readonly id: string;
+	readonly type: string;
+	/** The message role, when known without reading `entry` (it is read when this is undefined). */
+	readonly role: string | undefined;
+	readonly entry: SessionEntry;
+	/** False while `entry` is not parsed yet (tree nodes); absent means parsed. */
+	readonly loaded?: boolean;
+}
+
 /** Type guard for {@link MessageEntry}. */
 export function isMessageEntry(entry: SessionEntry): entry is MessageEntry {
 	return entry.type === "message";

@@ -3,22 +3,8 @@
  * the lazy reading of bodies (a body is checked when it is first parsed).
  */
 
-import type { RawRecord } from "./migrate.js";
 import { MAX_NESTING, nestingProblem } from "./nesting.js";
-import type { SessionEntry, SessionHeader } from "./types.js";
-
-/**
- * A record that passed {@link entryShapeError}: it has a string `type`, a non-empty string
- * `id`, a string or null `parentId` and a string `timestamp`. Its type-specific fields are
- * taken as the line has them (see {@link entryContentError}); an unknown `type` is kept too.
- */
-export type EntryRecord = SessionEntry & RawRecord;
-
-/**
- * A record that passed {@link headerShapeError}: `type` is `"session"`, `id` a non-empty string
- * and `version` absent or an integer. The other fields are taken as the line has them.
- */
-export type HeaderRecord = SessionHeader & RawRecord;
+import type { EntryRecord, HeaderRecord, RawRecord } from "./records.js";
 
 /** True for a non-null object (arrays included): its fields can be read by name. */
 export function isObject(value: unknown): value is Record<string, unknown> {

@@ -12,8 +12,7 @@
 
 import { contextEntriesOf } from "../core/context.js";
 import { loadTree } from "../core/load.js";
-import type { RawRecord } from "../core/migrate.js";
-import type { ParsedLine } from "../core/reducer.js";
+import type { ParsedLine, RawRecord } from "../core/records.js";
 import { checkToolPairing, type ToolPairingReport } from "../core/tool-pairing.js";
 import type { SessionEntry, SessionHeader } from "../core/types.js";
 import { loadSteps } from "../session-log.js";

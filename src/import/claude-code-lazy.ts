@@ -11,16 +11,16 @@
  */
 
 import { isSessionTreeError } from "../core/errors.js";
-import { Envelope, type LineSource } from "../core/lazy.js";
-import type { RawRecord } from "../core/migrate.js";
-import type { ParsedLine } from "../core/reducer.js";
+import type { LineSource } from "../core/lazy.js";
+import type { ParsedLine, RawRecord } from "../core/records.js";
+import { Envelope } from "../core/tree-node.js";
 import type { SessionEntry, SessionHeader } from "../core/types.js";
 import { parseLine } from "../storage/codec.js";
 import { readRegularFile } from "../storage/regular-file.js";
 import type { StoreRead } from "../storage/store.js";
 import { type EntrySink, readTranscript } from "./claude-code.js";
 import { entryOf, type LineRef, lineAgain, type Recipe } from "./claude-code-build.js";
-import { DETECT_LINE_BYTES, sniffFirstLines, sniffFormat } from "./detect.js";
+import { DETECT_LINE_BYTES, importFailure, sniffFirstLines, sniffFormat } from "./detect.js";
 import type { JsonLine } from "./jsonl.js";
 import { laterTime, leafRecordFor, needsLeafRecord } from "./leaf-record.js";
 import { fileLines, firstLineWithin, type SourceLines } from "./source-lines.js";
@@ -89,7 +89,6 @@ export async function streamTranscriptFile(
 		return { lines, transcript: streamTranscript({ name: path, lenient: options.lenient === true }, lines) };
 	} catch (error) {
 		lines.close();
-		const { importFailure } = await import("./index.js");
 		// What the file looks like, told as an import tells it (from the whole text), only for the message.
 		const kind =
 			options.known === true && isSessionTreeError(error) ? sniffFormat(decodeText(readRegularFile(path))) : undefined;

@@ -6,7 +6,7 @@
 
 import { buildContextEntries } from "../core/context.js";
 import { loadTree } from "../core/load.js";
-import type { RawRecord } from "../core/migrate.js";
+import type { RawRecord } from "../core/records.js";
 import { checkToolPairing, type ToolPairingReport } from "../core/tool-pairing.js";
 
 /**

@@ -6,6 +6,7 @@
  * (`chat_messages`), or a pi session. Only the first lines, or the first 64 KiB of a pretty-printed document, are looked at.
  */
 
+import { SessionTreeError } from "../core/errors.js";
 import { isJson, type Json } from "./common.js";
 import type { ImportFormat } from "./types.js";
 
@@ -213,4 +214,36 @@ function sniffHead(head: string): SourceKind | undefined {
 export function detectFormat(text: string): ImportFormat | undefined {
 	const kind = sniffFormat(text);
 	return kind === "pi" ? undefined : kind;
+}
+
+/**
+ * The error an import of `name` as `format` fails with: the importer's own, saying what the
+ * source looks like (`kind`) when the format was given (`from`) and differs; any other error
+ * as INVALID_RECORD naming the source.
+ */
+export function importFailure(
+	error: unknown,
+	format: ImportFormat,
+	name: string,
+	from?: ImportFormat,
+	kind?: SourceKind,
+): SessionTreeError {
+	if (error instanceof SessionTreeError && from !== undefined && kind !== undefined && kind !== from) {
+		const looks = kind === "pi" ? "a pi session" : `${FORMAT_NAMES[kind]} (--from ${kind})`;
+		const prefix = error.file === undefined ? "" : `${error.file}: `;
+		const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
+		return new SessionTreeError(
+			error.code,
+			`${message} (it looks like ${looks}, not ${FORMAT_NAMES[from]})`,
+			{ file: error.file ?? name },
+			{ cause: error },
+		);
+	}
+	if (error instanceof SessionTreeError) return error;
+	return new SessionTreeError(
+		"INVALID_RECORD",
+		`the ${format} importer failed: ${error instanceof Error ? error.message : String(error)}`,
+		{ file: name },
+		{ cause: error },
+	);
 }

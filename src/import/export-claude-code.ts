@@ -25,7 +25,6 @@
 
 import type { SessionEntry } from "../core/types.js";
 import { isJson, type Json, uuidFromName } from "./common.js";
-import type { ExportInput } from "./export.js";
 import {
 	assistantBlockBack,
 	assistantMessageBack,
@@ -45,6 +44,7 @@ import {
 	withUnmapped,
 } from "./export-claude-code-blocks.js";
 import { claudeCodeResumePoint, type Line, orderLines } from "./export-claude-code-order.js";
+import type { ExportInput } from "./types.js";
 
 export { claudeCodeResumePoint } from "./export-claude-code-order.js";
 

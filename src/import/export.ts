@@ -10,34 +10,27 @@
  * becomes `current_node` / `currentId`. docs/import.md has the mapping.
  */
 
-import { readAllRecords } from "../catalog/transfer.js";
-import type { RawRecord } from "../core/migrate.js";
-import type { SessionEntry, SessionHeader } from "../core/types.js";
+import type { RawRecord } from "../core/records.js";
+import type { SessionEntry } from "../core/types.js";
 import { Session } from "../session.js";
+import { readAllRecords } from "../storage/batches.js";
 import { storeAt } from "../storage/locations.js";
 import { CHATGPT_FORMAT, textPartsOf } from "./chatgpt.js";
 import { isJson, type Json, omit, uuidFromName } from "./common.js";
 import { claudeCodeJsonl, toClaudeCode } from "./export-claude-code.js";
 import { recordsHeldBy } from "./index.js";
 import { contentTextOf, OPENWEBUI_FORMAT } from "./openwebui.js";
+import type { ExportInput } from "./types.js";
+
+// Public from this module (the package's index) as before it moved to types.ts, where
+// export-claude-code.ts reads it without importing this module back.
+export type { ExportInput } from "./types.js";
 
 /** The formats a session can be exported to. */
 export type ExportFormat = "chatgpt" | "openwebui" | "claude-code";
 
 /** The formats a session can be exported to, as the CLI names them. */
 export const EXPORT_FORMATS: readonly ExportFormat[] = ["chatgpt", "openwebui", "claude-code"];
-
-/** What an export reads of a session. */
-export interface ExportInput {
-	header: SessionHeader;
-	/** Every entry, in file order (persisted-leaf records left out). */
-	entries: readonly SessionEntry[];
-	leafId: string | null;
-	/** The session's name, if any. */
-	name?: string | undefined;
-	/** The records of the session as stored, to find the import's `state` (persisted-leaf records with `source`). */
-	records?: readonly RawRecord[];
-}
 
 /** The latest import state of a format among the records (see `ImportedSession.state`). */
 function stateOf(records: readonly RawRecord[] | undefined, format: string): Json | undefined {

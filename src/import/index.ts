@@ -17,12 +17,11 @@
  * See docs/import.md.
  */
 
-import { appendBatches, inBatches, recordBatches, removeUnfinished } from "../catalog/records.js";
-import type { CopyTarget } from "../catalog/transfer.js";
 import { SessionTreeError } from "../core/errors.js";
-import type { RawRecord } from "../core/migrate.js";
+import type { RawRecord } from "../core/records.js";
 import type { ToolPairingReport } from "../core/tool-pairing.js";
 import { Session } from "../session.js";
+import { appendBatches, type CopyTarget, inBatches, recordBatches, removeUnfinished } from "../storage/batches.js";
 import { DirectoryCollection } from "../storage/directory-collection.js";
 import { collectionAt, schemeOf, storeAt } from "../storage/locations.js";
 import { readRegularFile } from "../storage/regular-file.js";
@@ -34,7 +33,7 @@ import {
 	DETECT_LINE_BYTES,
 	FORMAT_NAMES,
 	IMPORT_FORMATS,
-	type SourceKind,
+	importFailure,
 	sniffFirstLines,
 	sniffFormat,
 } from "./detect.js";
@@ -109,38 +108,6 @@ export async function importText(
 	} catch (error) {
 		throw importFailure(error, format, name, options.from, kind);
 	}
-}
-
-/**
- * The error an import of `name` as `format` fails with: the importer's own, saying what the
- * source looks like (`kind`) when the format was given (`from`) and differs; any other error
- * as INVALID_RECORD naming the source.
- */
-export function importFailure(
-	error: unknown,
-	format: ImportFormat,
-	name: string,
-	from?: ImportFormat,
-	kind?: SourceKind,
-): SessionTreeError {
-	if (error instanceof SessionTreeError && from !== undefined && kind !== undefined && kind !== from) {
-		const looks = kind === "pi" ? "a pi session" : `${FORMAT_NAMES[kind]} (--from ${kind})`;
-		const prefix = error.file === undefined ? "" : `${error.file}: `;
-		const message = error.message.startsWith(prefix) ? error.message.slice(prefix.length) : error.message;
-		return new SessionTreeError(
-			error.code,
-			`${message} (it looks like ${looks}, not ${FORMAT_NAMES[from]})`,
-			{ file: error.file ?? name },
-			{ cause: error },
-		);
-	}
-	if (error instanceof SessionTreeError) return error;
-	return new SessionTreeError(
-		"INVALID_RECORD",
-		`the ${format} importer failed: ${error instanceof Error ? error.message : String(error)}`,
-		{ file: name },
-		{ cause: error },
-	);
 }
 
 // ---- the records of an imported session ------------------------------------------------------

@@ -7,7 +7,7 @@
 
 import { leafEntry } from "../core/entries.js";
 import { derivedEntryId } from "../core/ids.js";
-import type { RawRecord } from "../core/migrate.js";
+import type { RawRecord } from "../core/records.js";
 import { contentHash } from "./common.js";
 import type { ImportedSession } from "./types.js";
 

@@ -8,10 +8,10 @@
 
 import { closeSync, readdirSync, readSync, statSync } from "node:fs";
 import { basename, join } from "node:path";
-import { formatBytes } from "../catalog/format.js";
 import { SessionTreeError } from "../core/errors.js";
 import { openRegularFile, readRegularFile, requireRegular } from "../storage/regular-file.js";
 import { withoutBom } from "./common.js";
+import { formatBytes } from "./format-bytes.js";
 import { checkZipLimits, readZipMember, type ZipLimits, type ZipMember, zipLimits, zipMembers } from "./zip.js";
 
 /** A source found but not read yet. */

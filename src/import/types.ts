@@ -10,6 +10,7 @@
  * detects the format, writes through the store interface, and reports what was skipped.
  */
 
+import type { RawRecord } from "../core/records.js";
 import type { SessionEntry, SessionHeader } from "../core/types.js";
 
 /** The formats session-tree imports. */
@@ -69,3 +70,15 @@ export interface ImportedSession {
  * or is broken where nothing sensible can be made of it.
  */
 export type Importer = (source: ImportSource) => ImportedSession[];
+
+/** What an export reads of a session. */
+export interface ExportInput {
+	header: SessionHeader;
+	/** Every entry, in file order (persisted-leaf records left out). */
+	entries: readonly SessionEntry[];
+	leafId: string | null;
+	/** The session's name, if any. */
+	name?: string | undefined;
+	/** The records of the session as stored, to find the import's `state` (persisted-leaf records with `source`). */
+	records?: readonly RawRecord[];
+}

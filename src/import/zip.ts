@@ -24,9 +24,9 @@
 
 import { closeSync, fstatSync, readSync } from "node:fs";
 import { Inflate } from "fflate";
-import { formatBytes } from "../catalog/format.js";
 import { SessionTreeError } from "../core/errors.js";
 import { openRegularFile } from "../storage/regular-file.js";
+import { formatBytes } from "./format-bytes.js";
 
 /** How much the members read from one archive may inflate to. */
 export interface ZipLimits {

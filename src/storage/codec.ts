@@ -11,10 +11,9 @@
 
 import { SessionTreeError } from "../core/errors.js";
 import { unreadableEntry } from "../core/lazy.js";
-import type { ParsedLine } from "../core/load.js";
-import type { RawRecord } from "../core/migrate.js";
 import { MAX_NESTING, stringifyNested } from "../core/nesting.js";
-import { type EntryRecord, isEntryRecord, isRawRecord, parseRecord, recordName } from "../core/validate.js";
+import type { EntryRecord, ParsedLine, RawRecord } from "../core/records.js";
+import { isEntryRecord, isRawRecord, parseRecord, recordName } from "../core/validate.js";
 
 /**
  * The text of a record's line, newline included.

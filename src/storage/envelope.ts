@@ -11,7 +11,7 @@
  * simply parsed as JSON by the caller; nothing here decides what a line means.
  */
 
-import { Envelope } from "../core/lazy.js";
+import { Envelope } from "../core/tree-node.js";
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;

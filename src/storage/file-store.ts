@@ -24,9 +24,8 @@ import {
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { describeSystemError, SessionTreeError } from "../core/errors.js";
-import type { Envelope } from "../core/lazy.js";
-import type { RawRecord } from "../core/migrate.js";
-import type { ParsedLine } from "../core/reducer.js";
+import type { ParsedLine, RawRecord } from "../core/records.js";
+import type { Envelope } from "../core/tree-node.js";
 import type { SessionHeader } from "../core/types.js";
 import { errorCode } from "../core/validate.js";
 import { encodeRecord, encodeRecords, isBlankLine, isNulPadding, isWholeLine, parseLine } from "./codec.js";

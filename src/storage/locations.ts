@@ -11,19 +11,15 @@ import { SessionTreeError } from "../core/errors.js";
 import { DirectoryCollection } from "./directory-collection.js";
 import { FileSessionStore } from "./file-store.js";
 import { type LazyBackend, LazyCollection, LazyStore } from "./lazy-store.js";
-import type { LockOptions } from "./lock.js";
 import { MemoryCollection, MemorySessionStore } from "./memory-store.js";
 import { SQL_COLLECTION_CAPABILITIES, SQL_STORE_CAPABILITIES } from "./sql/capabilities.js";
 import { maskPassword, parsePostgresUrl, parseSqliteUrl, type SessionUrl, sessionUrl } from "./sql/urls.js";
-import type { Durability, SessionCollection, SessionStore } from "./store.js";
+import type { SessionCollection, SessionStore } from "./store.js";
+import type { StoreOptions } from "./store-options.js";
 
-/** Options every store is opened with. */
-export interface StoreOptions {
-	/** How durable an acknowledged append is; refused when the store cannot honour it. Default: the store's own (the file store's is "none"). */
-	durability?: Durability;
-	/** Lock timing, for stores that lock. */
-	lock?: LockOptions;
-}
+// Public from this module (the package's index) as before it moved to store-options.ts, where
+// the SQL stores, which this module loads, read it without importing this module back.
+export type { StoreOptions } from "./store-options.js";
 
 /** Makes the store of a location with the scheme it was registered for. */
 export type StoreFactory = (location: string, options: StoreOptions) => SessionStore;

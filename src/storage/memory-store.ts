@@ -6,7 +6,7 @@
  */
 
 import { SessionTreeError } from "../core/errors.js";
-import type { ParsedLine } from "../core/reducer.js";
+import type { ParsedLine } from "../core/records.js";
 import type { SessionHeader } from "../core/types.js";
 import { encodeRecord, isBlankLine, parseLine } from "./codec.js";
 import type {

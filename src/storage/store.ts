@@ -15,8 +15,7 @@
  */
 
 import type { LineSource } from "../core/lazy.js";
-import type { RawRecord } from "../core/migrate.js";
-import type { ParsedLine } from "../core/reducer.js";
+import type { ParsedLine, RawRecord } from "../core/records.js";
 import type { SessionHeader } from "../core/types.js";
 
 /**

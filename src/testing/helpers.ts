@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
-import type { RawRecord } from "../core/migrate.js";
+import type { RawRecord } from "../core/records.js";
 import { type TreeRow, treeRowsOf } from "../core/tree.js";
 import type { MessageEntry, SessionHeader } from "../core/types.js";
 import { errorCode, isRawRecord } from "../core/validate.js";

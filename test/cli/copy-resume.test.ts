@@ -13,7 +13,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { readAllRecords } from "../../src/catalog/transfer.js";
+import { readAllRecords } from "../../src/storage/batches.js";
 import { collectionAt, storeAt } from "../../src/storage/locations.js";
 import { closeSqliteDatabases } from "../../src/storage/sql/sqlite-store.js";
 import { postgresServer, testSchema } from "../support/postgres.js";

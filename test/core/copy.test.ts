@@ -8,11 +8,11 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { buildSessionContext } from "../../src/core/context.js";
 import { forkRecords, type IdMaker, rewriteRecords } from "../../src/core/copy.js";
-import { Envelope, isUnreadable, type LineSource } from "../../src/core/lazy.js";
+import { isUnreadable, type LineSource } from "../../src/core/lazy.js";
 import { loadTree } from "../../src/core/load.js";
-import type { RawRecord } from "../../src/core/migrate.js";
-import type { ParsedLine } from "../../src/core/reducer.js";
+import type { ParsedLine, RawRecord } from "../../src/core/records.js";
 import type { SessionTree } from "../../src/core/tree.js";
+import { Envelope } from "../../src/core/tree-node.js";
 import type { SessionEntry, SessionHeader } from "../../src/core/types.js";
 import { parseLine } from "../../src/storage/codec.js";
 

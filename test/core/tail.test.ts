@@ -31,7 +31,7 @@ import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
-import type { RawRecord } from "../../src/core/migrate.js";
+import type { RawRecord } from "../../src/core/records.js";
 import { resumeFromTail } from "../../src/core/tail.js";
 import {
 	type AgentMessage,

@@ -18,7 +18,7 @@ import { closeSync, copyFileSync, openSync, readdirSync, readFileSync, statSync,
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { isSessionTreeError } from "../../src/core/errors.js";
-import type { Envelope } from "../../src/core/lazy.js";
+import type { Envelope } from "../../src/core/tree-node.js";
 import { streamTranscript } from "../../src/import/claude-code-lazy.js";
 import { importText, sessionRecords } from "../../src/import/index.js";
 import { openForeignFile } from "../../src/import/open-foreign.js";

@@ -12,8 +12,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import fc from "fast-check";
-import { Envelope, type LineSource, type Span, visitLines } from "../../src/core/lazy.js";
-import type { ParsedLine } from "../../src/core/load.js";
+import { type LineSource, type Span, visitLines } from "../../src/core/lazy.js";
+import type { ParsedLine } from "../../src/core/records.js";
+import { Envelope } from "../../src/core/tree-node.js";
 import { FileSessionStore, isSessionTreeError, type MessageEntry, Session } from "../../src/index.js";
 import { indexOfParentMarker, PARENT_MARKER, readEnvelope } from "../../src/storage/envelope.js";
 

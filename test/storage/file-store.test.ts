@@ -16,7 +16,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { Envelope } from "../../src/core/lazy.js";
+import { Envelope } from "../../src/core/tree-node.js";
 import {
 	type AppendOutcome,
 	FileSessionStore,

@@ -8,7 +8,7 @@
  */
 
 import { SessionTreeError } from "../../core/errors.js";
-import type { ParsedLine } from "../../core/reducer.js";
+import type { ParsedLine } from "../../core/records.js";
 import { searchableTexts } from "../../core/search-text.js";
 import { isObject } from "../../core/validate.js";
 import { encodeRecord, parseLine } from "../codec.js";

@@ -32,11 +32,9 @@
 
 import type { ClientBase } from "pg";
 import { SessionTreeError } from "../../core/errors.js";
-import type { RawRecord } from "../../core/migrate.js";
-import type { ParsedLine } from "../../core/reducer.js";
+import type { ParsedLine, RawRecord } from "../../core/records.js";
 import type { SessionHeader } from "../../core/types.js";
 import { errorCode } from "../../core/validate.js";
-import type { StoreOptions } from "../locations.js";
 import type {
 	AppendOutcome,
 	Durability,
@@ -49,6 +47,7 @@ import type {
 	TailRead,
 	TextQuery,
 } from "../store.js";
+import type { StoreOptions } from "../store-options.js";
 import { SQL_COLLECTION_CAPABILITIES, SQL_STORE_CAPABILITIES } from "./capabilities.js";
 import { decodePosition, encodePosition, parseStoredLine } from "./common.js";
 import { PostgresPool } from "./postgres-pool.js";

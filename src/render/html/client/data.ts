@@ -5,8 +5,8 @@
  * built by the core's loader: the same reducer that reads session files.
  */
 
-import { type LoadResult, loadTree, type ParsedLine } from "../../../core/load.js";
-import type { RawRecord } from "../../../core/migrate.js";
+import { type LoadResult, loadTree } from "../../../core/load.js";
+import type { ParsedLine, RawRecord } from "../../../core/records.js";
 import { isObject } from "../../../core/validate.js";
 
 /** The ids of the elements the page embeds its data in (see page.ts). */

@@ -1,19 +1,23 @@
 /**
  * A session's records in batches, through the storage contract only: read from any store (bodies
  * of lazy lines read a batch at a time), appended with compare-and-append, and a session that a
- * write created and could not finish removed again. `copy` (./transfer.ts) and `import`
- * (../import/index.ts) write with these.
+ * write created and could not finish removed again. `copy` (../catalog/transfer.ts) and `import`
+ * (../import/index.ts) write with these; they live here, below both, so that neither imports the
+ * other for them.
  */
 
 import { rmSync } from "node:fs";
 import { SessionTreeError } from "../core/errors.js";
-import type { Envelope } from "../core/lazy.js";
-import type { RawRecord } from "../core/migrate.js";
+import type { RawRecord } from "../core/records.js";
 import { stripLocation } from "../core/reducer.js";
+import type { Envelope } from "../core/tree-node.js";
 import { parseRecord } from "../core/validate.js";
-import { collectionAt, schemeOf } from "../storage/locations.js";
-import { MemoryCollection } from "../storage/memory-store.js";
-import type { SessionCollection, SessionStore, StorePosition, StoreRead } from "../storage/store.js";
+import { collectionAt, schemeOf } from "./locations.js";
+import { MemoryCollection } from "./memory-store.js";
+import type { SessionCollection, SessionStore, StorePosition, StoreRead } from "./store.js";
+
+/** Where a copy or an import writes: a collection (a new session named by the header's id) or one session's location. */
+export type CopyTarget = { collection: SessionCollection } | { location: string };
 
 /** Records per read batch and per append: a million-entry session is not one transaction or one write. */
 export const RECORD_BATCH = 1000;
