@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
+import { emptyUsage } from "../../src/core/entries.js";
 import { importSources } from "../../src/import/index.js";
 import { removeTemps, sample, tempDir } from "./helpers.js";
 
@@ -100,14 +101,7 @@ describe("toolPairingOfRecords reads the leaf's branch alone", () => {
 			api: "x",
 			provider: "p",
 			model: "m",
-			usage: {
-				input: 0,
-				output: 0,
-				cacheRead: 0,
-				cacheWrite: 0,
-				totalTokens: 0,
-				cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-			},
+			usage: emptyUsage(),
 			stopReason: "toolUse",
 			timestamp: 1,
 		},
