@@ -54,6 +54,7 @@ export interface ParsedLine {
 	/**
 	 * Instead of `record`: the envelope of an entry whose body was not parsed (see `lazy.ts`);
 	 * the reducer's `source` reads it when needed.
+	 * @internal
 	 */
 	envelope?: Envelope;
 }
@@ -82,7 +83,10 @@ export interface ReducerOptions {
 	tolerant?: boolean;
 	/** The stream's location (a file name), for messages. */
 	file?: string;
-	/** Where the bodies of lines given as envelopes are read from. */
+	/**
+	 * Where the bodies of lines given as envelopes are read from.
+	 * @internal
+	 */
 	source?: LineSource;
 	/**
 	 * The records are the last part of a stream, not all of it: a parent before the window is
