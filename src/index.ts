@@ -2,6 +2,15 @@
  * session-tree: branching LLM-agent conversations in one append-only JSONL file, in pi's
  * session format (version 3).
  *
+ * This entry point holds what an application needs: the facade (`Session` and its options), the
+ * errors, the entry and message types and what the facade's reads return (core/), the store
+ * contract, the stores and where a session lives (storage/), the views: text, Markdown and HTML
+ * (render/), copy and prune between stores (catalog/), and import and export (import/, as
+ * docs/import.md shows them). The pure core (reducer, tree, context rules, migration, entry
+ * constructors, ids) is `session-tree/core`; the conformance suite of the store contract is
+ * `session-tree/testing`. Every other module is internal. docs/architecture.md ("Public API")
+ * lists the entry points; etc/*.api.md is what each exports, checked by `npm run check`.
+ *
  * @example
  * ```ts
  * import { Session } from "session-tree";
@@ -18,12 +27,58 @@ export {
 	type CopyTarget,
 	copyLocation,
 	copySession,
-	isCollectionLocation,
 	type PruneRule,
 	pruneCandidates,
-	readAllRecords,
 } from "./catalog/transfer.js";
-export * from "./core/index.js";
+export type { ContextEntry } from "./core/context.js";
+export {
+	isSessionTreeError,
+	SessionTreeError,
+	type SessionTreeErrorCode,
+	type SourceLocation,
+} from "./core/errors.js";
+export type { RandomBytes } from "./core/ids.js";
+export type { LoadProblem, ParsedLine } from "./core/load.js";
+export type { RawRecord } from "./core/migrate.js";
+export type { ToolPairingCode, ToolPairingProblem, ToolPairingReport } from "./core/tool-pairing.js";
+export type { FlatTreeRow, LabelState, ReadonlySessionTree } from "./core/tree.js";
+export {
+	type AgentMessage,
+	type AssistantMessage,
+	type BranchSummaryEntry,
+	type BranchSummaryMessage,
+	type CompactionEntry,
+	type CompactionSummaryMessage,
+	type ContextMessage,
+	type ContextModel,
+	type CustomEntry,
+	type CustomMessage,
+	type CustomMessageEntry,
+	type EntryBase,
+	type ImageContent,
+	isAssistantMessage,
+	isMessageEntry,
+	type KnownEntry,
+	type LabelEntry,
+	type LeafEntry,
+	type MessageEntry,
+	type ModelChangeEntry,
+	type OtherMessage,
+	type RetainedState,
+	type SessionContext,
+	type SessionEntry,
+	type SessionHeader,
+	type SessionInfoEntry,
+	type SessionTreeNode,
+	type TextContent,
+	type ThinkingContent,
+	type ThinkingLevelChangeEntry,
+	type ToolCall,
+	type ToolResultMessage,
+	type UnknownEntry,
+	type UsageRecord,
+	type UserMessage,
+} from "./core/types.js";
 export { importChatGPT } from "./import/chatgpt.js";
 export {
 	EXPORT_FORMATS,
@@ -45,7 +100,6 @@ export {
 	toClaudeCode,
 } from "./import/export-claude-code.js";
 export {
-	chooseSession,
 	detectFormat,
 	IMPORT_FORMATS,
 	type ImportedResult,
@@ -64,17 +118,18 @@ export {
 	isImportFormat,
 	loadImporter,
 	openImported,
-	type SourceKind,
 	sessionRecords,
-	sniffFormat,
 	type WriteResult,
 	type WriteStatus,
 	writeImported,
-	writeSessions,
 } from "./import/index.js";
 export { importOpenWebUI } from "./import/openwebui.js";
 export { DEFAULT_ZIP_LIMITS, type ZipLimits } from "./import/zip.js";
+export { type ContextTextOptions, renderContext } from "./render/context-text.js";
 export { exportSessionHtml, type HtmlExport, type HtmlExportOptions } from "./render/html/export.js";
+export { type MarkdownInput, renderMarkdown } from "./render/markdown.js";
+export type { RedactionCounts } from "./render/redact.js";
+export { renderTree, type TreeFilter, type TreeTextOptions } from "./render/tree-text.js";
 export { Session } from "./session.js";
 export type {
 	CreateSessionOptions,
@@ -86,7 +141,7 @@ export type {
 } from "./session-options.js";
 export { parseLine } from "./storage/codec.js";
 export { DirectoryCollection } from "./storage/directory-collection.js";
-export { FileSessionStore, type FileStoreOptions, type RawLine, readFileLines } from "./storage/file-store.js";
+export { FileSessionStore, type FileStoreOptions } from "./storage/file-store.js";
 export {
 	type CollectionFactory,
 	collectionAt,
@@ -96,23 +151,23 @@ export {
 	schemeOf,
 	storeAt,
 } from "./storage/locations.js";
-export { acquireLock, type LockOptions, type ReleaseLock } from "./storage/lock.js";
+export type { LockOptions } from "./storage/lock.js";
 export { MemoryCollection, MemorySessionStore } from "./storage/memory-store.js";
 export { defaultAgentDir, defaultSessionDir, sessionFileName, sessionsRoot } from "./storage/paths.js";
-export type {
-	AppendOutcome,
-	Awaitable,
-	CollectionCapabilities,
-	Durability,
-	ReplaceOutcome,
-	SessionCollection,
-	SessionListing,
-	SessionStore,
-	StoreCapabilities,
-	StorePosition,
-	StoreRead,
-	TailRead,
-	TextQuery,
-	WriteOutcome,
+export {
+	type AppendOutcome,
+	type Awaitable,
+	type CollectionCapabilities,
+	type Durability,
+	isPending,
+	type ReplaceOutcome,
+	type SessionCollection,
+	type SessionListing,
+	type SessionStore,
+	type StoreCapabilities,
+	type StorePosition,
+	type StoreRead,
+	type TailRead,
+	type TextQuery,
+	type WriteOutcome,
 } from "./storage/store.js";
-export { isPending } from "./storage/store.js";

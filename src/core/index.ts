@@ -1,22 +1,79 @@
 /**
- * The pure core of session-tree: entry types, ids, the in-memory tree, context building,
- * loading and migration. No I/O; usable in any JavaScript runtime.
+ * The pure core of session-tree: entry types, entry constructors, ids, the reducer that reads a
+ * record stream, the in-memory tree, context building, tool pairing, token estimates, copying
+ * and migration. No I/O; usable in any JavaScript runtime.
+ *
+ * What the core uses only inside (how a store hands lines whose bodies are read later, the
+ * path-step forms of the context rules the facade uses to parse only what a context needs, the
+ * steps of id-less and positional ids, message helpers) is not exported: etc/session-tree-core.api.md
+ * is the list, checked by `npm run check`.
  * @packageDocumentation
  */
 
-export * from "./context.js";
-export * from "./copy.js";
-export * from "./entries.js";
-export * from "./errors.js";
-export * from "./id-prefix.js";
-export * from "./ids.js";
-export * from "./lazy.js";
-export * from "./load.js";
-export * from "./migrate.js";
+export {
+	branchSummaryMessage,
+	buildContextEntries,
+	buildSessionContext,
+	type ContextEntry,
+	compactionSummaryMessage,
+	customMessage,
+	entryMessage,
+} from "./context.js";
+export { forkRecords, type IdMaker, rewriteRecords } from "./copy.js";
+export {
+	branchSummaryEntry,
+	compactionEntry,
+	customEntry,
+	customMessageEntry,
+	type EntryStamp,
+	emptyUsage,
+	labelEntry,
+	leafEntry,
+	messageEntry,
+	modelChangeEntry,
+	sessionHeader,
+	sessionInfoEntry,
+	thinkingLevelChangeEntry,
+} from "./entries.js";
+export { isSessionTreeError, SessionTreeError, type SessionTreeErrorCode, type SourceLocation } from "./errors.js";
+export { resolveIdPrefix } from "./id-prefix.js";
+export { derivedEntryId, isEntryId, newEntryId, newSessionId, type RandomBytes } from "./ids.js";
+export { isUnreadable } from "./lazy.js";
+export {
+	type LoadOptions,
+	type LoadProblem,
+	type LoadResult,
+	loadTree,
+	type ParsedLine,
+	settleStream,
+} from "./load.js";
+export { headerVersion, Migration, migrateRecords, parentSessionOf, type RawRecord } from "./migrate.js";
 export { MAX_NESTING, nestingPath } from "./nesting.js";
-export * from "./reducer.js";
-export * from "./tail.js";
-export * from "./tokens.js";
-export * from "./tool-pairing.js";
-export * from "./tree.js";
+export { headerProblem, type ReducerOptions, SessionReducer } from "./reducer.js";
+export { resumeFromTail, type TailResume } from "./tail.js";
+export {
+	type ContextTokenEstimate,
+	estimateContextTokens,
+	estimateTokens,
+	IMAGE_ESTIMATE_CHARS,
+	sumTokenEstimates,
+	sumUsage,
+	type Usage,
+	type UsageTotals,
+	usageOf,
+} from "./tokens.js";
+export {
+	checkToolPairing,
+	type ToolPairingCode,
+	type ToolPairingProblem,
+	type ToolPairingReport,
+} from "./tool-pairing.js";
+export {
+	type FlatTreeRow,
+	type LabelState,
+	type ReadonlySessionTree,
+	SessionTree,
+	type TreeRow,
+	treeRowsOf,
+} from "./tree.js";
 export * from "./types.js";

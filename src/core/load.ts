@@ -20,7 +20,10 @@ export interface LoadOptions {
 	tolerant?: boolean;
 	/** The file name, for messages. */
 	file?: string;
-	/** Where the bodies of lines given as envelopes are read from. */
+	/**
+	 * Where the bodies of lines given as envelopes are read from.
+	 * @internal
+	 */
 	source?: LineSource;
 }
 

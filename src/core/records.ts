@@ -41,6 +41,7 @@ export interface ParsedLine {
 	/**
 	 * Instead of `record`: the envelope of an entry whose body was not parsed (see `lazy.ts`);
 	 * the reducer's `source` reads it when needed.
+	 * @internal
 	 */
 	envelope?: Envelope;
 }

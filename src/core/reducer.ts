@@ -68,7 +68,10 @@ export interface ReducerOptions {
 	tolerant?: boolean;
 	/** The stream's location (a file name), for messages. */
 	file?: string;
-	/** Where the bodies of lines given as envelopes are read from. */
+	/**
+	 * Where the bodies of lines given as envelopes are read from.
+	 * @internal
+	 */
 	source?: LineSource;
 	/**
 	 * The records are the last part of a stream, not all of it: a parent before the window is

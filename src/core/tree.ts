@@ -143,7 +143,10 @@ export class SessionTree implements ReadonlySessionTree {
 		return this.nodes.get(id)?.entry;
 	}
 
-	/** The indexed node with this id (for walks by other core modules). */
+	/**
+	 * The indexed node with this id (for walks by other core modules).
+	 * @internal
+	 */
 	getNode(id: string): TreeNode | undefined {
 		return this.nodes.get(id);
 	}
@@ -174,7 +177,10 @@ export class SessionTree implements ReadonlySessionTree {
 		return this.leaf ? this.leaf.id : null;
 	}
 
-	/** The leaf node, if the leaf is set. */
+	/**
+	 * The leaf node, if the leaf is set.
+	 * @internal
+	 */
 	getLeafNode(): TreeNode | undefined {
 		return this.leaf;
 	}
@@ -236,6 +242,7 @@ export class SessionTree implements ReadonlySessionTree {
 	 * Adds an entry under `parentId` (which may differ from `entry.parentId`, e.g. when it names
 	 * a persisted-leaf record) without moving the leaf.
 	 * Throws DUPLICATE_ID or MISSING_PARENT; the tree is unchanged then.
+	 * @internal
 	 */
 	attach(entry: SessionEntry, parentId: string | null): TreeNode {
 		if (this.nodes.has(entry.id)) {
@@ -347,6 +354,7 @@ export class SessionTree implements ReadonlySessionTree {
 	/**
 	 * The nodes from the root down to `fromId` (default: the leaf), without parsing any body.
 	 * Throws ENTRY_NOT_FOUND for an unknown id.
+	 * @internal
 	 */
 	getPath(fromId?: string | null): TreeNode[] {
 		const start = fromId === undefined ? this.leaf : fromId === null ? undefined : this.requireNode(fromId);

@@ -329,6 +329,9 @@ export interface SessionTreeNode {
 /**
  * One step of a root-to-leaf path, as the context rules read it (context.ts). A tree node is
  * one (its `entry` is parsed only when these rules need it); `stepsOf` makes steps of entries.
+ * Here, at the bottom of the core, so that the tree and the context rules share it without a
+ * cycle; not published (the context functions that take steps are internal too).
+ * @internal
  */
 export interface PathStep {
 	readonly id: string;

@@ -66,7 +66,7 @@ export function claudeCodeJsonl(lines: readonly unknown[]): string {
 /** A session as a Claude Code transcript. */
 export interface ClaudeCodeTranscript {
 	/** The records of the file, in file order. */
-	lines: Json[];
+	lines: Array<Record<string, unknown>>;
 	/** The session id Claude Code files it under (`<sessionId>.jsonl`). */
 	sessionId: string;
 	/** The uuid of the user or assistant line at or above the leaf (undefined for a session without one). */
@@ -81,7 +81,7 @@ export function claudeCodeTranscript(input: ExportInput): ClaudeCodeTranscript {
 }
 
 /** The lines of a session as Claude Code writes them; see the module comment. */
-export function toClaudeCode(input: ExportInput): Json[] {
+export function toClaudeCode(input: ExportInput): Array<Record<string, unknown>> {
 	return claudeCodeTranscript(input).lines;
 }
 

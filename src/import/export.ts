@@ -211,7 +211,7 @@ function chatgptMessage(entry: SessionEntry, id: string): Json {
  * A session as one ChatGPT conversation (an element of `conversations.json`). See the
  * module comment.
  */
-export function toChatGPT(input: ExportInput): Json {
+export function toChatGPT(input: ExportInput): Record<string, unknown> {
 	const idOf = (entry: SessionEntry): string | undefined => {
 		const source = sourceOf(entry, CHATGPT_FORMAT);
 		if (source && typeof source.key === "string") return source.key;

@@ -58,7 +58,10 @@ export interface StoreRead {
 	lines: ParsedLine[];
 	/** Where the next read or append continues. */
 	position: StorePosition;
-	/** Reads the bodies of lines returned as envelopes (stores with `lazyBodies` only). */
+	/**
+	 * Reads the bodies of lines returned as envelopes (stores with `lazyBodies` only).
+	 * @internal
+	 */
 	source?: LineSource;
 }
 

@@ -15,14 +15,8 @@ import type { AgentInputItem } from "@openai/agents";
 import { createChatStore } from "../../src/adapters/ai-sdk.js";
 import { TreeSessionStore } from "../../src/adapters/claude-agent-sdk.js";
 import { TreeSession } from "../../src/adapters/openai-agents.js";
-import {
-	importText,
-	isSessionTreeError,
-	MAX_NESTING,
-	nestingPath,
-	Session,
-	type SessionTreeErrorCode,
-} from "../../src/index.js";
+import { MAX_NESTING, nestingPath } from "../../src/core/nesting.js";
+import { importText, isSessionTreeError, Session, type SessionTreeErrorCode } from "../../src/index.js";
 import { postgresServer, testSchema } from "../support/postgres.js";
 
 const dirs: string[] = [];

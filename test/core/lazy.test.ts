@@ -24,10 +24,10 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { loadTree } from "../../src/core/load.js";
 import {
 	FileSessionStore,
 	isSessionTreeError,
-	loadTree,
 	type MessageEntry,
 	type OpenSessionOptions,
 	Session,

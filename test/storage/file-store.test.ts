@@ -22,11 +22,11 @@ import {
 	FileSessionStore,
 	isPending,
 	isSessionTreeError,
-	readFileLines,
 	Session,
 	type SessionHeader,
 	type StoreRead,
 } from "../../src/index.js";
+import { readFileLines } from "../../src/storage/file-store.js";
 
 const HOLDER = join(dirname(fileURLToPath(import.meta.url)), "..", "support", "lock-holder.js");
 const dir = mkdtempSync(join(tmpdir(), "st-store-"));

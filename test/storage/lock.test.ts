@@ -5,8 +5,8 @@ import { hostname, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { after, describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
-import { acquireLock, isSessionTreeError, Session } from "../../src/index.js";
-import { tryLock } from "../../src/storage/lock.js";
+import { isSessionTreeError, Session } from "../../src/index.js";
+import { acquireLock, tryLock } from "../../src/storage/lock.js";
 
 const HOLDER = join(dirname(fileURLToPath(import.meta.url)), "..", "support", "lock-holder.js");
 const dir = mkdtempSync(join(tmpdir(), "st-lock-"));

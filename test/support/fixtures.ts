@@ -3,7 +3,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Session, type TreeRow, treeRowsOf } from "../../src/index.js";
+import { type TreeRow, treeRowsOf } from "../../src/core/tree.js";
+import type { Session } from "../../src/index.js";
 import type { Expected as SuiteExpected } from "../../src/testing/helpers.js";
 
 export type { TreeRow };

@@ -1,6 +1,6 @@
 /** Takes the lock of FILE, prints "locked", holds it for MS milliseconds, releases. */
 
-import { acquireLock } from "../../src/index.js";
+import { acquireLock } from "../../src/storage/lock.js";
 
 const [file, ms] = process.argv.slice(2);
 const release = await acquireLock(file as string);
