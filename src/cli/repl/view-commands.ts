@@ -41,16 +41,17 @@ export const VIEW_COMMANDS = {
 		}
 		const from = typeof values.from === "string" ? values.from : undefined;
 		const depth = integerOption(command, values.depth, "depth", 0);
-		const view = { filter, from, depth, fold: values.fold === true, width: state.env.width?.() };
-		state.listing(treeLines(session, { ...view, color: state.env.style.enabled }));
+		const fold = values.fold === true;
+		const width = state.env.width?.();
+		state.listing(treeLines(session, { filter, from, depth, fold, width, color: state.env.style.enabled }));
 	},
 
 	ctx(state, args, command) {
 		const { values, positionals } = parseOptions(command, args);
 		noMoreArgs(command, positionals, 0);
 		const session = state.requireSession();
-		const view = { full: values.full === true, width: state.env.width?.(), color: state.env.style.enabled };
-		state.listing(contextLines(session, view));
+		const width = state.env.width?.();
+		state.listing(contextLines(session, { full: values.full === true, width, color: state.env.style.enabled }));
 	},
 
 	leaves(state, args, command) {
