@@ -10,8 +10,8 @@
  * when it runs), so the bundle is split, and the split is chosen by hand: Rollup's
  * `manualChunks` puts what every command needs into two chunks,
  *
- * - `cli`: dispatch, argument parsing, the registry and help (all that `--version` and
- *   `--help` load), and the typed error;
+ * - `cli`: dispatch, argument parsing, the registry, the specs, the table of loaders and help
+ *   (all that `--version` and `--help` load), and the typed error;
  * - `runtime`: the core, the stores but the databases', the session facade, the CLI's opener and
  *   the text rendering basics (what every command that reads a session loads);
  *
@@ -39,7 +39,7 @@ const packages = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(ma
 
 /** Modules of the `cli` chunk (paths below DIST, without `.js`). */
 const CLI =
-	/[\\/](cli[\\/](args|terminal|run|registry|help|version)|core[\\/](errors|mask|validate|nesting)|render[\\/]sanitize)\.js$/;
+	/[\\/](cli[\\/](args|terminal|run|registry|loaders|help|version|specs[\\/][^\\/]+)|core[\\/](errors|mask|validate|nesting)|render[\\/]sanitize)\.js$/;
 /**
  * Modules of the `runtime` chunk: the core, the stores but the SQL ones, the session, the opener, text basics.
  * Not storage/batches (the records of `copy` and `import` in batches): only those commands load it.

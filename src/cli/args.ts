@@ -1,12 +1,12 @@
 /**
  * What a command line command receives and how its arguments are parsed (node:util
- * `parseArgs`, from the command's spec in the registry), plus the two error kinds the CLI
+ * `parseArgs`, from the command's spec, src/cli/specs/), plus the two error kinds the CLI
  * distinguishes: usage errors (exit 2) and failures (exit 1).
  */
 
 import { parseArgs } from "node:util";
 import { errorCode } from "../core/validate.js";
-import { type CliCommand, HELP_OPTION, type OptionsConfig } from "./registry.js";
+import { type CliFacet, HELP_OPTION, type OptionsConfig } from "./specs/common.js";
 
 /** Exit code of a failed command. */
 export const EXIT_FAILURE = 1;
@@ -57,8 +57,8 @@ export interface CommandInput {
 }
 
 /**
- * The code of a command line command: what its module exports and the registry's `cli.load()`
- * returns. Its name, help and options are in the registry (src/cli/registry.ts).
+ * The code of a command line command: what its module exports and its loader
+ * (src/cli/loaders.ts) returns. Its name, help and options are in its spec (src/cli/specs/).
  */
 export interface CommandHandler {
 	run(input: CommandInput): void | Promise<void>;
@@ -69,7 +69,7 @@ type ParsedArgs = ReturnType<typeof parseArgs<{ options: OptionsConfig; allowPos
 
 /** Parses a command's arguments; returns undefined when `--help` was asked for. */
 export function parseCommandArgs(
-	command: Pick<CliCommand, "name" | "options" | "positionals">,
+	command: { readonly name: string } & Pick<CliFacet, "options" | "positionals">,
 	argv: string[],
 ): Omit<CommandInput, "io"> | undefined {
 	let parsed: ParsedArgs;
@@ -147,4 +147,34 @@ export function requiredPositional(positionals: readonly string[], index: number
 export function stringValue(values: CommandInput["values"], name: string): string | undefined {
 	const value = values[name];
 	return typeof value === "string" ? value : undefined;
+}
+
+/**
+ * `text` as a whole number of at least `min`, or undefined when it is none (digits only: no
+ * sign, no fraction, no exponent). The CLI and the REPL each say so in their own words.
+ */
+export function wholeNumber(text: string, min: number): number | undefined {
+	return /^\d+$/.test(text) && Number(text) >= min ? Number(text) : undefined;
+}
+
+/**
+ * The value of option `--name`, which takes a whole number of at least `min`, if given.
+ * @throws UsageError (naming `command`) when it is not one
+ */
+export function wholeNumberOption(
+	values: CommandInput["values"],
+	name: string,
+	min: number,
+	command: string,
+): number | undefined {
+	const text = stringValue(values, name);
+	if (text === undefined) return undefined;
+	const value = wholeNumber(text, min);
+	if (value === undefined) {
+		throw new UsageError(
+			`option --${name} needs a whole number of at least ${min}, not ${JSON.stringify(text)}`,
+			command,
+		);
+	}
+	return value;
 }

@@ -1,6 +1,7 @@
 /** The command line's help texts, built from the registry alone (no command code is loaded). */
 
-import { CLI_COMMANDS, type CliCommand, HELP_DOC } from "./registry.js";
+import { CLI_COMMANDS, type CliCommand } from "./registry.js";
+import { HELP_DOC } from "./specs/common.js";
 
 /** The top-level help: every command with one line each. */
 export function mainHelp(): string {

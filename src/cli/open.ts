@@ -62,8 +62,8 @@ async function reopen(location: string, error: unknown, open: (at: string) => Pr
 	return open(full);
 }
 
-/** Prints what a lenient open worked around, as warnings. */
-function printProblems(session: Session, io: CliIO): void {
+/** Prints what a lenient open worked around, as warnings (the CLI's and the REPL's opens alike). */
+export function printProblems(session: Session, io: Pick<CliIO, "err">): void {
 	const where = session.location;
 	for (const problem of session.problems) {
 		const location = problem.line === undefined ? where : `${where}:${problem.line}`;

@@ -13,12 +13,13 @@ import { errorCode } from "../core/validate.js";
 import { sanitizeText } from "../render/sanitize.js";
 import { CliError, type CliIO, EXIT_FAILURE, EXIT_USAGE, parseCommandArgs, UsageError } from "./args.js";
 import { commandHelp, mainHelp } from "./help.js";
+import { loadCommand } from "./loaders.js";
 import { CLI_COMMANDS, type CliCommand, findCliCommand } from "./registry.js";
 import { nearestName } from "./suggest.js";
 import { onTerminal } from "./terminal.js";
 import { packageVersion } from "./version.js";
 
-/** Every command, in the order of the help listing (metadata; `load()` brings in its code). */
+/** Every command, in the order of the help listing (metadata; `loadCommand` brings in its code). */
 export const COMMANDS: readonly CliCommand[] = CLI_COMMANDS;
 
 /** Runs one command line; returns the exit code. */
@@ -64,7 +65,7 @@ async function dispatch(argv: string[], io: CliIO): Promise<void> {
 		io.out(commandHelp(command));
 		return;
 	}
-	const handler = await command.load();
+	const handler = await loadCommand(command.name);
 	await handler.run({ ...parsed, io });
 }
 

@@ -92,7 +92,7 @@ export function terminalDevice(hint = "`session-tree tree FILE` prints the tree"
 	}
 }
 
-/** Runs `session-tree browse`; its name, options and help are in the registry (src/cli/registry.ts). */
+/** Runs `session-tree browse`; its name, options and help are in its spec (src/cli/specs/views.ts). */
 export const browseCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
 		const location = requiredPositional(positionals, 0);

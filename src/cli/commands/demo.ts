@@ -212,7 +212,7 @@ export async function runDemo(dir: string, io: CliIO): Promise<void> {
 	say.line(`Try: session-tree tree ${file}`);
 }
 
-/** Runs `session-tree demo`; its name, options and help are in the registry (src/cli/registry.ts). */
+/** Runs `session-tree demo`; its name, options and help are in its spec (src/cli/specs/meta.ts). */
 export const demoCommand: CommandHandler = {
 	async run({ values, io }) {
 		const dir = stringValue(values, "dir");

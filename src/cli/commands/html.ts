@@ -18,7 +18,7 @@ function defaultOutput(file: string | undefined, sessionId: string): string {
 	return resolve(`${name}.html`);
 }
 
-/** Runs `session-tree html`; its name, options and help are in the registry (src/cli/registry.ts). */
+/** Runs `session-tree html`; its name, options and help are in its spec (src/cli/specs/views.ts). */
 export const htmlCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
 		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true);

@@ -77,7 +77,7 @@ export function reportImport(io: CliIO, report: ImportReport): void {
 	io.err(`session-tree: ${countOf(report.sessions.length, "session")}: ${parts.join(", ")}\n`);
 }
 
-/** Runs `session-tree import`; its name, options and help are in the registry (src/cli/registry.ts). */
+/** Runs `session-tree import`; its name, options and help are in its spec (src/cli/specs/stores.ts). */
 export const importCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
 		const from = fromOption(stringValue(values, "from"));
@@ -116,7 +116,7 @@ export const importCommand: CommandHandler = {
 	},
 };
 
-/** Runs `session-tree export`; its name, options and help are in the registry (src/cli/registry.ts). */
+/** Runs `session-tree export`; its name, options and help are in its spec (src/cli/specs/stores.ts). */
 export const exportCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
 		const to = stringValue(values, "to");

@@ -111,7 +111,7 @@ async function validateForeign(file: string, io: CliIO): Promise<Validation | un
 	return { where: file, problems, ok: `${file}: ok (${what})` };
 }
 
-/** Runs `session-tree validate`; its name, options and help are in the registry (src/cli/registry.ts). */
+/** Runs `session-tree validate`; its name, options and help are in its spec (src/cli/specs/stores.ts). */
 export const validateCommand: CommandHandler = {
 	async run({ positionals, values, io }) {
 		const file = requiredPositional(positionals, 0);
@@ -135,7 +135,7 @@ async function foreignFormat(file: string): Promise<string | undefined> {
 	return foreignFormatOf(file);
 }
 
-/** Runs `session-tree repair`; its name, options and help are in the registry (src/cli/registry.ts). */
+/** Runs `session-tree repair`; its name, options and help are in its spec (src/cli/specs/stores.ts). */
 export const repairCommand: CommandHandler = {
 	async run({ positionals, io }) {
 		const file = requiredPositional(positionals, 0);

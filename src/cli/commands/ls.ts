@@ -8,7 +8,14 @@ import { type Painter, painter, shouldColor, terminalWidth } from "../../render/
 import { displayWidth, sanitize, truncateToWidth } from "../../render/preview.js";
 import { createProgress } from "../../render/progress.js";
 import { DirectoryCollection } from "../../storage/directory-collection.js";
-import { type CliIO, type CommandHandler, type CommandInput, stringValue, UsageError } from "../args.js";
+import {
+	type CliIO,
+	type CommandHandler,
+	type CommandInput,
+	stringValue,
+	UsageError,
+	wholeNumberOption,
+} from "../args.js";
 import { jsonLine } from "../json.js";
 
 /** A row of `ls --json`. */
@@ -33,12 +40,7 @@ export interface LsRow {
 
 /** `--width N`, else the terminal's width, else undefined (piped: no cut). */
 export function outputWidth(values: CommandInput["values"], command: string): number | undefined {
-	const text = stringValue(values, "width");
-	if (text === undefined) return terminalWidth(process.stdout);
-	if (!/^\d+$/.test(text) || Number(text) < 20) {
-		throw new UsageError(`option --width needs a whole number of at least 20, not ${JSON.stringify(text)}`, command);
-	}
-	return Number(text);
+	return wholeNumberOption(values, "width", 20, command) ?? terminalWidth(process.stdout);
 }
 
 /** The sessions a collection command looks at, from DIR, --all and --cwd. */
@@ -136,7 +138,7 @@ export function renderLs(
 	return `${lines.join("\n")}\n`;
 }
 
-/** Runs `session-tree ls`; its name, options and help are in the registry (src/cli/registry.ts). */
+/** Runs `session-tree ls`; its name, options and help are in its spec (src/cli/specs/catalog.ts). */
 export const lsCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
 		const width = outputWidth(values, "ls");

@@ -11,7 +11,7 @@ function add(total: RedactionCounts, counts: Readonly<RedactionCounts>): void {
 	for (const [kind, n] of Object.entries(counts)) total[kind] = (total[kind] ?? 0) + n;
 }
 
-/** Runs `session-tree md`; its name, options and help are in the registry (src/cli/registry.ts). */
+/** Runs `session-tree md`; its name, options and help are in its spec (src/cli/specs/views.ts). */
 export const mdCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
 		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true);

@@ -1,13 +1,18 @@
-/** The read-only commands: ctx, path, leaves, tree, info. None of them writes to the file. */
+/**
+ * The commands that show a session: ctx, path, leaves, tree, info. None of them writes to the
+ * file. What `tree`, `ctx` and `info` show is built here once for both front ends
+ * ({@link treeLines}, {@link contextLines}, {@link infoLines}): the REPL's commands of those
+ * names (src/cli/repl/view-commands.ts) print the same lines.
+ */
 
 import { parentSessionOf } from "../../core/migrate.js";
 import { checkToolPairing } from "../../core/tool-pairing.js";
 import { viewId, viewParentId, viewType } from "../../core/tree-view.js";
 import type { SessionEntry } from "../../core/types.js";
-import { renderContext } from "../../render/context-text.js";
+import { renderContextLines } from "../../render/context-text.js";
 import { modelLabel, sanitize } from "../../render/preview.js";
 import { shouldColor, terminalWidth } from "../../render/terminal.js";
-import { renderTree, TREE_FILTERS } from "../../render/tree-text.js";
+import { renderTreeLines, TREE_FILTERS, type TreeFilter } from "../../render/tree-text.js";
 import type { Session } from "../../session.js";
 import {
 	CliError,
@@ -17,30 +22,87 @@ import {
 	requiredPositional,
 	stringValue,
 	UsageError,
+	wholeNumberOption,
 } from "../args.js";
 import { jsonLine } from "../json.js";
 import { openSession, resolveEntryId } from "../open.js";
 
-/** The value of an option that takes a whole number, at least `min`. */
-function integerOption(values: CommandInput["values"], name: string, command: string, min: number): number | undefined {
-	const text = stringValue(values, name);
-	if (text === undefined) return undefined;
-	if (!/^\d+$/.test(text) || Number(text) < min) {
-		throw new UsageError(
-			`option --${name} needs a whole number of at least ${min}, not ${JSON.stringify(text)}`,
-			command,
-		);
-	}
-	return Number(text);
-}
-
 /** How text output looks: colours on a terminal (NO_COLOR, FORCE_COLOR), the width to fit. */
 function textStyle(values: CommandInput["values"], command: string): { color: boolean; width?: number } {
-	const width = integerOption(values, "width", command, 20) ?? terminalWidth(process.stdout);
+	const width = wholeNumberOption(values, "width", 20, command) ?? terminalWidth(process.stdout);
 	return width === undefined ? { color: shouldColor(process.stdout) } : { color: shouldColor(process.stdout), width };
 }
 
-/** Runs `session-tree ctx`; its name, options and help are in the registry (src/cli/registry.ts). */
+/** Lines as printed to stdout: each ends with a newline. */
+function printed(lines: readonly string[]): string {
+	return `${lines.join("\n")}\n`;
+}
+
+/** How `tree` is drawn: what the CLI's and the REPL's `tree` are given. */
+export interface TreeView {
+	/** The entry marked as the leaf (an id or a unique prefix of one); default: the session's leaf. */
+	readonly leaf?: string | undefined;
+	readonly filter?: TreeFilter | undefined;
+	/** The entry whose subtree alone is shown (an id or a unique prefix of one). */
+	readonly from?: string | undefined;
+	readonly depth?: number | undefined;
+	readonly fold?: boolean;
+	/** Longest straight run left unfolded; given, it folds. */
+	readonly foldLimit?: number | undefined;
+	/** Columns to fit the lines into; none: no cut. */
+	readonly width?: number | undefined;
+	/** Colour by role (ANSI); default: none. */
+	readonly color?: boolean;
+	/** Printed once: bodies are read one at a time and not kept (a large session). */
+	readonly transient?: boolean;
+}
+
+/**
+ * The lines of `tree`, for both front ends: the session's tree as the renderer draws it, its name on top.
+ * @throws SessionTreeError ENTRY_NOT_FOUND or AMBIGUOUS_ID for an id of `view` that names no one entry
+ */
+export function treeLines(session: Session, view: TreeView): string[] {
+	const from = view.from === undefined ? undefined : resolveEntryId(session, view.from);
+	const leafId = view.leaf === undefined ? session.getLeafId() : resolveEntryId(session, view.leaf);
+	const name = session.getSessionName();
+	return renderTreeLines(session.getTree(), {
+		leafId,
+		...(name !== undefined ? { sessionName: name } : {}),
+		...(view.filter !== undefined ? { filter: view.filter } : {}),
+		...(from !== undefined ? { from } : {}),
+		...(view.depth !== undefined ? { depth: view.depth } : {}),
+		fold: view.fold === true || view.foldLimit !== undefined,
+		...(view.foldLimit !== undefined ? { foldLimit: view.foldLimit } : {}),
+		...(view.width !== undefined ? { width: view.width } : {}),
+		color: view.color === true,
+		...(view.transient === true ? { transient: true } : {}),
+	});
+}
+
+/** How `ctx` is drawn: what the CLI's and the REPL's `ctx` are given. */
+export interface ContextView {
+	/** The entry whose context is shown (a full id); default: the leaf's. */
+	readonly leaf?: string | undefined;
+	/** Every message whole, instead of one line each. */
+	readonly full?: boolean;
+	/** Columns to fit the numbered lines into; none: no cut. */
+	readonly width?: number | undefined;
+	/** Colour by role (ANSI); default: none. */
+	readonly color?: boolean;
+}
+
+/** The lines of `ctx`, for both front ends: the messages the model receives at the leaf, then model and thinking level. */
+export function contextLines(session: Session, view: ContextView): string[] {
+	const context = session.buildSessionContext(view.leaf);
+	return renderContextLines(context, {
+		entries: session.buildContextEntries(view.leaf),
+		full: view.full === true,
+		color: view.color === true,
+		...(view.width !== undefined ? { width: view.width } : {}),
+	});
+}
+
+/** Runs `session-tree ctx`; its name, options and help are in its spec (src/cli/specs/views.ts). */
 export const ctxCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
 		const style = values.json ? undefined : textStyle(values, "ctx");
@@ -53,15 +115,13 @@ export const ctxCommand: CommandHandler = {
 			checkContext(session, leaf, values.json === true, io);
 			return;
 		}
-		const context = session.buildSessionContext(leaf);
 		if (values.json) {
+			const context = session.buildSessionContext(leaf);
 			// A model without an id (an assistant message appended without one) is none, not `{}`.
 			io.out(jsonLine(modelLabel(context.model) === undefined ? { ...context, model: null } : context));
 			return;
 		}
-		io.out(
-			renderContext(context, { entries: session.buildContextEntries(leaf), full: values.full === true, ...style }),
-		);
+		io.out(printed(contextLines(session, { leaf, full: values.full === true, ...style })));
 	},
 };
 
@@ -92,7 +152,7 @@ function pathLine(entry: SessionEntry): string {
 	return sanitize(typeof role === "string" ? `${entry.id} ${entry.type} ${role}` : `${entry.id} ${entry.type}`);
 }
 
-/** Runs `session-tree path`; its name, options and help are in the registry (src/cli/registry.ts). */
+/** Runs `session-tree path`; its name, options and help are in its spec (src/cli/specs/views.ts). */
 export const pathCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
 		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true);
@@ -107,7 +167,7 @@ export const pathCommand: CommandHandler = {
 	},
 };
 
-/** Runs `session-tree leaves`; its name, options and help are in the registry (src/cli/registry.ts). */
+/** Runs `session-tree leaves`; its name, options and help are in its spec (src/cli/specs/views.ts). */
 export const leavesCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
 		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true);
@@ -128,7 +188,7 @@ export interface TreeRow {
 /** Options of `tree` that shape the text view, so not `--json`. */
 const TREE_VIEW_OPTIONS = ["filter", "depth", "fold", "fold-limit", "leaf", "width"] as const;
 
-/** Runs `session-tree tree`; its name, options and help are in the registry (src/cli/registry.ts). */
+/** Runs `session-tree tree`; its name, options and help are in its spec (src/cli/specs/views.ts). */
 export const treeCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
 		const filterName = stringValue(values, "filter");
@@ -143,16 +203,16 @@ export const treeCommand: CommandHandler = {
 			const extra = TREE_VIEW_OPTIONS.find((name) => values[name] !== undefined);
 			if (extra) throw new UsageError(`--${extra} does not apply to --json`, "tree");
 		}
-		const depth = integerOption(values, "depth", "tree", 0);
-		const foldLimit = integerOption(values, "fold-limit", "tree", 4);
+		const depth = wholeNumberOption(values, "depth", 0, "tree");
+		const foldLimit = wholeNumberOption(values, "fold-limit", 4, "tree");
 		const style = values.json ? undefined : textStyle(values, "tree");
 
 		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true);
-		const fromGiven = stringValue(values, "from");
-		const from = fromGiven === undefined ? undefined : resolveEntryId(session, fromGiven);
+		const from = stringValue(values, "from");
 		if (values.json) {
+			const start = from === undefined ? undefined : resolveEntryId(session, from);
 			// Ids and types are known without parsing a body: none is read.
-			const rows = session.flattenTree(from).map((flat) => {
+			const rows = session.flattenTree(start).map((flat) => {
 				const row: TreeRow = {
 					id: viewId(flat),
 					parentId: viewParentId(flat),
@@ -165,22 +225,17 @@ export const treeCommand: CommandHandler = {
 			io.out(jsonLine(rows));
 			return;
 		}
-		const leafGiven = stringValue(values, "leaf");
-		const leafId = leafGiven === undefined ? session.getLeafId() : resolveEntryId(session, leafGiven);
-		io.out(
-			renderTree(session.getTree(), {
-				leafId,
-				sessionName: session.getSessionName(),
-				...(filter !== undefined ? { filter } : {}),
-				...(from !== undefined ? { from } : {}),
-				...(depth !== undefined ? { depth } : {}),
-				fold: values.fold === true || foldLimit !== undefined,
-				...(foldLimit !== undefined ? { foldLimit } : {}),
-				...style,
-				// Printed once: bodies are read one at a time and not kept (a large session).
-				transient: true,
-			}),
-		);
+		const view: TreeView = {
+			leaf: stringValue(values, "leaf"),
+			filter,
+			from,
+			depth,
+			fold: values.fold === true,
+			foldLimit,
+			...style,
+			transient: true,
+		};
+		io.out(printed(treeLines(session, view)));
 	},
 };
 
@@ -195,34 +250,39 @@ export interface SessionInfo {
 	leafId: string | null;
 }
 
-/** Runs `session-tree info`; its name, options and help are in the registry (src/cli/registry.ts). */
+/** What `info` shows: the session's header facts, name, entry count and leaf (the object `info --json` prints). */
+export function sessionInfo(session: Session): SessionInfo {
+	return {
+		id: session.getSessionId(),
+		version: session.fileVersion,
+		cwd: session.getCwd(),
+		parentSession: parentSessionOf(session.getHeader()) ?? null,
+		name: session.getSessionName() ?? null,
+		entryCount: session.entryCount,
+		leafId: session.getLeafId(),
+	};
+}
+
+/** The lines of `info`, for both front ends: where the session is, then {@link sessionInfo}, sanitized. */
+export function infoLines(session: Session, info: SessionInfo = sessionInfo(session)): string[] {
+	const lines = [
+		`file: ${session.location}`,
+		`id: ${info.id}`,
+		`version: ${info.version}`,
+		`cwd: ${info.cwd}`,
+		`parentSession: ${info.parentSession ?? "(none)"}`,
+		`name: ${info.name ?? "(none)"}`,
+		`entries: ${info.entryCount}`,
+		`leaf: ${info.leafId ?? "(before the first entry)"}`,
+	];
+	return lines.map(sanitize);
+}
+
+/** Runs `session-tree info`; its name, options and help are in its spec (src/cli/specs/views.ts). */
 export const infoCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
 		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true);
-		const header = session.getHeader();
-		const info: SessionInfo = {
-			id: session.getSessionId(),
-			version: session.fileVersion,
-			cwd: session.getCwd(),
-			parentSession: parentSessionOf(header) ?? null,
-			name: session.getSessionName() ?? null,
-			entryCount: session.entryCount,
-			leafId: session.getLeafId(),
-		};
-		if (values.json) {
-			io.out(jsonLine(info));
-			return;
-		}
-		const lines = [
-			`file: ${session.file}`,
-			`id: ${info.id}`,
-			`version: ${info.version}`,
-			`cwd: ${info.cwd}`,
-			`parentSession: ${info.parentSession ?? "(none)"}`,
-			`name: ${info.name ?? "(none)"}`,
-			`entries: ${info.entryCount}`,
-			`leaf: ${info.leafId ?? "(before the first entry)"}`,
-		];
-		io.out(lines.map((line) => `${sanitize(line)}\n`).join(""));
+		const info = sessionInfo(session);
+		io.out(values.json ? jsonLine(info) : printed(infoLines(session, info)));
 	},
 };

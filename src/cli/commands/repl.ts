@@ -3,7 +3,10 @@
 import { type CommandHandler, stringValue } from "../args.js";
 import { runRepl } from "../repl/repl.js";
 
-/** Runs `session-tree repl`; its name, options and help are in the registry (src/cli/registry.ts). */
+/**
+ * Runs `session-tree repl`; its name, options and help are in the registry (src/cli/registry.ts),
+ * whose `repl` spec lists the REPL's commands.
+ */
 export const replCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
 		const file = positionals[0];

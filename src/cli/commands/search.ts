@@ -5,7 +5,7 @@ import { compileQuery, InvalidPattern, type Matcher, type SearchHit, searchSessi
 import { type Painter, painter, shouldColor } from "../../render/color.js";
 import { displayWidth, sanitize } from "../../render/preview.js";
 import { createProgress } from "../../render/progress.js";
-import { CliError, type CommandHandler, requiredPositional, stringValue, UsageError } from "../args.js";
+import { CliError, type CommandHandler, requiredPositional, UsageError, wholeNumberOption } from "../args.js";
 import { jsonLine } from "../json.js";
 import { outputWidth, reportProblems, selectFromArgs } from "./ls.js";
 
@@ -48,20 +48,12 @@ export function renderHits(hits: readonly SearchHit[], p: Painter): string {
 	return `${lines.join("\n")}\n`;
 }
 
-function positiveInteger(text: string | undefined, option: string): number | undefined {
-	if (text === undefined) return undefined;
-	if (!/^\d+$/.test(text) || Number(text) < 1) {
-		throw new UsageError(`option ${option} needs a whole number of at least 1, not ${JSON.stringify(text)}`, "search");
-	}
-	return Number(text);
-}
-
-/** Runs `session-tree search`; its name, options and help are in the registry (src/cli/registry.ts). */
+/** Runs `session-tree search`; its name, options and help are in its spec (src/cli/specs/catalog.ts). */
 export const searchCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
 		const pattern = requiredPositional(positionals, 0);
 		if (pattern === "") throw new UsageError("TEXT is empty", "search");
-		const limit = positiveInteger(stringValue(values, "limit"), "--limit");
+		const limit = wholeNumberOption(values, "limit", 1, "search");
 		let matcher: Matcher;
 		try {
 			matcher = compileQuery({ pattern, regex: values.regex === true, ignoreCase: values["ignore-case"] === true });

@@ -4,7 +4,7 @@ import { mkdirSync, statSync } from "node:fs";
 import { copyLocation, type PruneRule, pruneCandidates } from "../../catalog/transfer.js";
 import { countOf, sanitize } from "../../render/preview.js";
 import { collectionAt, schemeOf } from "../../storage/locations.js";
-import { CliError, type CommandHandler, requiredPositional, stringValue, UsageError } from "../args.js";
+import { CliError, type CommandHandler, requiredPositional, UsageError, wholeNumberOption } from "../args.js";
 import { jsonLine } from "../json.js";
 
 /** True for a path (or `file:` URL) that is a directory now. */
@@ -19,7 +19,7 @@ function prepareTarget(target: string): void {
 	if (statSync(target, { throwIfNoEntry: false }) === undefined) mkdirSync(target, { recursive: true, mode: 0o700 });
 }
 
-/** Runs `session-tree copy`; its name, options and help are in the registry (src/cli/registry.ts). */
+/** Runs `session-tree copy`; its name, options and help are in its spec (src/cli/specs/stores.ts). */
 export const copyCommand: CommandHandler = {
 	async run({ positionals, io }) {
 		const source = requiredPositional(positionals, 0);
@@ -47,30 +47,17 @@ export const copyCommand: CommandHandler = {
 	},
 };
 
-/** A whole number option of at least `min`. */
-function wholeNumber(text: string, option: string, min: number): number {
-	if (!/^\d+$/.test(text) || Number(text) < min) {
-		throw new UsageError(
-			`option ${option} needs a whole number of at least ${min}, not ${JSON.stringify(text)}`,
-			"prune",
-		);
-	}
-	return Number(text);
-}
-
-/** Runs `session-tree prune`; its name, options and help are in the registry (src/cli/registry.ts). */
+/** Runs `session-tree prune`; its name, options and help are in its spec (src/cli/specs/stores.ts). */
 export const pruneCommand: CommandHandler = {
 	async run({ positionals, values, io }) {
 		const location = requiredPositional(positionals, 0);
-		const olderThan = stringValue(values, "older-than");
-		const keep = stringValue(values, "keep");
-		if ((olderThan === undefined) === (keep === undefined)) {
+		if ((values["older-than"] === undefined) === (values.keep === undefined)) {
 			throw new UsageError("give either --older-than DAYS or --keep N", "prune");
 		}
+		const olderThanDays = wholeNumberOption(values, "older-than", 0, "prune");
+		// Without --older-than, --keep is given (checked above).
 		const rule: PruneRule =
-			olderThan !== undefined
-				? { olderThanDays: wholeNumber(olderThan, "--older-than", 0) }
-				: { keep: wholeNumber(keep ?? "", "--keep", 0) };
+			olderThanDays !== undefined ? { olderThanDays } : { keep: wholeNumberOption(values, "keep", 0, "prune") ?? 0 };
 		const collection = collectionAt(location);
 		try {
 			const remove = collection.remove?.bind(collection);

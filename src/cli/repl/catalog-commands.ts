@@ -4,20 +4,14 @@
  */
 
 import { TREE_FILTERS } from "../../render/tree-layout.js";
-import { CliError, type CommandHandler, type CommandInput, UsageError } from "../args.js";
+import type { CommandHandler, CommandInput } from "../args.js";
 import { integerOption, noMoreArgs, parseOptions, type ReplHandlers, requireArg, usageError } from "./command.js";
 import { printNavigation } from "./edit-commands.js";
-import { ReplError, type ReplState } from "./state.js";
+import type { ReplState } from "./state.js";
 
-/** Runs a command line command with the REPL's output; its errors become the REPL's. */
+/** Runs a command line command with the REPL's output (its errors are the REPL's: see `errorMessage`). */
 async function runCli(state: ReplState, handler: CommandHandler, input: Omit<CommandInput, "io">): Promise<void> {
-	const io = { stdin: process.stdin, out: state.env.out, err: state.env.err };
-	try {
-		await handler.run({ ...input, io });
-	} catch (error) {
-		if (error instanceof CliError || error instanceof UsageError) throw new ReplError(error.message);
-		throw error;
-	}
+	await handler.run({ ...input, io: { stdin: process.stdin, out: state.env.out, err: state.env.err } });
 }
 
 /** DIR as given, else the REPL's `--dir` (unless `--all`): where `new` puts its files. */
@@ -63,13 +57,7 @@ export const CATALOG_COMMANDS = {
 			throw usageError(command, `unknown filter ${JSON.stringify(values.filter)} (use ${TREE_FILTERS.join(", ")})`);
 		}
 		const { browseAndChoose, terminalDevice } = await import("../commands/browse.js");
-		let device: ReturnType<typeof terminalDevice>;
-		try {
-			device = terminalDevice("`tree` prints the tree");
-		} catch (error) {
-			if (error instanceof CliError) throw new ReplError(error.message);
-			throw error;
-		}
+		const device = terminalDevice("`tree` prints the tree");
 		try {
 			// A session loaded with --lenient that had problems is browsed read-only, as on the command line.
 			const run = () =>

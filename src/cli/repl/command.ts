@@ -1,11 +1,11 @@
 /**
  * What a REPL command is, and the argument checks the commands share. A command's name, usage
- * and help are in the registry (src/cli/registry.ts); the code here and in the `*-commands.ts`
+ * and help are in its spec (src/cli/specs/); the code here and in the `*-commands.ts`
  * modules only runs it.
  */
 
 import { parseArgs } from "node:util";
-import { parseArgsFailure } from "../args.js";
+import { parseArgsFailure, wholeNumber } from "../args.js";
 import type { ReplCommandName, ReplCommandSpec } from "../registry.js";
 import { ReplError, type ReplState } from "./state.js";
 
@@ -18,7 +18,7 @@ export type ReplHandler = (state: ReplState, args: string[], command: ReplComman
 /** Handlers of a group of commands, by command name. */
 export type ReplHandlers = Partial<Record<ReplCommandName, ReplHandler>>;
 
-/** A REPL command: its spec from the registry with the code that runs it. */
+/** A REPL command: its spec (src/cli/specs/, through the registry) with the code that runs it. */
 export interface ReplCommand extends ReplCommandSpec {
 	run(state: ReplState, args: string[]): void | Promise<void>;
 }
@@ -76,8 +76,9 @@ export function integerOption(
 	min: number,
 ): number | undefined {
 	if (typeof value !== "string") return undefined;
-	if (!/^\d+$/.test(value) || Number(value) < min) {
+	const number = wholeNumber(value, min);
+	if (number === undefined) {
 		throw usageError(command, `--${name} takes a whole number of at least ${min}, not ${JSON.stringify(value)}`);
 	}
-	return Number(value);
+	return number;
 }

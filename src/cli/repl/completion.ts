@@ -9,7 +9,8 @@ import { homedir } from "node:os";
 import { resolve } from "node:path";
 import { sanitize } from "../../render/sanitize.js";
 import { TREE_FILTERS } from "../../render/tree-text.js";
-import { type ArgKind, findReplSpec, type ReplCommandSpec, replCommandWords } from "../registry.js";
+import { findReplSpec, type ReplCommandSpec, replCommandWords } from "../registry.js";
+import type { ArgKind } from "../specs/common.js";
 import { SEND_ROLES } from "./messages.js";
 import { quoteWord, type Token, tokenize } from "./tokenize.js";
 

@@ -1,9 +1,15 @@
-/** The REPL commands that write to the current session: send, branch, compact, summary, nav, label, name. */
+/**
+ * The REPL commands that write to the current session: send, branch, compact, summary, nav,
+ * label, name. branch, nav and label do their work through the command line's own
+ * (src/cli/commands/write.ts, edit.ts); here they are parsed from the REPL's words and printed.
+ */
 
 import { estimateContextTokens, sumTokenEstimates } from "../../core/tokens.js";
 import type { ContextMessage } from "../../core/types.js";
 import { sanitize } from "../../render/preview.js";
 import type { NavigateResult } from "../../session-options.js";
+import { navigateTo, setLabel } from "../commands/edit.js";
+import { moveLeaf } from "../commands/write.js";
 import { noMoreArgs, type ReplHandlers, requireArg, requireArgs, textOf } from "./command.js";
 import { assistantMessage, parseRole, sessionModel, toolResultMessage, userMessage } from "./messages.js";
 import { ReplError, type ReplState } from "./state.js";
@@ -58,9 +64,7 @@ export const EDIT_COMMANDS = {
 	async branch(state, args, command) {
 		const given = requireArg(command, args, 0, "<id>");
 		noMoreArgs(command, args, 1);
-		const session = state.requireSession();
-		const id = session.resolveId(given);
-		await session.branch(id);
+		const id = await moveLeaf(state.requireSession(), given);
 		state.line(`leaf: ${state.id(id)}`);
 	},
 
@@ -88,18 +92,14 @@ export const EDIT_COMMANDS = {
 	async nav(state, args, command) {
 		const given = requireArg(command, args, 0, "<id>");
 		noMoreArgs(command, args, 1);
-		const session = state.requireSession();
-		printNavigation(state, await session.navigate(session.resolveId(given)));
+		printNavigation(state, await navigateTo(state.requireSession(), given));
 	},
 
 	async label(state, args, command) {
 		const given = requireArg(command, args, 0, "<id>");
-		const session = state.requireSession();
-		const target = session.resolveId(given);
-		const text = textOf(args, 1).trim();
-		await session.appendLabelChange(target, text === "" ? undefined : text);
+		const { id, label } = await setLabel(state.requireSession(), given, textOf(args, 1).trim());
 		state.line(
-			text === "" ? `label of ${state.id(target)} cleared` : `label of ${state.id(target)}: ${sanitize(text)}`,
+			label === undefined ? `label of ${state.id(id)} cleared` : `label of ${state.id(id)}: ${sanitize(label)}`,
 		);
 	},
 

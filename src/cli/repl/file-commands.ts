@@ -1,10 +1,16 @@
-/** The REPL commands that choose the session file: new, load, fork, clone. */
+/**
+ * The REPL commands that choose the session file: new, load, fork, clone. new, fork and clone
+ * do their work through the command line's own (src/cli/commands/write.ts); here they are
+ * parsed from the REPL's words, and the REPL switches to the session they make.
+ */
 
 import { resolve } from "node:path";
 import { openByPrefix } from "../../catalog/session-location.js";
 import { sanitize } from "../../render/preview.js";
 import { Session } from "../../session.js";
 import { schemeOf } from "../../storage/locations.js";
+import { cloneSession, createSession, forkSession } from "../commands/write.js";
+import { printProblems } from "../open.js";
 import { noMoreArgs, parseOptions, type ReplHandlers, requireArg } from "./command.js";
 import type { ReplState } from "./state.js";
 
@@ -13,10 +19,7 @@ export async function openSessionFile(state: ReplState, file: string, lenient: b
 	const open = (at: string) => Session.open(at, { lenient, verify: lenient });
 	// A store's session may be named by a prefix of its id, as on the command line.
 	const session = schemeOf(file) === undefined ? await open(resolve(file)) : await openByPrefix(file, open);
-	for (const problem of session.problems) {
-		const where = problem.line === undefined ? session.location : `${session.location}:${problem.line}`;
-		state.env.err(`session-tree: warning: ${where}: ${problem.message}\n`);
-	}
+	printProblems(session, state.env);
 	return session;
 }
 
@@ -49,9 +52,8 @@ export const FILE_COMMANDS = {
 		const { values, positionals } = parseOptions(command, args);
 		noMoreArgs(command, positionals, 0);
 		const dir = typeof values.dir === "string" ? values.dir : state.env.dir;
-		const cwd = resolve(typeof values.cwd === "string" ? values.cwd : process.cwd());
-		const place = dir === undefined ? {} : { dir: schemeOf(dir) === undefined ? resolve(dir) : dir };
-		await switchToNew(state, await Session.create({ cwd, ...place }));
+		const cwd = typeof values.cwd === "string" ? values.cwd : undefined;
+		await switchToNew(state, await createSession(dir, cwd));
 	},
 
 	async load(state, args, command) {
@@ -66,14 +68,13 @@ export const FILE_COMMANDS = {
 	async fork(state, args, command) {
 		noMoreArgs(command, args, 1);
 		const session = state.requireSession();
-		const id = args[0] === undefined ? undefined : session.resolveId(args[0]);
-		const at = id ?? session.getLeafId();
-		await switchToCopy(state, session, await session.fork(id), `forked at ${at === null ? "(root)" : state.id(at)}`);
+		const { fork, at } = await forkSession(session, args[0]);
+		await switchToCopy(state, session, fork, `forked at ${state.id(at)}`);
 	},
 
 	async clone(state, args, command) {
 		noMoreArgs(command, args, 0);
 		const session = state.requireSession();
-		await switchToCopy(state, session, await session.clone(), "cloned");
+		await switchToCopy(state, session, await cloneSession(session), "cloned");
 	},
 } satisfies ReplHandlers;

@@ -9,6 +9,7 @@ import { errorCode } from "../../core/validate.js";
 import { describeEntry, formatDescription, sanitize } from "../../render/preview.js";
 import { truncateToWidth } from "../../render/terminal.js";
 import type { Session } from "../../session.js";
+import { CliError, UsageError } from "../args.js";
 import { makeStyle, type Style } from "./style.js";
 import { TokenizeError } from "./tokenize.js";
 
@@ -133,9 +134,19 @@ function shorten(text: string, max: number): string {
 	return text.length <= max ? text : `${text.slice(0, max - 1)}…`;
 }
 
-/** A message for an error: the file is left out when it is the current session's own. */
+/**
+ * A message for an error: the file is left out when it is the current session's own. The
+ * command line's errors (the REPL runs some of its commands' code) are the user's, as the REPL's.
+ */
 export function errorMessage(state: ReplState, error: unknown): { message: string; internal?: boolean } {
-	if (error instanceof ReplError || error instanceof TokenizeError) return { message: error.message };
+	if (
+		error instanceof ReplError ||
+		error instanceof TokenizeError ||
+		error instanceof CliError ||
+		error instanceof UsageError
+	) {
+		return { message: error.message };
+	}
 	if (isSessionTreeError(error)) {
 		const file = state.session?.location;
 		const prefix = file === undefined ? undefined : `${file}: `;

@@ -1,10 +1,13 @@
-/** The REPL commands that show the current session: tree, ctx, leaves, info. They write nothing. */
+/**
+ * The REPL commands that show the current session: tree, ctx, leaves, info. They write nothing.
+ * `tree`, `ctx` and `info` print the lines the command line's commands of those names build
+ * (src/cli/commands/read.ts); here they are parsed from the REPL's words and fitted to its width.
+ */
 
-import { parentSessionOf } from "../../core/migrate.js";
-import { type ContextTextOptions, renderContextLines } from "../../render/context-text.js";
-import { describeEntry, formatDescription, sanitize } from "../../render/preview.js";
-import { renderTreeLines, TREE_FILTERS, type TreeTextOptions } from "../../render/tree-text.js";
+import { describeEntry, formatDescription } from "../../render/preview.js";
+import { TREE_FILTERS } from "../../render/tree-text.js";
 import type { Session } from "../../session.js";
+import { contextLines, infoLines, treeLines } from "../commands/read.js";
 import { integerOption, noMoreArgs, parseOptions, type ReplHandlers, usageError } from "./command.js";
 
 /** The last message (or summary) on the path to `id`, described in one line. */
@@ -32,36 +35,23 @@ export const VIEW_COMMANDS = {
 		const { values, positionals } = parseOptions(command, args);
 		noMoreArgs(command, positionals, 0);
 		const session = state.requireSession();
-		const options: TreeTextOptions = { leafId: session.getLeafId(), color: state.env.style.enabled };
-		const name = session.getSessionName();
-		if (name !== undefined) options.sessionName = name;
-		const filter = values.filter;
-		if (typeof filter === "string") {
-			const mode = TREE_FILTERS.find((name) => name === filter);
-			if (mode === undefined) {
-				throw usageError(command, `unknown filter ${JSON.stringify(filter)} (use ${TREE_FILTERS.join(", ")})`);
-			}
-			options.filter = mode;
+		const filter = values.filter === undefined ? undefined : TREE_FILTERS.find((name) => name === values.filter);
+		if (values.filter !== undefined && filter === undefined) {
+			throw usageError(command, `unknown filter ${JSON.stringify(values.filter)} (use ${TREE_FILTERS.join(", ")})`);
 		}
-		if (typeof values.from === "string") options.from = session.resolveId(values.from);
+		const from = typeof values.from === "string" ? values.from : undefined;
 		const depth = integerOption(command, values.depth, "depth", 0);
-		if (depth !== undefined) options.depth = depth;
-		if (values.fold === true) options.fold = true;
+		const fold = values.fold === true;
 		const width = state.env.width?.();
-		if (width !== undefined) options.width = width;
-		state.listing(renderTreeLines(session.getTree(), options));
+		state.listing(treeLines(session, { filter, from, depth, fold, width, color: state.env.style.enabled }));
 	},
 
 	ctx(state, args, command) {
 		const { values, positionals } = parseOptions(command, args);
 		noMoreArgs(command, positionals, 0);
 		const session = state.requireSession();
-		const context = session.buildSessionContext();
-		const options: ContextTextOptions = { entries: session.buildContextEntries(), color: state.env.style.enabled };
-		if (values.full === true) options.full = true;
 		const width = state.env.width?.();
-		if (width !== undefined) options.width = width;
-		state.listing(renderContextLines(context, options));
+		state.listing(contextLines(session, { full: values.full === true, width, color: state.env.style.enabled }));
 	},
 
 	leaves(state, args, command) {
@@ -84,19 +74,6 @@ export const VIEW_COMMANDS = {
 
 	info(state, args, command) {
 		noMoreArgs(command, args, 0);
-		const session = state.requireSession();
-		const header = session.getHeader();
-		const leaf = session.getLeafId();
-		const lines = [
-			`file: ${session.location}`,
-			`id: ${session.getSessionId()}`,
-			`version: ${session.fileVersion}`,
-			`cwd: ${session.getCwd()}`,
-			`parentSession: ${parentSessionOf(header) ?? "(none)"}`,
-			`name: ${session.getSessionName() ?? "(none)"}`,
-			`entries: ${session.entryCount}`,
-			`leaf: ${leaf ?? "(before the first entry)"}`,
-		];
-		state.listing(lines.map(sanitize));
+		state.listing(infoLines(state.requireSession()));
 	},
 } satisfies ReplHandlers;
