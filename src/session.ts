@@ -149,7 +149,8 @@ export class Session {
 
 	/** The session file, or undefined for a session in another kind of store. */
 	get file(): string | undefined {
-		return this.log.store instanceof FileSessionStore ? this.log.store.file : undefined;
+		// Asked of the store contract: any store held in one file says so (no test of its class).
+		return this.log.store.file;
 	}
 
 	/** Where the session is: a file path, `memory:NAME`, or a URL of a registered store. */

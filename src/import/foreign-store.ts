@@ -36,7 +36,7 @@ let counter = 0;
 /** A file read as a pi session, or as the import of another agent's transcript (see the module comment). */
 export class ForeignFileStore implements SessionStore {
 	readonly capabilities = CAPABILITIES;
-	private readonly file: FileSessionStore;
+	private readonly pi: FileSessionStore;
 	private memory: MemorySessionStore | undefined;
 	/** A Claude Code transcript read in a stream (claude-code-lazy.ts): what it reads from. */
 	private streamed: ImportedSessionStore | undefined;
@@ -49,11 +49,11 @@ export class ForeignFileStore implements SessionStore {
 		readonly location: string,
 		private readonly format?: ImportFormat,
 	) {
-		this.file = new FileSessionStore(location);
+		this.pi = new FileSessionStore(location);
 	}
 
 	async exists(): Promise<boolean> {
-		return this.file.exists();
+		return this.pi.exists();
 	}
 
 	async create(_header: SessionHeader): Promise<StorePosition> {
@@ -68,7 +68,7 @@ export class ForeignFileStore implements SessionStore {
 			if (streamed) return streamed;
 		}
 		if (this.format === undefined) {
-			const read = await this.file.read();
+			const read = await this.pi.read();
 			const first = read.lines[0];
 			if (!first || first.record?.type === "session") return read;
 			const imported = await this.importFile();
@@ -115,7 +115,7 @@ export class ForeignFileStore implements SessionStore {
 
 	async readSince(position: StorePosition): Promise<StoreRead | undefined> {
 		const held = this.streamed ?? this.memory;
-		return held ? held.readSince(position) : this.file.readSince(position);
+		return held ? held.readSince(position) : this.pi.readSince(position);
 	}
 
 	async append(_records: readonly object[], _expected: StorePosition): Promise<AppendOutcome> {
@@ -133,7 +133,7 @@ export class ForeignFileStore implements SessionStore {
 	async flush(): Promise<void> {}
 
 	async close(): Promise<void> {
-		await this.file.close();
+		await this.pi.close();
 		this.release();
 	}
 

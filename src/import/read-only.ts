@@ -7,11 +7,11 @@
 
 import { SessionTreeError } from "../core/errors.js";
 import type { SessionHeader } from "../core/types.js";
-import { FileSessionStore } from "../storage/file-store.js";
 import { MemorySessionStore } from "../storage/memory-store.js";
 import type {
 	AppendOutcome,
 	ReplaceOutcome,
+	SessionStore,
 	StoreCapabilities,
 	StorePosition,
 	StoreRead,
@@ -36,12 +36,14 @@ let counter = 0;
 type Held = { memory: MemorySessionStore } | { streamed: StoreRead; release: () => void };
 
 /**
- * A read-only view of an imported session. It is a {@link FileSessionStore} in name only (so
- * that `Session.file` is the source file): every operation is its own, reading the records
- * from a memory store, or the envelopes of a transcript read in a stream (claude-code-lazy.ts).
+ * A read-only view of an imported session: its `file` is the source file (so that
+ * `Session.file` names it), and every operation reads the records from a memory store, or the
+ * envelopes of a transcript read in a stream (claude-code-lazy.ts).
  */
-export class ImportedSessionStore extends FileSessionStore {
-	override readonly capabilities: StoreCapabilities;
+export class ImportedSessionStore implements SessionStore {
+	readonly capabilities: StoreCapabilities;
+	/** The file the session was read from (`FILE#SESSION` for one of several in it, as before: what `Session.file` gives). */
+	readonly file: string;
 	private readonly held: Held;
 	private readonly format: ImportFormat;
 	/** The file to give `session-tree import` (the location may add `#SESSION` to it). */
@@ -49,7 +51,7 @@ export class ImportedSessionStore extends FileSessionStore {
 
 	/** Use {@link ImportedSessionStore.hold} or {@link ImportedSessionStore.view}. */
 	private constructor(file: string, format: ImportFormat, source: string, held: Held) {
-		super(file);
+		this.file = file;
 		this.format = format;
 		this.source = source;
 		this.held = held;
@@ -83,52 +85,56 @@ export class ImportedSessionStore extends FileSessionStore {
 		return new ImportedSessionStore(location, format, location, { streamed: read, release });
 	}
 
+	get location(): string {
+		return this.file;
+	}
+
 	/** The error every write gets. */
 	private refuse(what: string): SessionTreeError {
 		return foreignWriteError(this.format, this.source, this.file, what);
 	}
 
-	override async exists(): Promise<boolean> {
+	async exists(): Promise<boolean> {
 		return true;
 	}
 
-	override async create(_header: SessionHeader): Promise<StorePosition> {
+	async create(_header: SessionHeader): Promise<StorePosition> {
 		throw this.refuse("be created");
 	}
 
-	override async read(): Promise<StoreRead> {
+	async read(): Promise<StoreRead> {
 		if ("memory" in this.held) return this.held.memory.read();
 		const { streamed } = this.held;
 		return { ...streamed, lines: [...streamed.lines] };
 	}
 
-	override async readSince(position: StorePosition): Promise<StoreRead | undefined> {
+	async readSince(position: StorePosition): Promise<StoreRead | undefined> {
 		if ("memory" in this.held) return this.held.memory.readSince(position);
 		// Nothing is ever appended to it.
 		const { streamed } = this.held;
 		return position === streamed.position ? { lines: [], position, source: streamed.source } : undefined;
 	}
 
-	override async readTail(_count: number): Promise<TailRead | undefined> {
+	async readTail(_count: number): Promise<TailRead | undefined> {
 		return undefined;
 	}
 
-	override async append(_records: readonly object[], _expected: StorePosition): Promise<AppendOutcome> {
+	async append(_records: readonly object[], _expected: StorePosition): Promise<AppendOutcome> {
 		throw this.refuse("be written to");
 	}
 
-	override async replace(_records: readonly object[], _expected: StorePosition): Promise<ReplaceOutcome> {
+	async replace(_records: readonly object[], _expected: StorePosition): Promise<ReplaceOutcome> {
 		throw this.refuse("be rewritten");
 	}
 
-	override derive(_header: SessionHeader): FileSessionStore {
+	derive(_header: SessionHeader): SessionStore {
 		throw this.refuse("be forked or cloned");
 	}
 
-	override async flush(): Promise<void> {}
+	async flush(): Promise<void> {}
 
 	/** Closes the file a streamed transcript's bodies are read from (a later read opens it again). */
-	override async close(): Promise<void> {
+	async close(): Promise<void> {
 		if ("streamed" in this.held) this.held.release();
 	}
 

@@ -102,6 +102,12 @@ export type ReplaceOutcome = WriteOutcome<{ position: StorePosition; backup: str
 export interface SessionStore {
 	/** Where the session is: a file path, `memory:NAME`, or a URL of the store's scheme. */
 	readonly location: string;
+	/**
+	 * The one file on this machine that holds the session and nothing else (a JSONL session, an
+	 * agent's transcript read in place), for what works on files (`Session.file`, an editor, a
+	 * backup next to it); undefined for a store of another kind (memory, a database row).
+	 */
+	readonly file?: string;
 	/** What this store can do beyond the required operations. */
 	readonly capabilities: StoreCapabilities;
 	/** True when the session exists (it has at least been created). */
