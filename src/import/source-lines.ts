@@ -96,7 +96,8 @@ export function fileLines(path: string): SourceLines {
 export function firstLineWithin(path: string, limit: number): boolean {
 	const { fd } = openRegularFile(path);
 	try {
-		const head = Buffer.allocUnsafe(limit + 1);
+		// No more than the file holds: a listing sniffs many small files, each a small read.
+		const head = Buffer.allocUnsafe(Math.min(limit + 1, fstatSync(fd).size + 1));
 		let read = 0;
 		for (let got = -1; got !== 0 && read < head.length; read += got) {
 			got = readSync(fd, head, read, head.length - read, read);
@@ -110,7 +111,7 @@ export function firstLineWithin(path: string, limit: number): boolean {
 			start++;
 		}
 		const end = head.subarray(0, read).indexOf(0x0a, start);
-		return end !== -1 || read <= limit;
+		return end !== -1 || read <= limit; // a last line ending the file within the limit fits
 	} finally {
 		closeSync(fd);
 	}
