@@ -42,7 +42,16 @@ import {
 	uuidFromName,
 	withSource,
 } from "./common.js";
-import { orderChildren, parentLinks, positionsOf, ROOT, walkLinkedNodes } from "./linked-nodes.js";
+import { type LinkedConversation, LinkedImport, type LinkedRun } from "./linked-import.js";
+import {
+	convertInOrder,
+	type NodePlace,
+	orderChildren,
+	parentLinks,
+	positionsOf,
+	ROOT,
+	walkOrder,
+} from "./linked-nodes.js";
 import type { ImportedSession, Importer, ImportSkip, ImportSource } from "./types.js";
 
 /** The `api` and `provider` of imported assistant messages. */
@@ -60,9 +69,23 @@ const TREE_FIELDS = ["message", "parent", "children"];
  * @throws SessionTreeError INVALID_JSON for text that is not JSON; INVALID_RECORD naming the
  *   conversation, the node and the field for a conversation that is broken (unless lenient)
  */
-export const importChatGPT: Importer = (source) => {
+export const importChatGPT: Importer = (source) => importConversations(source, wholeConversation);
+
+/**
+ * The ChatGPT importer for a write (src/import/index.ts): each conversation a `LinkedImport`,
+ * converted and written a batch at a time (linked-import.ts), when its `current_node` names a
+ * node; else (a leaf found only by converting) converted whole.
+ * @throws SessionTreeError as {@link importChatGPT}
+ */
+export const importChatGPTInBatches: Importer = (source) =>
+	importConversations(source, (linked) =>
+		linked.current === undefined ? wholeConversation(linked) : new LinkedImport({ ...linked, current: linked.current }),
+	);
+
+/** The conversations of a source, each linked, then made a session by `make`. */
+function importConversations(source: ImportSource, make: (linked: Linked) => ImportedSession): ImportedSession[] {
 	const value = parseJsonSource(source);
-	if (isJson(value)) return [importConversation(source, value, "")];
+	if (isJson(value)) return [make(linkConversation(source, value, ""))];
 	if (!Array.isArray(value)) {
 		throw importError(source, "", "not a ChatGPT export: expected an array of conversations or one conversation");
 	}
@@ -84,12 +107,12 @@ export const importChatGPT: Importer = (source) => {
 			return;
 		}
 		if (!source.lenient) {
-			sessions.push(importConversation(source, conversation, where));
+			sessions.push(make(linkConversation(source, conversation, where)));
 			return;
 		}
 		// Lenient: a conversation broken past working around is left out, the others imported.
 		try {
-			sessions.push(importConversation(source, conversation, where));
+			sessions.push(make(linkConversation(source, conversation, where)));
 		} catch (error) {
 			if (!isSessionTreeError(error)) throw error;
 			firstError ??= error;
@@ -101,10 +124,11 @@ export const importChatGPT: Importer = (source) => {
 	if (pending.length > 0) {
 		const first = sessions[0];
 		if (!first) throw firstError;
-		sessions[0] = { ...first, skipped: [...pending, ...first.skipped] };
+		if (first instanceof LinkedImport) first.prependSkipped(pending);
+		else sessions[0] = { ...first, skipped: [...pending, ...first.skipped] };
 	}
 	return sessions;
-};
+}
 
 /** What one node became: its entries (the last is the node's own) and the model in effect after it. */
 interface Converted {
@@ -124,7 +148,13 @@ interface Context {
 	readonly unlinked: Map<string, { parent?: string; children?: string[] }>;
 }
 
-function importConversation(source: ImportSource, conversation: Json, where: string): ImportedSession {
+/**
+ * One conversation linked and checked (every problem of its links reported, cycles cut), ready
+ * to convert: a `LinkedConversation` (linked-import.ts), with the position of the node
+ * `current_node` names, if it is in the mapping.
+ * @throws SessionTreeError INVALID_RECORD for a conversation that is broken (unless lenient)
+ */
+function linkConversation(source: ImportSource, conversation: Json, where: string): Linked {
 	const conversationId = stringField(conversation, "conversation_id") ?? stringField(conversation, "id") ?? undefined;
 	const prefix = `${where === "" ? "" : `${where} `}conversation${describeConversation(conversationId, conversation.title)}`;
 	const fail = (field: string, message: string) => importError(source, `${prefix}, ${field}`, message);
@@ -222,55 +252,78 @@ function importConversation(source: ImportSource, conversation: Json, where: str
 			: earliestTime(nodes, (node) => (isJson(node.message) ? numberField(node.message, "create_time") : undefined));
 	const sessionId = uuidFromName(`chatgpt:${conversationId ?? keys.join(",")}`);
 	const header = make.sessionHeader(sessionId, isoFromMillis(headerMs), "");
-	const context: Context = {
-		source,
-		conversationId: conversationId ?? sessionId,
-		defaultModel: stringField(conversation, "default_model_slug"),
-		ids: new DerivedIds(),
-		mapping,
-		unlinked,
-	};
-
-	const title = titleEntry(context.ids, context.conversationId, conversation.title, header.timestamp);
-	const { records, entryOf } = walkLinkedNodes(
-		{ keys, parent: parentOf, children },
-		{ title, time: headerMs },
-		(at, place) => {
+	const nodesLinked = { keys, parent: parentOf, children };
+	const order = walkOrder(nodesLinked, (at) =>
+		problem(`mapping/${keys[at]}/parent`, "is part of a cycle of parent links", "imported as a root"),
+	);
+	const current = conversation.current_node;
+	const start = (): LinkedRun => {
+		const context: Context = {
+			source,
+			conversationId: conversationId ?? sessionId,
+			defaultModel: stringField(conversation, "default_model_slug"),
+			ids: new DerivedIds(),
+			mapping,
+			unlinked,
+		};
+		const title = titleEntry(context.ids, context.conversationId, conversation.title, header.timestamp);
+		const convert = (at: number, place: NodePlace) => {
 			const up = parentOf[at] as number;
-			const parentNode = up === ROOT ? undefined : nodes[up];
 			return convertNode(
 				context,
 				keys[at] as string,
 				nodes[at] as Json,
 				up === ROOT ? null : (keys[up] as string),
-				parentNode,
+				up === ROOT ? undefined : nodes[up],
 				place,
 			);
-		},
-		(at) => problem(`mapping/${keys[at]}/parent`, "is part of a cycle of parent links", "imported as a root"),
-	);
-
-	let leafId: string | null = null;
-	const current = conversation.current_node;
-	const currentEntry = typeof current === "string" ? entryOf[positions.get(current) ?? -1] : undefined;
-	if (currentEntry !== undefined) leafId = currentEntry;
-	else {
-		leafId = lastLeaf(records);
-		if (typeof current === "string") {
-			problem("current_node", `names node ${current}, which is not in the mapping`, "the last leaf is the leaf");
-		} else if (current !== undefined && current !== null) {
-			problem("current_node", "not a node id", "the last leaf is the leaf");
-		}
-	}
-
+		};
+		return { ids: context.ids, first: { title, time: headerMs }, convert };
+	};
 	return {
 		format: "chatgpt",
 		header,
-		records,
-		leafId,
 		skipped,
 		state: { format: CHATGPT_FORMAT, conversation: omit(conversation, ["mapping"]) },
+		nodes: nodesLinked,
+		order,
+		current: typeof current === "string" ? positions.get(current) : undefined,
+		currentNode: current,
+		problem,
+		start,
 	};
+}
+
+/** A conversation linked by {@link linkConversation}. */
+interface Linked extends Omit<LinkedConversation, "current"> {
+	/** The position of the node `current_node` names; undefined when it names none of the mapping. */
+	readonly current: number | undefined;
+	/** The conversation's `current_node`, as the source gives it. */
+	readonly currentNode: unknown;
+	/** Reports a broken link (an error, or with `lenient` a skip). */
+	readonly problem: (field: string, message: string, workaround: string) => void;
+}
+
+/** A linked conversation converted whole, its leaf the node `current_node` names (else the last leaf). */
+function wholeConversation(linked: Linked): ImportedSession {
+	const { nodes, order, current, currentNode, problem } = linked;
+	const run = linked.start();
+	const entryOf = new Array<string | undefined>(nodes.parent.length);
+	const records: SessionEntry[] = [];
+	for (const node of convertInOrder(nodes, order, run.first, run.convert, entryOf)) {
+		for (const entry of node.entries) records.push(entry);
+	}
+	let leafId: string | null | undefined = current === undefined ? undefined : entryOf[current];
+	if (leafId === undefined) {
+		leafId = lastLeaf(records);
+		if (typeof currentNode === "string") {
+			problem("current_node", `names node ${currentNode}, which is not in the mapping`, "the last leaf is the leaf");
+		} else if (currentNode !== undefined && currentNode !== null) {
+			problem("current_node", "not a node id", "the last leaf is the leaf");
+		}
+	}
+	const { format, header, skipped, state } = linked;
+	return { format, header, records, leafId, skipped, ...(state ? { state } : {}) };
 }
 
 /** A ChatGPT time: epoch seconds, or null/absent (many system nodes have none). */

@@ -18,13 +18,13 @@ import type { SessionEntry, SessionHeader } from "../core/types.js";
 import { loadSteps } from "../session-log.js";
 import type { StreamedTranscript } from "./claude-code-lazy.js";
 import type { SourceLines } from "./source-lines.js";
-import type { ImportedSession, ImportSkip } from "./types.js";
+import type { BatchedImport, ImportSkip } from "./types.js";
 
 /** The entry types that make a session a conversation (see `holdsConversation` in index.ts). */
 const CONVERSATION = new Set(["message", "custom_message", "compaction"]);
 
-/** A Claude Code transcript file imported in a stream: an {@link ImportedSession} whose records are made when they are read. */
-export class StreamedImport implements ImportedSession {
+/** A Claude Code transcript file imported in a stream: a {@link BatchedImport} whose records are made when they are read. */
+export class StreamedImport implements BatchedImport {
 	readonly format = "claude-code" as const;
 	readonly header: SessionHeader;
 	readonly leafId: string | null;
@@ -69,11 +69,6 @@ export class StreamedImport implements ImportedSession {
 		return this.entryLines.some((line) => CONVERSATION.has(String(line.envelope?.type ?? line.record?.type)));
 	}
 
-	/** How many records the session is written as: the header, the entries, the persisted-leaf record if any. */
-	get recordCount(): number {
-		return this.transcript.read.lines.length;
-	}
-
 	/**
 	 * The records the session is written as after its header (what `sessionRecords` gives for
 	 * an import held in memory: the entries, then the persisted-leaf record if any), in batches
@@ -88,7 +83,7 @@ export class StreamedImport implements ImportedSession {
 	 * The tool pairing of the context at the leaf (what `toolPairingOfRecords` tells of the
 	 * records), read as a direct read reads it: the bodies of the context only, for this check.
 	 */
-	toolPairing(): ToolPairingReport {
+	toolPairing(_location?: string): ToolPairingReport {
 		const { read } = this.transcript;
 		const { tree } = loadTree(read.lines, {
 			lenient: true,

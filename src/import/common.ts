@@ -134,6 +134,11 @@ export class DerivedIds {
 			return hashHex(hash);
 		}
 	}
+
+	/** True when `id` was given (the test `leafRecordFor` needs, without a set of the ids' texts). */
+	has(id: string): boolean {
+		return /^[0-9a-f]{8}$/.test(id) && this.taken.has(Number.parseInt(id, 16) | 0);
+	}
 }
 
 /**

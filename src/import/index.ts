@@ -40,7 +40,14 @@ import {
 import { latestTime, leafRecordFor, needsLeafRecord } from "./leaf-record.js";
 import { ImportedSessionStore } from "./read-only.js";
 import { decodeText, expandInputs, type PendingSource } from "./sources.js";
-import type { ImportedSession, Importer, ImportFormat, ImportSkip, ImportSource } from "./types.js";
+import {
+	type ImportedSession,
+	type Importer,
+	type ImportFormat,
+	type ImportSkip,
+	type ImportSource,
+	isBatchedImport,
+} from "./types.js";
 import type { ZipLimits } from "./zip.js";
 
 export { detectFormat, IMPORT_FORMATS, isImportFormat, type SourceKind, sniffFormat } from "./detect.js";
@@ -59,17 +66,36 @@ const IMPORTERS: Record<ImportFormat, () => Promise<Importer>> = {
 	"claude-ai": async () => (await import("./claude-ai.js")).importClaudeAi,
 };
 
-const loaded = new Map<ImportFormat, Promise<Importer>>();
+/**
+ * The importers that give sessions made a batch at a time as they are written (a
+ * `BatchedImport`, see types.ts), where a format has one: what an import that writes uses.
+ */
+const BATCHED_IMPORTERS: Partial<Record<ImportFormat, () => Promise<Importer>>> = {
+	chatgpt: async () => (await import("./chatgpt.js")).importChatGPTInBatches,
+};
+
+const loaded = new Map<string, Promise<Importer>>();
+
+/** An importer loaded once: its module imported on first use, forgotten if that failed. */
+function loadOnce(key: string, load: () => Promise<Importer>): Promise<Importer> {
+	let importer = loaded.get(key);
+	if (!importer) {
+		importer = load();
+		loaded.set(key, importer);
+		importer.catch(() => loaded.delete(key));
+	}
+	return importer;
+}
 
 /** The importer of a format, its module imported on first use. */
 export function loadImporter(format: ImportFormat): Promise<Importer> {
-	let importer = loaded.get(format);
-	if (!importer) {
-		importer = IMPORTERS[format]();
-		loaded.set(format, importer);
-		importer.catch(() => loaded.delete(format));
-	}
-	return importer;
+	return loadOnce(format, IMPORTERS[format]);
+}
+
+/** The importer of a format for a write: the batched one where the format has one (see `BATCHED_IMPORTERS`). */
+function loadBatchedImporter(format: ImportFormat): Promise<Importer> {
+	const batched = BATCHED_IMPORTERS[format];
+	return batched ? loadOnce(`${format} in batches`, batched) : loadImporter(format);
 }
 
 /** Options of {@link importText}. */
@@ -85,10 +111,16 @@ export interface ImportTextOptions {
  * @throws SessionTreeError naming the source: INVALID_ARGUMENT when the format cannot be told,
  *   the importer's error (INVALID_JSON, INVALID_RECORD naming the record and field) otherwise
  */
-export async function importText(
+export function importText(text: string, name: string, options: ImportTextOptions = {}): Promise<ImportedSession[]> {
+	return importTextWith(loadImporter, text, name, options);
+}
+
+/** {@link importText} with the importers `load` gives. */
+async function importTextWith(
+	load: (format: ImportFormat) => Promise<Importer>,
 	text: string,
 	name: string,
-	options: ImportTextOptions = {},
+	options: ImportTextOptions,
 ): Promise<ImportedSession[]> {
 	const kind = sniffFormat(text);
 	const format = options.from ?? (kind === "pi" ? undefined : kind);
@@ -101,7 +133,7 @@ export async function importText(
 			{ file: name },
 		);
 	}
-	const importer = await loadImporter(format);
+	const importer = await load(format);
 	const source: ImportSource = { name, text, lenient: options.lenient === true };
 	try {
 		return importer(source);
@@ -160,9 +192,8 @@ type Plan =
 			kind: "create";
 			store: SessionStore;
 			header: RawRecord;
-			/** The records after the header, in batches; `count` records in all, the header included. */
+			/** The records after the header, in batches. */
 			rest: Iterable<readonly RawRecord[]>;
-			count: number;
 	  }
 	| { kind: "append"; store: SessionStore; records: RawRecord[]; position: StorePosition }
 	| { kind: "unchanged"; store: SessionStore };
@@ -187,14 +218,13 @@ function sourceIdOf(record: RawRecord): string {
  */
 async function plan(imported: ImportedSession, store: SessionStore): Promise<Plan> {
 	if (!(await store.exists())) {
-		// A transcript read in a stream is written a batch at a time, its bodies made as they are written.
-		if (imported instanceof StreamedImport) {
-			const { header } = imported;
+		// A batched import is written a batch at a time, its records made as they are written.
+		if (isBatchedImport(imported)) {
 			const rest = imported.recordsAfterHeader(STREAMED_RECORD_BATCH);
-			return { kind: "create", store, header: header as RawRecord, rest, count: imported.recordCount };
+			return { kind: "create", store, header: imported.header as RawRecord, rest };
 		}
 		const [header, ...rest] = sessionRecords(imported);
-		return { kind: "create", store, header: header as RawRecord, rest: inBatches(rest), count: rest.length + 1 };
+		return { kind: "create", store, header: header as RawRecord, rest: inBatches(rest) };
 	}
 	const read = await store.read();
 	const stored: RawRecord[] = [];
@@ -252,16 +282,26 @@ async function carryOut(step: Plan, collection: SessionCollection | undefined): 
 			return { location: store.location, status: "appended", records: step.records.length };
 		}
 		const position = await store.create(step.header as unknown as Parameters<SessionStore["create"]>[0]);
+		// Counted as written: a batched import knows its number of records only then.
+		const written = { records: 1 };
 		try {
-			await appendBatches(store, step.rest, position, "import");
+			await appendBatches(store, counted(step.rest, written), position, "import");
 			await store.flush();
 		} catch (error) {
 			await removeUnfinished(store, collection);
 			throw error;
 		}
-		return { location: store.location, status: "written", records: step.count };
+		return { location: store.location, status: "written", records: written.records };
 	} finally {
 		await store.close();
+	}
+}
+
+/** `batches` as they are, their records added to `count.records`. */
+function* counted<T>(batches: Iterable<readonly T[]>, count: { records: number }): Generator<readonly T[]> {
+	for (const batch of batches) {
+		count.records += batch.length;
+		yield batch;
 	}
 }
 
@@ -408,14 +448,13 @@ export async function importSources(inputs: readonly string[], options: ImportOp
 	const record = (source: string, sessions: readonly ImportedSession[], results: readonly WriteResult[]) => {
 		results.forEach((result, i) => {
 			const imported = sessions[i] as ImportedSession;
-			const toolPairing =
-				imported instanceof StreamedImport
-					? imported.toolPairing()
-					: toolPairingOfRecords(
-							[imported.header as RawRecord, ...(imported.records as unknown as RawRecord[])],
-							result.location,
-							imported.leafId,
-						);
+			const toolPairing = isBatchedImport(imported)
+				? imported.toolPairing(result.location)
+				: toolPairingOfRecords(
+						[imported.header as RawRecord, ...(imported.records as unknown as RawRecord[])],
+						result.location,
+						imported.leafId,
+					);
 			report.sessions.push({ ...result, source, sessionId: imported.header.id, format: imported.format, toolPairing });
 		});
 	};
@@ -516,7 +555,7 @@ async function importPending(
 		}
 	}
 	try {
-		return conversations(await importText(text, pending.name, options), pending, report);
+		return conversations(await importTextWith(loadBatchedImporter, text, pending.name, options), pending, report);
 	} catch (error) {
 		report.failures.push({ source: pending.name, error: asError(error) });
 		return undefined;
@@ -579,14 +618,14 @@ async function readClaudeCodeFile(path: string, options: ImportTextOptions): Pro
 	}
 }
 
-/** Closes the files of sessions read in a stream (see claude-code-file.ts). */
+/** Closes the files of sessions made a batch at a time (a transcript read in a stream, see claude-code-file.ts). */
 function closeStreamed(sessions: Iterable<ImportedSession>): void {
-	for (const session of sessions) if (session instanceof StreamedImport) session.close();
+	for (const session of sessions) if (isBatchedImport(session)) session.close();
 }
 
 /** True when an imported session holds anything a model would be sent (not only titles, snapshots or notes). */
 function holdsConversation(imported: ImportedSession): boolean {
-	if (imported instanceof StreamedImport) return imported.holdsConversation();
+	if (isBatchedImport(imported)) return imported.holdsConversation();
 	return imported.records.some((r) => r.type === "message" || r.type === "custom_message" || r.type === "compaction");
 }
 

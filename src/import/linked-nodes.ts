@@ -130,46 +130,28 @@ export interface ConvertedNode {
 }
 
 /**
- * Converts a linked conversation into records: the conversation's title entry first (see
- * `titleEntry`), if any, with the roots under it, then depth first from each root, children in
- * order, iteratively. A node no root reaches sits on a cycle of parent links: `onCycle` reports
- * it, and it is cut from its parent (its `parent` set to {@link ROOT}) and imported as a root.
- * Returns the records and each node's own entry id (the last of its entries), by position.
+ * The order a linked conversation is converted in: depth first from each root, children in
+ * order, iteratively (conversations run deep). A node no root reaches sits on a cycle of parent
+ * links: `onCycle` reports it, and it is cut from its parent (its `parent` set to {@link ROOT})
+ * and walked as a root. Every problem is so reported before anything is converted, which lets
+ * an import convert (and write) a batch at a time (linked-import.ts).
  */
-export function walkLinkedNodes(
-	nodes: LinkedNodes,
-	first: { title: SessionInfoEntry | undefined; time: number },
-	convert: (position: number, at: NodePlace) => ConvertedNode,
-	onCycle: (position: number) => void,
-): { records: SessionEntry[]; entryOf: Array<string | undefined> } {
+export function walkOrder(nodes: LinkedNodes, onCycle: (position: number) => void): Int32Array {
 	const { parent, children } = nodes;
 	const count = parent.length;
-	const records: SessionEntry[] = first.title ? [first.title] : [];
-	const start: NodePlace = { parentId: first.title?.id ?? null, model: undefined, time: first.time };
-	const entryOf = new Array<string | undefined>(count).fill(undefined);
+	const order = new Int32Array(count);
+	let placed = 0;
 	const visited = new Uint8Array(count);
-	// Two parallel stacks (a node, and the place its parent left) rather than a frame object per node.
 	const stack: number[] = [];
-	const places: NodePlace[] = [];
 	const walk = (root: number) => {
 		stack.push(root);
-		places.push(start);
 		while (stack.length > 0) {
 			const at = stack.pop() as number;
-			const place = places.pop() as NodePlace;
 			if (visited[at] === 1) continue;
 			visited[at] = 1;
-			const converted = convert(at, place);
-			for (const entry of converted.entries) records.push(entry);
-			const own = (converted.entries[converted.entries.length - 1] as SessionEntry).id;
-			entryOf[at] = own;
+			order[placed++] = at;
 			const list = children[at];
-			if (!list) continue;
-			const next: NodePlace = { parentId: own, model: converted.model, time: converted.time };
-			for (let i = list.length - 1; i >= 0; i--) {
-				stack.push(list[i] as number);
-				places.push(next);
-			}
+			if (list) for (let i = list.length - 1; i >= 0; i--) stack.push(list[i] as number);
 		}
 	};
 	for (let i = 0; i < count; i++) if (parent[i] === ROOT) walk(i);
@@ -181,5 +163,67 @@ export function walkLinkedNodes(
 		parent[i] = ROOT;
 		walk(i);
 	}
+	return order;
+}
+
+/** Where the conversion of a linked conversation starts: the title entry (the roots go under it) and the first time. */
+export interface FirstRecords {
+	title: SessionInfoEntry | undefined;
+	time: number;
+}
+
+/** The entries one node was converted to (its own is the last); `position` {@link ROOT} for the title entry. */
+export interface NodeEntries {
+	position: number;
+	entries: readonly SessionEntry[];
+}
+
+/**
+ * A linked conversation converted in `order` (see {@link walkOrder}), a node at a time: the
+ * title entry first, if any, with the roots under it, then each node's entries. A generator, so
+ * that a caller can take a batch, write it and let it go; `entryOf` is filled with each node's
+ * own entry id (the last of its entries) as the node is converted.
+ */
+export function* convertInOrder(
+	nodes: LinkedNodes,
+	order: Int32Array,
+	first: FirstRecords,
+	convert: (position: number, at: NodePlace) => ConvertedNode,
+	entryOf: Array<string | undefined> = new Array<string | undefined>(nodes.parent.length),
+): Generator<NodeEntries> {
+	const { parent } = nodes;
+	if (first.title) yield { position: ROOT, entries: [first.title] };
+	const start: NodePlace = { parentId: first.title?.id ?? null, model: undefined, time: first.time };
+	// A node's place is made from its parent's, converted before it: the parent's model and time by position.
+	const modelOf = new Array<string | undefined>(parent.length);
+	const timeOf = new Float64Array(parent.length);
+	for (let k = 0; k < order.length; k++) {
+		const at = order[k] as number;
+		const up = parent[at] as number;
+		const place: NodePlace =
+			up === ROOT ? start : { parentId: entryOf[up] ?? null, model: modelOf[up], time: timeOf[up] as number };
+		const converted = convert(at, place);
+		entryOf[at] = (converted.entries[converted.entries.length - 1] as SessionEntry).id;
+		modelOf[at] = converted.model;
+		timeOf[at] = converted.time;
+		yield { position: at, entries: converted.entries };
+	}
+}
+
+/**
+ * Converts a linked conversation into records, whole: {@link walkOrder}, then
+ * {@link convertInOrder}. Returns the records and each node's own entry id, by position.
+ */
+export function walkLinkedNodes(
+	nodes: LinkedNodes,
+	first: FirstRecords,
+	convert: (position: number, at: NodePlace) => ConvertedNode,
+	onCycle: (position: number) => void,
+): { records: SessionEntry[]; entryOf: Array<string | undefined> } {
+	const order = walkOrder(nodes, onCycle);
+	const entryOf = new Array<string | undefined>(nodes.parent.length).fill(undefined);
+	const records: SessionEntry[] = [];
+	for (const node of convertInOrder(nodes, order, first, convert, entryOf))
+		for (const entry of node.entries) records.push(entry);
 	return { records, entryOf };
 }

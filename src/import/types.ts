@@ -11,6 +11,7 @@
  */
 
 import type { RawRecord } from "../core/records.js";
+import type { ToolPairingReport } from "../core/tool-pairing.js";
 import type { SessionEntry, SessionHeader } from "../core/types.js";
 
 /** The formats session-tree imports. */
@@ -81,4 +82,32 @@ export interface ExportInput {
 	name?: string | undefined;
 	/** The records of the session as stored, to find the import's `state` (persisted-leaf records with `source`). */
 	records?: readonly RawRecord[];
+}
+
+/**
+ * An imported session whose records are made a batch at a time as they are written, and let
+ * go, rather than held (a Claude Code transcript file read in a stream, claude-code-file.ts; a
+ * ChatGPT conversation, linked-import.ts). `records` still gives them whole, for what compares
+ * them with a stored session.
+ */
+export interface BatchedImport extends ImportedSession {
+	/**
+	 * The records the session is written as after its header, what `sessionRecords` gives after
+	 * the header (the entries, then the persisted-leaf record if any), in batches of at most `size`.
+	 */
+	recordsAfterHeader(size: number): Iterable<RawRecord[]>;
+	/** True when an entry is of a kind a model is sent (see `holdsConversation` in index.ts). */
+	holdsConversation(): boolean;
+	/**
+	 * The tool pairing of the context at the leaf (what `toolPairingOfRecords` tells of the
+	 * records), known once the records were written (`location` names the session in problems).
+	 */
+	toolPairing(location: string): ToolPairingReport;
+	/** Lets go of what the import holds open (a file); a later read opens it again. */
+	close(): void;
+}
+
+/** True when `imported` is made a batch at a time (see {@link BatchedImport}). */
+export function isBatchedImport(imported: ImportedSession): imported is BatchedImport {
+	return typeof (imported as Partial<BatchedImport>).recordsAfterHeader === "function";
 }
