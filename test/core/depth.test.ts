@@ -434,6 +434,10 @@ describe("the text scan agrees with the walk of the value", () => {
 			`{"a":${JSON.stringify(`\\"${"{".repeat(3000)}\\\\`)},"b":${arrays(MAX_NESTING - 1)}}`,
 		],
 		["a string ending in a backslash", `[${JSON.stringify("x\\")},${arrays(MAX_NESTING)}]`],
+		[
+			"runs of backslashes of both parities before quotes",
+			`[${JSON.stringify('\\"[\\\\"[[\\\\\\"')},${JSON.stringify("\\\\")},${arrays(MAX_NESTING)}]`,
+		],
 		["a long wide text", `[${Array.from({ length: 2000 }, (_, i) => `{"k":[${i},"]]]"]}`).join(",")}]`],
 	];
 	for (const [name, text] of texts) {
