@@ -44,10 +44,8 @@ export interface CaseContext<Need extends string> {
 	lacks(need: Need): Promise<string | undefined>;
 }
 
-/** The capabilities of {@link StoreCapabilities} a store case may need. */
-export type StoreNeed = {
-	[K in keyof StoreCapabilities]: StoreCapabilities[K] extends boolean ? K : never;
-}[keyof StoreCapabilities];
+/** The capabilities of {@link StoreCapabilities} a store case may need: its boolean ones. */
+export type StoreNeed = "lazyBodies" | "tailReads" | "pathReads";
 
 /** A new session made by {@link StoreCaseContext.created}. */
 export interface CreatedSession {
