@@ -213,6 +213,7 @@ export class MemoryCollection implements SessionCollection {
 	 */
 	async remove(location: string): Promise<void> {
 		const store = new MemorySessionStore(location);
+		// Checked and deleted in one turn: of removes at once, one finds the session.
 		if (!spaces.has(nameOf(location))) {
 			throw new SessionTreeError("FILE_NOT_FOUND", "no such session", { file: store.location });
 		}

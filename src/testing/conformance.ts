@@ -68,9 +68,9 @@ export function collectionConformance(name: string, target: CollectionConformanc
 
 /** A target's hooks and time limit, for the binding. */
 function hooks(target: ConformanceTarget | CollectionConformanceTarget): Omit<NodeBinding<unknown>, "context"> {
-	return {
-		setup: () => target.setup?.(),
-		cleanup: () => target.cleanup?.(),
-		timeout: target.timeout,
-	};
+	const binding: Omit<NodeBinding<unknown>, "context"> = { timeout: target.timeout };
+	// Bound, not copied: a target's hooks may use `this`.
+	if (target.setup) binding.setup = () => target.setup?.();
+	if (target.cleanup) binding.cleanup = () => target.cleanup?.();
+	return binding;
 }
