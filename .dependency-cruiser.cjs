@@ -49,6 +49,22 @@ module.exports = {
 		},
 		...layerRules(),
 		{
+			name: "cases-without-runner",
+			comment:
+				'the conformance cases and their contexts import no test runner, so any runner runs them; src/testing/node-binding.ts is the node:test binding (docs/architecture.md, "The conformance suites")',
+			severity: "error",
+			from: { path: ["^src/testing/cases/", "^src/testing/contexts[.]ts$"] },
+			to: {
+				path: [
+					"^(node:)?test$",
+					"^vitest",
+					"^@jest/",
+					"^src/testing/node-binding[.]ts$",
+					"^src/testing/conformance[.]ts$",
+				],
+			},
+		},
+		{
 			name: "no-unresolvable",
 			comment:
 				"every relative import of src/ resolves: one the cruiser cannot follow would escape the rules above (packages are left to tsc: the optional database drivers may be absent)",

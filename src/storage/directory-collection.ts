@@ -10,6 +10,7 @@ import { type Dirent, readdirSync, type Stats, statSync, unlinkSync } from "node
 import { dirname, join, resolve } from "node:path";
 import { SessionTreeError } from "../core/errors.js";
 import type { SessionHeader } from "../core/types.js";
+import { errorCode } from "../core/validate.js";
 import { FileSessionStore, type FileStoreOptions } from "./file-store.js";
 import { defaultSessionDir, sessionFileName, sessionsRoot } from "./paths.js";
 import type { CollectionCapabilities, SessionCollection, SessionListing } from "./store.js";
@@ -85,14 +86,21 @@ export class DirectoryCollection implements SessionCollection {
 
 	/**
 	 * Deletes a session file this collection lists (one unlink: the file is there whole or gone).
-	 * @throws SessionTreeError INVALID_ARGUMENT for a path the collection does not hold
+	 * @throws SessionTreeError INVALID_ARGUMENT for a path the collection does not hold,
+	 *   FILE_NOT_FOUND for a session that does not exist (as the other collections)
 	 */
 	async remove(location: string): Promise<void> {
 		const path = resolve(location);
 		if (!path.endsWith(".jsonl") || !this.holds(path)) {
 			throw new SessionTreeError("INVALID_ARGUMENT", "not a session file of this collection", { file: location });
 		}
-		unlinkSync(path);
+		try {
+			unlinkSync(path);
+		} catch (error) {
+			if (errorCode(error) === "ENOENT")
+				throw new SessionTreeError("FILE_NOT_FOUND", "no such session", { file: path });
+			throw error;
+		}
 	}
 
 	/** True for a file given as it is, or one directly in a directory of the collection or in a direct subdirectory. */

@@ -207,8 +207,16 @@ export class MemoryCollection implements SessionCollection {
 		return new MemorySessionStore(header.id);
 	}
 
-	/** Forgets a memory session. */
+	/**
+	 * Forgets a memory session.
+	 * @throws SessionTreeError FILE_NOT_FOUND for a session that does not exist (as the other collections)
+	 */
 	async remove(location: string): Promise<void> {
-		new MemorySessionStore(location).delete();
+		const store = new MemorySessionStore(location);
+		// Checked and deleted in one turn: of removes at once, one finds the session.
+		if (!spaces.has(nameOf(location))) {
+			throw new SessionTreeError("FILE_NOT_FOUND", "no such session", { file: store.location });
+		}
+		store.delete();
 	}
 }

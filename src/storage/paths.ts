@@ -25,13 +25,15 @@ export function defaultSessionDir(cwd: string, agentDir: string = defaultAgentDi
 /**
  * The file name of a session: `<ISO timestamp with : and . as ->_<session id>.jsonl`.
  * The id may not contain path separators or dots-only segments: a session id given by a user
- * must not place the file outside its directory.
+ * must not place the file outside its directory. At most 128 characters, as in a database
+ * session name: a longer one would make a file name the file system may refuse (255 bytes).
+ * @throws SessionTreeError INVALID_ARGUMENT for another id
  */
 export function sessionFileName(timestamp: string, sessionId: string): string {
-	if (!/^[A-Za-z0-9][A-Za-z0-9_-]*$/.test(sessionId)) {
+	if (!/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/.test(sessionId)) {
 		throw new SessionTreeError(
 			"INVALID_ARGUMENT",
-			`session id ${JSON.stringify(sessionId)} may hold only letters, digits, '-' and '_'`,
+			`session id ${JSON.stringify(sessionId)} may hold only letters, digits, '-' and '_', at most 128 of them`,
 		);
 	}
 	return `${timestamp.replace(/[:.]/g, "-")}_${sessionId}.jsonl`;

@@ -212,6 +212,8 @@ export interface SessionCollection {
 	/**
 	 * The store for a new session of this collection with this header, not created yet: a file
 	 * named as pi names it in a directory, `memory:ID`, a database row keyed by the header's id.
+	 * An id that would name a session outside the collection (`../x`, a path, a name too long
+	 * for a file) is refused with INVALID_ARGUMENT, here or at `create`.
 	 */
 	sessionFor(header: SessionHeader): SessionStore;
 	/**
@@ -224,7 +226,9 @@ export interface SessionCollection {
 	searchText?(query: TextQuery): Promise<string[] | undefined>;
 	/**
 	 * Deletes one of its sessions (collections with `remove`), atomically: the session is there
-	 * whole or gone. Used only by the explicit `prune`.
+	 * whole or gone, for every store object of it. Used only by the explicit `prune`.
+	 * @throws SessionTreeError FILE_NOT_FOUND for a session that does not exist (of removes of
+	 *   one session at once, one succeeds), INVALID_ARGUMENT for a location of another collection
 	 */
 	remove?(location: string): Promise<void>;
 	/** Releases what the collection holds open (connections). It may be used again afterwards. */

@@ -305,7 +305,8 @@ await client.end();`;
 			const gone = locations[3] as string;
 			const name = parsePostgresUrl(gone).name;
 			await collection.remove(gone);
-			await collection.remove(gone);
+			// A second remove finds no session, as with the other collections (the collection suite).
+			await rejects(() => collection.remove(gone), "FILE_NOT_FOUND");
 			assert.equal(await new PostgresSessionStore(gone).exists(), false);
 			for (const table of ["records", "backups"]) {
 				const [rows] = await query<{ n: string }>(

@@ -3,18 +3,23 @@
  * that operations started in one order complete in another. The wrapped operation itself runs
  * as it is, atomically: only the moments it starts and its answer arrives move. Derived stores
  * are slow too. Delays come from a seeded generator, so a failing run can be repeated.
+ * {@link SlowCollection} does the same for a collection, and its sessions' stores are slow.
  */
 
 import type {
 	AppendOutcome,
 	Awaitable,
+	CollectionCapabilities,
 	ReplaceOutcome,
+	SessionCollection,
 	SessionHeader,
+	SessionListing,
 	SessionStore,
 	StoreCapabilities,
 	StorePosition,
 	StoreRead,
 	TailRead,
+	TextQuery,
 } from "../../src/index.js";
 
 /** Options of {@link SlowStore}. */
@@ -37,22 +42,63 @@ function generator(seed: number): () => number {
 	};
 }
 
-/** A {@link SessionStore} that answers late, in random order; see the module comment. */
-export class SlowStore implements SessionStore {
+/** Seeded random waits around operations: what makes a slow store or collection slow. */
+class Delays {
 	readonly seed: number;
-	readonly readTail?: (count: number) => Promise<TailRead | undefined>;
 	private readonly random: () => number;
 	private readonly maxDelayMs: number;
+
+	constructor(options: SlowStoreOptions) {
+		this.seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
+		this.random = generator(this.seed);
+		this.maxDelayMs = options.maxDelayMs ?? 3;
+	}
+
+	/** Options for another slow object: the same longest wait, a seed drawn from this one's. */
+	next(): SlowStoreOptions {
+		return { maxDelayMs: this.maxDelayMs, seed: Math.floor(this.random() * 2 ** 32) };
+	}
+
+	/** Waits, runs `operation` (unchanged), waits again, answers. */
+	async slowly<T>(operation: () => Awaitable<T>): Promise<T> {
+		await this.pause();
+		let result: T;
+		try {
+			result = await operation();
+		} catch (error) {
+			await this.pause();
+			throw error;
+		}
+		await this.pause();
+		return result;
+	}
+
+	/** A random wait: often none at all (a microtask), else up to the longest delay. */
+	private pause(): Promise<void> {
+		const roll = this.random();
+		if (roll < 0.25) return Promise.resolve();
+		if (roll < 0.4) return new Promise((done) => setImmediate(done));
+		return new Promise((done) => setTimeout(done, Math.floor(this.random() * (this.maxDelayMs + 1))));
+	}
+}
+
+/** A {@link SessionStore} that answers late, in random order; see the module comment. */
+export class SlowStore implements SessionStore {
+	readonly readTail?: (count: number) => Promise<TailRead | undefined>;
+	private readonly delays: Delays;
 
 	constructor(
 		readonly inner: SessionStore,
 		options: SlowStoreOptions = {},
 	) {
-		this.seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
-		this.random = generator(this.seed);
-		this.maxDelayMs = options.maxDelayMs ?? 3;
+		this.delays = new Delays(options);
 		const readTail = inner.readTail?.bind(inner);
 		if (readTail) this.readTail = (count) => this.slowly(() => readTail(count));
+	}
+
+	/** The seed of its waits. */
+	get seed(): number {
+		return this.delays.seed;
 	}
 
 	get location(): string {
@@ -88,12 +134,12 @@ export class SlowStore implements SessionStore {
 	}
 
 	derive(header: SessionHeader): SlowStore {
-		return new SlowStore(this.inner.derive(header), { maxDelayMs: this.maxDelayMs, seed: this.nextSeed() });
+		return new SlowStore(this.inner.derive(header), this.delays.next());
 	}
 
 	/** Another slow store object around `inner` (for a second writer of the same session). */
 	sibling(inner: SessionStore): SlowStore {
-		return new SlowStore(inner, { maxDelayMs: this.maxDelayMs, seed: this.nextSeed() });
+		return new SlowStore(inner, this.delays.next());
 	}
 
 	flush(): Promise<void> {
@@ -104,29 +150,54 @@ export class SlowStore implements SessionStore {
 		return this.slowly(() => this.inner.close());
 	}
 
-	private nextSeed(): number {
-		return Math.floor(this.random() * 2 ** 32);
+	private slowly<T>(operation: () => Awaitable<T>): Promise<T> {
+		return this.delays.slowly(operation);
+	}
+}
+
+/**
+ * A {@link SessionCollection} that wraps another as {@link SlowStore} wraps a store: each
+ * operation (and each listed session) answers late, the stores it gives are slow stores.
+ */
+export class SlowCollection implements SessionCollection {
+	readonly searchText?: (query: TextQuery) => Promise<string[] | undefined>;
+	readonly remove?: (location: string) => Promise<void>;
+	private readonly delays: Delays;
+
+	constructor(
+		readonly inner: SessionCollection,
+		options: SlowStoreOptions = {},
+	) {
+		this.delays = new Delays(options);
+		const searchText = inner.searchText?.bind(inner);
+		if (searchText) this.searchText = (query) => this.delays.slowly(() => searchText(query));
+		const remove = inner.remove?.bind(inner);
+		if (remove) this.remove = (location) => this.delays.slowly(() => remove(location));
 	}
 
-	/** Waits, runs `operation` (unchanged), waits again, answers. */
-	private async slowly<T>(operation: () => Awaitable<T>): Promise<T> {
-		await this.pause();
-		let result: T;
-		try {
-			result = await operation();
-		} catch (error) {
-			await this.pause();
-			throw error;
+	get location(): string {
+		return this.inner.location;
+	}
+
+	get capabilities(): CollectionCapabilities {
+		return this.inner.capabilities;
+	}
+
+	async *list(): AsyncIterable<SessionListing> {
+		for await (const listing of this.inner.list()) {
+			yield await this.delays.slowly(() => listing);
 		}
-		await this.pause();
-		return result;
 	}
 
-	/** A random wait: often none at all (a microtask), else up to the longest delay. */
-	private pause(): Promise<void> {
-		const roll = this.random();
-		if (roll < 0.25) return Promise.resolve();
-		if (roll < 0.4) return new Promise((done) => setImmediate(done));
-		return new Promise((done) => setTimeout(done, Math.floor(this.random() * (this.maxDelayMs + 1))));
+	open(location: string): SlowStore {
+		return new SlowStore(this.inner.open(location), this.delays.next());
+	}
+
+	sessionFor(header: SessionHeader): SlowStore {
+		return new SlowStore(this.inner.sessionFor(header), this.delays.next());
+	}
+
+	close(): Promise<void> {
+		return this.delays.slowly(async () => this.inner.close?.());
 	}
 }

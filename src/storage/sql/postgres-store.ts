@@ -576,7 +576,11 @@ export class PostgresCollection implements SessionCollection {
 		return names?.map((name) => sessionUrl(this.url.base, name));
 	}
 
-	/** Deletes a session with its records and backups (cascade), committed durably; a missing one is no error. */
+	/**
+	 * Deletes a session with its records and backups (cascade), committed durably.
+	 * @throws SessionTreeError INVALID_ARGUMENT for a location of another server or schema,
+	 *   FILE_NOT_FOUND for a session that does not exist
+	 */
 	async remove(location: string): Promise<void> {
 		const url = parsePostgresUrl(location);
 		const name = url.name;
@@ -584,12 +588,25 @@ export class PostgresCollection implements SessionCollection {
 		if (name === undefined) {
 			throw new SessionTreeError("INVALID_ARGUMENT", "remove needs a session URL (…#SESSION_ID)", { file: where });
 		}
+		if (url.connectionString !== this.url.connectionString || url.schema !== this.url.schema) {
+			throw new SessionTreeError("INVALID_ARGUMENT", `not a session of ${this.where()}`, { file: where });
+		}
+		const notFound = () => new SessionTreeError("FILE_NOT_FOUND", "no such session", { file: where });
 		// A schema that holds no store has nothing to remove: a remove creates no tables.
 		const pool = PostgresPool.shared(url);
-		if (!(await pool.run(where, url.schema, async () => true, { absent: () => false }))) return;
-		await pool.transaction(where, url.schema, "BEGIN; SET LOCAL synchronous_commit = on", (client) =>
-			client.query(statements(url.schema).remove, [name]),
+		if (!(await pool.run(where, url.schema, async () => true, { absent: () => false }))) throw notFound();
+		// A delete sent again after a lost answer finds nothing: the first one removed the session.
+		let resent = false;
+		const deleted = await pool.transaction(
+			where,
+			url.schema,
+			"BEGIN; SET LOCAL synchronous_commit = on",
+			(client) => client.query(statements(url.schema).remove, [name]),
+			() => {
+				resent = true;
+			},
 		);
+		if (deleted.rowCount === 0 && !resent) throw notFound();
 	}
 
 	/** Nothing to release: the pool is the process's (see closePostgresPools). */
