@@ -31,6 +31,7 @@
 
 import { SessionTreeError } from "./errors.js";
 import { LazyBodies, type LineSource } from "./lazy.js";
+import { EntryLinks, resolveAlias } from "./links.js";
 import { isIdlessEntry, Migration } from "./migrate.js";
 import {
 	type LoadProblem,
@@ -49,6 +50,7 @@ import type { TreeNode } from "./tree-node.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.js";
 import { headerShapeError, isEntryRecord, isHeaderRecord, isRawRecord } from "./validate.js";
 
+export { resolveAlias } from "./links.js";
 export type { LoadProblem } from "./normalize.js";
 export { stripLocation } from "./normalize.js";
 // Public through the core's index (`export *` of this module) as before they moved.
@@ -100,11 +102,8 @@ export class SessionReducer {
 	/** How the lines of this stream's own reader are met (what other writers appended is always read leniently). */
 	private readonly policy: Policy;
 	private state: { tree: SessionTree; migration: Migration; view: StreamView } | undefined;
-	/** Per entry, by its order in the tree: the parent id it names and its line. */
-	private readonly parentIds: Array<string | null> = [];
-	private readonly entryLines: number[] = [];
-	/** Entries before this order are linked. */
-	private linked = 0;
+	/** Each entry's named parent and line, and how far the entries are linked. */
+	private readonly links: EntryLinks;
 	private lastRecord: LeafDecider | undefined;
 	/** A torn last line was seen (for the message when no header follows). */
 	private sawTorn = false;
@@ -113,6 +112,7 @@ export class SessionReducer {
 		this.options = options;
 		this.policy = options.lenient === true || options.tolerant === true ? "lenient" : "strict";
 		this.normalizer = new Normalizer(this.problems, options.file);
+		this.links = new EntryLinks(options.window ? this.outside : undefined);
 		this.bodies = options.source
 			? new LazyBodies(options.source, {
 					lenient: options.lenient ?? false,
@@ -197,10 +197,7 @@ export class SessionReducer {
 			}
 			const parent = record.parentId === null ? undefined : (last ?? tree.getLeafNode());
 			const node = this.commit({ kind: "entry", entry: record as SessionEntry & RawRecord, line: 0 });
-			if (this.linked === node.order && (record.parentId === null || parent?.id === record.parentId)) {
-				tree.link(node, parent);
-				this.linked++;
-			}
+			if (record.parentId === null || parent?.id === record.parentId) this.links.linkAt(tree, node, parent);
 			last = node;
 			target = undefined;
 		}
@@ -224,18 +221,9 @@ export class SessionReducer {
 	 * entry of the stream (reported); a cycle is cut (reported). Linear in what was applied.
 	 */
 	settle(policy: Policy = this.policy): void {
-		const tree = this.tree;
-		const nodes = tree.nodesInOrder();
-		const from = this.linked;
-		if (from === nodes.length) return;
-		if (from === nodes.length - 1 && this.linkOne(tree, nodes, from)) return;
-		const parents = this.resolveParents(tree, nodes, from, policy);
-		this.breakCycles(nodes, parents, from, policy);
-		for (let i = from; i < nodes.length; i++) {
-			const node = nodes[i];
-			if (node) tree.link(node, parents[i - from]);
-		}
-		this.linked = nodes.length;
+		this.links.settle(this.tree, this.leafRecords, (problem, action) =>
+			this.normalizer.report(problem, policy, action),
+		);
 	}
 
 	/**
@@ -333,12 +321,11 @@ export class SessionReducer {
 
 	/** The line of the entry at this order in the tree (0 if unknown, as for a store without lines). */
 	private lineOf(order: number): number {
-		return this.entryLines[order] ?? 0;
+		return this.links.lineOf(order);
 	}
 
 	private noteEntry(id: string, parentId: string | null, line: number): void {
-		this.parentIds.push(parentId);
-		this.entryLines.push(line);
+		this.links.note(parentId, line);
 		this.lastRecord = { kind: "entry", id };
 	}
 
@@ -400,120 +387,6 @@ export class SessionReducer {
 		this.begin(header, migration);
 		if (headerIsEntry) this.applyLine(first, policy, NOTHING_RESERVED);
 	}
-
-	/**
-	 * Links the one entry applied since the last settle (an append) when its parent is
-	 * already linked or it is a root: no cycle can go through it then, so there is nothing to
-	 * check and nothing to allocate. False, having done nothing, in any other case.
-	 */
-	private linkOne(tree: SessionTree, nodes: readonly TreeNode[], at: number): boolean {
-		const node = nodes[at];
-		const named = this.parentIds[at] ?? null;
-		if (node === undefined) return false;
-		let parent: TreeNode | undefined;
-		if (named !== null) {
-			const previous = nodes[at - 1];
-			parent = previous?.id === named ? previous : tree.getNode(resolveAlias(named, this.leafRecords) ?? "");
-			if (parent === undefined || parent.order >= at) return false;
-		}
-		tree.link(node, parent);
-		this.linked = nodes.length;
-		return true;
-	}
-
-	/**
-	 * Resolved parent node of every entry from `from` on; a missing parent is bridged to the
-	 * previous entry. Most entries follow their parent directly, which is checked before the index.
-	 */
-	private resolveParents(
-		tree: SessionTree,
-		nodes: readonly TreeNode[],
-		from: number,
-		policy: Policy,
-	): Array<TreeNode | undefined> {
-		const parents: Array<TreeNode | undefined> = new Array(nodes.length - from);
-		const hasAliases = this.leafRecords.size > 0;
-		for (let i = from; i < nodes.length; i++) {
-			const named = this.parentIds[i] ?? null;
-			if (named === null) continue;
-			const previous = nodes[i - 1];
-			if (previous !== undefined && previous.id === named) {
-				parents[i - from] = previous;
-				continue;
-			}
-			const parentId = hasAliases ? resolveAlias(named, this.leafRecords) : named;
-			const parent = parentId === null ? undefined : tree.getNode(parentId);
-			if (parentId === null || parent) {
-				parents[i - from] = parent;
-				continue;
-			}
-			const node = nodes[i];
-			if (node === undefined) continue;
-			if (this.options.window) {
-				this.outside.add(node.id);
-				continue;
-			}
-			this.normalizer.report(
-				{
-					code: "MISSING_PARENT",
-					message: `entry ${node.id} names parent ${named}, which is not in the file`,
-					line: this.lineOf(i),
-					entryId: node.id,
-				},
-				policy,
-				previous ? `bridged to the previous entry ${previous.id}` : "kept as a root",
-			);
-			parents[i - from] = previous;
-		}
-		return parents;
-	}
-
-	/**
-	 * Finds parent cycles among the entries from `from` on (only possible through a parent that
-	 * comes later in the stream; linked entries never point into new ones) and cuts each at an
-	 * entry whose parent is later, which then becomes a root. Linear.
-	 */
-	private breakCycles(
-		nodes: readonly TreeNode[],
-		parents: Array<TreeNode | undefined>,
-		from: number,
-		policy: Policy,
-	): void {
-		const parentOf = (i: number) => parents[i - from];
-		let forward = false;
-		for (let i = from; i < nodes.length && !forward; i++) forward = (parentOf(i)?.order ?? -1) >= i;
-		if (!forward) return;
-		const state = new Uint8Array(nodes.length - from); // 0 new, 1 on the current walk, 2 done
-		for (let start = from; start < nodes.length; start++) {
-			if (state[start - from] !== 0) continue;
-			const walk: number[] = [];
-			let at: number | undefined = start;
-			// Entries linked before `from` are done: their parents are settled.
-			while (at !== undefined && at >= from && state[at - from] === 0) {
-				state[at - from] = 1;
-				walk.push(at);
-				at = parentOf(at)?.order;
-			}
-			if (at !== undefined && at >= from && state[at - from] === 1) {
-				const cycle = walk.slice(walk.indexOf(at));
-				// Every entry of a cycle has a parent.
-				const cut = cycle.find((i) => (parentOf(i)?.order ?? -1) >= i) ?? at;
-				const id = nodes[cut]?.id;
-				this.normalizer.report(
-					{
-						code: "PARENT_CYCLE",
-						message: `following parent ids from entry ${id} leads back to it (a cycle of ${cycle.length})`,
-						line: this.lineOf(cut),
-						entryId: id,
-					},
-					policy,
-					"it is kept as a root",
-				);
-				parents[cut - from] = undefined;
-			}
-			for (const i of walk) state[i - from] = 2;
-		}
-	}
 }
 
 /** Why the first line is not a usable session header, or undefined when it is. */
@@ -523,17 +396,4 @@ export function headerProblem(first: ParsedLine): string | undefined {
 		return `the first line is not a session header (${reason})`;
 	}
 	return headerShapeError(first.record);
-}
-
-/**
- * The entry an id means once persisted-leaf records are seen through: a child whose parentId
- * names such a record belongs under that record's target. Bounded, so a loop of leaf records
- * cannot hang.
- */
-export function resolveAlias(id: string, aliases: ReadonlyMap<string, string | null>): string | null {
-	let current: string | null = id;
-	for (let hops = 0; current !== null && aliases.has(current) && hops <= aliases.size; hops++) {
-		current = aliases.get(current) ?? null;
-	}
-	return current;
 }
