@@ -49,6 +49,7 @@ export {
 } from "./load.js";
 export { headerVersion, Migration, migrateRecords, parentSessionOf, type RawRecord } from "./migrate.js";
 export { MAX_NESTING, nestingPath } from "./nesting.js";
+export type { Policy } from "./normalize.js";
 export { headerProblem, type ReducerOptions, SessionReducer } from "./reducer.js";
 export { resumeFromTail, type TailResume } from "./tail.js";
 export {

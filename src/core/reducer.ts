@@ -7,6 +7,12 @@
  * feed the same reducer, so they cannot disagree about what a stream means. Pure: stores read
  * the lines, this module decides what they mean.
  *
+ * Two steps: the normalize step (normalize.ts) decides what each line becomes, checking it and
+ * working around what it must (entries without ids, taken ids, damage); the reducer then
+ * applies what comes out, strictly and without changing it, the same for a session opened, for
+ * what other writers appended, and for the session's own writes ({@link SessionReducer.applyOwn}
+ * skips only the normalize step, its records being built normal).
+ *
  * Strict policy (the default) throws a {@link SessionTreeError} naming the line of the first
  * problem. Lenient policy keeps what it can, bridges gaps instead of cutting the tree there,
  * and records every problem it worked around.
@@ -23,37 +29,32 @@
  * run of such entries is one `INVALID_RECORD` problem naming its lines (docs/durability.md).
  */
 
-import { SessionTreeError, type SessionTreeErrorCode } from "./errors.js";
-import { derivedEntryId } from "./ids.js";
-import { isUnreadable, LazyBodies, type LineSource } from "./lazy.js";
-import { chainIdlessEntry, isIdlessEntry, Migration, positionalEntryId } from "./migrate.js";
+import { SessionTreeError } from "./errors.js";
+import { LazyBodies, type LineSource } from "./lazy.js";
+import { EntryLinks, resolveAlias } from "./links.js";
+import { isIdlessEntry, Migration } from "./migrate.js";
+import {
+	type LoadProblem,
+	NOTHING_RESERVED,
+	Normalizer,
+	type NormalRecord,
+	type Policy,
+	type ReservedIds,
+	reservedIdsOf,
+	type StreamView,
+	stripLocation,
+} from "./normalize.js";
 import type { HeaderRecord, ParsedLine, RawRecord } from "./records.js";
 import { SessionTree } from "./tree.js";
 import type { TreeNode } from "./tree-node.js";
 import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.js";
-import {
-	contentErrorAction,
-	entryContentError,
-	entryShapeError,
-	headerShapeError,
-	isEntryRecord,
-	isHeaderRecord,
-	isRawRecord,
-} from "./validate.js";
+import { headerShapeError, isEntryRecord, isHeaderRecord, isRawRecord } from "./validate.js";
 
-// Public through the core's index (`export *` of this module) as before it moved to records.ts.
+export { resolveAlias } from "./links.js";
+export type { LoadProblem } from "./normalize.js";
+export { stripLocation } from "./normalize.js";
+// Public through the core's index (`export *` of this module) as before they moved.
 export type { ParsedLine } from "./records.js";
-
-/** A problem found while reading, with where it was. */
-export interface LoadProblem {
-	code: SessionTreeErrorCode;
-	message: string;
-	/** The (first) line of the problem. */
-	line?: number;
-	/** The last line, for a problem that spans several lines (a run of entries without ids). */
-	endLine?: number;
-	entryId?: string;
-}
 
 /** How a {@link SessionReducer} treats what it reads. */
 export interface ReducerOptions {
@@ -83,18 +84,6 @@ export interface ReducerOptions {
 /** The last record of the stream that decides the leaf: an entry, or a persisted-leaf record. */
 type LeafDecider = { kind: "entry"; id: string } | { kind: "leaf"; id: string; target: string | null };
 
-/** A run of consecutive id-less entries a lenient reducer chained, and the one problem that reports it. */
-interface IdlessRun {
-	problem: LoadProblem;
-	count: number;
-	/** Entries of the run that had no timestamp and were given the one before theirs. */
-	untimed: number;
-	firstLine: number;
-	firstId: string;
-}
-
-const NO_IDS: ReadonlySet<string> = new Set();
-
 /**
  * The session state a record stream builds: the tree, the persisted-leaf records, the
  * problems worked around and the version the stream had. Apply every line, then
@@ -109,27 +98,21 @@ export class SessionReducer {
 	readonly outside = new Set<string>();
 	private readonly options: ReducerOptions;
 	private readonly bodies: LazyBodies | undefined;
-	private state: { tree: SessionTree; migration: Migration } | undefined;
-	/** Per entry, by its order in the tree: the parent id it names and its line. */
-	private readonly parentIds: Array<string | null> = [];
-	private readonly entryLines: number[] = [];
-	/** Entries before this order are linked. */
-	private linked = 0;
+	private readonly normalizer: Normalizer;
+	/** How the lines of this stream's own reader are met (what other writers appended is always read leniently). */
+	private readonly policy: Policy;
+	private state: { tree: SessionTree; migration: Migration; view: StreamView } | undefined;
+	/** Each entry's named parent and line, and how far the entries are linked. */
+	private readonly links: EntryLinks;
 	private lastRecord: LeafDecider | undefined;
+	/** A torn last line was seen (for the message when no header follows). */
 	private sawTorn = false;
-	/** Set while applying what other writers appended: their problems are recorded, never thrown. */
-	private tolerant = false;
-	/** The run of id-less entries the last applied record belongs to, if it was one. */
-	private idlessRun: IdlessRun | undefined;
-	/** 1 when the id-less entry chained last had no timestamp (see {@link chainIdless}); counted into its run. */
-	private untimed = 0;
-	/** The lines {@link applyLines} is applying, and (once an id-less entry needs them) their ids. */
-	private batch: readonly ParsedLine[] | undefined;
-	private batchIds: Set<string> | undefined;
 
 	constructor(options: ReducerOptions = {}) {
 		this.options = options;
-		this.tolerant = options.tolerant ?? false;
+		this.policy = options.lenient === true || options.tolerant === true ? "lenient" : "strict";
+		this.normalizer = new Normalizer(this.problems, options.file);
+		this.links = new EntryLinks(options.window ? this.outside : undefined);
 		this.bodies = options.source
 			? new LazyBodies(options.source, {
 					lenient: options.lenient ?? false,
@@ -157,7 +140,7 @@ export class SessionReducer {
 	/** Starts the state from a header this session wrote itself (a new session). */
 	static fresh(header: SessionHeader, options: ReducerOptions = {}): SessionReducer {
 		const reducer = new SessionReducer(options);
-		reducer.state = { tree: SessionTree.empty(header), migration: new Migration(header) };
+		reducer.begin(header);
 		return reducer;
 	}
 
@@ -166,44 +149,7 @@ export class SessionReducer {
 	 * persisted-leaf record, or damage (reported, or under strict policy thrown).
 	 */
 	apply(parsed: ParsedLine): void {
-		if (parsed.torn) {
-			this.sawTorn = true;
-			// An append that never completed was never acknowledged: nothing is lost by leaving it out.
-			const error = parsed.error ?? new SessionTreeError("TORN_TAIL", "incomplete last line");
-			this.problems.push({
-				code: error.code,
-				message: `${stripLocation(error)}; left out (an append that never completed)`,
-				line: parsed.line,
-			});
-			return;
-		}
-		if (!this.state) {
-			this.startFrom(parsed);
-			return;
-		}
-		const envelope = parsed.envelope;
-		if (envelope && this.bodies) {
-			if (!this.state.tree.has(envelope.id)) {
-				this.idlessRun = undefined;
-				// Envelopes are only read from well-formed current-version entries: the shape checks hold.
-				this.state.tree.addLazyNode(envelope, this.bodies);
-				this.noteEntry(envelope.id, envelope.parentId, parsed.line);
-				return;
-			}
-			// A repeated id needs the whole record to tell a copy from a clash.
-			for (const entry of this.bodies.load([envelope])) this.applyRecord(entry, parsed.line);
-			return;
-		}
-		if (parsed.record) {
-			this.applyRecord(parsed.record, parsed.line);
-			return;
-		}
-		this.idlessRun = undefined;
-		const error = parsed.error ?? new SessionTreeError("INVALID_JSON", "unreadable line");
-		const problem = { code: error.code, message: stripLocation(error), line: parsed.line };
-		const salvaged = parsed.salvaged;
-		this.report(problem, salvagedAction(salvaged));
-		for (const record of salvaged ?? []) this.applyRecord(record, parsed.line);
+		this.applyLine(parsed, this.policy, NOTHING_RESERVED);
 	}
 
 	/**
@@ -211,13 +157,8 @@ export class SessionReducer {
 	 * without one avoids the ids of the later lines too, so no id of the stream is taken twice.
 	 */
 	applyLines(lines: readonly ParsedLine[]): void {
-		this.batch = lines;
-		try {
-			for (const line of lines) this.apply(line);
-		} finally {
-			this.batch = undefined;
-			this.batchIds = undefined;
-		}
+		const reserved = reservedIdsOf(lines);
+		for (const line of lines) this.applyLine(line, this.policy, reserved);
 	}
 
 	/**
@@ -227,46 +168,36 @@ export class SessionReducer {
 	 * not move: it is this session's.
 	 */
 	applyOthers(lines: readonly ParsedLine[]): void {
-		const before = this.tolerant;
-		this.tolerant = true;
-		try {
-			this.applyLines(lines);
-			this.settle();
-		} finally {
-			this.tolerant = before;
-		}
+		const reserved = reservedIdsOf(lines);
+		for (const line of lines) this.applyLine(line, "lenient", reserved);
+		this.settle("lenient");
 	}
 
 	/**
 	 * Applies records this session built and has just stored, in order, and moves the leaf to
-	 * the last one (an entry, or a persisted-leaf record's target). They were built for the
-	 * current state: each id was checked to be free when it was made, and nothing was applied
-	 * since (an append that finds others' records applies those and builds again), and each
-	 * passed the reader's checks before the write. So {@link applyRecord}'s checks for
-	 * duplicates and shape are left out, and an entry whose parent is the leaf or the entry
-	 * before it is linked at once: the same state with a third of the map lookups (on a
-	 * 100,000-entry session they were about 3 µs of each awaited append, docs/performance.md).
+	 * the last one (an entry, or a persisted-leaf record's target). They are normal as built
+	 * (see normalize.ts): each id was checked to be free when it was made, and nothing was
+	 * applied since (an append that finds others' records applies those and builds again), and
+	 * each passed the reader's checks before the write. So the normalize step is left out, and
+	 * an entry whose parent is the leaf or the entry before it is linked at once: the same state
+	 * with a third of the map lookups (on a 100,000-entry session they were about 3 µs of each
+	 * awaited append, docs/performance.md).
 	 */
 	applyOwn(records: readonly SessionEntry[]): void {
 		const { tree, migration } = this.required();
-		this.idlessRun = undefined;
+		this.normalizer.endRun();
 		let last: TreeNode | undefined;
 		let target: string | null | undefined;
 		for (const record of records) {
 			if (migration.needed && isRawRecord(record)) migration.record(record);
 			if (record.type === "leaf") {
-				this.leafRecords.set(record.id, record.targetId);
-				this.lastRecord = { kind: "leaf", id: record.id, target: record.targetId };
+				this.commit({ kind: "leaf", id: record.id, target: record.targetId, line: 0 });
 				target = record.targetId;
 				continue;
 			}
 			const parent = record.parentId === null ? undefined : (last ?? tree.getLeafNode());
-			const node = tree.addNode(record);
-			this.noteEntry(record.id, record.parentId, 0);
-			if (this.linked === node.order && (record.parentId === null || parent?.id === record.parentId)) {
-				tree.link(node, parent);
-				this.linked++;
-			}
+			const node = this.commit({ kind: "entry", entry: record as SessionEntry & RawRecord, line: 0 });
+			if (record.parentId === null || parent?.id === record.parentId) this.links.linkAt(tree, node, parent);
 			last = node;
 			target = undefined;
 		}
@@ -277,85 +208,11 @@ export class SessionReducer {
 
 	/**
 	 * Applies one record (an entry or a persisted-leaf record) found on `line`: a record as
-	 * parsed, or an entry (or leaf record) this library built.
+	 * parsed, or an entry (or leaf record) this library built. Never changes it: a record the
+	 * normalize step has to change (an id-less entry, a taken id) is applied as a copy.
 	 */
 	applyRecord(record: RawRecord | SessionEntry, line: number): void {
-		const { tree, migration } = this.required();
-		// Entries this library built are plain objects too: the check only tells TypeScript so.
-		if (!isRawRecord(record)) {
-			this.report({ code: "INVALID_RECORD", message: "the record is not an object", line });
-			return;
-		}
-		if (migration.needed) migration.record(record);
-		// Strict policy rejects an entry without ids below, as any entry without an id.
-		const idless = (this.options.lenient === true || this.tolerant) && isIdlessEntry(record);
-		if (idless) this.chainIdless(record, tree);
-		else this.idlessRun = undefined;
-		if (!isEntryRecord(record)) {
-			this.idlessRun = undefined;
-			this.report({ code: "INVALID_RECORD", message: entryShapeError(record) ?? "not an entry", line });
-			return;
-		}
-		const contentError = entryContentError(record);
-		// An entry kept without its body (its line was reported already) has no content to check.
-		if (contentError && !isUnreadable(record)) {
-			this.report({ code: "INVALID_RECORD", message: contentError, line }, contentErrorAction(record));
-		}
-		const entry = record;
-		if (entry.type === "leaf") {
-			if (tree.has(entry.id) || this.leafRecords.has(entry.id)) {
-				const what = tree.has(entry.id) ? "an entry" : "another leaf record";
-				this.report(
-					{ code: "DUPLICATE_ID", message: `leaf record ${entry.id} has the id of ${what}`, line, entryId: entry.id },
-					"the leaf record is skipped",
-				);
-				return;
-			}
-			const target = typeof record.targetId === "string" ? record.targetId : null;
-			this.leafRecords.set(entry.id, target);
-			this.lastRecord = { kind: "leaf", id: entry.id, target };
-			if (idless) this.noteIdless(entry.id, line);
-			return;
-		}
-		const original = tree.getNode(entry.id);
-		if (!original && this.leafRecords.has(entry.id)) {
-			const header = tree.header;
-			const fresh = derivedEntryId(`${header.id}:dup:${line}`, (id) => tree.has(id) || this.leafRecords.has(id));
-			this.report(
-				{
-					code: "DUPLICATE_ID",
-					message: `entry id ${entry.id} is already used by a leaf record`,
-					line,
-					entryId: entry.id,
-				},
-				`this entry is given id ${fresh}`,
-			);
-			entry.id = fresh;
-		} else if (original) {
-			const originalLine = this.lineOf(original.order);
-			if (JSON.stringify(original.entry) === JSON.stringify(entry)) {
-				this.report(
-					{ code: "DUPLICATE_ID", message: `entry ${entry.id} repeats line ${originalLine}`, line, entryId: entry.id },
-					"the copy is skipped",
-				);
-				return;
-			}
-			const header = tree.header;
-			const fresh = derivedEntryId(`${header.id}:dup:${line}`, (id) => tree.has(id) || this.leafRecords.has(id));
-			this.report(
-				{
-					code: "DUPLICATE_ID",
-					message: `entry id ${entry.id} is already used on line ${originalLine}`,
-					line,
-					entryId: entry.id,
-				},
-				`this entry is given id ${fresh}`,
-			);
-			entry.id = fresh;
-		}
-		tree.addNode(entry);
-		this.noteEntry(entry.id, entry.parentId, line);
-		if (idless) this.noteIdless(entry.id, line);
+		this.applyNormal(this.normalizer.record(record, line, this.required().view, this.policy));
 	}
 
 	/**
@@ -363,19 +220,10 @@ export class SessionReducer {
 	 * persisted-leaf record is that record's target; a missing parent is bridged to the previous
 	 * entry of the stream (reported); a cycle is cut (reported). Linear in what was applied.
 	 */
-	settle(): void {
-		const tree = this.tree;
-		const nodes = tree.nodesInOrder();
-		const from = this.linked;
-		if (from === nodes.length) return;
-		if (from === nodes.length - 1 && this.linkOne(tree, nodes, from)) return;
-		const parents = this.resolveParents(tree, nodes, from);
-		this.breakCycles(nodes, parents, from);
-		for (let i = from; i < nodes.length; i++) {
-			const node = nodes[i];
-			if (node) tree.link(node, parents[i - from]);
-		}
-		this.linked = nodes.length;
+	settle(policy: Policy = this.policy): void {
+		this.links.settle(this.tree, this.leafRecords, (problem, action) =>
+			this.normalizer.report(problem, policy, action),
+		);
 	}
 
 	/**
@@ -392,8 +240,9 @@ export class SessionReducer {
 		if (target === null || this.tree.has(target) || this.options.window) {
 			return { leafId: target, leafRecordId: last.id };
 		}
-		this.report(
+		this.normalizer.report(
 			{ code: "ENTRY_NOT_FOUND", message: `the leaf pointer names entry ${last.target}, which is not in the file` },
+			this.policy,
 			"the last entry is the leaf instead",
 		);
 		return { leafId: lastEntryId, leafRecordId: undefined };
@@ -404,7 +253,67 @@ export class SessionReducer {
 		return parentId === null ? null : resolveAlias(parentId, this.leafRecords);
 	}
 
-	private required(): { tree: SessionTree; migration: Migration } {
+	/** One line under `policy`: the header, an envelope, a record, or damage (see normalize.ts). */
+	private applyLine(parsed: ParsedLine, policy: Policy, reserved: ReservedIds): void {
+		if (parsed.torn) {
+			this.sawTorn = true;
+			// An append that never completed was never acknowledged: nothing is lost by leaving it out.
+			const error = parsed.error ?? new SessionTreeError("TORN_TAIL", "incomplete last line");
+			this.problems.push({
+				code: error.code,
+				message: `${stripLocation(error)}; left out (an append that never completed)`,
+				line: parsed.line,
+			});
+			return;
+		}
+		if (!this.state) {
+			this.startFrom(parsed, policy);
+			return;
+		}
+		const { view } = this.state;
+		const envelope = parsed.envelope;
+		if (envelope && this.bodies) {
+			if (!this.state.tree.has(envelope.id)) {
+				this.normalizer.endRun();
+				// Envelopes are only read from well-formed current-version entries: the shape checks hold.
+				this.state.tree.addLazyNode(envelope, this.bodies);
+				this.noteEntry(envelope.id, envelope.parentId, parsed.line);
+				return;
+			}
+			// A repeated id needs the whole record to tell a copy from a clash.
+			for (const entry of this.bodies.load([envelope])) {
+				this.applyNormal(this.normalizer.record(entry, parsed.line, view, policy, reserved));
+			}
+			return;
+		}
+		const records = parsed.record ? [parsed.record] : this.normalizer.damage(parsed, policy);
+		for (const record of records) this.applyNormal(this.normalizer.record(record, parsed.line, view, policy, reserved));
+	}
+
+	private applyNormal(normal: NormalRecord | undefined): void {
+		if (normal !== undefined) this.commit(normal);
+	}
+
+	/**
+	 * The one strict apply: a normal record into the state, nothing decided and nothing changed
+	 * (the entry becomes a tree node as it is). Returns the entry's node (undefined for a leaf record).
+	 * @throws SessionTreeError DUPLICATE_ID when the id is taken after all (a record built wrong)
+	 */
+	private commit(normal: NormalRecord & { kind: "entry" }): TreeNode;
+	private commit(normal: NormalRecord): TreeNode | undefined;
+	private commit(normal: NormalRecord): TreeNode | undefined {
+		if (normal.kind === "leaf") {
+			this.leafRecords.set(normal.id, normal.target);
+			this.lastRecord = { kind: "leaf", id: normal.id, target: normal.target };
+			return undefined;
+		}
+		const { entry } = normal;
+		const node = this.required().tree.addNode(entry);
+		this.noteEntry(entry.id, entry.parentId, normal.line);
+		return node;
+	}
+
+	private required(): { tree: SessionTree; migration: Migration; view: StreamView } {
 		if (this.state) return this.state;
 		const torn = this.sawTorn ? " (only an incomplete line)" : "";
 		throw new SessionTreeError("EMPTY_FILE", `the file holds no session header${torn}`, { file: this.options.file });
@@ -412,81 +321,36 @@ export class SessionReducer {
 
 	/** The line of the entry at this order in the tree (0 if unknown, as for a store without lines). */
 	private lineOf(order: number): number {
-		return this.entryLines[order] ?? 0;
-	}
-
-	/**
-	 * Gives an entry without ids (lenient policy) the id its position derives and the previous
-	 * entry in stream order as parent; see {@link chainIdlessEntry}. Its id is neither in the
-	 * tree, nor a persisted-leaf record's, nor on a line still to be applied.
-	 */
-	private chainIdless(record: RawRecord, tree: SessionTree): void {
-		const nodes = tree.nodesInOrder();
-		const position = nodes.length + 1;
-		const reserved = this.reservedIds();
-		const taken = (id: string) => tree.has(id) || this.leafRecords.has(id) || reserved.has(id);
-		const sessionId = tree.header.id;
-		// A leaf record is not an entry: it does not take the position of the entry after it.
-		const id =
-			record.type === "leaf"
-				? derivedEntryId(`${sessionId}:leaf:${position}`, taken)
-				: positionalEntryId(sessionId, position, taken);
-		const last = nodes.at(-1);
-		const previous = last?.id ?? null;
-		// An entry without a time takes the one before it (the header's for the first): see chainIdlessEntry.
-		const headerTime = tree.header.timestamp;
-		const time = last?.timestamp ?? (typeof headerTime === "string" ? headerTime : new Date(0).toISOString());
-		this.untimed = typeof record.timestamp === "string" ? 0 : 1;
-		chainIdlessEntry(record, id, previous, (index) => (index === nodes.length ? id : nodes[index]?.id), time);
-	}
-
-	/** The ids named on the lines {@link applyLines} is applying (collected once, when first needed). */
-	private reservedIds(): ReadonlySet<string> {
-		if (this.batch === undefined) return NO_IDS;
-		if (this.batchIds === undefined) {
-			const ids = new Set<string>();
-			for (const parsed of this.batch) {
-				if (parsed.envelope) ids.add(parsed.envelope.id);
-				for (const record of parsed.record ? [parsed.record] : (parsed.salvaged ?? [])) {
-					if (typeof record.id === "string") ids.add(record.id);
-				}
-			}
-			this.batchIds = ids;
-		}
-		return this.batchIds;
-	}
-
-	/** Counts a chained id-less entry into its run: one problem per run, naming its lines. */
-	private noteIdless(id: string, line: number): void {
-		let run = this.idlessRun;
-		if (!run) {
-			const problem: LoadProblem = { code: "INVALID_RECORD", message: "", line, endLine: line, entryId: id };
-			this.problems.push(problem);
-			run = { problem, count: 0, untimed: 0, firstLine: line, firstId: id };
-			this.idlessRun = run;
-		}
-		run.count++;
-		run.untimed += this.untimed;
-		this.untimed = 0;
-		run.problem.endLine = line;
-		run.problem.message = idlessMessage(run, line, id, this.options.file);
+		return this.links.lineOf(order);
 	}
 
 	private noteEntry(id: string, parentId: string | null, line: number): void {
-		this.parentIds.push(parentId);
-		this.entryLines.push(line);
+		this.links.note(parentId, line);
 		this.lastRecord = { kind: "entry", id };
 	}
 
-	/** `action` says what lenient policy did about the problem; strict policy throws instead. */
-	private report(problem: LoadProblem, action?: string): void {
-		if (!this.options.lenient && !this.tolerant) {
-			throw new SessionTreeError(problem.code, problem.message, { file: this.options.file, line: problem.line });
-		}
-		this.problems.push(action ? { ...problem, message: `${problem.message}; ${action}` } : problem);
+	/** The state from its header: the tree, the migration, and the view the normalize step reads it through. */
+	private begin(header: HeaderRecord | SessionHeader, migration = new Migration(header as HeaderRecord)): void {
+		const tree = SessionTree.empty(header);
+		const view: StreamView = {
+			header: tree.header,
+			migration,
+			get entryCount() {
+				return tree.nodesInOrder().length;
+			},
+			entryIdAt: (index) => tree.nodesInOrder()[index]?.id,
+			lastEntry: () => tree.nodesInOrder().at(-1),
+			hasEntry: (id) => tree.has(id),
+			hasLeafRecord: (id) => this.leafRecords.has(id),
+			original: (id) => {
+				const node = tree.getNode(id);
+				return node ? { entry: node.entry, line: this.lineOf(node.order) } : undefined;
+			},
+		};
+		this.state = { tree, migration, view };
 	}
 
-	private startFrom(first: ParsedLine): void {
+	private startFrom(first: ParsedLine, policy: Policy): void {
 		const record = first.record;
 		let header: HeaderRecord;
 		let headerIsEntry = false;
@@ -506,8 +370,9 @@ export class SessionReducer {
 				timestamp: headerIsEntry ? String(record?.timestamp) : new Date(0).toISOString(),
 				cwd: "",
 			};
-			this.report(
+			this.normalizer.report(
 				{ code: "INVALID_HEADER", message: reason, line: first.line },
+				policy,
 				"a header was made up (id recovered-session, empty cwd)",
 			);
 		}
@@ -519,143 +384,9 @@ export class SessionReducer {
 				{ file: this.options.file, line: first.line },
 			);
 		}
-		this.state = { tree: SessionTree.empty(header), migration };
-		if (headerIsEntry) this.apply(first);
+		this.begin(header, migration);
+		if (headerIsEntry) this.applyLine(first, policy, NOTHING_RESERVED);
 	}
-
-	/**
-	 * Links the one entry applied since the last settle (an append) when its parent is
-	 * already linked or it is a root: no cycle can go through it then, so there is nothing to
-	 * check and nothing to allocate. False, having done nothing, in any other case.
-	 */
-	private linkOne(tree: SessionTree, nodes: readonly TreeNode[], at: number): boolean {
-		const node = nodes[at];
-		const named = this.parentIds[at] ?? null;
-		if (node === undefined) return false;
-		let parent: TreeNode | undefined;
-		if (named !== null) {
-			const previous = nodes[at - 1];
-			parent = previous?.id === named ? previous : tree.getNode(resolveAlias(named, this.leafRecords) ?? "");
-			if (parent === undefined || parent.order >= at) return false;
-		}
-		tree.link(node, parent);
-		this.linked = nodes.length;
-		return true;
-	}
-
-	/**
-	 * Resolved parent node of every entry from `from` on; a missing parent is bridged to the
-	 * previous entry. Most entries follow their parent directly, which is checked before the index.
-	 */
-	private resolveParents(tree: SessionTree, nodes: readonly TreeNode[], from: number): Array<TreeNode | undefined> {
-		const parents: Array<TreeNode | undefined> = new Array(nodes.length - from);
-		const hasAliases = this.leafRecords.size > 0;
-		for (let i = from; i < nodes.length; i++) {
-			const named = this.parentIds[i] ?? null;
-			if (named === null) continue;
-			const previous = nodes[i - 1];
-			if (previous !== undefined && previous.id === named) {
-				parents[i - from] = previous;
-				continue;
-			}
-			const parentId = hasAliases ? resolveAlias(named, this.leafRecords) : named;
-			const parent = parentId === null ? undefined : tree.getNode(parentId);
-			if (parentId === null || parent) {
-				parents[i - from] = parent;
-				continue;
-			}
-			const node = nodes[i];
-			if (node === undefined) continue;
-			if (this.options.window) {
-				this.outside.add(node.id);
-				continue;
-			}
-			this.report(
-				{
-					code: "MISSING_PARENT",
-					message: `entry ${node.id} names parent ${named}, which is not in the file`,
-					line: this.lineOf(i),
-					entryId: node.id,
-				},
-				previous ? `bridged to the previous entry ${previous.id}` : "kept as a root",
-			);
-			parents[i - from] = previous;
-		}
-		return parents;
-	}
-
-	/**
-	 * Finds parent cycles among the entries from `from` on (only possible through a parent that
-	 * comes later in the stream; linked entries never point into new ones) and cuts each at an
-	 * entry whose parent is later, which then becomes a root. Linear.
-	 */
-	private breakCycles(nodes: readonly TreeNode[], parents: Array<TreeNode | undefined>, from: number): void {
-		const parentOf = (i: number) => parents[i - from];
-		let forward = false;
-		for (let i = from; i < nodes.length && !forward; i++) forward = (parentOf(i)?.order ?? -1) >= i;
-		if (!forward) return;
-		const state = new Uint8Array(nodes.length - from); // 0 new, 1 on the current walk, 2 done
-		for (let start = from; start < nodes.length; start++) {
-			if (state[start - from] !== 0) continue;
-			const walk: number[] = [];
-			let at: number | undefined = start;
-			// Entries linked before `from` are done: their parents are settled.
-			while (at !== undefined && at >= from && state[at - from] === 0) {
-				state[at - from] = 1;
-				walk.push(at);
-				at = parentOf(at)?.order;
-			}
-			if (at !== undefined && at >= from && state[at - from] === 1) {
-				const cycle = walk.slice(walk.indexOf(at));
-				// Every entry of a cycle has a parent.
-				const cut = cycle.find((i) => (parentOf(i)?.order ?? -1) >= i) ?? at;
-				const id = nodes[cut]?.id;
-				this.report(
-					{
-						code: "PARENT_CYCLE",
-						message: `following parent ids from entry ${id} leads back to it (a cycle of ${cycle.length})`,
-						line: this.lineOf(cut),
-						entryId: id,
-					},
-					"it is kept as a root",
-				);
-				parents[cut - from] = undefined;
-			}
-			for (const i of walk) state[i - from] = 2;
-		}
-	}
-}
-
-/** The problem message of a run of id-less entries, as far as it goes (`lastLine`, `lastId`). */
-function idlessMessage(run: IdlessRun, lastLine: number, lastId: string, file: string | undefined): string {
-	const entries = run.count === 1 ? "1 entry" : `${run.count} entries`;
-	const lines =
-		run.firstLine === 0
-			? ""
-			: run.firstLine === lastLine
-				? ` on line ${run.firstLine}`
-				: ` on lines ${run.firstLine}-${lastLine}`;
-	const of = file === undefined ? "" : ` of ${file}`;
-	const ids = run.count === 1 ? `id ${run.firstId}` : `ids ${run.firstId} to ${lastId}`;
-	const times =
-		run.untimed === 0
-			? ""
-			: `; ${run.untimed === 1 ? "1 of them had" : `${run.untimed} of them had`} no timestamp and got the time of the entry before it (or the header's)`;
-	return `${entries} without id and parentId${lines}${of}; chained in file order, each under the entry before it, with generated ${ids}${times}`;
-}
-
-/** What lenient policy did with a damaged line, given what the codec recovered from it. */
-function salvagedAction(salvaged: readonly RawRecord[] | undefined): string {
-	if (!salvaged?.length) return "skipped";
-	// A record nested too deep: the codec kept the entry's envelope, as a lazy read keeps an unreadable body.
-	if (salvaged.every(isUnreadable)) return "its body is left out of the context";
-	return `kept ${salvaged.length} whole record(s)`;
-}
-
-/** The message of an error without the `file:line: ` its constructor put in front. */
-export function stripLocation(error: SessionTreeError): string {
-	const prefix = error.message.match(/^(?:.*?:\d+: |line \d+: )/);
-	return prefix ? error.message.slice(prefix[0].length) : error.message;
 }
 
 /** Why the first line is not a usable session header, or undefined when it is. */
@@ -665,17 +396,4 @@ export function headerProblem(first: ParsedLine): string | undefined {
 		return `the first line is not a session header (${reason})`;
 	}
 	return headerShapeError(first.record);
-}
-
-/**
- * The entry an id means once persisted-leaf records are seen through: a child whose parentId
- * names such a record belongs under that record's target. Bounded, so a loop of leaf records
- * cannot hang.
- */
-export function resolveAlias(id: string, aliases: ReadonlyMap<string, string | null>): string | null {
-	let current: string | null = id;
-	for (let hops = 0; current !== null && aliases.has(current) && hops <= aliases.size; hops++) {
-		current = aliases.get(current) ?? null;
-	}
-	return current;
 }
