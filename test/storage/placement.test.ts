@@ -28,7 +28,8 @@ import {
 	targetOf,
 } from "../../src/storage/placement.js";
 import { closeSqliteDatabases } from "../../src/storage/sql/sqlite-schema.js";
-import type { SessionCollection } from "../../src/storage/store.js";
+import { SqliteSessionStore } from "../../src/storage/sql/sqlite-store.js";
+import type { SessionCollection, SessionStore } from "../../src/storage/store.js";
 import { postgresServer, testSchema } from "../support/postgres.js";
 
 const dir = mkdtempSync(join(tmpdir(), "st-placement-"));
@@ -168,6 +169,23 @@ describe("sessionStoreFor", () => {
 		assert.equal(inDatabase.location, `sqlite:${database}#${inDatabase.getSessionId()}`);
 		const exact = join(dir, "exact-fork.jsonl");
 		assert.equal((await session.clone({ file: exact })).file, exact);
+	});
+});
+
+describe("the file of a store", () => {
+	test("a session in a database has none: opened, forked once its store is loaded, or from the store itself", async () => {
+		const database = freshDatabase();
+		const session = await Session.create({ location: `sqlite:${database}` });
+		await session.appendMessage({ role: "user", content: "q", timestamp: 1 });
+		assert.equal(session.file, undefined);
+		// The fork is derived from the loaded SQLite store, not from the lazy one storeAt gave.
+		const forked = await session.fork();
+		assert.equal(forked.location, `sqlite:${database}#${forked.getSessionId()}`);
+		assert.equal(forked.file, undefined);
+		const direct = new SqliteSessionStore(`sqlite:${database}#${session.getSessionId()}`);
+		assert.equal((direct as SessionStore).file, undefined);
+		assert.equal(direct.databaseFile, database);
+		assert.equal((await Session.openStore(direct)).file, undefined);
 	});
 });
 
