@@ -31,7 +31,7 @@ interface Named {
 function named(location: string): Named | undefined {
 	const held = collectionOfSession(location);
 	if (held === undefined) return undefined;
-	return { store: held.collection, name: held.name, with: (name) => keyedLocation(held.collection, name) };
+	return { store: held.collection, name: held.name ?? "", with: (name) => keyedLocation(held.collection, name) };
 }
 
 /** The session name of a listed location of the store (see {@link named}). */

@@ -251,7 +251,7 @@ export type CopyEvent =
  */
 export function isCollectionLocation(location: string, isDirectory: (path: string) => boolean): boolean {
 	const held = collectionOfSession(location);
-	return held === undefined ? isDirectory(location) : held.name === "";
+	return held === undefined ? isDirectory(location) : held.name === undefined;
 }
 
 /**

@@ -116,8 +116,8 @@ function filePath(location: string): string {
 export interface SessionInCollection {
 	/** The collection's location: `memory:`, or the database URL (the part before `#`). */
 	collection: string;
-	/** The session's name there (after `memory:`, or after `#`); "" when the location names none. */
-	name: string;
+	/** The session's name there (after `memory:`, or after `#`); undefined when the location names none (`memory:`, no `#`). */
+	name: string | undefined;
 }
 
 /**
@@ -127,10 +127,12 @@ export interface SessionInCollection {
 export function collectionOfSession(location: string): SessionInCollection | undefined {
 	const scheme = schemeOf(location);
 	if (scheme === undefined || scheme === "file") return undefined;
-	if (scheme === "memory") return { collection: "memory:", name: location.slice("memory:".length) };
+	if (scheme === "memory") {
+		return { collection: "memory:", name: location === "memory:" ? undefined : location.slice("memory:".length) };
+	}
 	const hash = location.indexOf("#");
 	return hash < 0
-		? { collection: location, name: "" }
+		? { collection: location, name: undefined }
 		: { collection: location.slice(0, hash), name: location.slice(hash + 1) };
 }
 

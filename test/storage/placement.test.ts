@@ -280,9 +280,10 @@ describe("collectionOfSession", () => {
 		assert.equal(collectionOfSession("file:///tmp/x.jsonl"), undefined);
 		assert.deepEqual(collectionOfSession("memory:x"), { collection: "memory:", name: "x" });
 		assert.deepEqual(collectionOfSession("memory:a/b"), { collection: "memory:", name: "a/b" });
-		assert.deepEqual(collectionOfSession("memory:"), { collection: "memory:", name: "" });
+		assert.deepEqual(collectionOfSession("memory:"), { collection: "memory:", name: undefined });
 		assert.deepEqual(collectionOfSession("sqlite:/d.sqlite#s"), { collection: "sqlite:/d.sqlite", name: "s" });
-		assert.deepEqual(collectionOfSession("sqlite:/d.sqlite"), { collection: "sqlite:/d.sqlite", name: "" });
+		assert.deepEqual(collectionOfSession("sqlite:/d.sqlite"), { collection: "sqlite:/d.sqlite", name: undefined });
+		assert.deepEqual(collectionOfSession("sqlite:/d.sqlite#"), { collection: "sqlite:/d.sqlite", name: "" });
 		assert.deepEqual(collectionOfSession("postgres://h/db?schema=s#id"), {
 			collection: "postgres://h/db?schema=s",
 			name: "id",
