@@ -10,7 +10,6 @@
  * not parsed yet reads its line synchronously through the descriptor the open used.
  */
 
-import { resolve } from "node:path";
 import {
 	type ContextEntry,
 	contextEntriesOf,
@@ -46,10 +45,10 @@ import type {
 	OpenSessionOptions,
 	SessionEnvironment,
 } from "./session-options.js";
-import { FileSessionStore } from "./storage/file-store.js";
-import { collectionAt, discardCreatedSession, schemeOf, storeAt } from "./storage/locations.js";
+import { storeAt } from "./storage/locations.js";
 import { MemorySessionStore } from "./storage/memory-store.js";
-import { defaultAgentDir, defaultSessionDir, sessionFileName } from "./storage/paths.js";
+import { defaultAgentDir, defaultSessionDir } from "./storage/paths.js";
+import { discardCreatedSession, sessionStoreFor, targetOf } from "./storage/placement.js";
 import type { Awaitable, SessionStore } from "./storage/store.js";
 
 /**
@@ -80,18 +79,10 @@ export class Session {
 	 */
 	static async create(options: CreateSessionOptions = {}): Promise<Session> {
 		const header = newHeader(options);
-		let store: SessionStore;
-		if (options.location !== undefined) {
-			store = storeAt(options.location, { durability: options.durability });
-		} else if (options.dir !== undefined && schemeOf(options.dir) !== undefined) {
-			// The collection names the new session; the store is opened with the durability asked for.
-			store = storeAt(collectionAt(options.dir).sessionFor(header).location, { durability: options.durability });
-		} else {
-			const dir = options.dir ?? defaultSessionDir(header.cwd, options.agentDir ?? defaultAgentDir());
-			const file = resolve(options.file ?? resolve(dir, sessionFileName(header.timestamp, header.id)));
-			store = new FileSessionStore(file, { durability: options.durability });
-		}
-		return Session.start(store, header, options);
+		const target = targetOf(options, () => ({
+			dir: defaultSessionDir(header.cwd, options.agentDir ?? defaultAgentDir()),
+		}));
+		return Session.start(sessionStoreFor(target, header, { durability: options.durability }), header, options);
 	}
 
 	/** Creates a session that lives in this process's memory only (same behaviour, no file). */
@@ -495,7 +486,10 @@ export class Session {
 			const { forkRecords } = await import("./core/copy.js");
 			// The path's bodies are read before the new session exists: a damaged one creates nothing.
 			const records = forkRecords(this.tree, from, (taken) => newEntryId(taken, this.log.random), this.log.stamp());
-			const store = this.storeForCopy(header, options);
+			const store = sessionStoreFor(
+				targetOf(options, () => ({ beside: this.log.store })),
+				header,
+			);
 			const target = await Session.start(store, header, env);
 			try {
 				await target.log.serialize(() => target.log.appendRecords(records));
@@ -512,15 +506,6 @@ export class Session {
 	/** Forks at the leaf: a new session holding the active path. */
 	clone(options: ForkOptions = {}): Promise<Session> {
 		return this.fork(undefined, options);
-	}
-
-	private storeForCopy(header: SessionHeader, options: ForkOptions): SessionStore {
-		const location = options.location ?? options.file;
-		if (location !== undefined) return storeAt(location);
-		if (options.dir === undefined) return this.log.store.derive(header);
-		// A place of many sessions: a database by its location, else a directory, where the copy is a file.
-		if (schemeOf(options.dir) !== undefined) return collectionAt(options.dir).sessionFor(header);
-		return new FileSessionStore(resolve(options.dir, sessionFileName(header.timestamp, header.id)));
 	}
 
 	/**

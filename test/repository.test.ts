@@ -1,13 +1,14 @@
 /**
  * The repository tests itself: nothing it tracks reaches outside it. The pi fixtures and the
  * import samples live in test/fixtures/ with their provenance; a path into the steering
- * folder beside the checkout would pass here and fail in every other clone.
+ * folder beside the checkout would pass here and fail in every other clone. It also holds the
+ * rules of the sources' shape that the type checker and dependency-cruiser cannot state.
  */
 
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { join, relative } from "node:path";
+import { join, relative, sep } from "node:path";
 import { test } from "node:test";
 import { repoRoot } from "./support/fixtures.js";
 
@@ -47,4 +48,50 @@ test("the fixtures the tests use are in the repository", () => {
 	for (const path of ["test/fixtures/pi-v3/README.md", "test/fixtures/import/SOURCES.md"]) {
 		assert.ok(existsSync(join(repoRoot, path)), path);
 	}
+});
+
+/** Every `.ts` file under `dir`, relative to the repository, `/`-separated. */
+function sourcesUnder(dir: string): string[] {
+	const files: string[] = [];
+	const stack = [join(repoRoot, dir)];
+	for (let at = stack.pop(); at !== undefined; at = stack.pop()) {
+		for (const name of readdirSync(at)) {
+			const path = join(at, name);
+			if (statSync(path).isDirectory()) stack.push(path);
+			else if (name.endsWith(".ts")) files.push(relative(repoRoot, path).split(sep).join("/"));
+		}
+	}
+	return files.sort();
+}
+
+test("no module outside src/storage/ asks whether a store or a collection is of a concrete class", () => {
+	// Where a session lives and what it can do are asked of the contract (`file`, `capabilities`,
+	// src/storage/placement.ts): a test of the class breaks for every store that is not that class.
+	const sources = sourcesUnder("src").map((file) => ({ file, text: readFileSync(join(repoRoot, file), "utf8") }));
+	const stores = new Set<string>();
+	for (let grew = true; grew; ) {
+		grew = false;
+		for (const { text } of sources) {
+			for (const [, name, heritage] of text.matchAll(/\bclass\s+(\w+)(?:<[^{]*>)?([^{]*)\{/g)) {
+				if (name === undefined || heritage === undefined || stores.has(name)) continue;
+				const parents = heritage.match(/\w+/g) ?? [];
+				const implementsContract = /\bimplements\b[^{]*\b(SessionStore|SessionCollection)\b/.test(heritage);
+				if (implementsContract || parents.some((parent) => stores.has(parent))) {
+					stores.add(name);
+					grew = true;
+				}
+			}
+		}
+	}
+	for (const name of ["FileSessionStore", "DirectoryCollection", "MemorySessionStore", "SqliteSessionStore"]) {
+		assert.ok(stores.has(name), `${name} is found as a store or a collection class`);
+	}
+	const offenders: string[] = [];
+	for (const { file, text } of sources) {
+		if (file.startsWith("src/storage/")) continue;
+		for (const [found, name] of text.matchAll(/\binstanceof\s+(\w+)/g)) {
+			if (name !== undefined && stores.has(name)) offenders.push(`${file}: ${found}`);
+		}
+	}
+	assert.deepEqual(offenders, []);
 });

@@ -15,10 +15,15 @@ import { join } from "node:path";
 import { SessionTreeError } from "../core/errors.js";
 import type { SessionHeader } from "../core/types.js";
 import { ForeignFileStore } from "../import/foreign-store.js";
-import type { DirectoryCollection } from "../storage/directory-collection.js";
 import { FileSessionStore } from "../storage/file-store.js";
 import { defaultAgentDir, sessionsRoot } from "../storage/paths.js";
-import type { CollectionCapabilities, SessionCollection, SessionListing, SessionStore } from "../storage/store.js";
+import type {
+	CollectionCapabilities,
+	SessionCollection,
+	SessionListing,
+	SessionStore,
+	TextQuery,
+} from "../storage/store.js";
 
 /** The agents `ls --agents` lists. */
 export type Agent = "pi" | "claude-code" | "codex" | "gemini";
@@ -148,15 +153,20 @@ export class AgentsCollection implements SessionCollection {
 }
 
 /**
- * A directory collection whose files may be other agents' transcripts: each opens as a
- * {@link ForeignFileStore}, which reads a pi session as the file store does.
+ * A collection the user named, whose files may be other agents' transcripts (`ls DIR`,
+ * `search TEXT DIR`): each session held in a file opens as a {@link ForeignFileStore}, which
+ * reads a pi session as the file store does; any other (a memory session, a database's) opens
+ * as the collection opens it. Read-only; listing and searching are the collection's own.
  */
 export class TranscriptDirectory implements SessionCollection {
-	readonly capabilities = CAPABILITIES;
-	readonly location: string;
+	constructor(private readonly inner: SessionCollection) {}
 
-	constructor(private readonly inner: DirectoryCollection) {
-		this.location = inner.location;
+	get location(): string {
+		return this.inner.location;
+	}
+
+	get capabilities(): CollectionCapabilities {
+		return { ...this.inner.capabilities, remove: false };
 	}
 
 	list(): AsyncIterable<SessionListing> {
@@ -164,10 +174,20 @@ export class TranscriptDirectory implements SessionCollection {
 	}
 
 	open(location: string): SessionStore {
-		return new ForeignFileStore(location);
+		// Asked of the store contract: whatever the collection keeps in a file may be a transcript.
+		const store = this.inner.open(location);
+		return store.file === undefined ? store : new ForeignFileStore(store.file);
 	}
 
 	sessionFor(header: SessionHeader): SessionStore {
 		throw readOnly(header.id);
+	}
+
+	searchText(query: TextQuery): Promise<string[] | undefined> {
+		return this.inner.searchText ? this.inner.searchText(query) : Promise.resolve(undefined);
+	}
+
+	async close(): Promise<void> {
+		await this.inner.close?.();
 	}
 }

@@ -7,7 +7,8 @@
 import { isSessionTreeError, SessionTreeError } from "../core/errors.js";
 import { ambiguousIdError } from "../core/id-prefix.js";
 import { countOf } from "../render/preview.js";
-import { collectionAt, schemeOf } from "../storage/locations.js";
+import { collectionAt } from "../storage/locations.js";
+import { collectionOfSession, keyedLocation } from "../storage/placement.js";
 import { maskPassword } from "../storage/sql/urls.js";
 import type { SessionListing } from "../storage/store.js";
 import { localDate } from "./format.js";
@@ -22,20 +23,15 @@ interface Named {
 	store: string;
 	/** The session's name as given (the part after `#`, or after `memory:`), "" for none. */
 	name: string;
-	/** The location for another name in the same store. */
+	/** The location for another name in the same store (a key, as keyed places name sessions). */
 	with(name: string): string;
 }
 
-/** Splits a location of a store of many sessions; undefined for a path, `file:` or an unknown scheme. */
+/** Splits a location of a store of many sessions; undefined for a path or a `file:` URL. */
 function named(location: string): Named | undefined {
-	const scheme = schemeOf(location);
-	if (scheme === undefined || scheme === "file") return undefined;
-	if (scheme === "memory") {
-		return { store: "memory:", name: location.slice("memory:".length), with: (name) => `memory:${name}` };
-	}
-	const hash = location.indexOf("#");
-	const base = hash < 0 ? location : location.slice(0, hash);
-	return { store: base, name: hash < 0 ? "" : location.slice(hash + 1), with: (name) => `${base}#${name}` };
+	const held = collectionOfSession(location);
+	if (held === undefined) return undefined;
+	return { store: held.collection, name: held.name ?? "", with: (name) => keyedLocation(held.collection, name) };
 }
 
 /** The session name of a listed location of the store (see {@link named}). */

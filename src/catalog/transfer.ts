@@ -20,6 +20,7 @@ import { isHeaderRecord } from "../core/validate.js";
 import { appendBatches, type CopyTarget, recordBatches, removeUnfinished } from "../storage/batches.js";
 import { collectionAt, schemeOf, storeAt } from "../storage/locations.js";
 import { moveToNewName, partialName } from "../storage/new-file.js";
+import { collectionOfSession, sessionStoreFor } from "../storage/placement.js";
 import type { SessionCollection, SessionListing, SessionStore, StorePosition, StoreRead } from "../storage/store.js";
 
 // Public from this module (the package's index) as before they moved to storage/batches.ts.
@@ -70,12 +71,13 @@ async function copyInto(source: SessionStore, target: CopyTarget): Promise<Copie
 		});
 	}
 	const collection = "collection" in target ? target.collection : undefined;
-	const store = "collection" in target ? target.collection.sessionFor(header) : storeAt(target.location);
+	const store = sessionStoreFor(target, header);
 	try {
-		if (schemeOf(store.location) !== undefined || (await store.exists())) {
+		// A new session file is written under a hidden name first; any other session grows in place.
+		if (store.file === undefined || (await store.exists())) {
 			return { location: store.location, ...(await writeSession(read, source.location, store, header, collection)) };
 		}
-		return await writeStaged(read, source.location, store, header);
+		return await writeStaged(read, source.location, store, store.file, header);
 	} finally {
 		await store.close();
 	}
@@ -89,9 +91,10 @@ async function writeStaged(
 	read: StoreRead,
 	location: string,
 	file: SessionStore,
+	path: string,
 	header: SessionHeader,
 ): Promise<Copied> {
-	const partial = storeAt(partialName(file.location));
+	const partial = sessionStoreFor({ file: partialName(path) }, header);
 	let done: Omit<Copied, "location">;
 	try {
 		done = await writeSession(read, location, partial, header, undefined);
@@ -100,7 +103,7 @@ async function writeStaged(
 	}
 	let moved: boolean;
 	try {
-		moved = moveToNewName(partial.location, file.location);
+		moved = moveToNewName(partial.location, path);
 	} catch (cause) {
 		throw new SessionTreeError("IO_ERROR", `cannot give the copy its name: ${describeSystemError(cause)}`, {
 			file: file.location,
@@ -247,10 +250,8 @@ export type CopyEvent =
  * directory, `memory:`, or a database URL without `#SESSION_ID`.
  */
 export function isCollectionLocation(location: string, isDirectory: (path: string) => boolean): boolean {
-	const scheme = schemeOf(location);
-	if (scheme === undefined || scheme === "file") return isDirectory(location);
-	if (scheme === "memory") return location === "memory:";
-	return !location.includes("#");
+	const held = collectionOfSession(location);
+	return held === undefined ? isDirectory(location) : held.name === undefined;
 }
 
 /**

@@ -12,8 +12,8 @@ import type { RawRecord } from "../core/records.js";
 import { stripLocation } from "../core/reducer.js";
 import type { Envelope } from "../core/tree-node.js";
 import { parseRecord } from "../core/validate.js";
-import { collectionAt, schemeOf } from "./locations.js";
-import { MemoryCollection } from "./memory-store.js";
+import { collectionAt } from "./locations.js";
+import { collectionOfSession } from "./placement.js";
 import type { SessionCollection, SessionStore, StorePosition, StoreRead } from "./store.js";
 
 /** Where a copy or an import writes: a collection (a new session named by the header's id) or one session's location. */
@@ -127,11 +127,10 @@ export async function appendBatches(
  */
 export async function removeUnfinished(store: SessionStore, collection?: SessionCollection): Promise<void> {
 	try {
-		const scheme = schemeOf(store.location);
-		if (collection?.remove && scheme !== undefined) await collection.remove(store.location);
-		else if (scheme === undefined) rmSync(store.location, { force: true });
-		else if (scheme === "memory") await new MemoryCollection().remove(store.location);
-		else await collectionAt(store.location.split("#")[0] as string).remove?.(store.location);
+		const held = collectionOfSession(store.location);
+		if (held === undefined) rmSync(store.location, { force: true });
+		// Not closed: closing a SQLite collection closes the process's shared connection, which the store still uses.
+		else await (collection?.remove ? collection : collectionAt(held.collection)).remove?.(store.location);
 	} catch {
 		// The write's own error is the one to report.
 	}

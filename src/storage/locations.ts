@@ -4,7 +4,6 @@
  * SQLite and PostgreSQL stores register `sqlite:` and `postgres:`).
  */
 
-import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SessionTreeError } from "../core/errors.js";
@@ -163,29 +162,4 @@ export function storeAt(location: string, options: StoreOptions = {}): SessionSt
 		);
 	}
 	return store;
-}
-
-/**
- * Deletes a session this process created a moment ago and could not fill (a fork whose records
- * could not be written), so that no session holding only its header is left behind: a file is
- * unlinked, a session of a collection (`memory:`, a database) removed through its collection.
- * Best effort: whatever cannot be removed stays, and the caller reports its own error.
- */
-export async function discardCreatedSession(location: string): Promise<void> {
-	const scheme = schemeOf(location);
-	try {
-		if (scheme === undefined || scheme === "file") {
-			rmSync(scheme === "file" ? fileURLToPath(location) : location, { force: true });
-			return;
-		}
-		const hash = location.indexOf("#");
-		const collection = collectionAt(scheme === "memory" ? "memory:" : location.slice(0, hash < 0 ? undefined : hash));
-		try {
-			await collection.remove?.(location);
-		} finally {
-			await collection.close?.();
-		}
-	} catch {
-		// The fork's own error is the one to report.
-	}
 }

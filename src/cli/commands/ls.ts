@@ -7,7 +7,6 @@ import { type SessionSummary, type SkippedSession, summarizeSessions } from "../
 import { type Painter, painter, shouldColor, terminalWidth } from "../../render/color.js";
 import { displayWidth, sanitize, truncateToWidth } from "../../render/preview.js";
 import { createProgress } from "../../render/progress.js";
-import { DirectoryCollection } from "../../storage/directory-collection.js";
 import {
 	type CliIO,
 	type CommandHandler,
@@ -53,9 +52,7 @@ export function selectFromArgs(values: CommandInput["values"], dir: string | und
 	}
 	const selection = selectCollection({ dir, all, cwd });
 	// A directory may hold other agents' transcripts (Claude Code, Codex): read them as imports do.
-	if (selection.kind === "dir" && selection.collection instanceof DirectoryCollection) {
-		return { ...selection, collection: new TranscriptDirectory(selection.collection) };
-	}
+	if (selection.kind === "dir") return { ...selection, collection: new TranscriptDirectory(selection.collection) };
 	return selection;
 }
 

@@ -126,8 +126,11 @@ function bytesOf(rows: readonly IndexedRecord[]): number {
  */
 export class SqliteSessionStore implements SessionStore {
 	readonly capabilities = CAPABILITIES;
-	/** The database file, absolute. */
-	readonly file: string;
+	/**
+	 * The database file, absolute. Not `file`: in the store contract that names a file holding
+	 * this one session and nothing else (`Session.file`), which a database of many is not.
+	 */
+	readonly databaseFile: string;
 	private readonly base: string;
 	private name: string | undefined;
 	private readonly durability: Durability;
@@ -140,7 +143,7 @@ export class SqliteSessionStore implements SessionStore {
 	 */
 	constructor(location: string, options: SqliteStoreOptions = {}) {
 		const url = parseSqliteUrl(location);
-		this.file = url.file;
+		this.databaseFile = url.file;
 		this.base = url.base;
 		this.name = url.name;
 		this.durability = options.durability ?? "none";
@@ -320,9 +323,9 @@ export class SqliteSessionStore implements SessionStore {
 	}
 
 	private connect(driver: SqliteDriver, access: DatabaseAccess): SqliteDatabase | undefined {
-		if (!this.privateConnection) return sharedDatabase(driver, this.file, access);
+		if (!this.privateConnection) return sharedDatabase(driver, this.databaseFile, access);
 		if (this.own?.open && this.own.readonly && access !== "read") this.own.close();
-		if (!this.own?.open) this.own = openDatabase(driver, this.file, access);
+		if (!this.own?.open) this.own = openDatabase(driver, this.databaseFile, access);
 		return this.own;
 	}
 
