@@ -22,8 +22,7 @@ import type { RawRecord } from "../core/records.js";
 import type { ToolPairingReport } from "../core/tool-pairing.js";
 import { Session } from "../session.js";
 import { appendBatches, type CopyTarget, inBatches, recordBatches, removeUnfinished } from "../storage/batches.js";
-import { DirectoryCollection } from "../storage/directory-collection.js";
-import { collectionAt, schemeOf, storeAt } from "../storage/locations.js";
+import { collectionToWrite, sessionStoreFor } from "../storage/placement.js";
 import { readRegularFile } from "../storage/regular-file.js";
 import type { SessionCollection, SessionStore, StorePosition } from "../storage/store.js";
 import { STREAMED_RECORD_BATCH, StreamedImport } from "./claude-code-file.js";
@@ -305,17 +304,12 @@ function* counted<T>(batches: Iterable<readonly T[]>, count: { records: number }
 	}
 }
 
-/** The store a session goes to in a target. */
-function storeFor(imported: ImportedSession, target: ImportTarget): SessionStore {
-	return "collection" in target ? target.collection.sessionFor(imported.header) : storeAt(target.location);
-}
-
 /**
  * Writes one imported session into a target (re-runnable, see the module comment).
  * @throws SessionTreeError FILE_EXISTS when the target holds a different session with its id
  */
 export async function writeImported(imported: ImportedSession, target: ImportTarget): Promise<WriteResult> {
-	const step = await plan(imported, storeFor(imported, target));
+	const step = await plan(imported, sessionStoreFor(target, imported.header));
 	return carryOut(step, "collection" in target ? target.collection : undefined);
 }
 
@@ -338,7 +332,7 @@ export async function writeSessions(
 	for (const imported of sessions) {
 		const where = target(imported);
 		steps.push({
-			step: await plan(imported, storeFor(imported, where)),
+			step: await plan(imported, sessionStoreFor(where, imported.header)),
 			collection: "collection" in where ? where.collection : undefined,
 		});
 	}
@@ -406,13 +400,6 @@ export interface ImportReport {
 	failures: ImportFailure[];
 }
 
-/** A directory collection for a plain path, made if missing; any other location's collection. */
-function collectionFor(location: string): SessionCollection {
-	const scheme = schemeOf(location);
-	if (scheme === undefined) return new DirectoryCollection(location);
-	return collectionAt(location);
-}
-
 function asError(error: unknown): Error {
 	return error instanceof Error ? error : new Error(String(error));
 }
@@ -434,7 +421,7 @@ export async function importSources(inputs: readonly string[], options: ImportOp
 	const collection = (location: string) => {
 		let found = collections.get(location);
 		if (!found) {
-			found = collectionFor(location);
+			found = collectionToWrite(location);
 			collections.set(location, found);
 		}
 		return found;

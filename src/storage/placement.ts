@@ -33,6 +33,7 @@ import { join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SessionTreeError } from "../core/errors.js";
 import type { SessionHeader } from "../core/types.js";
+import { DirectoryCollection } from "./directory-collection.js";
 import { FileSessionStore } from "./file-store.js";
 import { collectionAt, schemeOf, storeAt } from "./locations.js";
 import { sessionFileName } from "./paths.js";
@@ -71,6 +72,16 @@ export function targetOf(options: PlacementOptions, otherwise: () => SessionTarg
 	if (options.file !== undefined) return { file: options.file };
 	if (options.dir !== undefined) return { dir: options.dir };
 	return otherwise();
+}
+
+/**
+ * The collection new sessions are written into at `location`: for a plain path a directory,
+ * made when the first session is written into it (where `collectionAt` wants it to exist);
+ * any other location's collection as `collectionAt` gives it.
+ * @throws SessionTreeError as `collectionAt`
+ */
+export function collectionToWrite(location: string): SessionCollection {
+	return schemeOf(location) === undefined ? new DirectoryCollection(location) : collectionAt(location);
 }
 
 /**
