@@ -69,6 +69,7 @@ export {
 	type SessionEntry,
 	type SessionHeader,
 	type SessionInfoEntry,
+	type SessionRecord,
 	type SessionTreeNode,
 	type TextContent,
 	type ThinkingContent,

@@ -14,7 +14,13 @@ import { type LoadProblem, SessionReducer } from "./core/reducer.js";
 import { resumeFromTail } from "./core/tail.js";
 import type { SessionTree } from "./core/tree.js";
 import { TreeNode } from "./core/tree-node.js";
-import { CURRENT_SESSION_VERSION, type PathStep, type SessionEntry, type SessionHeader } from "./core/types.js";
+import {
+	CURRENT_SESSION_VERSION,
+	type PathStep,
+	type SessionEntry,
+	type SessionHeader,
+	type SessionRecord,
+} from "./core/types.js";
 import { entryContentError, entryShapeError, isHeaderRecord, isRawRecord } from "./core/validate.js";
 import type { OpenSessionOptions, SessionEnvironment } from "./session-options.js";
 import {
@@ -206,13 +212,13 @@ export class SessionLog {
 	 * of such a store makes no promise and waits for no turn, which matters when an agent
 	 * awaits a thousand appends in a row (docs/performance.md).
 	 */
-	appendNow(build: (stamp: make.EntryStamp) => SessionEntry): Awaitable<string> {
+	appendNow(build: (stamp: make.EntryStamp) => SessionRecord): Awaitable<string> {
 		if (this.needsPreparation()) return this.prepareWrite().then(() => this.appendAttempt(build, 0));
 		return this.appendAttempt(build, 0);
 	}
 
 	/** One compare-and-append of a freshly built entry; catches up and tries again on a conflict. */
-	private appendAttempt(build: (stamp: make.EntryStamp) => SessionEntry, attempt: number): Awaitable<string> {
+	private appendAttempt(build: (stamp: make.EntryStamp) => SessionRecord, attempt: number): Awaitable<string> {
 		const state = this.state;
 		const entry = build({ id: this.freshId(), parentId: state.tree.getLeafId(), timestamp: this.stamp() });
 		const problem = ownEntryProblem(entry);
@@ -230,8 +236,8 @@ export class SessionLog {
 	/** Applies an entry the store took, or catches up with the writers it lost to and tries again. */
 	private afterAttempt(
 		outcome: AppendOutcome,
-		entry: SessionEntry,
-		build: (stamp: make.EntryStamp) => SessionEntry,
+		entry: SessionRecord,
+		build: (stamp: make.EntryStamp) => SessionRecord,
 		attempt: number,
 	): Awaitable<string> {
 		if (outcome.status === "ok") {
@@ -247,7 +253,7 @@ export class SessionLog {
 	}
 
 	/** Writes records that already have ids and parents (the copies of a fork; call it serialized). */
-	async appendRecords(records: readonly SessionEntry[]): Promise<void> {
+	async appendRecords(records: readonly SessionRecord[]): Promise<void> {
 		if (records.length === 0) return;
 		if (this.needsPreparation()) await this.prepareWrite();
 		for (let attempt = 0; ; attempt++) {
@@ -268,7 +274,7 @@ export class SessionLog {
 	 * as if the write had been answered. A record whose id is there with other content is not
 	 * ours: false, and the write is made again (with a fresh id, for an entry built here).
 	 */
-	private holdsOwn(records: readonly SessionEntry[]): boolean {
+	private holdsOwn(records: readonly SessionRecord[]): boolean {
 		const state = this.state;
 		for (const record of records) {
 			const stored =
@@ -374,7 +380,7 @@ export class SessionLog {
 	}
 
 	/** Applies records this session stored: the last one decides the leaf (an entry, or a leaf record's target). */
-	private applyOwn(records: readonly SessionEntry[], position: StorePosition): void {
+	private applyOwn(records: readonly SessionRecord[], position: StorePosition): void {
 		this.state.applyOwn(records);
 		this.position = position;
 	}
@@ -419,7 +425,7 @@ export class SessionLog {
  * Why an entry a caller had this session build cannot be stored, by the reader's own checks
  * (a message without a role, a label without a target, …), or undefined.
  */
-function ownEntryProblem(entry: SessionEntry): string | undefined {
+function ownEntryProblem(entry: SessionRecord): string | undefined {
 	if (!isRawRecord(entry)) return "the entry is not an object";
 	return entryShapeError(entry) ?? entryContentError(entry);
 }

@@ -7,7 +7,7 @@
 import * as make from "./entries.js";
 import { isUnreadable } from "./lazy.js";
 import type { SessionTree } from "./tree.js";
-import type { SessionEntry, SessionHeader } from "./types.js";
+import type { SessionEntry, SessionHeader, SessionRecord } from "./types.js";
 
 /** Makes an entry id that is neither in the tree being written nor in `taken`. */
 export type IdMaker = (taken: (id: string) => boolean) => string;
@@ -19,9 +19,9 @@ export type IdMaker = (taken: (id: string) => boolean) => string;
  * in effect on the path (as set, with its time), then, if the labels moved the leaf away from
  * the last copied entry, a persisted-leaf record back to it.
  */
-export function forkRecords(tree: SessionTree, fromId: string, newId: IdMaker, now: string): SessionEntry[] {
+export function forkRecords(tree: SessionTree, fromId: string, newId: IdMaker, now: string): SessionRecord[] {
 	const copies = copyPathWithoutLabels(tree.getBranch(fromId));
-	const records: SessionEntry[] = [...copies];
+	const records: SessionRecord[] = [...copies];
 	const ids = new Set(copies.map((entry) => entry.id));
 	const fresh = () => {
 		const id = newId((candidate) => ids.has(candidate));
@@ -47,7 +47,7 @@ export function forkRecords(tree: SessionTree, fromId: string, newId: IdMaker, n
  * under an unreadable one moved up to its nearest readable ancestor), then a persisted-leaf
  * record when the leaf is not the last entry.
  */
-export function rewriteRecords(tree: SessionTree, newId: IdMaker, now: string): Array<SessionHeader | SessionEntry> {
+export function rewriteRecords(tree: SessionTree, newId: IdMaker, now: string): Array<SessionHeader | SessionRecord> {
 	const kept = (id: string | null): string | null => {
 		let at = id;
 		while (at !== null && isUnreadable(tree.getEntry(at))) at = tree.getParentId(at) ?? null;
@@ -61,7 +61,7 @@ export function rewriteRecords(tree: SessionTree, newId: IdMaker, now: string): 
 			const parentId = kept(tree.getParentId(entry.id) ?? null);
 			return entry.parentId === parentId ? entry : { ...entry, parentId };
 		});
-	const records: Array<SessionHeader | SessionEntry> = [tree.header, ...entries];
+	const records: Array<SessionHeader | SessionRecord> = [tree.header, ...entries];
 	const lastId = entries.at(-1)?.id ?? null;
 	if (leafId !== lastId) {
 		const id = newId((candidate) => tree.has(candidate));

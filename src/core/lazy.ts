@@ -127,7 +127,12 @@ export class LazyBodies {
 		if (!parsed.record) return this.unreadable(parsed.reason, envelope);
 		const value = parsed.record;
 		if (!isEntryRecord(value)) return this.unreadable(entryShapeError(value) ?? "not an entry", envelope);
-		if (value.type !== envelope.type || value.id !== envelope.id || value.parentId !== envelope.parentId) {
+		if (
+			value.type === "leaf" ||
+			value.type !== envelope.type ||
+			value.id !== envelope.id ||
+			value.parentId !== envelope.parentId
+		) {
 			const problem = `the line no longer holds ${envelope.type} entry ${envelope.id} (the file was changed in place)`;
 			return this.unreadable(problem, envelope);
 		}

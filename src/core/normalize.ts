@@ -55,7 +55,7 @@ export interface StreamView {
 
 /** A record ready to apply: an entry whose id is free, or a persisted-leaf record. */
 export type NormalRecord =
-	| { readonly kind: "entry"; readonly entry: EntryRecord; readonly line: number }
+	| { readonly kind: "entry"; readonly entry: SessionEntry; readonly line: number }
 	| { readonly kind: "leaf"; readonly id: string; readonly target: string | null; readonly line: number };
 
 /** A run of consecutive id-less entries chained, and the one problem that reports it. */

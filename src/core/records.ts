@@ -8,7 +8,7 @@
 
 import type { SessionTreeError } from "./errors.js";
 import type { Envelope } from "./tree-node.js";
-import type { SessionEntry, SessionHeader } from "./types.js";
+import type { SessionHeader, SessionRecord } from "./types.js";
 
 /** A record as parsed from a line, before it is known to be valid. */
 export type RawRecord = Record<string, unknown>;
@@ -18,7 +18,7 @@ export type RawRecord = Record<string, unknown>;
  * string `id`, a string or null `parentId` and a string `timestamp`. Its type-specific fields
  * are taken as the line has them (see `entryContentError`); an unknown `type` is kept too.
  */
-export type EntryRecord = SessionEntry & RawRecord;
+export type EntryRecord = SessionRecord & RawRecord;
 
 /**
  * A record that passed `headerShapeError` (validate.ts): `type` is `"session"`, `id` a

@@ -47,7 +47,7 @@ import {
 import type { HeaderRecord, ParsedLine, RawRecord } from "./records.js";
 import { SessionTree } from "./tree.js";
 import type { TreeNode } from "./tree-node.js";
-import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader } from "./types.js";
+import { CURRENT_SESSION_VERSION, type SessionEntry, type SessionHeader, type SessionRecord } from "./types.js";
 import { headerShapeError, isEntryRecord, isHeaderRecord, isRawRecord } from "./validate.js";
 
 export { resolveAlias } from "./links.js";
@@ -183,7 +183,7 @@ export class SessionReducer {
 	 * with a third of the map lookups (on a 100,000-entry session they were about 3 µs of each
 	 * awaited append, docs/performance.md).
 	 */
-	applyOwn(records: readonly SessionEntry[]): void {
+	applyOwn(records: readonly SessionRecord[]): void {
 		const { tree, migration } = this.required();
 		this.normalizer.endRun();
 		let last: TreeNode | undefined;
@@ -196,7 +196,7 @@ export class SessionReducer {
 				continue;
 			}
 			const parent = record.parentId === null ? undefined : (last ?? tree.getLeafNode());
-			const node = this.commit({ kind: "entry", entry: record as SessionEntry & RawRecord, line: 0 });
+			const node = this.commit({ kind: "entry", entry: record, line: 0 });
 			if (record.parentId === null || parent?.id === record.parentId) this.links.linkAt(tree, node, parent);
 			last = node;
 			target = undefined;

@@ -278,8 +278,7 @@ export type KnownEntry =
 	| CustomEntry
 	| CustomMessageEntry
 	| LabelEntry
-	| SessionInfoEntry
-	| LeafEntry;
+	| SessionInfoEntry;
 
 /**
  * An entry of the tree: a discriminated union on `type`, so `if (entry.type === "message")`
@@ -287,6 +286,12 @@ export type KnownEntry =
  * {@link UnknownEntry}); a `switch` on `type` needs a `default` branch for them.
  */
 export type SessionEntry = KnownEntry;
+
+/**
+ * A record a stream holds after its header: an entry, or a persisted-leaf record (a
+ * {@link LeafEntry}), which moves the leaf and never becomes an entry of the tree.
+ */
+export type SessionRecord = SessionEntry | LeafEntry;
 
 /** The entry type names of the format. */
 export const ENTRY_TYPES = [

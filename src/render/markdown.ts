@@ -44,7 +44,7 @@
  *   characters become U+FFFD, bidi controls are dropped, line ends become `\n`.
  */
 
-import type { BranchSummaryEntry, CompactionEntry, SessionEntry, UnknownEntry } from "../core/types.js";
+import type { BranchSummaryEntry, CompactionEntry, SessionEntry, SessionRecord, UnknownEntry } from "../core/types.js";
 import { isObject } from "../core/validate.js";
 import { promptOf } from "../import/injected.js";
 import { BIDI_CONTROL_CLASS, countOf, oneLine } from "./preview.js";
@@ -67,7 +67,7 @@ export interface MarkdownInput {
 	/** The entry the path ends at, or null for a path before the first entry. */
 	leafId: string | null;
 	/** The entries from the root to the leaf, in order (`getBranch`). */
-	entries: readonly SessionEntry[];
+	entries: readonly SessionRecord[];
 	/** The label in effect for an entry, if any (`getLabel`). */
 	label?: (id: string) => string | undefined;
 	/** Lines of a tool result or bash output to print. Default {@link MARKDOWN_RESULT_LINES}. */
@@ -94,7 +94,7 @@ export interface MarkdownStreamInput extends Omit<MarkdownInput, "entries"> {
 	/** The title ({@link markdownTitle} of the same input). */
 	title: string;
 	/** The entries from the root to the leaf, in order: each need not be kept once the next is asked for. */
-	entries: Iterable<SessionEntry>;
+	entries: Iterable<SessionRecord>;
 }
 
 /**
@@ -117,7 +117,7 @@ export function writeMarkdown(input: MarkdownStreamInput, write: (text: string) 
 }
 
 /** The blocks of one entry with its label after the first line (none: not printed). */
-function entryBlocks(entry: SessionEntry, maxLines: number, labelOf: MarkdownInput["label"]): string[] {
+function entryBlocks(entry: SessionRecord, maxLines: number, labelOf: MarkdownInput["label"]): string[] {
 	const chunks = renderEntry(entry, maxLines);
 	if (chunks.length === 0) return chunks;
 	const label = labelOf?.(entry.id);
@@ -139,7 +139,7 @@ function entryBlocks(entry: SessionEntry, maxLines: number, labelOf: MarkdownInp
 export function markdownTitle(input: {
 	name?: string | undefined;
 	sessionId: string;
-	entries: Iterable<SessionEntry>;
+	entries: Iterable<SessionRecord>;
 }): string {
 	const name = input.name === undefined ? "" : oneLine(input.name, MARKDOWN_TITLE_LENGTH);
 	if (name !== "") return escapeInline(name);
@@ -160,7 +160,7 @@ function headerLine(input: Pick<MarkdownInput, "sessionId" | "cwd" | "leafId">):
 // ---- entries ------------------------------------------------------------------------------
 
 /** The Markdown of one entry, as blocks to be separated by blank lines (none: not printed). */
-function renderEntry(entry: SessionEntry, maxLines: number): string[] {
+function renderEntry(entry: SessionRecord, maxLines: number): string[] {
 	switch (entry.type) {
 		case "message":
 			return renderMessage(entry.message, maxLines);

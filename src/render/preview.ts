@@ -6,7 +6,7 @@
  * the cursor or reorder the rest of the terminal line.
  */
 
-import type { SessionEntry, UnknownEntry } from "../core/types.js";
+import type { SessionEntry, SessionRecord, UnknownEntry } from "../core/types.js";
 import { isObject } from "../core/validate.js";
 import { sanitize } from "./sanitize.js";
 import { segmentGraphemes, truncateToWidth } from "./text-width.js";
@@ -130,7 +130,7 @@ export function describeMessage(message: unknown): Description {
 }
 
 /** Kind and text of an entry: the role for messages, else the entry type. */
-export function describeEntry(entry: SessionEntry): Description {
+export function describeEntry(entry: SessionRecord): Description {
 	switch (entry.type) {
 		case "message":
 			return describeMessage(entry.message);

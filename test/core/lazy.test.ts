@@ -33,6 +33,7 @@ import {
 	Session,
 	type SessionContext,
 	type SessionEntry,
+	type SessionRecord,
 	type SessionTreeErrorCode,
 	type SessionTreeNode,
 } from "../../src/index.js";
@@ -94,7 +95,7 @@ describe("pi fixtures: a default (lazy) open and a verify open agree", () => {
 			const header = JSON.parse(lines[0] as string) as { version?: number };
 			const strict = (await snapshot(file, {}, deep)) as { entries?: SessionEntry[] };
 			if (header.version === 3 && strict.entries) {
-				const records = lines.slice(1).map((line) => JSON.parse(line) as SessionEntry);
+				const records = lines.slice(1).map((line) => JSON.parse(line) as SessionRecord);
 				assert.deepEqual(
 					strict.entries,
 					records.filter((record) => record.type !== "leaf"),

@@ -7,7 +7,7 @@
  */
 
 import { usageOf } from "../../../core/tokens.js";
-import type { SessionEntry } from "../../../core/types.js";
+import type { SessionRecord } from "../../../core/types.js";
 import { isObject } from "../../../core/validate.js";
 import { countOf } from "../../preview.js";
 import { type Child, el } from "./dom.js";
@@ -32,7 +32,7 @@ export interface EntryViewOptions {
 }
 
 /** The `article` of an entry: `data-entry-id`, a head (kind, id, time, label) and the body. */
-export function renderEntry(entry: SessionEntry, options: EntryViewOptions): HTMLElement {
+export function renderEntry(entry: SessionRecord, options: EntryViewOptions): HTMLElement {
 	const { kind, title, body, marker } = describe(entry, options);
 	const article = el("article", {
 		class: `entry k-${kind}${marker ? " marker" : ""}`,
@@ -62,7 +62,7 @@ interface Described {
 	marker?: boolean;
 }
 
-function describe(entry: SessionEntry, options: EntryViewOptions): Described {
+function describe(entry: SessionRecord, options: EntryViewOptions): Described {
 	switch (entry.type) {
 		case "message":
 			return message(entry.message, options);
