@@ -44,7 +44,7 @@
  *   characters become U+FFFD, bidi controls are dropped, line ends become `\n`.
  */
 
-import type { BranchSummaryEntry, CompactionEntry, SessionEntry, SessionRecord, UnknownEntry } from "../core/types.js";
+import type { BranchSummaryEntry, CompactionEntry, SessionRecord, UnknownEntry } from "../core/types.js";
 import { isObject } from "../core/validate.js";
 import { promptOf } from "../import/injected.js";
 import { BIDI_CONTROL_CLASS, countOf, oneLine } from "./preview.js";

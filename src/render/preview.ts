@@ -6,7 +6,7 @@
  * the cursor or reorder the rest of the terminal line.
  */
 
-import type { SessionEntry, SessionRecord, UnknownEntry } from "../core/types.js";
+import type { SessionRecord, UnknownEntry } from "../core/types.js";
 import { isObject } from "../core/validate.js";
 import { sanitize } from "./sanitize.js";
 import { segmentGraphemes, truncateToWidth } from "./text-width.js";
