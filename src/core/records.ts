@@ -45,3 +45,19 @@ export interface ParsedLine {
 	 */
 	envelope?: Envelope;
 }
+
+/**
+ * A record this library built (the header, an entry, a persisted-leaf record) as the plain
+ * object a stream holds: the same object, seen as what a store writes and the reducer reads.
+ * The one place that says so: the record types are interfaces, which TypeScript does not let
+ * stand for a `Record<string, unknown>` without an index signature they must not have (it
+ * would let any misspelt field through).
+ */
+export function asRawRecord(record: SessionHeader | SessionRecord): RawRecord {
+	return record as unknown as RawRecord;
+}
+
+/** {@link asRawRecord} of every record of a list (the same array, not a copy). */
+export function asRawRecords(records: readonly SessionRecord[]): readonly RawRecord[] {
+	return records as unknown as readonly RawRecord[];
+}

@@ -12,7 +12,7 @@
 
 import { isSessionTreeError } from "../core/errors.js";
 import type { LineSource } from "../core/lazy.js";
-import type { ParsedLine, RawRecord } from "../core/records.js";
+import { asRawRecord, type ParsedLine, type RawRecord } from "../core/records.js";
 import { Envelope } from "../core/tree-node.js";
 import type { SessionEntry, SessionHeader } from "../core/types.js";
 import { parseLine } from "../storage/codec.js";
@@ -48,7 +48,7 @@ export function streamTranscript(source: SourceName, lines: SourceLines): Stream
 	const read = readTranscript(source, lines, sink);
 	if (!read) return undefined;
 	const { header, leafId, skipped } = read;
-	const records: RawRecord[] = [header as unknown as RawRecord];
+	const records: RawRecord[] = [asRawRecord(header)];
 	const parsed: ParsedLine[] = [parseLine(JSON.stringify(header), 1, source.name), ...sink.lines];
 	if (needsLeafRecord({ leafId }, sink.lastId)) {
 		const latest = sink.latest === undefined ? header.timestamp : laterTime(header.timestamp, sink.latest);

@@ -18,7 +18,7 @@
  */
 
 import { SessionTreeError } from "../core/errors.js";
-import type { RawRecord } from "../core/records.js";
+import { asRawRecord, asRawRecords, type RawRecord } from "../core/records.js";
 import type { ToolPairingReport } from "../core/tool-pairing.js";
 import { Session } from "../session.js";
 import { appendBatches, type CopyTarget, inBatches, recordBatches, removeUnfinished } from "../storage/batches.js";
@@ -157,8 +157,8 @@ function leafRecordOf(
  * persisted-leaf record when the leaf is not the last entry or the import carries `state`.
  */
 export function sessionRecords(imported: ImportedSession): RawRecord[] {
-	const records = imported.records as unknown as RawRecord[];
-	const out: RawRecord[] = [imported.header as RawRecord, ...records];
+	const records = asRawRecords(imported.records);
+	const out: RawRecord[] = [asRawRecord(imported.header), ...records];
 	const last = records.length > 0 ? String(records[records.length - 1]?.id) : null;
 	if (needsLeafRecord(imported, last)) {
 		// A scan per candidate id (one, nearly always) rather than a set of every id: no second index of a wide import.
@@ -220,7 +220,7 @@ async function plan(imported: ImportedSession, store: SessionStore): Promise<Pla
 		// A batched import is written a batch at a time, its records made as they are written.
 		if (isBatchedImport(imported)) {
 			const rest = imported.recordsAfterHeader(STREAMED_RECORD_BATCH);
-			return { kind: "create", store, header: imported.header as RawRecord, rest };
+			return { kind: "create", store, header: asRawRecord(imported.header), rest };
 		}
 		const [header, ...rest] = sessionRecords(imported);
 		return { kind: "create", store, header: header as RawRecord, rest: inBatches(rest) };
@@ -237,7 +237,7 @@ async function plan(imported: ImportedSession, store: SessionStore): Promise<Pla
 	const [header, ...rest] = stored;
 	if (!header || jsonOf(header) !== jsonOf(imported.header)) throw refuse("its header differs from this import's");
 	const fresh = new Map<string, RawRecord>();
-	for (const record of imported.records as unknown as RawRecord[]) fresh.set(String(record.id), record);
+	for (const record of asRawRecords(imported.records)) fresh.set(String(record.id), record);
 	const storedIds = new Set<string>();
 	let lastImportLeaf: RawRecord | undefined;
 	for (const record of rest) {
@@ -438,7 +438,7 @@ export async function importSources(inputs: readonly string[], options: ImportOp
 			const toolPairing = isBatchedImport(imported)
 				? imported.toolPairing(result.location)
 				: toolPairingOfRecords(
-						[imported.header as RawRecord, ...(imported.records as unknown as RawRecord[])],
+						[asRawRecord(imported.header), ...asRawRecords(imported.records)],
 						result.location,
 						imported.leafId,
 					);

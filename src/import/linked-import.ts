@@ -11,7 +11,7 @@
  * `holdsConversation` agree record for record.
  */
 
-import type { RawRecord } from "../core/records.js";
+import { asRawRecord, asRawRecords, type RawRecord } from "../core/records.js";
 import type { ToolPairingReport } from "../core/tool-pairing.js";
 import type { SessionEntry, SessionHeader } from "../core/types.js";
 import type { DerivedIds } from "./common.js";
@@ -120,7 +120,7 @@ export class LinkedImport implements BatchedImport {
 				if (kept) branch.push(entry);
 				latest = laterTime(latest, entry.timestamp);
 				last = entry.id;
-				batch.push(entry as unknown as RawRecord);
+				batch.push(asRawRecord(entry));
 				if (batch.length >= size) {
 					yield batch;
 					batch = [];
@@ -145,12 +145,12 @@ export class LinkedImport implements BatchedImport {
 	}
 
 	toolPairing(location: string): ToolPairingReport {
-		const header = this.header as unknown as RawRecord;
+		const header = asRawRecord(this.header);
 		if (this.written) {
-			return toolPairingOfRecords([header, ...(this.written.branch as unknown as RawRecord[])], location, this.leafId);
+			return toolPairingOfRecords([header, ...asRawRecords(this.written.branch)], location, this.leafId);
 		}
 		const { records, leafId } = this.whole();
-		return toolPairingOfRecords([header, ...(records as unknown as RawRecord[])], location, leafId);
+		return toolPairingOfRecords([header, ...asRawRecords(records)], location, leafId);
 	}
 
 	close(): void {
