@@ -32,6 +32,7 @@ import {
 	type StoreRead,
 	type WriteOutcome,
 } from "./storage/store.js";
+import { WriteQueue } from "./storage/write-queue.js";
 
 /** How many times a write catches up with other writers before it gives up (WRITE_CONFLICT). */
 const MAX_WRITE_ATTEMPTS = 1000;
@@ -65,9 +66,7 @@ export class SessionLog {
 	/** How far this session has read the store; what lies beyond was written by others. */
 	private position: StorePosition = "";
 	/** The writes of this session, one after another. */
-	private queue: Promise<unknown> = Promise.resolve();
-	/** Writes called and not finished yet. */
-	private pending = 0;
+	private readonly writes = new WriteQueue();
 
 	private constructor(store: SessionStore, env: SessionEnvironment & { lenient?: boolean }) {
 		this.store = store;
@@ -134,35 +133,13 @@ export class SessionLog {
 	}
 
 	/**
-	 * Runs `op` after every write called before it (whether that one succeeded or not). With
-	 * none pending, `op` starts at once: chaining it on a settled queue would cost an extra turn
-	 * and two more promises per write, for nothing. An `op` that completes at once (it returns
-	 * its result, not a promise: an append to a store that needs no wait, see
-	 * {@link SessionStore.append}) leaves nothing pending, so nothing is queued for it.
+	 * Runs `op` after every write called before it (whether that one succeeded or not); at once
+	 * when none is pending, so that an `op` that completes at once (an append to a store that
+	 * needs no wait, see {@link SessionStore.append}) leaves nothing pending (see {@link WriteQueue}).
 	 */
 	serialize<T>(op: () => Awaitable<T>): Promise<T> {
-		if (this.pending > 0) return this.track(this.queue.then(op, op));
-		let result: Awaitable<T>;
-		try {
-			result = op();
-		} catch (error) {
-			return Promise.reject(error);
-		}
-		return isPending(result) ? this.track(result) : Promise.resolve(result);
+		return this.writes.run(op);
 	}
-
-	/** Counts a write in progress until it settles: later writes queue behind it. */
-	private track<T>(run: PromiseLike<T>): Promise<T> {
-		const promise = Promise.resolve(run);
-		this.pending++;
-		this.queue = promise.then(this.writeDone, this.writeDone);
-		return promise;
-	}
-
-	/** Counts a write of {@link serialize} as finished (one function for every write). */
-	private readonly writeDone = () => {
-		this.pending--;
-	};
 
 	/** True once the whole session is read (not only the context of a resume). */
 	get loaded(): boolean {
@@ -170,8 +147,8 @@ export class SessionLog {
 	}
 
 	/** Resolves when every write called so far has finished. */
-	async settled(): Promise<void> {
-		await this.queue;
+	settled(): Promise<void> {
+		return this.writes.settled();
 	}
 
 	/** Reads the rest of a session resumed from its end, keeping the leaf it resumed. */

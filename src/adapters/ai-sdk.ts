@@ -36,6 +36,7 @@ import { cryptoRandomBytes, type RandomBytes } from "../core/ids.js";
 import { Session } from "../session.js";
 import { storeAt } from "../storage/locations.js";
 import type { Durability } from "../storage/store.js";
+import { KeyedWriteQueue } from "../storage/write-queue.js";
 import { type ModelNames, plainMessages } from "./ai-sdk-messages.js";
 import { type SaveChatResult, save } from "./ai-sdk-save.js";
 import { ActivePath, findRun, newestEndUnder, runsUnder } from "./ai-sdk-tree.js";
@@ -167,7 +168,8 @@ class TreeChatStore<M extends UIMessage> implements ChatStore<M> {
 	readonly location: string;
 	private readonly options: ChatStoreOptions;
 	private readonly place: SessionPlace;
-	private readonly queues = new Map<string, Promise<unknown>>();
+	/** The calls on each chat, one after another. */
+	private readonly queues = new KeyedWriteQueue();
 
 	constructor(options: ChatStoreOptions) {
 		this.options = options;
@@ -297,17 +299,7 @@ class TreeChatStore<M extends UIMessage> implements ChatStore<M> {
 	}
 
 	private serialize<T>(chatId: string, task: () => Promise<T>): Promise<T> {
-		const before = this.queues.get(chatId) ?? Promise.resolve();
-		const result = before.then(task, task);
-		const settled = result.then(
-			() => undefined,
-			() => undefined,
-		);
-		this.queues.set(chatId, settled);
-		void settled.then(() => {
-			if (this.queues.get(chatId) === settled) this.queues.delete(chatId);
-		});
-		return result;
+		return this.queues.run(chatId, task);
 	}
 
 	private newChatId(): string {

@@ -35,6 +35,7 @@ import { Session } from "../session.js";
 import { storeAt } from "../storage/locations.js";
 import { maskPassword } from "../storage/sql/urls.js";
 import type { Durability, SessionStore, StorePosition, StoreRead } from "../storage/store.js";
+import { KeyedWriteQueue } from "../storage/write-queue.js";
 import {
 	entryTime,
 	headerKey,
@@ -89,7 +90,7 @@ export class TreeSessionStore implements SdkSessionStore {
 	/** Transcripts read, by session location, least recently used first. */
 	private readonly cache = new Map<string, Transcript>();
 	/** The calls on each session location, one after another. */
-	private readonly queues = new Map<string, Promise<unknown>>();
+	private readonly queues = new KeyedWriteQueue();
 
 	/**
 	 * @param location a directory (created on the first append), `sqlite:PATH`, `postgres://…`,
@@ -212,17 +213,7 @@ export class TreeSessionStore implements SdkSessionStore {
 
 	/** Runs `op` after every call on the same session location that came before it. */
 	private serialize<T>(location: string, op: () => Promise<T>): Promise<T> {
-		const before = this.queues.get(location) ?? Promise.resolve();
-		const run = before.then(op, op);
-		const done = run.then(
-			() => undefined,
-			() => undefined,
-		);
-		this.queues.set(location, done);
-		void done.then(() => {
-			if (this.queues.get(location) === done) this.queues.delete(location);
-		});
-		return run;
+		return this.queues.run(location, op);
 	}
 
 	/** The transcript at `location`, caught up with what others wrote, or undefined when there is none. */

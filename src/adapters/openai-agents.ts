@@ -35,6 +35,7 @@ import type { CreateSessionOptions, ForkOptions, SessionEnvironment } from "../s
 import { schemeOf, storeAt } from "../storage/locations.js";
 import { splitSessionUrl } from "../storage/sql/urls.js";
 import type { Durability } from "../storage/store.js";
+import { WriteQueue } from "../storage/write-queue.js";
 import {
 	canonicalJson,
 	ITEM_CUSTOM_TYPE,
@@ -96,7 +97,8 @@ export class TreeSession implements SessionHistoryTransactionAwareSession, Sessi
 	readonly session: Session;
 	private readonly labels: ModelLabels;
 	private readonly now: () => Date;
-	private queue: Promise<unknown> = Promise.resolve();
+	/** The calls on this session, one after another. */
+	private readonly queue = new WriteQueue();
 
 	/** Wraps a session that is open already. */
 	constructor(session: Session, options: ModelLabels & SessionEnvironment = {}) {
@@ -350,9 +352,7 @@ export class TreeSession implements SessionHistoryTransactionAwareSession, Sessi
 	// ---- internals -----------------------------------------------------------------------------
 
 	private serialize<T>(operation: () => Promise<T>): Promise<T> {
-		const result = this.queue.then(operation, operation);
-		this.queue = result.catch(() => undefined);
-		return result;
+		return this.queue.run(operation);
 	}
 
 	/** JSON copies of items, checked before anything is written. */

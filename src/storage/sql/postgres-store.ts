@@ -50,6 +50,7 @@ import type {
 import type { StoreOptions } from "../store-options.js";
 import { SQL_COLLECTION_CAPABILITIES, SQL_STORE_CAPABILITIES } from "./capabilities.js";
 import { decodePosition, encodePosition, parseStoredLine } from "./common.js";
+import { compareAndWrite, type SqlEnd, sameEnd } from "./compare-append.js";
 import { PostgresPool } from "./postgres-pool.js";
 import {
 	indexing,
@@ -202,36 +203,42 @@ export class PostgresSessionStore implements SessionStore {
 		const count = at.count + records.length;
 		let resent = false;
 		let lines: string[] = [];
-		const row = await indexing((limit) => {
-			const rows = rowsOf(records, at.count, limit, this.where());
-			lines = rows.line;
-			const values = [...rowValues(name, rows, count), at.generation, at.count];
-			const bulk = this.bulk(records.length);
-			const send = async (client: ClientBase) => {
-				// A transaction's settings are its BEGIN's (a SET in it would be undone by a rollback).
-				if (!bulk) await this.configure(client);
-				const query = timed(this.sql.append, values, bulk?.queryMs);
-				return (await client.query<{ generation: string; count: string }>(query)).rows[0];
-			};
-			const again = () => {
-				resent = true;
-			};
-			// A bulk append (a fork's copies) runs in a transaction, for its own statement_timeout.
-			return bulk ? this.transaction(send, again, bulk.begin) : this.write(send, again);
+		return compareAndWrite<AppendOutcome>(at, {
+			// One statement compares and appends: the row lock is held for it only, not for round trips.
+			end: async () => {
+				const row = await indexing((limit) => {
+					const rows = rowsOf(records, at.count, limit, this.where());
+					lines = rows.line;
+					const values = [...rowValues(name, rows, count), at.generation, at.count];
+					const bulk = this.bulk(records.length);
+					const send = async (client: ClientBase) => {
+						// A transaction's settings are its BEGIN's (a SET in it would be undone by a rollback).
+						if (!bulk) await this.configure(client);
+						const query = timed(this.sql.append, values, bulk?.queryMs);
+						return (await client.query<{ generation: string; count: string }>(query)).rows[0];
+					};
+					const again = () => {
+						resent = true;
+					};
+					// A bulk append (a fork's copies) runs in a transaction, for its own statement_timeout.
+					return bulk ? this.transaction(send, again, bulk.begin) : this.write(send, again);
+				});
+				if (!row) throw new SessionTreeError("FILE_NOT_FOUND", "no such session", { file: this.where() });
+				const current = { generation: num(row.generation), count: num(row.count) };
+				// Sent again after a lost connection: what follows `expected` may be the first try's own records.
+				if (!sameEnd(current, at) && resent && (await this.holds(name, at.generation, at.count, lines))) return at;
+				return current;
+			},
+			write: () => {
+				if (this.durability === "none") this.unflushed = true;
+				return { status: "ok", position: encodePosition(at.generation, count) };
+			},
+			// Behind: what others appended, read with the position in one snapshot (a replace since makes it stale).
+			since: async (from) => {
+				const read = await this.readFrom(from);
+				return read && read.generation === at.generation ? read.read : undefined;
+			},
 		});
-		if (!row) throw new SessionTreeError("FILE_NOT_FOUND", "no such session", { file: this.where() });
-		const current = { generation: num(row.generation), count: num(row.count) };
-		// Sent again after a lost connection: what follows `expected` may be the first try's own records.
-		const own = () => resent && this.holds(name, at.generation, at.count, lines);
-		if ((current.generation === at.generation && current.count === at.count) || (await own())) {
-			if (this.durability === "none") this.unflushed = true;
-			return { status: "ok", position: encodePosition(at.generation, count) };
-		}
-		if (current.generation !== at.generation || at.count > current.count) return { status: "stale" };
-		// Behind: what others appended, read with the position in one snapshot (a replace since makes it stale).
-		const read = await this.readFrom(at.count);
-		if (!read || read.generation !== at.generation) return { status: "stale" };
-		return { status: "behind", read: read.read };
 	}
 
 	async replace(records: readonly object[], expected: StorePosition): Promise<ReplaceOutcome> {
@@ -245,16 +252,18 @@ export class PostgresSessionStore implements SessionStore {
 			const rows = rowsOf(records, 0, limit, this.where());
 			lines = rows.line;
 			return this.transaction(
-				async (client): Promise<ReplaceOutcome> => {
-					const current = await this.lock(client, name);
-					const other = await this.compare(client, name, current, at);
-					if (other) return other;
-					await client.query(timed(this.sql.backup, [name, current.generation], bulk?.queryMs));
-					await client.query(timed(this.sql.clear, [name], bulk?.queryMs));
-					await client.query(this.sql.bump, [name]);
-					await insertRows(client, this.sql, name, rows, records.length, bulk?.queryMs);
-					return this.replaced(current.generation, records.length);
-				},
+				async (client) =>
+					compareAndWrite<ReplaceOutcome>(at, {
+						end: () => this.lock(client, name),
+						write: async (current) => {
+							await client.query(timed(this.sql.backup, [name, current.generation], bulk?.queryMs));
+							await client.query(timed(this.sql.clear, [name], bulk?.queryMs));
+							await client.query(this.sql.bump, [name]);
+							await insertRows(client, this.sql, name, rows, records.length, bulk?.queryMs);
+							return this.replaced(current.generation, records.length);
+						},
+						since: (count, current) => this.rowsSince(client, name, count, current),
+					}),
 				() => {
 					resent = true;
 				},
@@ -376,18 +385,11 @@ export class PostgresSessionStore implements SessionStore {
 		return { generation: num(row.generation), count: num(row.count) };
 	}
 
-	/** Stale or behind (with what others appended) when the session does not end at `at`; undefined when it does. */
-	private async compare(
-		client: ClientBase,
-		name: string,
-		current: { generation: number; count: number },
-		at: { generation: number; count: number },
-	): Promise<{ status: "stale" } | { status: "behind"; read: StoreRead } | undefined> {
-		if (at.generation !== current.generation || at.count > current.count) return { status: "stale" };
-		if (at.count === current.count) return undefined;
-		const rows = await client.query<{ seq: string; line: string }>(this.sql.rowsFrom, [name, at.count]);
+	/** The records from `seq` on, read in the transaction of `client` that locked the session row at `current`. */
+	private async rowsSince(client: ClientBase, name: string, seq: number, current: SqlEnd): Promise<StoreRead> {
+		const rows = await client.query<{ seq: string; line: string }>(this.sql.rowsFrom, [name, seq]);
 		const lines = rows.rows.map((row) => parseStoredLine(row.line, num(row.seq), this.location));
-		return { status: "behind", read: { lines, position: encodePosition(current.generation, current.count) } };
+		return { lines, position: encodePosition(current.generation, current.count) };
 	}
 
 	/** The rows from `seq` on and the position after them, or undefined when the session does not exist. */

@@ -42,6 +42,7 @@ import type {
 import type { StoreOptions } from "../store-options.js";
 import { SQL_COLLECTION_CAPABILITIES, SQL_STORE_CAPABILITIES } from "./capabilities.js";
 import { decodePosition, encodePosition, type IndexedRecord, indexRecord, parseStoredLine } from "./common.js";
+import { compareAndWrite, type NotWritten, type SqlEnd } from "./compare-append.js";
 import {
 	closeSharedDatabase,
 	type DatabaseAccess,
@@ -222,35 +223,33 @@ export class SqliteSessionStore implements SessionStore {
 		const name = this.required();
 		// Encoded before the transaction: the write lock is held for the statements only.
 		const rows = records.map((record) => indexRecord(record, this.location));
-		return this.write((sql) => {
-			const row = this.row(sql, name);
-			const notNow = this.compare(sql, name, row, at);
-			if (notNow) return notNow;
-			sql.insertRecords(name, row.count, rows);
-			sql.appended.run(row.count + rows.length, Date.now(), bytesOf(rows), name);
-			return { status: "ok", position: encodePosition(row.generation, row.count + rows.length) };
-		});
+		return this.write((sql) =>
+			this.compareAndWrite<AppendOutcome>(sql, name, at, (end) => {
+				sql.insertRecords(name, end.count, rows);
+				sql.appended.run(end.count + rows.length, Date.now(), bytesOf(rows), name);
+				return { status: "ok", position: encodePosition(end.generation, end.count + rows.length) };
+			}),
+		);
 	}
 
 	async replace(records: readonly object[], expected: StorePosition): Promise<ReplaceOutcome> {
 		const at = decodePosition(expected, this.location);
 		const name = this.required();
 		const rows = records.map((record) => indexRecord(record, this.location));
-		return this.write((sql) => {
-			const row = this.row(sql, name);
-			const notNow = this.compare(sql, name, row, at);
-			if (notNow) return notNow;
-			const generation = sql.nextGeneration();
-			sql.backUp.run(row.generation, name);
-			sql.deleteRows(name);
-			sql.insertRecords(name, 0, rows);
-			sql.replaced.run(generation, rows.length, Date.now(), bytesOf(rows), name);
-			return {
-				status: "ok",
-				position: encodePosition(generation, rows.length),
-				backup: backupName(this.location, row.generation),
-			};
-		});
+		return this.write((sql) =>
+			this.compareAndWrite<ReplaceOutcome>(sql, name, at, (end) => {
+				const generation = sql.nextGeneration();
+				sql.backUp.run(end.generation, name);
+				sql.deleteRows(name);
+				sql.insertRecords(name, 0, rows);
+				sql.replaced.run(generation, rows.length, Date.now(), bytesOf(rows), name);
+				return {
+					status: "ok",
+					position: encodePosition(generation, rows.length),
+					backup: backupName(this.location, end.generation),
+				};
+			}),
+		);
 	}
 
 	/**
@@ -329,17 +328,19 @@ export class SqliteSessionStore implements SessionStore {
 		return this.own;
 	}
 
-	/** Nothing when the stream still ends at `at`; else stale, or what the caller is behind by. */
-	private compare(
-		sql: Statements,
-		name: string,
-		row: SessionRow,
-		at: { generation: number; count: number },
-	): { status: "stale" } | { status: "behind"; read: StoreRead } | undefined {
-		if (at.generation !== row.generation || at.count > row.count) return { status: "stale" };
-		if (at.count === row.count) return undefined;
-		const lines = parseRows(sql.rowsFrom.all(name, at.count), this.location);
-		return { status: "behind", read: { lines, position: positionOf(row) } };
+	/**
+	 * The compare-and-write of session `name` (see compare-append.ts), in the transaction of
+	 * `sql`: `write` runs when the session still ends at `at`.
+	 */
+	private compareAndWrite<O>(sql: Statements, name: string, at: SqlEnd, write: (end: SqlEnd) => O): O | NotWritten {
+		return compareAndWrite(at, {
+			end: () => this.row(sql, name),
+			write,
+			since: (count, end) => ({
+				lines: parseRows(sql.rowsFrom.all(name, count), this.location),
+				position: encodePosition(end.generation, end.count),
+			}),
+		});
 	}
 
 	private row(sql: Statements, name: string): SessionRow {
