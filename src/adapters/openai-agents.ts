@@ -138,7 +138,7 @@ export class TreeSession implements SessionHistoryTransactionAwareSession, Sessi
 	/**
 	 * Session `id` of a place of many sessions, created when it does not exist yet: a directory
 	 * (the file `<time>_<id>.jsonl` there, as pi names them), `sqlite:PATH`, `postgres://…`
-	 * (the session named `id`), or `memory:`. `id` is 1 to 128 letters, digits, `.`, `_`, `:`
+	 * (the session named `id`), `memory:` or `memory:NAME` (the session `memory:NAME/ID`). `id` is 1 to 128 letters, digits, `.`, `_`, `:`
 	 * or `-`, and becomes the session's id when it is created.
 	 */
 	static async openIn(dir: string, id: string, options: TreeSessionOptions = {}): Promise<TreeSession> {
@@ -149,7 +149,11 @@ export class TreeSession implements SessionHistoryTransactionAwareSession, Sessi
 			);
 		}
 		const scheme = schemeOf(dir);
-		if (scheme === "memory") return TreeSession.open(`memory:${id}`, { ...options, id });
+		if (scheme === "memory") {
+			// `memory:NAME` is a space of its own, `memory:NAME/ID`, as the adapters' keyed places name it.
+			const name = dir.slice("memory:".length);
+			return TreeSession.open(name === "" ? `memory:${id}` : `memory:${name}/${id}`, { ...options, id });
+		}
 		if (scheme !== undefined && scheme !== "file") {
 			if (dir.includes("#")) {
 				throw new SessionTreeError(

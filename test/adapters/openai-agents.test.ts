@@ -669,6 +669,10 @@ describe("openai-agents: branch, fork and places", () => {
 		);
 		await rejectsWith(TreeSession.openIn(sessions, "../escape"), "INVALID_ARGUMENT");
 		await rejectsWith(TreeSession.openIn(`sqlite:${join(dir, "many.db")}#x`, "y"), "INVALID_ARGUMENT");
+		// A named memory space is a place of its own: the same id there is another session.
+		const spaced = await TreeSession.openIn("memory:team-a", "chat-42");
+		assert.equal(spaced.location, "memory:team-a/chat-42");
+		assert.deepEqual(await spaced.getItems(), []);
 	});
 
 	test("create() and wrapping an open session", async () => {
