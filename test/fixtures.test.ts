@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { isSessionTreeError, type MessageEntry, Session } from "../src/index.js";
+import { assertAsPiReads } from "../src/testing/helpers.js";
 import { asJson, contextRoles, expected, fixtureFile, fixtureNames, treeRows } from "./support/fixtures.js";
 
 /** Cases whose ids pi invents afresh (v1 has none) or whose file pi wrote broken. */
@@ -32,18 +33,7 @@ describe("pi-v3 fixtures", () => {
 			const before = sha256(file);
 			const want = expected(name);
 			const session = await Session.open(file);
-			assert.equal(session.getLeafId(), want.leafId, "leafId");
-			assert.deepEqual(
-				session.getBranch().map((entry) => entry.id),
-				want.path,
-				"path",
-			);
-			assert.deepEqual(asJson(session.buildSessionContext()), want.context, "context");
-			assert.deepEqual(treeRows(session), want.tree, "tree");
-			assert.deepEqual(session.listBranches(), want.leaves, "leaves");
-			assert.equal(session.getSessionName() ?? null, want.sessionName, "sessionName");
-			assert.equal(session.entryCount, want.entryCount, "entryCount");
-			assert.deepEqual(session.problems, []);
+			assertAsPiReads(session, want);
 			await session.close();
 			assert.equal(sha256(file), before, "opening must not change the file");
 		});

@@ -195,6 +195,25 @@ export interface Expected {
 	contextRoles?: Array<{ role: string; text: string }>;
 }
 
+/**
+ * Asserts that `session` shows what pi reported for a fixture: the leaf, the active path, the
+ * context, the tree, the leaves, the name and the entry count, with no problem read.
+ */
+export function assertAsPiReads(session: Session, want: Expected): void {
+	assert.equal(session.getLeafId(), want.leafId, "leafId");
+	assert.deepEqual(
+		session.getBranch().map((entry) => entry.id),
+		want.path,
+		"path",
+	);
+	assert.deepEqual(asJson(session.buildSessionContext()), want.context, "context");
+	assert.deepEqual(treeRows(session), want.tree, "tree");
+	assert.deepEqual(session.listBranches(), want.leaves, "leaves");
+	assert.equal(session.getSessionName() ?? null, want.sessionName, "sessionName");
+	assert.equal(session.entryCount, want.entryCount, "entryCount");
+	assert.deepEqual(session.problems, [], "problems");
+}
+
 /** A session's tree as a fixture's flat rows. */
 export function treeRows(session: Session): TreeRow[] {
 	return treeRowsOf(session.flattenTree());

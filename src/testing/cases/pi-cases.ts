@@ -6,7 +6,7 @@
 
 import assert from "node:assert/strict";
 import { isHeaderRecord } from "../../core/validate.js";
-import { asJson, itemAt, jsonTexts, okPosition, parseRecordText, treeRows } from "../helpers.js";
+import { assertAsPiReads, itemAt, jsonTexts, okPosition, parseRecordText } from "../helpers.js";
 import { PI_CASES } from "../pi-fixtures.js";
 import type { StoreCase } from "./types.js";
 
@@ -30,18 +30,7 @@ export const PI_FIXTURE_CASES: readonly StoreCase[] = PI_CASES.map(
 			}
 			assert.deepEqual(jsonTexts(await read(store)), lines, "the records read back are pi's lines");
 			const session = await reopen(store);
-			assert.equal(session.getLeafId(), want.leafId, "leafId");
-			assert.deepEqual(
-				session.getBranch().map((entry) => entry.id),
-				want.path,
-				"path",
-			);
-			assert.deepEqual(asJson(session.buildSessionContext()), want.context, "context");
-			assert.deepEqual(treeRows(session), want.tree, "tree");
-			assert.deepEqual(session.listBranches(), want.leaves, "leaves");
-			assert.equal(session.getSessionName() ?? null, want.sessionName, "sessionName");
-			assert.equal(session.entryCount, want.entryCount, "entryCount");
-			assert.deepEqual(session.problems, [], "problems");
+			assertAsPiReads(session, want);
 			if (want.migratedText === undefined) return;
 			// A legacy case: migrate replaces the session with pi's migrated text, keeping a backup.
 			assert.ok(session.fileVersion < 3, "a legacy session is migrated in memory only");
