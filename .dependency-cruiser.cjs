@@ -16,6 +16,8 @@ const LAYERS = [
 	{ name: "import", paths: ["^src/import/"] },
 	{ name: "render", paths: ["^src/render/"] },
 	{ name: "catalog", paths: ["^src/catalog/"] },
+	// The local web app and its HTTP API: a folder over the facade and the catalog (docs/serve.md).
+	{ name: "serve", paths: ["^src/serve/"] },
 	{ name: "adapters", paths: ["^src/adapters/"], peers: "top" },
 	{ name: "cli", paths: ["^src/cli/"], peers: "top" },
 	{ name: "testing", paths: ["^src/testing/"], peers: "top" },
