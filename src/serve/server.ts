@@ -1,0 +1,107 @@
+/**
+ * `createServer`: the local web app of `session-tree serve` (docs/serve.md) on a port of this
+ * machine. The HTTP layer is Hono with @hono/node-server: small, no dependencies of its own,
+ * Web-standard Request/Response, routing, and the cookie and server-sent-event helpers this
+ * needs.
+ */
+
+import { randomBytes } from "node:crypto";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createAdaptorServer } from "@hono/node-server";
+import { type IndexSource, openCatalog, type ServeCatalog } from "./catalog.js";
+import { routes } from "./routes.js";
+import { SessionOpener } from "./sources.js";
+
+/** Options of {@link createServer}. */
+export interface ServeOptions {
+	/** What to serve: the agents' places (`agentSources()`) and any STOREs (`storeSource`). */
+	sources: readonly IndexSource[];
+	/** The port; 0 (the default) takes any free one. */
+	port?: number;
+	/** The address to bind. Default 127.0.0.1; anything not loopback only when the user asks (see {@link isLoopback}). */
+	host?: string;
+	/** The index; default the one {@link openCatalog} opens. */
+	catalog?: ServeCatalog;
+	/** For the index's place. Default `process.env`. */
+	env?: NodeJS.ProcessEnv;
+	/** The index is looked at again on a request at most this often (ms). Default 2000. */
+	refreshMs?: number;
+}
+
+/** A running server. */
+export interface RunningServer {
+	/** The URL to open, with the token: `http://127.0.0.1:PORT/?token=…`. */
+	url: string;
+	token: string;
+	port: number;
+	/** Stops listening, ends open connections (live tails) and closes the index. */
+	close(): Promise<void>;
+}
+
+/** True for an address of this machine only. */
+export function isLoopback(host: string): boolean {
+	return host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
+}
+
+/** A host as a URL writes it (IPv6 in brackets). */
+function urlHost(host: string): string {
+	return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}
+
+/** Starts the server; resolves once it listens. */
+export async function createServer(options: ServeOptions): Promise<RunningServer> {
+	const host = options.host ?? "127.0.0.1";
+	const token = randomBytes(32).toString("base64url");
+	const catalog = options.catalog ?? (await openCatalog(options.env ?? process.env));
+	const opener = new SessionOpener(options.sources);
+	const refreshMs = options.refreshMs ?? 2000;
+	let last = 0;
+	let pending: Promise<void> | undefined;
+	const refresh = async (force = false): Promise<void> => {
+		if (pending) return pending;
+		if (!force && Date.now() - last < refreshMs) return;
+		pending = catalog
+			.refresh(options.sources)
+			.then(() => {
+				last = Date.now();
+			})
+			.finally(() => {
+				pending = undefined;
+			});
+		return pending;
+	};
+	await refresh(true);
+	let port = 0;
+	const hosts = () => {
+		const names = ["127.0.0.1", "localhost", "[::1]", urlHost(host).toLowerCase()];
+		return [...new Set(names)].map((name) => `${name}:${port}`);
+	};
+	const app = routes({
+		catalog,
+		opener,
+		refresh,
+		guard: { token, hosts, cookie: () => `session-tree-${port}` },
+	});
+	const server = createAdaptorServer({ fetch: app.fetch }) as Server;
+	await new Promise<void>((resolve, reject) => {
+		server.once("error", reject);
+		server.listen(options.port ?? 0, host, () => {
+			server.off("error", reject);
+			resolve();
+		});
+	});
+	port = (server.address() as AddressInfo).port;
+	return {
+		url: `http://${urlHost(host)}:${port}/?token=${token}`,
+		token,
+		port,
+		async close() {
+			await new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			});
+			catalog.close();
+		},
+	};
+}
