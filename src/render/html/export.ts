@@ -57,12 +57,14 @@ export async function exportSessionHtml(session: Session, options: HtmlExportOpt
  * The page of {@link exportSessionHtml} as pieces whose concatenation is its `html`, made
  * reading one entry at a time (`Session.walkEntries`): a command writes the pieces one after
  * the other, so a large session (a Claude Code transcript read directly) never has every
- * body, its whole JSONL text or the whole page in memory at once.
+ * body, its whole JSONL text or the whole page in memory at once. `server`: the view options
+ * of a page `session-tree serve` serves (see `HtmlPageInput.server`).
  * @internal
  */
 export async function exportSessionHtmlParts(
 	session: Session,
 	options: HtmlExportOptions = {},
+	server?: object,
 ): Promise<Omit<HtmlExport, "html"> & { parts: string[] }> {
 	await session.load();
 	const given = options.leafId;
@@ -93,6 +95,7 @@ export async function exportSessionHtmlParts(
 		// Counted already: the name is in a session_info record.
 		name: name === undefined || !redact ? name : redactText(name),
 		fileVersion: session.fileVersion,
+		...(server ? { server } : {}),
 	});
 	return { parts: [before, ...data, after], redactions: counts, leafId, entryCount: session.entryCount };
 }

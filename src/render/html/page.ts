@@ -45,6 +45,13 @@ export interface HtmlPageInput {
 	fileVersion?: number;
 	/** gzip level, 1 to 9. Default {@link HTML_GZIP_LEVEL}. */
 	gzipLevel?: number;
+	/**
+	 * The view options of a page that `session-tree serve` serves (its session key, whether it
+	 * may be written, where its live tail is), embedded as the view's `server` member; the
+	 * policy then also lets the page connect to its own origin. Absent in an export.
+	 * @internal
+	 */
+	server?: object;
 }
 
 /** `sha256-…` of a text's UTF-8 bytes, as a CSP source expression wants it (without quotes). */
@@ -52,10 +59,14 @@ export function cspHash(text: string): string {
 	return `sha256-${createHash("sha256").update(text, "utf8").digest("base64")}`;
 }
 
-/** The Content-Security-Policy of a page with this inline script and stylesheet. */
-export function contentSecurityPolicy(script: string, style: string): string {
+/**
+ * The Content-Security-Policy of a page with this inline script and stylesheet; `connect`
+ * also lets it fetch from its own origin (a page `session-tree serve` serves).
+ */
+export function contentSecurityPolicy(script: string, style: string, connect = false): string {
 	return [
 		"default-src 'none'",
+		...(connect ? ["connect-src 'self'"] : []),
 		`script-src '${cspHash(script)}'`,
 		`style-src '${cspHash(style)}'`,
 		"img-src data:",
@@ -146,13 +157,17 @@ export function htmlPageAround(input: Omit<HtmlPageInput, "records" | "gzipLevel
 	checkInlinable(PAGE_CSS, "style");
 	const name = input.name === undefined ? "" : oneLine(input.name, TITLE_LENGTH);
 	const title = name !== "" ? name : `Session ${oneLine(String(input.header.id), TITLE_LENGTH)}`;
-	const view = { leafId: input.leafId, fileVersion: input.fileVersion ?? 3 };
+	const view = {
+		leafId: input.leafId,
+		fileVersion: input.fileVersion ?? 3,
+		...(input.server ? { server: input.server } : {}),
+	};
 	const before = [
 		"<!doctype html>",
 		'<html lang="en" data-theme="light">',
 		"<head>",
 		'<meta charset="utf-8">',
-		`<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(script, PAGE_CSS))}">`,
+		`<meta http-equiv="Content-Security-Policy" content="${escapeHtml(contentSecurityPolicy(script, PAGE_CSS, input.server !== undefined))}">`,
 		'<meta name="referrer" content="no-referrer">',
 		'<meta name="viewport" content="width=device-width, initial-scale=1">',
 		'<meta name="generator" content="session-tree html">',

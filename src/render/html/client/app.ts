@@ -12,7 +12,7 @@ import { countOf } from "../../preview.js";
 import { indexTreeNodes } from "../../tree-layout.js";
 import { ContextPanel, messagesOf } from "./context-panel.js";
 import { Conversation } from "./conversation.js";
-import { readSessionData, readViewOptions } from "./data.js";
+import { readSessionData, readViewOptions, type SessionData, type ViewOptions } from "./data.js";
 import { el } from "./dom.js";
 import { formatTime } from "./format.js";
 import { Search } from "./search.js";
@@ -32,7 +32,7 @@ interface Model {
 }
 
 /** A selection: the end of the path shown, and the entry selected on it. */
-interface Selection {
+export interface Selection {
 	leafId: string | null;
 	selectedId: string | null;
 }
@@ -72,11 +72,29 @@ function hashOf(selection: Selection): string {
 	return `#leaf=${encodeURIComponent(leafId)}&entry=${encodeURIComponent(selectedId)}`;
 }
 
+/**
+ * What a page served by `session-tree serve` gives {@link boot} (live.ts): the data to show
+ * instead of the embedded one (after an append), a signal that removes the page's listeners
+ * (before it is built again), tools for the top bar, and a callback of each selection.
+ */
+export interface BootOptions {
+	data?: SessionData;
+	view?: ViewOptions;
+	signal?: AbortSignal;
+	tools?: readonly HTMLElement[];
+	onSelection?: (selection: Selection) => void;
+}
+
+/** The theme, set up once: a page built again keeps the one the user chose. */
+let pageTheme: { toggle(): void } | undefined;
+
 /** Starts the page; `data-ready="true"` is set on `<html>` when the first render is done. */
-export async function boot(): Promise<void> {
-	const theme = initTheme();
-	const view = readViewOptions();
-	const data = await readSessionData();
+export async function boot(options: BootOptions = {}): Promise<void> {
+	pageTheme ??= initTheme();
+	const theme = pageTheme;
+	const signal = options.signal;
+	const view = options.view ?? readViewOptions();
+	const data = options.data ?? (await readSessionData());
 	const tree = data.load.tree;
 	const roots = tree.getTree();
 	const nodes = indexTreeNodes(roots);
@@ -122,6 +140,7 @@ export async function boot(): Promise<void> {
 		} else if (changed) conversation.select(next.selectedId, scroll);
 		sidebar.setSelection(next.leafId, next.selectedId);
 		if (changed || leafChanged) context.show(next.selectedId === null ? [] : tree.getBranch(next.selectedId));
+		options.onSelection?.(next);
 	};
 
 	/** The selection a hash asks for, or undefined when it names no entry. */
@@ -195,7 +214,7 @@ export async function boot(): Promise<void> {
 			el("h1", { text: name ?? `Session ${header.id}` }),
 			el("p", { class: "facts" }, ...facts.map((fact) => el("span", { text: fact }))),
 		),
-		el("div", { class: "tools" }, search.input, download, themeButton, help),
+		el("div", { class: "tools" }, search.input, download, ...(options.tools ?? []), themeButton, help),
 	);
 	sidebar.element.prepend(search.results);
 	const app = document.getElementById("app") ?? document.body.appendChild(el("div", { attrs: { id: "app" } }));
@@ -205,12 +224,14 @@ export async function boot(): Promise<void> {
 	apply(fromHash() ?? initial(), "end");
 	performance.mark("session-tree:rendered");
 
-	window.addEventListener("hashchange", () => {
-		apply(fromHash() ?? initial(), window.location.hash.includes("entry=") ? "center" : "end");
-	});
+	window.addEventListener(
+		"hashchange",
+		() => apply(fromHash() ?? initial(), window.location.hash.includes("entry=") ? "center" : "end"),
+		{ signal },
+	);
 	let thinkingOpen = false;
 	let outputOpen = false;
-	document.addEventListener("keydown", (event) => {
+	const onKey = (event: KeyboardEvent) => {
 		if (event.defaultPrevented || event.ctrlKey || event.metaKey || event.altKey) return;
 		const target = event.target;
 		if (target instanceof HTMLElement && target.closest("input, select, textarea, [contenteditable]")) return;
@@ -262,7 +283,8 @@ export async function boot(): Promise<void> {
 			default:
 				return;
 		}
-	});
+	};
+	document.addEventListener("keydown", onKey, { signal });
 	root.setAttribute("data-ready", "true");
 }
 

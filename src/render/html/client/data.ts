@@ -19,6 +19,8 @@ export interface ViewOptions {
 	leafId: string | null;
 	/** The version of the session as it was stored (the records are always version 3). */
 	fileVersion: number;
+	/** The view options of a page `session-tree serve` serves (checked by live.ts), else absent. */
+	server?: Record<string, unknown>;
 }
 
 /** The decoded session data. */
@@ -29,6 +31,8 @@ export interface SessionData {
 	load: LoadResult;
 	/** Lines that were not JSON (none in a page that session-tree wrote). */
 	unreadable: number;
+	/** The records read, header first (a served page adds what is appended and loads them again). */
+	lines: ParsedLine[];
 }
 
 /** The text of an embedded element, without white space (base64 may be wrapped). */
@@ -57,6 +61,7 @@ export function readViewOptions(): ViewOptions {
 			return {
 				leafId: typeof value.leafId === "string" ? value.leafId : null,
 				fileVersion: typeof value.fileVersion === "number" ? value.fileVersion : 3,
+				...(isObject(value.server) ? { server: value.server } : {}),
 			};
 		}
 	} catch {
@@ -95,5 +100,5 @@ export async function readSessionData(): Promise<SessionData> {
 	performance.mark("session-tree:parsed");
 	const load = loadTree(lines, { lenient: true, file: "session" });
 	performance.mark("session-tree:loaded");
-	return { blob: jsonl, load, unreadable };
+	return { blob: jsonl, load, unreadable, lines };
 }
