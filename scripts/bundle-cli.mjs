@@ -22,8 +22,8 @@
  * The input is tsc's output (dist/cli/main.js), so the bundle is exactly the checked code.
  * Packages stay external (the dependencies and optional dependencies of package.json, such as
  * the database drivers): npm installs them, they load as they were published, and only the
- * commands that use them load them. The HTML page's client script is read at run time next to
- * the module that reads it, so it is copied next to the chunks.
+ * commands that use them load them. The HTML page's client script (and `serve`'s pages' script)
+ * is read at run time next to the module that reads it, so it is copied next to the chunks.
  *
  * Usage: node scripts/bundle-cli.mjs [DIST]   (default: dist)
  */
@@ -72,3 +72,6 @@ await bundle.close();
 chmodSync(join(out, "session-tree.js"), 0o755);
 const client = join(dist, "render", "html", "client.js");
 if (existsSync(client)) copyFileSync(client, join(out, "client.js"));
+// The script of `serve`'s sessions and search pages, read the same way (src/serve/client-script.ts).
+const serveClient = join(dist, "serve", "serve-client.js");
+if (existsSync(serveClient)) copyFileSync(serveClient, join(out, "serve-client.js"));
