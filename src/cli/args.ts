@@ -92,7 +92,9 @@ export function parseCommandArgs(
 	const missing = command.positionals.slice(positionals.length).find((name) => !name.endsWith("?"));
 	if (missing !== undefined) throw new UsageError(`missing ${missing}`, command.name);
 	const extra = positionals[command.positionals.length];
-	if (extra !== undefined) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`, command.name);
+	// A last positional named `NAME...?` takes any number of arguments (`serve [STORE…]`).
+	const rest = command.positionals[command.positionals.length - 1]?.endsWith("...?") === true;
+	if (extra !== undefined && !rest) throw new UsageError(`unexpected argument ${JSON.stringify(extra)}`, command.name);
 	return { values, positionals };
 }
 

@@ -21,6 +21,7 @@ const LOADERS: Record<CliCommandName, () => Promise<CommandHandler>> = {
 	info: async () => (await import("./commands/read.js")).infoCommand,
 	ls: async () => (await import("./commands/ls.js")).lsCommand,
 	search: async () => (await import("./commands/search.js")).searchCommand,
+	serve: async () => (await import("./commands/serve.js")).serveCommand,
 	new: async () => (await import("./commands/write.js")).newCommand,
 	append: async () => (await import("./commands/write.js")).appendCommand,
 	branch: async () => (await import("./commands/write.js")).branchCommand,

@@ -17,6 +17,7 @@ import { CATALOG_SPECS } from "./specs/catalog.js";
 import { type CliFacet, type CommandSpec, defineCommands, type ReplFacet } from "./specs/common.js";
 import { EDIT_SPECS } from "./specs/edits.js";
 import { META_SPECS } from "./specs/meta.js";
+import { SERVE_SPECS } from "./specs/serve.js";
 import { STORE_SPECS } from "./specs/stores.js";
 import { VIEW_SPECS } from "./specs/views.js";
 
@@ -44,6 +45,7 @@ function wrapWords(words: readonly string[], width: number): string {
 const SPECS = defineCommands([
 	...VIEW_SPECS,
 	...CATALOG_SPECS,
+	...SERVE_SPECS,
 	...EDIT_SPECS,
 	...STORE_SPECS,
 	{

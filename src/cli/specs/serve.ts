@@ -1,0 +1,39 @@
+/** The spec of `session-tree serve` (metadata only, see common.ts). */
+
+import { defineCommands } from "./common.js";
+
+/** `serve`: the local web app over every session (docs/serve.md). */
+export const SERVE_SPECS = defineCommands([
+	{
+		name: "serve",
+		summary: "every session of pi, Claude Code, Codex and Gemini CLI in the browser, live",
+		cli: {
+			synopsis: "serve [STORE…] [--port N] [--host H] [--open]",
+			description:
+				"Starts a local web app and prints its URL (with a secret token; keep it to yourself): the\n" +
+				"sessions newest first, filtered by agent and project; search across every session and every\n" +
+				"branch; a session's page (the HTML export's tree, conversation and context panel) that\n" +
+				"shows what an agent appends as it happens. Writable sessions (pi's files, sqlite:, postgres:)\n" +
+				"can be labelled, named, continued from an entry and forked from the page; other agents'\n" +
+				"files are read-only. With no STORE, every session in the default places of pi, Claude\n" +
+				"Code, Codex and Gemini CLI; each STORE adds a directory, sqlite:PATH or postgres://….\n" +
+				"Binds 127.0.0.1 unless --host says otherwise (a warning for an address other machines\n" +
+				"reach). Runs until Ctrl-C. See docs/serve.md for what it reads and its security model.",
+			examples: [
+				"session-tree serve",
+				"session-tree serve --open",
+				"session-tree serve ./sessions sqlite:team.db --port 8080",
+			],
+			options: { port: { type: "string" }, host: { type: "string" }, open: { type: "boolean" } },
+			optionDocs: [
+				{ flags: "--port N", description: "listen on port N (default: any free port)" },
+				{ flags: "--host H", description: "bind address H (default 127.0.0.1; others are reachable from the network)" },
+				{
+					flags: "--open",
+					description: "open the URL in the browser (xdg-open or open; nothing when neither is there)",
+				},
+			],
+			positionals: ["STORE...?"],
+		},
+	},
+]);
