@@ -220,10 +220,40 @@ export async function openServed(
 	// The token URL sets the cookie and redirects to `/`; then the page asked for.
 	await page.goto(served.url);
 	await page.goto(`${served.origin}${path}`);
-	if (options.ready !== false)
-		await page.waitForFunction("document.documentElement.dataset.ready === 'true'", undefined, { timeout: 15_000 });
+	if (options.ready !== false) await waitReady(page);
 	return opened;
 }
 
 /** Where the tests save screenshots (gitignored). */
 export const SCREENSHOTS = join(REPO, "test-output", "screenshots");
+
+/** What the pages' globals look like to a predicate run in the page (the tests have no DOM types). */
+export type PageGlobals = {
+	document: {
+		documentElement: { dataset: Record<string, string | undefined> };
+		querySelector(selector: string): { getAttribute(name: string): string | null } | null;
+		querySelectorAll(selector: string): ArrayLike<{ getAttribute(name: string): string | null }>;
+	};
+	__pwned?: unknown;
+};
+
+/** Waits for `<html data-ready="true">` (a function, not a string: the pages' policy forbids eval). */
+export async function waitReady(page: Page): Promise<void> {
+	await page.waitForFunction(
+		() => (globalThis as unknown as PageGlobals).document.documentElement.dataset.ready === "true",
+		undefined,
+		{ timeout: 15_000 },
+	);
+}
+
+/** Waits until the conversation's selected entry is `id`. */
+export async function waitCurrent(page: Page, id: string, timeout = 5_000): Promise<void> {
+	await page.waitForFunction(
+		(entry) =>
+			(globalThis as unknown as PageGlobals).document.querySelector(
+				`[data-role="conversation"] [data-entry-id="${entry}"][aria-current="true"]`,
+			) !== null,
+		id,
+		{ timeout },
+	);
+}
