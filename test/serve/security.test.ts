@@ -136,6 +136,19 @@ describe("serve: sessions by key only", () => {
 	});
 });
 
+describe("serve: --host", () => {
+	test("an address other machines reach only when asked, with a warning on stderr; loopback without one", async () => {
+		const wide = await startServe(home.home, ["--host", "0.0.0.0"]);
+		try {
+			assert.match(wide.url, /^http:\/\/0\.0\.0\.0:\d+\/\?token=/);
+			assert.match(wide.stderr(), /warning: --host 0\.0\.0\.0 makes the sessions reachable from other machines/);
+		} finally {
+			await wide.stop();
+		}
+		assert.equal(served.stderr(), "", "the default (127.0.0.1) warns of nothing");
+	});
+});
+
 describe("serve: Ctrl-C", () => {
 	test("SIGINT closes the server and exits 0", async () => {
 		const other = await startServe(home.home);
