@@ -32,11 +32,8 @@ export const serveCommand: CommandHandler = {
 			io.err(
 				`session-tree: warning: --host ${host} makes the sessions reachable from other machines (anyone with the URL's token can read and write them)\n`,
 			);
-		const sources = [...(positionals.length === 0 ? agentSources() : []), ...positionals.map(storeSource)];
-		const server = await createServer({ sources, port, host });
-		io.out(`${server.url}\n`);
-		if (values.open === true) openBrowser(server.url);
-		await new Promise<void>((resolve) => {
+		// Ctrl-C is taken from the start: one that comes while the index is read closes the server once it listens.
+		const stopped = new Promise<void>((resolve) => {
 			const stop = () => {
 				process.off("SIGINT", stop);
 				process.off("SIGTERM", stop);
@@ -45,6 +42,11 @@ export const serveCommand: CommandHandler = {
 			process.on("SIGINT", stop);
 			process.on("SIGTERM", stop);
 		});
+		const sources = [...(positionals.length === 0 ? agentSources() : []), ...positionals.map(storeSource)];
+		const server = await createServer({ sources, port, host });
+		io.out(`${server.url}\n`);
+		if (values.open === true) openBrowser(server.url);
+		await stopped;
 		await server.close();
 	},
 };
