@@ -7,8 +7,8 @@
  */
 
 import assert from "node:assert/strict";
-import { copyFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { copyFileSync, readdirSync, rmSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { type Browser, chromium } from "playwright-core";
@@ -17,7 +17,16 @@ import { Session } from "../../src/session.js";
 import { asJson } from "../../src/testing/helpers.js";
 import { cli } from "../cli/helpers.js";
 import { BROWSER_SKIP, CHROMIUM, CHROMIUM_ARGS } from "../support/browser.js";
-import { buildHome, type Home, homeEnv, openServed, type Served, startServe, waitCurrent } from "./support.js";
+import {
+	buildHome,
+	type Home,
+	homeEnv,
+	openServed,
+	type Served,
+	startServe,
+	waitCurrent,
+	waitReady,
+} from "./support.js";
 
 let home: Home;
 let served: Served;
@@ -105,6 +114,37 @@ describe("serve: a live session page", { skip: BROWSER_SKIP }, () => {
 		// pi takes the `leaf` record navigate wrote as its leaf (docs/format.md): the same context.
 		assert.deepEqual(asJson(piReads(home.branched).buildSessionContext()), asJson(session.buildSessionContext()));
 		await session.close();
+		await opened.context.close();
+	});
+
+	test("Fork here: a new session beside this one holding the path to the entry, opened from the page's link", async () => {
+		const { q3 } = home.ids;
+		const opened = await openServed(browser, served, `/s/${keyOf(home.branched)}#entry=${q3}`);
+		const { page } = opened;
+		await waitCurrent(page, q3);
+		await page.locator('details[data-role="served-tools"] summary').click();
+		await page.click('button[data-role="fork"]');
+		const link = page.locator('a[data-role="fork-link"]');
+		await link.waitFor({ timeout: 5_000 });
+		const href = (await link.getAttribute("href")) ?? "";
+		assert.match(href, /^\/s\/[0-9a-f]{16}$/);
+		assert.notEqual(href, `/s/${keyOf(home.branched)}`);
+		await link.click();
+		await page.waitForURL(`${served.origin}${href}`);
+		await waitReady(page);
+		// The fork's file: in the same directory, its path the original's root → q3 (by hand: q1 a1 q3).
+		const forked = readdirSync(dirname(home.branched))
+			.map((name) => join(dirname(home.branched), name))
+			.find((file) => keyOf(file) === href.slice(3));
+		assert.ok(forked, "the fork is a file beside the session");
+		const fork = await Session.open(forked);
+		assert.deepEqual(
+			fork
+				.getBranch()
+				.map((entry) => (entry.type === "message" ? (entry.message as { content: unknown }).content : entry.type)),
+			["What is a B-tree?", [{ type: "text", text: "A balanced search tree." }], "How do B-trees split?"],
+		);
+		await fork.close();
 		await opened.context.close();
 	});
 
