@@ -68,9 +68,17 @@ export function liveTail(c: Context, row: IndexedSession, opener: SessionOpener,
 				await session.close();
 			}
 		};
-		// One read at a time; a change during a read is read after it.
+		// One read at a time; the changes during a read are read once, after it.
+		let queued = false;
 		const changed = () => {
-			running = running.then(send).catch(() => undefined);
+			if (queued) return;
+			queued = true;
+			running = running
+				.then(() => {
+					queued = false;
+					return send();
+				})
+				.catch(() => undefined);
 		};
 		changed();
 		await running;

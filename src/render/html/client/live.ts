@@ -3,12 +3,12 @@
  * src/serve/session-page.ts): the export's page, built by {@link boot}, plus the live tail
  * and the served tools (actions.ts). The tail is a server-sent event stream
  * (src/serve/events.ts) of the records appended after those the page holds; each batch is
- * added to the records, the tree is built again by the core's loader and the page again
- * around it, keeping the selection (it is in the URL hash; without one, the page follows the
+ * applied to the tree by the core's reducer that read the page's records (the loader's rules,
+ * without reading the rest again) and the page is built again around it, keeping the selection (it is in the URL hash; without one, the page follows the
  * session's leaf).
  */
 
-import { loadTree } from "../../../core/load.js";
+import { settleStream } from "../../../core/load.js";
 import type { ParsedLine, RawRecord } from "../../../core/records.js";
 import { isObject } from "../../../core/validate.js";
 import { type ServedTools, type ServedView, servedTools } from "./actions.js";
@@ -36,6 +36,8 @@ function parseBatch(text: string): Batch | undefined {
 export async function bootServed(view: ViewOptions, served: ServedView): Promise<void> {
 	const first = await readSessionData();
 	const lines: ParsedLine[] = [...first.lines];
+	let load = first.load;
+	let blob = first.blob;
 	let leafId = view.leafId;
 	let controller = new AbortController();
 	let selection: Selection = { leafId: null, selectedId: null };
@@ -67,19 +69,20 @@ export async function bootServed(view: ViewOptions, served: ServedView): Promise
 			const fresh = batch.records.slice(Math.max(0, held() - batch.from));
 			if (batch.from > held()) return window.location.reload();
 			if (fresh.length === 0 && batch.leafId === leafId) return;
+			const added: ParsedLine[] = [];
 			for (const record of fresh)
-				if (isObject(record)) lines.push({ line: lines.length + 1, record: record as RawRecord });
+				if (isObject(record)) added.push({ line: lines.length + added.length + 1, record: record as RawRecord });
+			lines.push(...added);
 			leafId = batch.leafId;
-			const load = loadTree(lines, { lenient: true, file: "session" });
-			const text = `${lines.map((line) => JSON.stringify("record" in line ? line.record : null)).join("\n")}\n`;
+			// The reducer that read the page's records takes the new ones: the same rules, without reading the rest again.
+			load.reducer.applyLines(added);
+			load = settleStream(load.reducer);
+			blob = new Blob([blob, added.map((line) => `${JSON.stringify(line.record)}\n`).join("")], {
+				type: "application/x-ndjson",
+			});
 			controller.abort();
 			controller = new AbortController();
-			await render({
-				blob: new Blob([text], { type: "application/x-ndjson" }),
-				load,
-				unreadable: first.unreadable,
-				lines,
-			});
+			await render({ blob, load, unreadable: first.unreadable, lines });
 			document.documentElement.setAttribute("data-records", String(held()));
 		});
 	});
