@@ -224,8 +224,8 @@ export async function openServed(
 	return opened;
 }
 
-/** Where the tests save screenshots (gitignored). */
-export const SCREENSHOTS = join(REPO, "test-output", "screenshots");
+/** Where the tests save screenshots: $SESSION_TREE_SCREENSHOTS, else test-output/screenshots/ (gitignored). */
+export const SCREENSHOTS = process.env.SESSION_TREE_SCREENSHOTS ?? join(REPO, "test-output", "screenshots");
 
 /** What the pages' globals look like to a predicate run in the page (the tests have no DOM types). */
 export type PageGlobals = {

@@ -60,7 +60,8 @@ export async function searchPage(app: HTMLElement): Promise<void> {
 			const result = await getJson<{ hits: Hit[]; sessions: number; limited: boolean }>(`/api/search?${params}`);
 			if (mine !== seq) return;
 			list.replaceChildren(...result.hits.map(hitItem));
-			status.textContent = `${result.hits.length}${result.limited ? "+" : ""} hits in ${result.sessions} sessions`;
+			const n = result.hits.length;
+			status.textContent = `${n}${result.limited ? "+" : ""} ${n === 1 ? "hit" : "hits"} in ${result.sessions} ${result.sessions === 1 ? "session" : "sessions"}`;
 		} catch (error) {
 			list.replaceChildren();
 			status.textContent = error instanceof Error ? error.message : String(error);
