@@ -73,14 +73,16 @@ export function servedTools(served: ServedView, selection: () => Selection): Ser
 	const report = (text: string) => {
 		result.textContent = text;
 	};
-	const items: Array<[string, HTMLElement[]]> = [];
+	const items: Array<[string, Array<HTMLElement | string>]> = [];
 	const link = (role: string, href: string, text: string) =>
 		el("a", { attrs: { "data-role": role, href, download: "" }, text });
 	items.push([
 		"Download",
 		[
 			link("download-jsonl", served.downloads.jsonl, "JSONL"),
+			" · ",
 			link("download-html", served.downloads.html, "HTML"),
+			" · ",
 			link("download-md", served.downloads.md, "Markdown"),
 		],
 	]);
@@ -90,7 +92,10 @@ export function servedTools(served: ServedView, selection: () => Selection): Ser
 			"click",
 			() => void navigator.clipboard?.writeText(served.resume ?? "").catch(() => undefined),
 		);
-		items.push(["Resume in its agent", [el("code", { attrs: { "data-role": "resume" }, text: served.resume }), copy]]);
+		items.push([
+			"Resume in its agent",
+			[el("code", { attrs: { "data-role": "resume" }, text: served.resume }), " ", copy],
+		]);
 	}
 	if (served.writable) {
 		const run = async (action: string, body: object, done: (answer: Record<string, unknown>) => void) => {
