@@ -43,6 +43,11 @@ function idAt(session: Session, index: number): string | undefined {
 /** Streams the session's new records to one page until it goes away. */
 export function liveTail(c: Context, row: IndexedSession, opener: SessionOpener, since: number): Response {
 	return streamSSE(c, async (stream: SSEStreamingApi) => {
+		// Listened for first: a page that goes away during the first read still ends the stream.
+		const gone = new Promise<void>((resolve) => {
+			if (stream.aborted) resolve();
+			else stream.onAbort(resolve);
+		});
 		let sent = since;
 		let lastId: string | undefined;
 		let leaf: string | null | undefined;
@@ -86,7 +91,7 @@ export function liveTail(c: Context, row: IndexedSession, opener: SessionOpener,
 			? watchFile(row.location, changed)
 			: watchStore(await opener.read(row), changed);
 		const keepalive = setInterval(() => void stream.write(": keepalive\n\n").catch(() => undefined), KEEPALIVE_MS);
-		await new Promise<void>((resolve) => stream.onAbort(resolve));
+		await gone;
 		clearInterval(keepalive);
 		stop();
 	});
