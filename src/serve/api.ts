@@ -1,6 +1,6 @@
 /**
  * The JSON API of the sessions and search pages: `GET /api/sessions?agent=&cwd=&offset=&limit=`,
- * `GET /api/projects`, `GET /api/search?q=&regex=&agent=&cwd=`. Sessions are named by their
+ * `GET /api/projects`, `GET /api/search?q=&regex=&i=&agent=&cwd=`. Sessions are named by their
  * key; their locations are sent for display only and are never read back from a request.
  */
 
@@ -74,10 +74,13 @@ export async function search(c: Context, catalog: ServeCatalog): Promise<Respons
 	if (q === "") return c.json({ hits: [], sessions: 0 });
 	const agent = agentFilter(c.req.query("agent"));
 	const cwd = c.req.query("cwd") || undefined;
-	const regex = c.req.query("regex") === "1" || c.req.query("regex") === "true";
+	const flag = (name: string) => c.req.query(name) === "1" || c.req.query(name) === "true";
+	const regex = flag("regex");
+	// Case-sensitive unless asked (`i=1`), as `session-tree search` is without -i.
+	const ignoreCase = flag("i");
 	try {
 		const result = await catalog.search(
-			{ pattern: q, regex, ignoreCase: true },
+			{ pattern: q, regex, ignoreCase },
 			{ ...(agent !== undefined ? { agent } : {}), ...(cwd !== undefined ? { cwd } : {}), limit: SEARCH_LIMIT },
 		);
 		const hits = result.hits.map((hit) => {

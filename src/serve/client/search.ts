@@ -39,6 +39,8 @@ export async function searchPage(app: HTMLElement): Promise<void> {
 	input.value = query.get("q") ?? "";
 	const regex = h("input", { type: "checkbox", "data-role": "regex" }) as HTMLInputElement;
 	regex.checked = query.get("regex") === "1";
+	const ignoreCase = h("input", { type: "checkbox", "data-role": "ignore-case" }) as HTMLInputElement;
+	ignoreCase.checked = query.get("i") !== "0";
 	const list = h("ol", { class: "hits", "data-role": "hits" });
 	const status = h("p", { class: "status", "data-role": "status" });
 	let seq = 0;
@@ -48,6 +50,7 @@ export async function searchPage(app: HTMLElement): Promise<void> {
 		const q = input.value;
 		if (q !== "") params.set("q", q);
 		if (regex.checked) params.set("regex", "1");
+		params.set("i", ignoreCase.checked ? "1" : "0");
 		history.replaceState(null, "", params.size > 0 ? `?${params}` : window.location.pathname);
 		if (q === "") {
 			list.replaceChildren();
@@ -70,12 +73,20 @@ export async function searchPage(app: HTMLElement): Promise<void> {
 		document.documentElement.setAttribute("data-ready", "true");
 	};
 	const chosen = await filters(query, () => void run());
-	const form = h("form", { class: "filters", role: "search" }, input, h("label", {}, regex, " regex"), chosen.element);
+	const form = h(
+		"form",
+		{ class: "filters", role: "search" },
+		input,
+		h("label", {}, regex, " regex"),
+		h("label", {}, ignoreCase, " ignore case"),
+		chosen.element,
+	);
 	form.addEventListener("submit", (event) => {
 		event.preventDefault();
 		void run();
 	});
 	regex.addEventListener("change", () => void run());
+	ignoreCase.addEventListener("change", () => void run());
 	app.replaceChildren(pageHeader("search"), h("main", {}, form, status, list));
 	input.focus();
 	await run();
