@@ -119,7 +119,16 @@ describe("serve: sessions by key only", () => {
 		]) {
 			assert.equal((await http(served.port, path, { headers: bearer() })).status, 404, path);
 		}
-		assert.equal((await http(served.port, `/s/${keyOf(home.branched)}`, { headers: bearer() })).status, 200);
+		const page = await http(served.port, `/s/${keyOf(home.branched)}`, { headers: bearer() });
+		assert.equal(page.status, 200);
+		// The export's policy (script and style by hash) with connections to its own origin, not framable.
+		const csp = String(page.headers["content-security-policy"]);
+		assert.match(
+			csp,
+			/^default-src 'none'; connect-src 'self'; script-src 'sha256-[^']+'; style-src 'sha256-[^']+'; img-src data:/,
+		);
+		assert.match(csp, /frame-ancestors 'none'/);
+		assert.match(page.body, /<meta http-equiv="Content-Security-Policy" content="[^"]*connect-src &#39;self&#39;/);
 	});
 
 	test("downloads: JSONL, HTML and Markdown of a session", async () => {
