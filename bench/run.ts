@@ -9,7 +9,9 @@
  * (skip the HTML export section, bench/html.ts), --html-only (run only that section), --no-import
  * (skip the ChatGPT import section, bench/import.ts), --import-only (run only that section), --no-direct
  * (skip the direct read of a Claude Code transcript, bench/direct-read.ts), --direct-only (run
- * only that section; --base PATH measures another build's CLI beside ours there).
+ * only that section; --base PATH measures another build's CLI beside ours there), --no-serve (skip
+ * the `serve` section, bench/serve.ts: a session page in Chromium and an append shown live),
+ * --serve-only (run only that section).
  */
 
 import { spawnSync } from "node:child_process";
@@ -22,6 +24,7 @@ import { runDirectRead } from "./direct-read.js";
 import { CHAIN_FILE, DATA_DIR, ensureFile, filesForSize, type GenerateStats, REPO_ROOT } from "./generate.js";
 import { runHtml } from "./html.js";
 import { runImport } from "./import.js";
+import { runServe } from "./serve.js";
 import { fmtMiB, fmtMs, median } from "./shared.js";
 import { measureStartup } from "./startup.js";
 import { runStores } from "./stores.js";
@@ -52,6 +55,9 @@ interface Options {
 	directOnly: boolean;
 	/** Another build's CLI, measured beside ours in the direct read section. */
 	base?: string;
+	/** Run the `serve` section (bench/serve.ts) after the HTML one; only it with `serveOnly`. */
+	serve: boolean;
+	serveOnly: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -67,6 +73,8 @@ function parseArgs(argv: string[]): Options {
 		importOnly: false,
 		direct: true,
 		directOnly: false,
+		serve: true,
+		serveOnly: false,
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
@@ -84,6 +92,8 @@ function parseArgs(argv: string[]): Options {
 		else if (arg === "--stores-only") options.storesOnly = true;
 		else if (arg === "--no-html") options.html = false;
 		else if (arg === "--html-only") options.htmlOnly = true;
+		else if (arg === "--no-serve") options.serve = false;
+		else if (arg === "--serve-only") options.serveOnly = true;
 		else if (arg === "--no-import") options.import = false;
 		else if (arg === "--import-only") options.importOnly = true;
 		else if (arg === "--no-direct") options.direct = false;
@@ -91,7 +101,7 @@ function parseArgs(argv: string[]): Options {
 		else if (arg === "--base") options.base = value();
 		else if (arg === "--help" || arg === "-h") {
 			console.log(
-				"npm run bench -- [--runs N] [--sizes 10k,100k,1m] [--large] [--no-chain] [--json FILE] [--no-stores | --stores-only] [--no-html | --html-only] [--no-import | --import-only] [--no-direct | --direct-only] [--base CLI]",
+				"npm run bench -- [--runs N] [--sizes 10k,100k,1m] [--large] [--no-chain] [--json FILE] [--no-stores | --stores-only] [--no-html | --html-only] [--no-serve | --serve-only] [--no-import | --import-only] [--no-direct | --direct-only] [--base CLI]",
 			);
 			process.exit(0);
 		} else throw new Error(`unknown argument ${arg}`);
@@ -358,6 +368,10 @@ async function main(): Promise<void> {
 		await runHtml({ runs: options.runs, sizes: options.sizes });
 		return;
 	}
+	if (options.serveOnly) {
+		await runServe({ runs: options.runs, sizes: options.sizes });
+		return;
+	}
 	if (options.importOnly) {
 		await runImport({ runs: options.runs });
 		return;
@@ -549,6 +563,7 @@ async function main(): Promise<void> {
 	// A wrong context, or our side failing, fails the run (pi failing on huge files is expected).
 	if (rows.some((r) => r.ratio === "**MISMATCH**" || r.ours === "fails")) process.exitCode = 1;
 	if (options.html) await runHtml({ runs: options.runs, sizes: options.sizes });
+	if (options.serve) await runServe({ runs: options.runs, sizes: options.sizes });
 	if (options.import) await runImport({ runs: options.runs });
 	if (options.stores) await runStores({ runs: options.runs, large: options.sizes.includes("1m") });
 	if (options.direct && !(await direct())) process.exitCode = 1;

@@ -1,0 +1,254 @@
+/**
+ * The `serve` section of `npm run bench` (issue 25): `session-tree serve DIR` as a child process
+ * over a copy of the generated s10k and s100k files, and the session page in headless Chromium:
+ *
+ * - ready: the time from `page.goto(/s/KEY)` (the token's redirect included) until
+ *   `<html data-ready="true">`, each run in a fresh browser context of one browser (no cache,
+ *   no cookie shared between runs), so the page answers clicks;
+ * - append → shown: the time from a `Session.appendMessage` through the library (the session
+ *   opened before the clock starts) until the page shows the new entry as an
+ *   `article[data-entry-id]` of its conversation (the page follows the session's leaf), over
+ *   the live tail (server-sent events, file watching). Each append waits for the last one to
+ *   show.
+ *
+ * The index of the server is a fresh one under a temporary XDG_CACHE_HOME, and HOME is a
+ * temporary directory, so no agent's sessions of the machine are read. Medians over the runs.
+ * Skipped, with the reason, without Chromium or without a CLI that has `serve`.
+ *
+ * Also runs alone (after `npm run bench` compiled it): `node bench/data/.build/bench/serve.js
+ * [--runs N] [--sizes 10k,100k]`.
+ */
+
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { type Browser, chromium } from "playwright-core";
+import { Session } from "../src/session.js";
+import { CHROMIUM, CHROMIUM_ARGS } from "../test/support/browser.js";
+import { DATA_DIR, ensureFile, filesForSize, REPO_ROOT } from "./generate.js";
+import { fmtMs, median } from "./shared.js";
+
+/** Options of {@link runServe}. */
+export interface ServeBenchOptions {
+	/** Runs per figure (the median is reported); at most 5 page loads and 10 appends. */
+	runs: number;
+	/** Sizes of bench/generate.ts; default 10k and 100k (1m is left out). */
+	sizes?: string[];
+	log?: (line: string) => void;
+	/** Where to write the raw figures. Default bench/data/last-serve-run.json. */
+	json?: string;
+}
+
+/** The figures of one file. */
+export interface ServeFigures {
+	file: string;
+	entries: number;
+	/** Milliseconds from `serve` started to its URL printed (the index built for one file). */
+	startMs?: number;
+	readyMs?: number;
+	readySamples: number[];
+	appendMs?: number;
+	appendSamples: number[];
+	error?: string;
+}
+
+function cliMain(): string {
+	return process.env.SESSION_TREE_BIN ?? join(REPO_ROOT, "dist", "bin", "session-tree.js");
+}
+
+function skipReason(main: string): string | undefined {
+	if (!existsSync(CHROMIUM)) return `no Chromium at ${CHROMIUM} (apt-get install chromium)`;
+	if (!existsSync(main)) return `no CLI at ${main} (npm run build)`;
+	const help = spawnSync(process.execPath, [main, "serve", "--help"], { encoding: "utf8" });
+	if (help.status !== 0) return `the CLI has no serve command (${(help.stderr ?? "").trim().split("\n")[0]})`;
+	return undefined;
+}
+
+/** A running `serve` child: its URL (with the token) and the time it took to print it. */
+async function startServe(
+	main: string,
+	dir: string,
+	home: string,
+): Promise<{ child: ChildProcess; url: URL; ms: number }> {
+	const started = performance.now();
+	const child = spawn(process.execPath, [main, "serve", dir, "--port", "0"], {
+		env: { ...process.env, HOME: home, XDG_CACHE_HOME: join(home, ".cache") },
+		stdio: ["ignore", "pipe", "pipe"],
+	});
+	let stderr = "";
+	child.stderr?.on("data", (chunk: Buffer) => {
+		stderr += chunk.toString("utf8");
+	});
+	const url = await new Promise<URL>((resolveUrl, reject) => {
+		let out = "";
+		const timer = setTimeout(
+			() => reject(new Error(`serve printed no URL in 120 s: ${stderr.slice(0, 300)}`)),
+			120_000,
+		);
+		child.stdout?.on("data", (chunk: Buffer) => {
+			out += chunk.toString("utf8");
+			const match = /https?:\/\/\S+/.exec(out);
+			if (match) {
+				clearTimeout(timer);
+				resolveUrl(new URL(match[0]));
+			}
+		});
+		child.once("exit", (code) => {
+			clearTimeout(timer);
+			reject(new Error(`serve exited (${code}) before printing its URL: ${stderr.slice(0, 300)}`));
+		});
+	});
+	return { child, url, ms: performance.now() - started };
+}
+
+/** The key the server gives the only session it serves. */
+async function onlyKey(url: URL): Promise<string> {
+	const token = url.searchParams.get("token") ?? "";
+	const response = await fetch(new URL("/api/sessions", url), { headers: { authorization: `Bearer ${token}` } });
+	if (!response.ok) throw new Error(`GET /api/sessions: ${response.status} ${await response.text()}`);
+	const body = (await response.json()) as { sessions?: Array<{ key: string }> };
+	const key = body.sessions?.[0]?.key;
+	if (key === undefined) throw new Error("GET /api/sessions listed no session");
+	return key;
+}
+
+/** Measures one file: page loads, then appends shown live. */
+async function measureFile(browser: Browser, main: string, runs: number, figure: ServeFigures, file: string) {
+	const work = join(DATA_DIR, `.serve-tmp-${process.pid}`);
+	rmSync(work, { recursive: true, force: true });
+	const dir = join(work, "sessions");
+	mkdirSync(dir, { recursive: true });
+	mkdirSync(join(work, "home"), { recursive: true });
+	const copy = join(dir, `${figure.file}.jsonl`);
+	copyFileSync(file, copy);
+	const { child, url, ms } = await startServe(main, dir, join(work, "home"));
+	figure.startMs = ms;
+	try {
+		const key = await onlyKey(url);
+		const token = url.searchParams.get("token") ?? "";
+		const page = new URL(`/s/${key}?token=${encodeURIComponent(token)}`, url).href;
+		const ready = () =>
+			(globalThis as unknown as { document: { documentElement: { dataset: { ready?: string } } } }).document
+				.documentElement.dataset.ready === "true";
+		for (let run = 0; run < Math.min(runs, 5); run++) {
+			const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+			try {
+				const tab = await context.newPage();
+				const begin = performance.now();
+				await tab.goto(page, { waitUntil: "commit", timeout: 120_000 });
+				await tab.waitForFunction(ready, undefined, { timeout: 120_000, polling: 10 });
+				figure.readySamples.push(performance.now() - begin);
+			} finally {
+				await context.close();
+			}
+		}
+		figure.readyMs = median(figure.readySamples);
+
+		const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+		const session = await Session.open(copy);
+		try {
+			const tab = await context.newPage();
+			await tab.goto(page, { waitUntil: "commit", timeout: 120_000 });
+			await tab.waitForFunction(ready, undefined, { timeout: 120_000, polling: 10 });
+			// Let the live tail connect before the first append is timed.
+			await tab.waitForTimeout(500);
+			for (let run = 0; run < Math.min(runs * 2, 10); run++) {
+				const begin = performance.now();
+				const id = await session.appendMessage({
+					role: "user",
+					content: `bench append ${run} ${Date.now()}`,
+					timestamp: Date.now(),
+				});
+				await tab.waitForSelector(`article[data-entry-id="${id}"]`, { timeout: 30_000 });
+				figure.appendSamples.push(performance.now() - begin);
+			}
+			figure.appendMs = median(figure.appendSamples);
+		} finally {
+			await session.close();
+			await context.close();
+		}
+	} finally {
+		child.kill("SIGTERM");
+		await new Promise((done) => child.once("exit", done));
+		rmSync(work, { recursive: true, force: true });
+	}
+}
+
+/** Measures and prints the section; returns the figures (empty when skipped). */
+export async function runServe(options: ServeBenchOptions): Promise<ServeFigures[]> {
+	const log = options.log ?? ((line: string) => console.log(line));
+	const runs = Math.max(1, options.runs);
+	const sizes = (options.sizes ?? ["10k", "100k"]).filter((size) => size !== "1m");
+	const main = cliMain();
+	log("");
+	log("== serve: a session page of `session-tree serve` in Chromium, and an append shown live (median) ==");
+	const why = skipReason(main);
+	if (why !== undefined) {
+		log(`serve: skipped (${why})`);
+		return [];
+	}
+	const started = Date.now();
+	const figures: ServeFigures[] = [];
+	const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] });
+	try {
+		for (const size of sizes) {
+			const bench = filesForSize(size)[0];
+			if (!bench) continue;
+			const { file, stats } = ensureFile(bench, log);
+			const figure: ServeFigures = { file: bench.name, entries: stats.entries, readySamples: [], appendSamples: [] };
+			figures.push(figure);
+			try {
+				await measureFile(browser, main, runs, figure, file);
+			} catch (error) {
+				figure.error = error instanceof Error ? error.message.split("\n")[0] : String(error);
+			}
+			log(
+				`${bench.name}: serve up in ${fmtMs(figure.startMs)}, page ready in ${fmtMs(figure.readyMs)}, ` +
+					`append shown in ${fmtMs(figure.appendMs)}${figure.error ? ` — fails: ${figure.error}` : ""}`,
+			);
+		}
+	} finally {
+		await browser.close();
+	}
+	log("");
+	log(printTable(figures));
+	log(`\n(serve: ${((Date.now() - started) / 1000).toFixed(0)} s; load average now ${loadavg()[0]?.toFixed(2)})`);
+	writeFileSync(
+		options.json ?? join(DATA_DIR, "last-serve-run.json"),
+		`${JSON.stringify({ date: new Date().toISOString(), node: process.version, runs, figures }, null, "\t")}\n`,
+	);
+	if (figures.some((f) => f.error !== undefined)) process.exitCode = 1;
+	return figures;
+}
+
+function printTable(figures: readonly ServeFigures[]): string {
+	const header = ["file", "entries", "serve up", "page ready", "append → shown (median)", "append → shown (max)"];
+	const rows = figures.map((f) => [
+		f.file,
+		f.entries.toLocaleString("en-US"),
+		fmtMs(f.startMs),
+		fmtMs(f.readyMs),
+		fmtMs(f.appendMs),
+		f.appendSamples.length === 0 ? "—" : fmtMs(Math.max(...f.appendSamples)),
+	]);
+	const all = [header, ...rows];
+	const widths = header.map((_, i) => Math.max(...all.map((row) => [...(row[i] ?? "")].length)));
+	const line = (row: string[]) =>
+		`| ${row.map((cell, i) => cell + " ".repeat((widths[i] ?? 0) - [...cell].length)).join(" | ")} |`;
+	return [line(header), `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`, ...rows.map(line)].join("\n");
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
+	const argv = process.argv.slice(2);
+	const arg = (name: string) => {
+		const i = argv.indexOf(name);
+		return i >= 0 ? argv[i + 1] : undefined;
+	};
+	await runServe({
+		runs: Number.parseInt(arg("--runs") ?? "3", 10),
+		sizes: arg("--sizes")?.split(",").filter(Boolean),
+		json: arg("--json"),
+	});
+}
