@@ -94,9 +94,11 @@ mark { background: var(--mark); color: inherit; }
 	height: var(--row-height); line-height: var(--row-height); white-space: pre; padding: 0 0.6rem 0 0.4rem;
 	cursor: pointer; color: var(--fg); display: flex; overflow: hidden;
 }
+/* What gives way first: the preview, then the label, then (on a very narrow pane) the indentation. */
 .row > * { flex: none; }
-.row > .rtext, .row > .note-text, .row > .unfold { flex: 0 1 auto; min-width: 1.5em; overflow: hidden; text-overflow: ellipsis; }
-.row > .rlabel { flex: 0 1 auto; min-width: 3em; overflow: hidden; text-overflow: ellipsis; }
+.row > .rtext, .row > .note-text, .row > .unfold { flex: 0 1000 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
+.row > .rlabel { flex: 0 100 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
+.row > .prefix { flex: 0 1 auto; min-width: 0; overflow: hidden; }
 .row:hover { background: var(--bg3); }
 .row[data-on-path="true"] { font-weight: 600; }
 .row.current { background: var(--current-bg); }
