@@ -247,7 +247,9 @@ export abstract class CodexEntries {
 				timestamp: ms,
 			};
 			const stamp = { id: this.ids.id(origin.seed), parentId: null, timestamp: origin.timestamp };
-			const mapped = type === "tool_search_output" ? ["call_id", "tools"] : ["call_id", "output"];
+			// The shell envelope's raw text stays in `source` (its `rest`): the content holds its output only.
+			const mapped =
+				type === "tool_search_output" ? ["call_id", "tools"] : output.envelope ? ["call_id"] : ["call_id", "output"];
 			this.append(withItems(messageEntry(stamp, result), [meta(mapped, output.unmapped)]));
 			this.awaiting.delete(callId);
 			if (this.awaiting.size === 0) this.flush();

@@ -82,13 +82,49 @@ export function toolCallBlock(callId: string, name: string, args: ReturnType<typ
 	return block;
 }
 
-/** A tool output (`output`: a string, content items, or `{content, success}`) as tool-result content. */
+/**
+ * The output text and metadata of Codex's shell envelope: until about 0.60 its shell tool's
+ * `function_call_output` holds a JSON text `{"output":"…","metadata":{"exit_code":N,…}}`
+ * rather than the output itself. Undefined for any other text (a command's output that is
+ * JSON of another shape stays as it is).
+ */
+export function shellEnvelope(text: string): { output: string; exitCode: number | undefined } | undefined {
+	if (!text.startsWith('{"output":')) return undefined;
+	let value: unknown;
+	try {
+		value = JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+	if (!isJson(value) || typeof value.output !== "string" || !isJson(value.metadata)) return undefined;
+	if (Object.keys(value).length !== 2) return undefined;
+	const code = value.metadata.exit_code;
+	return { output: value.output, exitCode: typeof code === "number" ? code : undefined };
+}
+
+/**
+ * A tool output (`output`: a string, content items, or `{content, success}`) as tool-result
+ * content. Codex's shell envelope ({@link shellEnvelope}) becomes what pi's bash tool records:
+ * the output text, and on a non-zero exit code `Command exited with code N` after a blank line,
+ * as an error; `envelope` is then true (the caller keeps the raw text in the entry's `source`).
+ */
 export function toolOutput(output: unknown): {
 	content: Array<TextContent | ImageContent>;
 	unmapped: UnmappedBlock[];
 	isError: boolean;
+	envelope?: true;
 } {
-	if (typeof output === "string") return { content: [{ type: "text", text: output }], unmapped: [], isError: false };
+	if (typeof output === "string") {
+		const envelope = shellEnvelope(output);
+		if (envelope !== undefined) {
+			const failed = envelope.exitCode !== undefined && envelope.exitCode !== 0;
+			// pi's bash tool: appendStatus(text, `Command exited with code ${exitCode}`), thrown as an error.
+			const status = `Command exited with code ${envelope.exitCode}`;
+			const text = failed ? `${envelope.output ? `${envelope.output}\n\n` : ""}${status}` : envelope.output;
+			return { content: [{ type: "text", text }], unmapped: [], isError: failed, envelope: true };
+		}
+		return { content: [{ type: "text", text: output }], unmapped: [], isError: false };
+	}
 	if (Array.isArray(output)) return { ...contentItems(output), isError: false };
 	if (isJson(output) && (typeof output.content === "string" || Array.isArray(output.content))) {
 		return { ...toolOutput(output.content), isError: output.success === false };

@@ -46,9 +46,9 @@
 
 import type { BranchSummaryEntry, CompactionEntry, SessionRecord, UnknownEntry } from "../core/types.js";
 import { isObject } from "../core/validate.js";
-import { promptOf } from "../import/injected.js";
 import { BIDI_CONTROL_CLASS, countOf, oneLine } from "./preview.js";
 import { stripAnsi } from "./terminal.js";
+import { firstPrompt } from "./title.js";
 
 /** Lines of a tool result or a bash output that are printed; the rest become `… N more lines`. */
 export const MARKDOWN_RESULT_LINES = 40;
@@ -143,12 +143,9 @@ export function markdownTitle(input: {
 }): string {
 	const name = input.name === undefined ? "" : oneLine(input.name, MARKDOWN_TITLE_LENGTH);
 	if (name !== "") return escapeInline(name);
-	for (const entry of input.entries) {
-		if (entry.type !== "message" || !isObject(entry.message) || entry.message.role !== "user") continue;
-		// What the person typed, not what the agent injected (src/import/injected.ts).
-		const text = oneLine(clean(promptOf(entry) ?? ""), MARKDOWN_TITLE_LENGTH);
-		if (text !== "") return escapeInline(text);
-	}
+	// What the person typed, not what the agent injected (src/render/title.ts).
+	const text = oneLine(clean(firstPrompt(input.entries) ?? ""), MARKDOWN_TITLE_LENGTH);
+	if (text !== "") return escapeInline(text);
 	return `Session ${escapeInline(input.sessionId)}`;
 }
 

@@ -388,7 +388,13 @@ export function showsActiveMark(row: TreeEntryRow, active: ReadonlySet<string>):
 	return row.prefix !== "" && active.has(viewId(row.node));
 }
 
-/** Keeps the rightmost `max` characters of an over-deep indentation, marking the cut with `… `. */
+/**
+ * Caps an indentation at `max` characters: a deeper one keeps its rightmost `max` characters
+ * (its last levels and the connector) after `«N» `, N the row's depth (its levels of
+ * indentation, 4 characters each), so that deep rows keep room for their text and still say
+ * how deep they are.
+ */
 export function clipPrefix(prefix: string, max: number): string {
-	return prefix.length <= max ? prefix : `… ${prefix.slice(prefix.length - max)}`;
+	if (prefix.length <= max) return prefix;
+	return `«${Math.ceil(prefix.length / TREE_PIPE.length)}» ${prefix.slice(prefix.length - max)}`;
 }

@@ -301,7 +301,7 @@ function facts(extra: Partial<ScreenFacts> = {}): ScreenFacts {
 		title: "branch-in-place.jsonl",
 		entryCount: 17,
 		color: false,
-		context: { messages: 5, tokens: 1234 },
+		context: { messages: 5, tokens: 1234, source: "estimate", reported: 0, estimated: 1234, estimatedMessages: 5 },
 		...extra,
 	};
 }
@@ -320,7 +320,7 @@ describe("browse screen", () => {
 		assert.match(selected[0] ?? "", /1fd141e1 assistant: .*← leaf/);
 		assert.match(lines[14] ?? "", /^─{80}$/);
 		assert.match(lines[15] ?? "", /^1fd141e1 {2}assistant {2}\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/);
-		assert.match(lines[16] ?? "", /^context: 5 messages, ~1,234 tokens {2}· the leaf/);
+		assert.match(lines[16] ?? "", /^context: 5 messages, ≈ 1,234 tokens \(estimated\) {2}· the leaf/);
 		assert.match(lines[17] ?? "", /^Enter: already the leaf/);
 		assert.match(lines[18] ?? "", /^To message tree object edit/);
 		assert.match(lines[23] ?? "", /^filter: default {2}\? keys {2}q quit/);

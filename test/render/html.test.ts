@@ -26,7 +26,7 @@ import { memorySession, say } from "./helpers.js";
 
 /** The parts of an exported page the tests look at. */
 interface ParsedPage {
-	/** The markup with the contents of every <script> and <style> removed. */
+	/** The markup with the contents of every <script>, <style> and <title> removed. */
 	markup: string;
 	/** Content-Security-Policy directives, by name. */
 	csp: Map<string, string>;
@@ -67,7 +67,8 @@ function parsePage(html: string): ParsedPage {
 	return {
 		markup: html
 			.replace(/(<script[^>]*>)[\s\S]*?(<\/script>)/g, "$1$2")
-			.replace(/(<style>)[\s\S]*?(<\/style>)/g, "$1$2"),
+			.replace(/(<style>)[\s\S]*?(<\/style>)/g, "$1$2")
+			.replace(/(<title>)[^<]*(<\/title>)/, "$1$2"),
 		csp,
 		script: inline[0]?.[2] ?? "",
 		style: styles[0]?.[1] ?? "",
@@ -147,12 +148,12 @@ describe("the exported page", () => {
 			assert.equal(result.leafId, session.getLeafId());
 			assert.equal(result.entryCount, session.getEntries().length);
 		}
-		// Nothing of a message is in the markup.
+		// Nothing of a message is in the markup (but the title: the first prompt, see below).
 		const { markup } = parsePage((await exportSessionHtml(await open("tool-calls"))).html);
 		assert.doesNotMatch(markup, /screenshot|failing test/);
 	});
 
-	test("the title: the session name, HTML-escaped; else the session id", async () => {
+	test("the title: the session name, HTML-escaped; else the first prompt; else the session id", async () => {
 		const s = await memorySession();
 		await say(s, "user", "hello");
 		const hostile = "</title><script>alert(1)</script>";
@@ -163,8 +164,13 @@ describe("the exported page", () => {
 		assert.equal(decodeRefs(page.title), hostile);
 		assert.ok(!html.includes("<script>alert(1)"));
 		assert.equal(html.match(/<\/script>/g)?.length, 3, "three script elements, each ended once");
+		// tool-calls.jsonl, line 3: the first user message (issue 25: not "Session <id>").
 		const unnamed = parsePage((await exportSessionHtml(await open("tool-calls"))).html);
-		assert.equal(unnamed.title, "Session 01a22b44-aa68-70e8-8301-5721d261b059");
+		assert.equal(unnamed.title, "Here is a screenshot of the failing test. Run the tests and fix it.");
+		const promptless = await memorySession();
+		await say(promptless, "assistant", "no prompt before me");
+		const id = promptless.getHeader().id;
+		assert.equal(parsePage((await exportSessionHtml(promptless)).html).title, `Session ${id}`);
 	});
 
 	test("a record holding </script> and <!-- cannot end the data block", async () => {
@@ -174,7 +180,10 @@ describe("the exported page", () => {
 		await say(s, "assistant", `</SCRIPT >${payload}`);
 		const { html } = await exportSessionHtml(s, { redact: false });
 		assert.equal(html.match(/<\/script/gi)?.length, 3, "only the page's own </script> tags");
-		assert.ok(!html.includes("alert(1)"));
+		// The payload is the first prompt: the title holds it, escaped, and nothing else does.
+		const title = /<title>([^<]*)<\/title>/.exec(html)?.[1] ?? "";
+		assert.equal(title, escapeHtml(payload));
+		assert.ok(!html.replace(title, "").includes("alert(1)"));
 		const page = parsePage(html);
 		assert.ok(page.dataText.includes(JSON.stringify(payload)), "the payload is in the data, as data");
 	});

@@ -14,9 +14,9 @@
 import { Input } from "@mariozechner/pi-tui/dist/components/input.js";
 import { type Component, TUI } from "@mariozechner/pi-tui/dist/tui.js";
 import { truncateToWidth, visibleWidth } from "@mariozechner/pi-tui/dist/utils.js";
-import { estimateContextTokens } from "../../core/tokens.js";
 import { sanitize } from "../../render/preview.js";
 import type { TreeFilter } from "../../render/tree-layout.js";
+import { contextSize } from "../../render/usage.js";
 import type { Session } from "../../session.js";
 import { DeviceTerminal, type TerminalDevice } from "./device.js";
 import { guardTerminal } from "./guard.js";
@@ -60,7 +60,7 @@ export function sourceOf(session: Session): BrowseSource {
 /** The size of the model's context at an entry. */
 export function contextAt(session: Session, id: string): ContextSize {
 	const { messages } = session.buildSessionContext(id);
-	return { messages: messages.length, tokens: estimateContextTokens(messages).tokens };
+	return contextSize(messages);
 }
 
 /** An input line open in the footer. */
@@ -79,6 +79,8 @@ class BrowseScreen implements Component {
 	private readonly contexts = new Map<string, ContextSize | { error: string }>();
 	private contextTimer: NodeJS.Timeout | undefined;
 	private loading = false;
+	/** Rows moved from the preview to the tree with `+` and `-`. */
+	private treeShift = 0;
 
 	constructor(
 		private readonly session: Session,
@@ -91,7 +93,7 @@ class BrowseScreen implements Component {
 	/** Reads the tree into a model (after the first frame, so a large session shows at once). */
 	private load(): void {
 		const model = new BrowseModel(sourceOf(this.session), this.options.filter);
-		model.center(paneHeights(this.tui.terminal.rows).tree);
+		model.center(paneHeights(this.tui.terminal.rows, this.treeShift).tree);
 		this.model = model;
 		this.selectionChanged();
 		this.tui.requestRender();
@@ -117,6 +119,7 @@ class BrowseScreen implements Component {
 			...(this.help ? { help: true } : {}),
 			...(this.status !== undefined ? { status: this.status } : {}),
 			...(this.model === undefined ? { loading: true } : { context: this.contextFacts() }),
+			...(this.treeShift !== 0 ? { treeShift: this.treeShift } : {}),
 			...(this.input ? { input: this.inputFacts(this.input) } : {}),
 		};
 		const lines = renderScreen(this.model, facts, width, this.tui.terminal.rows);
@@ -180,7 +183,8 @@ class BrowseScreen implements Component {
 	}
 
 	private apply(model: BrowseModel, action: BrowseAction): void {
-		const page = Math.max(1, paneHeights(this.tui.terminal.rows).tree - 1);
+		const rows = this.tui.terminal.rows;
+		const page = Math.max(1, paneHeights(rows, this.treeShift).tree - 1);
 		switch (action.type) {
 			case "move":
 				model.moveBy(action.by);
@@ -221,6 +225,13 @@ class BrowseScreen implements Component {
 			case "choose":
 				this.choose(model);
 				return;
+			case "resize": {
+				// Only as far as the panes move: a shift past the limit would have to be undone key by key.
+				const next = this.treeShift + action.by;
+				if (paneHeights(rows, next).tree !== paneHeights(rows, this.treeShift).tree) this.treeShift = next;
+				else this.status = action.by > 0 ? "the tree has all the rows it can get" : "the tree has its fewest rows";
+				return;
+			}
 			case "help":
 				this.help = true;
 				return;

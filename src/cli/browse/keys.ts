@@ -21,6 +21,7 @@ export type BrowseAction =
 	| { readonly type: "filter" }
 	| { readonly type: "label" }
 	| { readonly type: "choose" }
+	| { readonly type: "resize"; readonly by: 1 | -1 }
 	| { readonly type: "help" }
 	| { readonly type: "quit" };
 
@@ -48,6 +49,10 @@ const KEYS: Readonly<Record<string, BrowseAction>> = {
 	f: { type: "filter" },
 	l: { type: "label" },
 	enter: { type: "choose" },
+	"+": { type: "resize", by: 1 },
+	"=": { type: "resize", by: 1 },
+	"shift+=": { type: "resize", by: 1 },
+	"-": { type: "resize", by: -1 },
 	"?": { type: "help" },
 	"shift+/": { type: "help" },
 	q: { type: "quit" },
@@ -71,6 +76,7 @@ export const KEY_HELP: ReadonlyArray<readonly [string, string]> = [
 	["[ ]", "previous or next branch point"],
 	["/", "search (Enter finds, Esc cancels)"],
 	["n N", "next or previous match"],
+	["+ -", "more or fewer rows for the tree (the preview gets the rest)"],
 	["f", "cycle the filters: default, no-tools, user-only, labeled-only, all"],
 	["l", "set or clear the label (empty clears)"],
 	["Enter", "choose: a user message gives the leaf to its parent (its text is printed"],

@@ -31,15 +31,12 @@ import {
 	truncateToWidth,
 } from "../../render/terminal.js";
 import { clipPrefix, showsActiveMark, type TreeLayoutRow } from "../../render/tree-layout.js";
+import { type ContextSize, contextSizeText } from "../../render/usage.js";
 import { footerHints, KEY_HELP } from "./keys.js";
 import { type BrowseModel, enterOutcome } from "./model.js";
 
-/** The size of the model's context at an entry. */
-export interface ContextSize {
-	readonly messages: number;
-	/** pi's estimate (the last reported usage plus the estimates of the messages after it). */
-	readonly tokens: number;
-}
+/** The size of the model's context at an entry: one figure, and where it comes from (render/usage.ts). */
+export type { ContextSize };
 
 /** Everything a screen shows besides the model. */
 export interface ScreenFacts {
@@ -59,6 +56,8 @@ export interface ScreenFacts {
 	readonly context?: ContextSize | "pending" | { readonly error: string };
 	/** Still reading the tree (no model yet). */
 	readonly loading?: boolean;
+	/** Rows moved from the preview to the tree (`+`, `-`; see {@link paneHeights}). */
+	readonly treeShift?: number;
 }
 
 /** How the screen's rows are shared: the header, the tree, a rule, the preview, the footer. */
@@ -67,12 +66,20 @@ export interface PaneHeights {
 	readonly preview: number;
 }
 
-/** The heights of the tree and preview panes on a screen of `height` rows. */
-export function paneHeights(height: number): PaneHeights {
+/** The fewest rows of each pane when `+` and `-` move the rule between them. */
+const MIN_PANE = 2;
+
+/**
+ * The heights of the tree and preview panes on a screen of `height` rows; `treeShift` rows more
+ * for the tree (fewer when negative), taken from the preview (`+` and `-`), each pane keeping at
+ * least {@link MIN_PANE} rows.
+ */
+export function paneHeights(height: number, treeShift = 0): PaneHeights {
 	const room = Math.max(0, height - 2);
 	// Too small for a preview: the tree alone between the header and the footer.
 	if (room < 8) return { tree: room, preview: 0 };
-	const preview = Math.min(Math.max(3, Math.floor((room - 1) * 0.4)), 20);
+	const base = Math.min(Math.max(3, Math.floor((room - 1) * 0.4)), 20);
+	const preview = Math.min(Math.max(MIN_PANE, base - treeShift), room - 1 - MIN_PANE);
 	return { tree: room - 1 - preview, preview };
 }
 
@@ -170,9 +177,13 @@ function draw(pieces: readonly Piece[], width: number, color: boolean, inverse =
 	return inverse && color ? `\u001b[7m${out}\u001b[27m` : out;
 }
 
-/** The widest indentation drawn in the tree pane: half the width, a multiple of 4, at most 64. */
+/**
+ * The widest indentation drawn in the tree pane: a third of the width, a multiple of 4, at most
+ * 32; deeper rows say their depth (`«N» `, see clipPrefix), so the id, the kind and `← leaf`
+ * keep their room.
+ */
 function maxIndentFor(width: number): number {
-	return Math.max(4, Math.floor(Math.min(64, Math.floor(width / 2)) / 4) * 4);
+	return Math.max(4, Math.floor(Math.min(32, Math.floor(width / 3)) / 4) * 4);
 }
 
 /** One row of the tree pane, as `tree` draws it, with the selection gutter. */
@@ -206,13 +217,23 @@ function treeRowLine(model: BrowseModel, row: TreeLayoutRow, selected: boolean, 
 	head.push({ text: `${entry.id} `, styles: ["gray", bold] });
 	head.push({ text: kind, styles: [kindStyle(description.kind), bold] });
 	const tail: Piece[] = [];
-	if (row.node.label !== undefined) tail.push({ text: ` [${sanitize(row.node.label)}]`, styles: ["yellow", "bold"] });
+	const widthOf = (pieces: readonly Piece[]) => pieces.reduce((sum, piece) => sum + displayWidth(piece.text), 0);
+	const leaf: Piece[] = [];
 	if (entry.id === model.leafShownAt) {
 		const below = model.leafShownAt === leafId ? "" : ` below (${leafId})`;
-		tail.push({ text: `  ← leaf${below}`, styles: ["cyan", "bold"] });
+		leaf.push({ text: `  ← leaf${below}`, styles: ["cyan", "bold"] });
 	}
-	const used = [...head, ...tail].reduce((sum, piece) => sum + displayWidth(piece.text), 0);
-	// The preview gets the room the rest leaves (a label too long for the line is cut at its end).
+	if (row.node.label !== undefined) {
+		// A label too long for the line is cut (with `…`) before the leaf marker is.
+		const room = width - widthOf(head) - widthOf(leaf);
+		const label = ` [${sanitize(row.node.label)}]`;
+		// Too narrow for even a few of its characters: left out (the preview shows it).
+		if (displayWidth(label) <= room) tail.push({ text: label, styles: ["yellow", "bold"] });
+		else if (room >= 6) tail.push({ text: `${truncateToWidth(label, room - 1)}]`, styles: ["yellow", "bold"] });
+	}
+	tail.push(...leaf);
+	const used = widthOf(head) + widthOf(tail);
+	// The preview gets the room the rest leaves.
 	const room = width - used - 2;
 	const preview = room >= 4 ? oneLineToWidth(description.text, room) : "";
 	const body: Piece[] = preview ? [{ text: `: ${preview}`, styles: [bold] }] : [];
@@ -252,7 +273,7 @@ function previewLines(model: BrowseModel, facts: ScreenFacts, width: number, hei
 	return lines.slice(0, height);
 }
 
-/** `context: N messages, ~T tokens` and where the entry is. */
+/** `context: N messages, T tokens (where T comes from)` and where the entry is. */
 function contextPieces(model: BrowseModel, entry: SessionEntry, facts: ScreenFacts): Piece[] {
 	const context = facts.context;
 	let size: string;
@@ -260,7 +281,7 @@ function contextPieces(model: BrowseModel, entry: SessionEntry, facts: ScreenFac
 	else if ("error" in context) size = `context: ${context.error}`;
 	else {
 		const messages = `${groupDigits(context.messages)} message${context.messages === 1 ? "" : "s"}`;
-		size = `context: ${messages}, ~${countOf(context.tokens, "token")}`;
+		size = `context: ${messages}, ${contextSizeText(context).short}`;
 	}
 	const where = entry.id === model.leafId ? "the leaf" : model.active.has(entry.id) ? "on the active path" : "";
 	const pieces: Piece[] = [{ text: size }];
@@ -324,7 +345,7 @@ export function renderScreen(
 ): string[] {
 	if (width <= 0 || height <= 0) return [];
 	const { color } = facts;
-	const panes = paneHeights(height);
+	const panes = paneHeights(height, facts.treeShift);
 	const lines: string[] = [];
 	const count = model
 		? `${countOf(facts.entryCount, "entry")} · ${model.rows.length === 0 ? 0 : model.selected + 1}/${groupDigits(model.rows.length)}`

@@ -9,6 +9,7 @@
 import { basename } from "node:path";
 import { sanitize, sanitizeLines } from "../../render/preview.js";
 import { shouldColor } from "../../render/terminal.js";
+import { firstPrompt } from "../../render/title.js";
 import { TREE_FILTERS, type TreeFilter } from "../../render/tree-layout.js";
 import type { Session } from "../../session.js";
 import type { NavigateResult } from "../../session-options.js";
@@ -74,7 +75,9 @@ export async function browseAndChoose(
 	const outcome = await browse(session, {
 		filter: run.filter,
 		color: shouldColor(run.device.output),
-		title: name ?? (schemeOf(location) === undefined ? basename(location) : location),
+		// The name, else the first prompt (read up to it), else where the session is.
+		title:
+			name ?? firstPrompt(session.walkEntries()) ?? (schemeOf(location) === undefined ? basename(location) : location),
 		device: run.device,
 		...(readOnly !== undefined ? { readOnly } : {}),
 	});

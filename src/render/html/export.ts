@@ -5,6 +5,7 @@
 
 import type { Session } from "../../session.js";
 import { type RedactionCounts, redactRecords, redactText } from "../redact.js";
+import { firstPrompt } from "../title.js";
 import { loadClientScript } from "./client-script.js";
 import { encodeRecordsInPieces, htmlPageAround } from "./page.js";
 
@@ -80,9 +81,15 @@ export async function exportSessionHtmlParts(
 		return copy.records[0] as T;
 	};
 	const header = redacted(session.getHeader());
+	// The title's first prompt is taken from the records as the page holds them, as it is being written.
+	let prompt: string | undefined;
 	const entries: Iterable<object> = {
 		*[Symbol.iterator]() {
-			for (const entry of session.walkEntries()) yield redacted(entry);
+			for (const entry of session.walkEntries()) {
+				const copy = redacted(entry);
+				if (prompt === undefined && entry.type === "message") prompt = firstPrompt([copy]);
+				yield copy;
+			}
 		},
 	};
 	const data = await encodeRecordsInPieces(header, entries);
@@ -94,6 +101,7 @@ export async function exportSessionHtmlParts(
 		clientScript,
 		// Counted already: the name is in a session_info record.
 		name: name === undefined || !redact ? name : redactText(name),
+		prompt,
 		fileVersion: session.fileVersion,
 		...(server ? { server } : {}),
 	});

@@ -16,7 +16,7 @@ import { createHash } from "node:crypto";
 import { once } from "node:events";
 import { createGzip, gzipSync } from "node:zlib";
 import type { SessionHeader } from "../../core/types.js";
-import { oneLine } from "../preview.js";
+import { sessionTitle } from "../title.js";
 import { PAGE_CSS } from "./style.js";
 
 /**
@@ -25,9 +25,6 @@ import { PAGE_CSS } from "./style.js";
  * 0.2 s; see docs/html.md).
  */
 export const HTML_GZIP_LEVEL = 4;
-
-/** Characters of the title. */
-const TITLE_LENGTH = 80;
 
 /** What {@link renderHtmlPage} renders. */
 export interface HtmlPageInput {
@@ -41,6 +38,8 @@ export interface HtmlPageInput {
 	clientScript: string;
 	/** The session name, for the title, already redacted. */
 	name?: string | undefined;
+	/** The first prompt a person typed (render/title.ts), the title when there is no name; already redacted. */
+	prompt?: string | undefined;
 	/** The version of the session as stored, when it was older than 3 (shown with the facts). */
 	fileVersion?: number;
 	/** gzip level, 1 to 9. Default {@link HTML_GZIP_LEVEL}. */
@@ -155,8 +154,7 @@ export function htmlPageAround(input: Omit<HtmlPageInput, "records" | "gzipLevel
 	const script = input.clientScript;
 	checkInlinable(script, "script");
 	checkInlinable(PAGE_CSS, "style");
-	const name = input.name === undefined ? "" : oneLine(input.name, TITLE_LENGTH);
-	const title = name !== "" ? name : `Session ${oneLine(String(input.header.id), TITLE_LENGTH)}`;
+	const title = sessionTitle({ name: input.name, prompt: input.prompt, sessionId: String(input.header.id) });
 	const view = {
 		leafId: input.leafId,
 		fileVersion: input.fileVersion ?? 3,

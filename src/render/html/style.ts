@@ -61,8 +61,14 @@ noscript p { padding: 2rem; }
 .help dt { font-family: ui-monospace, monospace; }
 .help dd { margin: 0; }
 
-.panes { display: grid; grid-template-columns: minmax(18rem, 30%) minmax(0, 1fr) minmax(16rem, 24%); min-height: 0; }
-.sidebar { display: flex; flex-direction: column; min-height: 0; border-right: 1px solid var(--border); background: var(--bg2); }
+.panes {
+	display: grid; min-height: 0;
+	grid-template-columns: var(--tree-width, minmax(18rem, 30%)) 6px minmax(0, 1fr) minmax(16rem, 24%);
+}
+.splitter { cursor: col-resize; background: var(--bg2); border-right: 1px solid var(--border); touch-action: none; }
+.splitter:hover, .splitter:focus-visible, .splitter.dragging { background: var(--accent-bg); outline: none; }
+.splitter:focus-visible { box-shadow: inset 0 0 0 2px var(--accent); }
+.sidebar { display: flex; flex-direction: column; min-height: 0; min-width: 0; background: var(--bg2); }
 .sidebar-head { padding: 0.4rem 0.6rem; border-bottom: 1px solid var(--border); font-size: 0.85rem; color: var(--muted); }
 .sidebar-head select { margin-left: 0.3rem; background: var(--bg); border: 1px solid var(--border); border-radius: 4px; }
 .search-results { max-height: 40%; overflow: auto; border-bottom: 1px solid var(--border); }
@@ -80,12 +86,19 @@ noscript p { padding: 2rem; }
 mark { background: var(--mark); color: inherit; }
 
 .tree { flex: 1; overflow: auto; font-size: 12.5px; position: relative; }
-.tree-rows { position: relative; min-width: max-content; }
+/* No row is wider than the pane: the preview (and a long label) give way, ending in "…", so the
+   id, the kind and "← leaf" always show; deep indentation is capped by the client (clipPrefix). */
+.tree-rows { position: relative; min-width: 0; }
 .tree-rows.virtual .row { position: absolute; left: 0; right: 0; }
 .row {
 	height: var(--row-height); line-height: var(--row-height); white-space: pre; padding: 0 0.6rem 0 0.4rem;
-	cursor: pointer; color: var(--fg);
+	cursor: pointer; color: var(--fg); display: flex; overflow: hidden;
 }
+/* What gives way first: the preview, then the label, then (on a very narrow pane) the indentation. */
+.row > * { flex: none; }
+.row > .rtext, .row > .note-text, .row > .unfold { flex: 0 1000 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
+.row > .rlabel { flex: 0 100 auto; min-width: 0; overflow: hidden; text-overflow: ellipsis; }
+.row > .prefix { flex: 0 1 auto; min-width: 0; overflow: hidden; }
 .row:hover { background: var(--bg3); }
 .row[data-on-path="true"] { font-weight: 600; }
 .row.current { background: var(--current-bg); }
@@ -133,6 +146,10 @@ mark { background: var(--mark); color: inherit; }
 .entry.k-compaction, .entry.k-branch-summary { border-left-color: var(--summary); background: var(--bg2); }
 .entry.k-custom { border-left-color: var(--custom); }
 .entry.marker { border-style: dashed; border-left-width: 1px; }
+/* Custom entries (bookkeeping) are hidden unless asked for (the filter "all") or selected: conversation.ts. */
+.entries:not(.show-bookkeeping) .entry.bookkeeping:not([aria-current="true"]) { display: none; }
+.bookkeeping-note { max-width: 60rem; margin: 0 auto 0.6rem; color: var(--muted); font-size: 0.8rem; }
+.bookkeeping-note[hidden] { display: none; }
 .md p, .md ul, .md ol, .md blockquote, .md pre, .md .table-wrap { margin: 0.5rem 0; }
 .md .md-h { font-size: 1rem; margin: 0.7rem 0 0.3rem; }
 .md blockquote { border-left: 3px solid var(--border); padding-left: 0.8rem; color: var(--muted); }
@@ -168,7 +185,8 @@ figure.image img { max-width: 100%; max-height: 28rem; border: 1px solid var(--b
 .context { overflow: auto; border-left: 1px solid var(--border); background: var(--bg2); padding: 0.6rem 0.8rem 2rem; font-size: 0.85rem; }
 .context h2 { font-size: 0.95rem; margin: 0 0 0.4rem; }
 .ctx-facts p { margin: 0.2rem 0; color: var(--muted); overflow-wrap: anywhere; }
-.ctx-tokens { font-weight: 700; color: var(--fg); }
+.ctx-tokens { font-weight: 700; color: var(--fg); cursor: help; }
+.ctx-facts .ctx-explain { font-size: 0.78rem; }
 .ctx-list { list-style: none; margin: 0.6rem 0 0; padding: 0; }
 .ctx-item { padding: 0.15rem 0; border-bottom: 1px solid var(--border); cursor: pointer; display: flex; gap: 0.4rem; }
 .ctx-n { color: var(--muted); min-width: 2.2em; text-align: right; }
@@ -182,6 +200,7 @@ figure.image img { max-width: 100%; max-height: 28rem; border: 1px solid var(--b
 @media (max-width: 900px) {
 	#app { height: auto; }
 	.panes { grid-template-columns: 1fr; }
+	.splitter { display: none; }
 	.sidebar { max-height: 45vh; }
 	.conversation, .context { overflow: visible; }
 }

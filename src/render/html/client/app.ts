@@ -5,11 +5,12 @@
  * selections. See docs/html.md for what the page shows and its DOM contract.
  */
 
-import { sumUsage } from "../../../core/tokens.js";
 import type { SessionTree } from "../../../core/tree.js";
 import type { SessionEntry, SessionTreeNode } from "../../../core/types.js";
 import { countOf } from "../../preview.js";
+import { firstPrompt, sessionTitle } from "../../title.js";
 import { indexTreeNodes } from "../../tree-layout.js";
+import { reportedTotals } from "../../usage.js";
 import { ContextPanel, messagesOf } from "./context-panel.js";
 import { Conversation } from "./conversation.js";
 import { readSessionData, readViewOptions, type SessionData, type ViewOptions } from "./data.js";
@@ -17,6 +18,7 @@ import { el } from "./dom.js";
 import { formatTime } from "./format.js";
 import { Search } from "./search.js";
 import { Sidebar } from "./sidebar.js";
+import { splitter } from "./splitter.js";
 
 type Theme = "light" | "dark";
 
@@ -126,7 +128,7 @@ export async function boot(options: BootOptions = {}): Promise<void> {
 		{ label: (id) => tree.getLabel(id), thinkingOpen: false, outputOpen: false },
 		goEntry,
 	);
-	const context = new ContextPanel(sumUsage(messagesOf(model.entries)), goEntry);
+	const context = new ContextPanel(reportedTotals(messagesOf(model.entries)), goEntry);
 	const search = new Search(model.entries, goLeaf);
 
 	/** Shows a selection. */
@@ -211,14 +213,23 @@ export async function boot(options: BootOptions = {}): Promise<void> {
 		el(
 			"div",
 			{ class: "title" },
-			el("h1", { text: name ?? `Session ${header.id}` }),
+			el("h1", { text: sessionTitle({ name, prompt: firstPrompt(model.entries), sessionId: header.id }) }),
 			el("p", { class: "facts" }, ...facts.map((fact) => el("span", { text: fact }))),
 		),
 		el("div", { class: "tools" }, search.input, download, ...(options.tools ?? []), themeButton, help),
 	);
 	sidebar.element.prepend(search.results);
+	// The filter that shows the tree's custom entries shows them in the conversation too.
+	sidebar.select.addEventListener("change", () => conversation.setShowBookkeeping(sidebar.select.value === "all"));
 	const app = document.getElementById("app") ?? document.body.appendChild(el("div", { attrs: { id: "app" } }));
-	app.replaceChildren(top, el("div", { class: "panes" }, sidebar.element, conversation.element, context.element));
+	const panes = el("div", { class: "panes" });
+	panes.append(
+		sidebar.element,
+		splitter(panes, sidebar.element, context.element),
+		conversation.element,
+		context.element,
+	);
+	app.replaceChildren(top, panes);
 	app.classList.remove("loading");
 
 	apply(fromHash() ?? initial(), "end");
@@ -238,6 +249,9 @@ export async function boot(options: BootOptions = {}): Promise<void> {
 		const path = conversation.entries;
 		const at = selection.selectedId === null ? -1 : (conversation.indexOf(selection.selectedId) ?? -1);
 		const move = (index: number) => {
+			// Over the entries the conversation hides (bookkeeping), in the direction of the move.
+			const step = index < at ? -1 : 1;
+			while (conversation.isHidden(index) && index + step >= 0 && index + step < path.length) index += step;
 			const entry = path[index];
 			if (!entry) return;
 			event.preventDefault();

@@ -7,11 +7,12 @@
  */
 
 import { buildContextEntries, type ContextEntry, pathState, stepsOf } from "../../../core/context.js";
-import { estimateContextTokens, estimateTokens, sumUsage, type UsageTotals } from "../../../core/tokens.js";
+import { estimateTokens } from "../../../core/tokens.js";
 import type { SessionEntry } from "../../../core/types.js";
 import { describeMessage, modelLabel, oneLine, sanitize } from "../../preview.js";
+import { contextSize, contextSizeText, type ReportedTotals, reportedTotals, reportedTotalsText } from "../../usage.js";
 import { append, el } from "./dom.js";
-import { formatCost, groupDigits } from "./format.js";
+import { groupDigits } from "./format.js";
 
 /** Items rendered at first (the last ones), and added at a time. */
 export const CONTEXT_WINDOW = 300;
@@ -23,18 +24,6 @@ export function messagesOf(entries: readonly SessionEntry[]): unknown[] {
 	return messages;
 }
 
-function totalsText(totals: UsageTotals): string {
-	if (totals.messages === 0) return "no usage recorded";
-	const parts = [
-		`${groupDigits(totals.input)} in`,
-		`${groupDigits(totals.output)} out`,
-		`${groupDigits(totals.cacheRead)} cache read`,
-		`${groupDigits(totals.cacheWrite)} cache write`,
-	];
-	const replies = `${groupDigits(totals.messages)} repl${totals.messages === 1 ? "y" : "ies"}`;
-	return `${parts.join(" · ")} · ${formatCost(totals.cost)} (${replies})`;
-}
-
 /** The context panel. */
 export class ContextPanel {
 	/** `aside[data-role="context"]`. */
@@ -42,12 +31,12 @@ export class ContextPanel {
 	private readonly facts: HTMLElement;
 	private readonly list: HTMLElement;
 	private readonly earlier: HTMLButtonElement;
-	private readonly sessionTotals: UsageTotals;
+	private readonly sessionTotals: ReportedTotals;
 	private readonly onSelect: (id: string) => void;
 	private items: ContextEntry[] = [];
 	private start = 0;
 
-	constructor(sessionTotals: UsageTotals, onSelect: (id: string) => void) {
+	constructor(sessionTotals: ReportedTotals, onSelect: (id: string) => void) {
 		this.sessionTotals = sessionTotals;
 		this.onSelect = onSelect;
 		this.facts = el("div", { class: "ctx-facts" });
@@ -73,12 +62,14 @@ export class ContextPanel {
 	show(path: readonly SessionEntry[]): void {
 		this.items = buildContextEntries(path);
 		const messages = this.items.map((item) => item.message);
-		let estimate = 0;
-		for (const message of messages) estimate += estimateTokens(message);
+		// One figure: the last reported usage plus estimates after it, else estimates (render/usage.ts).
+		const size = contextSize(messages);
+		const text = contextSizeText(size);
 		const state = pathState(stepsOf(path));
-		const pi = estimateContextTokens(messages);
 		const at = path.at(-1)?.id;
 		const model = modelLabel(state.model) ?? "(none)";
+		const totalsTitle =
+			"Usage as the replies recorded it: a count or cost a reply did not report is left out, not counted as 0.";
 		this.facts.replaceChildren();
 		append(
 			this.facts,
@@ -91,20 +82,28 @@ export class ContextPanel {
 				{},
 				el("span", {
 					class: "ctx-tokens",
-					attrs: { "data-role": "context-tokens", "data-tokens": String(estimate) },
-					text: `≈ ${estimate} tokens (estimate)`,
+					attrs: {
+						"data-role": "context-tokens",
+						"data-tokens": String(size.tokens),
+						"data-source": size.source,
+						title: text.explanation,
+					},
+					text: text.figure,
 				}),
 				` in ${groupDigits(messages.length)} message${messages.length === 1 ? "" : "s"}`,
 			),
-			pi.lastUsageIndex !== null
-				? el("p", {
-						class: "ctx-pi",
-						text: `pi's estimate: ${groupDigits(pi.tokens)} (last reported usage ${groupDigits(pi.usageTokens)} + ${groupDigits(pi.trailingTokens)} after it)`,
-					})
-				: null,
+			el("p", { class: "ctx-explain", attrs: { "data-role": "context-explanation" }, text: text.explanation }),
 			el("p", { text: `Model: ${model} · thinking: ${state.thinkingLevel}` }),
-			el("p", { class: "ctx-usage", text: `Path: ${totalsText(sumUsage(messagesOf(path)))}` }),
-			el("p", { class: "ctx-usage", text: `Session: ${totalsText(this.sessionTotals)}` }),
+			el("p", {
+				class: "ctx-usage",
+				attrs: { "data-role": "path-usage", title: totalsTitle },
+				text: `Path: ${reportedTotalsText(reportedTotals(messagesOf(path)))}`,
+			}),
+			el("p", {
+				class: "ctx-usage",
+				attrs: { "data-role": "session-usage", title: totalsTitle },
+				text: `Session: ${reportedTotalsText(this.sessionTotals)}`,
+			}),
 		);
 		this.start = Math.max(0, this.items.length - CONTEXT_WINDOW);
 		const fragment = document.createDocumentFragment();

@@ -2,6 +2,12 @@
  * The conversation pane: the path from the root to the leaf, one `article[data-entry-id]` per
  * entry in path order. It renders lazily: a window of {@link WINDOW} entries (the last ones,
  * or those around the selected entry), and more when scrolled to either end or asked for.
+ *
+ * Custom entries (`custom`: an extension's state, or the bookkeeping records an import keeps,
+ * such as `codex:turn_context` or `claude-code:progress`) never reach the model; as the tree's
+ * filters hide them but `all`, the conversation hides them unless {@link setShowBookkeeping} is
+ * on (the page turns it on with the `all` filter). They stay in the DOM, marked `bookkeeping`,
+ * and the selected one is shown whatever the setting.
  */
 
 import type { SessionEntry } from "../../../core/types.js";
@@ -27,6 +33,8 @@ export class Conversation {
 	private start = 0;
 	private end = 0;
 	private selected = -1;
+	private showBookkeeping = false;
+	private readonly note: HTMLElement;
 
 	constructor(options: EntryViewOptions, onSelect: (id: string) => void) {
 		this.options = options;
@@ -36,9 +44,11 @@ export class Conversation {
 		this.earlier.addEventListener("click", () => this.showEarlier());
 		this.later.addEventListener("click", () => this.showLater());
 		this.list = el("div", { class: "entries" });
+		this.note = el("p", { class: "bookkeeping-note", attrs: { "data-role": "bookkeeping-note" } });
 		this.element = el(
 			"main",
 			{ class: "conversation", attrs: { "data-role": "conversation", "aria-label": "Conversation", tabindex: "-1" } },
+			this.note,
 			this.earlier,
 			this.list,
 			this.later,
@@ -88,7 +98,27 @@ export class Conversation {
 		this.list.replaceChildren(fragment);
 		if (n === 0) this.list.append(el("p", { class: "empty", text: "(no entries on this path)" }));
 		this.updateButtons();
+		this.updateNote();
 		this.select(selectedId ?? path[n - 1]?.id ?? null, "end");
+	}
+
+	/** Shows or hides the custom entries (see the module's documentation). */
+	setShowBookkeeping(show: boolean): void {
+		this.showBookkeeping = show;
+		this.list.classList.toggle("show-bookkeeping", show);
+		this.updateNote();
+	}
+
+	/** Whether the entry at a path index is hidden (a custom entry while they are hidden). */
+	isHidden(index: number): boolean {
+		return !this.showBookkeeping && this.path[index]?.type === "custom";
+	}
+
+	private updateNote(): void {
+		let hidden = 0;
+		if (!this.showBookkeeping) for (const entry of this.path) if (entry.type === "custom") hidden++;
+		this.note.hidden = hidden === 0;
+		this.note.textContent = `${groupDigits(hidden)} bookkeeping record${hidden === 1 ? "" : "s"} of the agent (custom entries, which the model never receives) hidden: the tree's filter “all” shows them.`;
 	}
 
 	/** Marks the selected entry (`aria-current`), rendering it if needed, and scrolls to it. */
@@ -126,7 +156,10 @@ export class Conversation {
 	}
 
 	private render(index: number): HTMLElement {
-		return renderEntry(this.path[index] as SessionEntry, this.options);
+		const entry = this.path[index] as SessionEntry;
+		const node = renderEntry(entry, this.options);
+		if (entry.type === "custom") node.classList.add("bookkeeping");
+		return node;
 	}
 
 	private nodeAt(index: number): HTMLElement | undefined {

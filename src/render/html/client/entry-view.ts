@@ -6,10 +6,10 @@
  * thinking-level, label and name changes. Every text is set as text (see dom.ts).
  */
 
-import { usageOf } from "../../../core/tokens.js";
 import type { SessionRecord } from "../../../core/types.js";
 import { isObject } from "../../../core/validate.js";
 import { countOf } from "../../preview.js";
+import { reportedUsage } from "../../usage.js";
 import { type Child, el } from "./dom.js";
 import { formatTime, formatUsage } from "./format.js";
 import { plain, renderMarkdown } from "./markdown.js";
@@ -181,7 +181,8 @@ function assistant(value: Record<string, unknown>, options: EntryViewOptions): D
 		const detail = typeof value.errorMessage === "string" ? `: ${value.errorMessage}` : "";
 		body.push(el("p", { class: "stopped", text: `Stopped (${reason})${detail}` }));
 	}
-	const usage = usageOf(value);
+	// A reply whose usage is all zeros reported none: nothing is shown (render/usage.ts).
+	const usage = reportedUsage(value);
 	if (usage) body.push(el("div", { class: "usage", text: formatUsage(usage) }));
 	return { kind: "assistant", title: which ? `Assistant · ${which}` : "Assistant", body: orEmpty(body) };
 }

@@ -2,12 +2,7 @@
 
 import type { Usage } from "../../../core/tokens.js";
 import { groupDigits } from "../../preview.js";
-
-/** A dollar amount: four decimals below a dollar, two above. */
-export function formatCost(dollars: number): string {
-	if (dollars === 0) return "$0";
-	return dollars < 1 ? `$${dollars.toFixed(4)}` : `$${dollars.toFixed(2)}`;
-}
+import { formatCost } from "../../usage.js";
 
 /** Tokens of a usage, e.g. `in 1,234 · out 56 · cache read 7,890 · cache write 12`. */
 export function formatUsage(usage: Usage): string {

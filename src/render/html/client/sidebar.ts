@@ -29,7 +29,7 @@ export const VIRTUAL_THRESHOLD = 2000;
 export const ROW_HEIGHT = 22;
 /** Rows rendered above and below the visible ones. */
 const OVERSCAN = 30;
-/** Characters of indentation shown (3 nested forks) before it is cut on the left, marked `… `: the sidebar is narrow, and deep trees (a 100k session nests dozens of forks) would leave no room for the preview. */
+/** Characters of indentation shown (3 nested forks) before it is cut on the left, marked `«N» ` with the depth: the sidebar is narrow, and deep trees (a 100k session nests dozens of forks) would leave no room for the preview. */
 const MAX_INDENT = 12;
 /** Characters of a row's preview. */
 const PREVIEW = 60;
@@ -242,7 +242,15 @@ export class Sidebar {
 
 	private rowElement(row: TreeLayoutRow, index: number): HTMLElement {
 		const layout = this.layout as TreeLayout;
-		const prefix = row.prefix === "" ? null : el("span", { class: "prefix", text: clipPrefix(row.prefix, MAX_INDENT) });
+		const clipped = row.prefix.length > MAX_INDENT;
+		const prefix =
+			row.prefix === ""
+				? null
+				: el("span", {
+						class: "prefix",
+						text: clipPrefix(row.prefix, MAX_INDENT),
+						attrs: clipped ? { title: `${Math.ceil(row.prefix.length / 4)} levels deep (indentation capped)` } : {},
+					});
 		if (row.kind !== "entry") {
 			const text =
 				row.kind === "fold"
