@@ -16,12 +16,13 @@ import { PassThrough } from "node:stream";
 import { after, describe, test } from "node:test";
 import { openSession } from "../../src/cli/open.js";
 import { run } from "../../src/cli/run.js";
-import type { SessionHeader } from "../../src/core/types.js";
+import type { SessionHeader, SessionRecord } from "../../src/core/types.js";
 import { Session } from "../../src/index.js";
 import { exportSessionHtml } from "../../src/render/html/export.js";
 import { renderHtmlPage } from "../../src/render/html/page.js";
 import { renderMarkdown } from "../../src/render/markdown.js";
 import { formatCounts, type RedactionCounts, redactRecords, redactText } from "../../src/render/redact.js";
+import { firstPrompt } from "../../src/render/title.js";
 import { FIXTURES, removeTempDirs, tempDir } from "../cli/helpers.js";
 import { REPO, SAMPLES } from "../import/helpers.js";
 import { PLANTED } from "./planted-secrets.js";
@@ -96,6 +97,8 @@ async function pageAtOnce(session: Session, redact: boolean): Promise<{ html: st
 		leafId: leafId === null || !redact ? leafId : redactText(leafId),
 		clientScript: await loadClientScript(),
 		name: name === undefined || !redact ? name : redactText(name),
+		// The title's first prompt (issue 25), found in the redacted records at once.
+		prompt: firstPrompt(records.slice(1) as SessionRecord[]),
 		fileVersion: session.fileVersion,
 	});
 	return { html, redactions: counts };
