@@ -6,7 +6,7 @@
  */
 
 import type { SessionListing } from "../../storage/store.js";
-import { listSessions, SkippedFile } from "../read.js";
+import { compareLocations, listSessions, SkippedFile } from "../read.js";
 import type { SkippedSession } from "../summary.js";
 import { readAppended, readWhole, skippedRow } from "./read-session.js";
 import type { IndexTables, SessionRow } from "./tables.js";
@@ -69,6 +69,8 @@ export async function refreshIndex(
 		if (skipped) result.skipped.push(skipped);
 		onProgress?.(++done, work.length);
 	}
+	// In the order of the listing, as a scan reports them.
+	result.skipped.sort((a, b) => compareLocations(a.file, b.file));
 	result.ms = performance.now() - started;
 	return result;
 }
