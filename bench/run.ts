@@ -9,7 +9,8 @@
  * (skip the HTML export section, bench/html.ts), --html-only (run only that section), --no-import
  * (skip the ChatGPT import section, bench/import.ts), --import-only (run only that section), --no-direct
  * (skip the direct read of a Claude Code transcript, bench/direct-read.ts), --direct-only (run
- * only that section; --base PATH measures another build's CLI beside ours there).
+ * only that section; --base PATH measures another build's CLI beside ours there), --no-index
+ * (skip the catalog index section, bench/catalog-index.ts), --index-only (run only that section).
  */
 
 import { spawnSync } from "node:child_process";
@@ -17,6 +18,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, freemem, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runCatalogIndex } from "./catalog-index.js";
 import type { Measurement, Op, Side, Task } from "./child.js";
 import { runDirectRead } from "./direct-read.js";
 import { CHAIN_FILE, DATA_DIR, ensureFile, filesForSize, type GenerateStats, REPO_ROOT } from "./generate.js";
@@ -52,6 +54,9 @@ interface Options {
 	directOnly: boolean;
 	/** Another build's CLI, measured beside ours in the direct read section. */
 	base?: string;
+	/** Run the catalog index section (bench/catalog-index.ts) at the end; only it with `indexOnly`. */
+	index: boolean;
+	indexOnly: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -67,6 +72,8 @@ function parseArgs(argv: string[]): Options {
 		importOnly: false,
 		direct: true,
 		directOnly: false,
+		index: true,
+		indexOnly: false,
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
@@ -89,9 +96,11 @@ function parseArgs(argv: string[]): Options {
 		else if (arg === "--no-direct") options.direct = false;
 		else if (arg === "--direct-only") options.directOnly = true;
 		else if (arg === "--base") options.base = value();
+		else if (arg === "--no-index") options.index = false;
+		else if (arg === "--index-only") options.indexOnly = true;
 		else if (arg === "--help" || arg === "-h") {
 			console.log(
-				"npm run bench -- [--runs N] [--sizes 10k,100k,1m] [--large] [--no-chain] [--json FILE] [--no-stores | --stores-only] [--no-html | --html-only] [--no-import | --import-only] [--no-direct | --direct-only] [--base CLI]",
+				"npm run bench -- [--runs N] [--sizes 10k,100k,1m] [--large] [--no-chain] [--json FILE] [--no-stores | --stores-only] [--no-html | --html-only] [--no-import | --import-only] [--no-direct | --direct-only] [--base CLI] [--no-index | --index-only]",
 			);
 			process.exit(0);
 		} else throw new Error(`unknown argument ${arg}`);
@@ -362,6 +371,10 @@ async function main(): Promise<void> {
 		await runImport({ runs: options.runs });
 		return;
 	}
+	if (options.indexOnly) {
+		await runCatalogIndex({ runs: options.runs });
+		return;
+	}
 	const direct = () => runDirectRead({ runs: options.runs, ...(options.base ? { base: options.base } : {}) });
 	if (options.directOnly) {
 		if (!(await direct())) process.exitCode = 1;
@@ -552,6 +565,7 @@ async function main(): Promise<void> {
 	if (options.import) await runImport({ runs: options.runs });
 	if (options.stores) await runStores({ runs: options.runs, large: options.sizes.includes("1m") });
 	if (options.direct && !(await direct())) process.exitCode = 1;
+	if (options.index) await runCatalogIndex({ runs: options.runs });
 }
 
 await main();

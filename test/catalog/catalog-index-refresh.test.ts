@@ -203,6 +203,15 @@ describe("CatalogIndex.refresh", () => {
 			["deleted", () => rmSync(path)],
 			["not a database", () => writeFileSync(path, "this is not a database file, only text\n".repeat(200))],
 			[
+				"damaged pages past the header",
+				() => {
+					const bytes = readFileSync(path);
+					// Page 1 (header and schema) stays; every page after it is overwritten.
+					bytes.fill(0xab, 4096);
+					writeFileSync(path, bytes);
+				},
+			],
+			[
 				"another schema version",
 				() => {
 					const bytes = readFileSync(path);

@@ -9,7 +9,7 @@
 import { AgentsCollection, agentPlaces } from "../agents.js";
 import type { SearchQuery } from "../search.js";
 import { refreshIndex } from "./refresh.js";
-import { defaultIndexPath, openIndexDatabase } from "./schema.js";
+import { defaultIndexPath, isDamage, openIndexDatabase, removeDatabase } from "./schema.js";
 import { filterSql, type IndexHit, type IndexSearchOptions, searchIndex } from "./search-index.js";
 import { IndexTables } from "./tables.js";
 import type { IndexedSession, IndexRefresh, IndexSource } from "./types.js";
@@ -28,7 +28,7 @@ export interface IndexFilter {
 
 /** The catalog index (see the module comment). Synchronous underneath: better-sqlite3 is. */
 export class CatalogIndex {
-	private readonly tables: IndexTables;
+	private tables: IndexTables;
 
 	private constructor(
 		/** The database file. */
@@ -45,7 +45,7 @@ export class CatalogIndex {
 	 */
 	static async open(options: { path?: string; env?: NodeJS.ProcessEnv } = {}): Promise<CatalogIndex> {
 		const path = options.path ?? defaultIndexPath(options.env);
-		return new CatalogIndex(path, new IndexTables(await openIndexDatabase(path)));
+		return new CatalogIndex(path, await openTables(path));
 	}
 
 	/**
@@ -53,11 +53,20 @@ export class CatalogIndex {
 	 * mtime) is read; a pi file that only grew is read from the last position. Sessions no longer
 	 * listed by a source are dropped (those of other sources stay).
 	 */
-	refresh(
+	async refresh(
 		sources: readonly IndexSource[],
 		options: { onProgress?: (done: number, total: number) => void } = {},
 	): Promise<IndexRefresh> {
-		return refreshIndex(this.tables, sources, options.onProgress);
+		try {
+			return await refreshIndex(this.tables, sources, options.onProgress);
+		} catch (error) {
+			// Damage found past the file's header (a page SQLite cannot read): built again, once.
+			if (!isDamage(error)) throw error;
+			this.close();
+			removeDatabase(this.path);
+			this.tables = await openTables(this.path);
+			return refreshIndex(this.tables, sources, options.onProgress);
+		}
 	}
 
 	/** Newest first (modified, ties by location), filtered; `total` is the count before offset/limit. */
@@ -103,6 +112,19 @@ export class CatalogIndex {
 
 	close(): void {
 		if (this.tables.db.open) this.tables.db.close();
+	}
+}
+
+/** The index's tables at `path`; a file whose pages past the header are damaged is made again. */
+async function openTables(path: string): Promise<IndexTables> {
+	const db = await openIndexDatabase(path);
+	try {
+		return new IndexTables(db);
+	} catch (error) {
+		db.close();
+		if (!isDamage(error)) throw error;
+		removeDatabase(path);
+		return new IndexTables(await openIndexDatabase(path));
 	}
 }
 

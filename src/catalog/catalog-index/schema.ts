@@ -84,13 +84,13 @@ export function defaultIndexPath(env: NodeJS.ProcessEnv = process.env): string {
 }
 
 /** Errors that say the file is no (usable) database of ours: it is rebuilt. */
-function isDamage(error: unknown): boolean {
+export function isDamage(error: unknown): boolean {
 	const code = (error as { code?: unknown } | null)?.code;
 	return typeof code === "string" && (code.startsWith("SQLITE_CORRUPT") || code.startsWith("SQLITE_NOTADB"));
 }
 
 /** Deletes the database file and its WAL files. */
-function removeDatabase(path: string): void {
+export function removeDatabase(path: string): void {
 	for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(`${path}${suffix}`, { force: true });
 }
 
