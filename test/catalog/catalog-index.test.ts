@@ -53,6 +53,12 @@ describe("CatalogIndex.search finds what searchSessions finds", () => {
 		["a regular expression", { pattern: "tr(ie|ee)s?\\b", regex: true }, 3],
 		["a regular expression ignoring case", { pattern: "^(how|what)", regex: true, ignoreCase: true }, 2],
 		["two characters (no trigram)", { pattern: "ok" }, 3],
+		["quotes and braces (no query syntax)", { pattern: '{"output":"' }, 1],
+		[
+			"a long text (looked up by some of its trigrams)",
+			{ pattern: "A radix tree merges chains of single children." },
+			1,
+		],
 		["ignore case beyond ASCII (no trigram narrowing)", { pattern: "STUDIO’S", ignoreCase: true }, 1],
 		["beyond ASCII, case kept (trigram)", { pattern: "app’s" }, 1],
 		["text in a damaged session", { pattern: "Damaged but" }, 1],

@@ -9,7 +9,7 @@ import type { SessionListing } from "../../storage/store.js";
 import { compareLocations, listSessions, SkippedFile } from "../read.js";
 import type { SkippedSession } from "../summary.js";
 import { readAppended, readWhole, skippedRow } from "./read-session.js";
-import type { IndexTables, SessionRow } from "./tables.js";
+import type { EntryRow, IndexTables, SessionRow } from "./tables.js";
 import type { IndexRefresh, IndexSource } from "./types.js";
 
 /** One listed session and the source that listed it. */
@@ -63,29 +63,66 @@ export async function refreshIndex(
 		} else work.push(item);
 	}
 	let done = 0;
+	const pending = new Pending(tables);
 	for (const item of work) {
 		const row = rows.get(item.listing.location);
-		const skipped = await update(tables, item, row, result);
+		const skipped = await update(pending, item, row, result);
 		if (skipped) result.skipped.push(skipped);
 		onProgress?.(++done, work.length);
 	}
+	pending.flush();
 	// In the order of the listing, as a scan reports them.
 	result.skipped.sort((a, b) => compareLocations(a.file, b.file));
 	result.ms = performance.now() - started;
 	return result;
 }
 
+/** Entries (or so many characters of text) written in one transaction at most. */
+const BATCH_ENTRIES = 20_000;
+const BATCH_CHARS = 16 * 2 ** 20;
+
+/**
+ * Writes waiting for their transaction: sessions are read one at a time (asynchronously) and
+ * written many to a transaction (synchronously: the write lock is never held across a read).
+ */
+class Pending {
+	private writes: Array<() => void> = [];
+	private entries = 0;
+	private chars = 0;
+
+	constructor(readonly tables: IndexTables) {}
+
+	add(entries: readonly EntryRow[], write: () => void): void {
+		this.writes.push(write);
+		this.entries += entries.length + 1;
+		for (const entry of entries) for (const text of entry.texts ?? []) this.chars += text.length;
+		if (this.entries >= BATCH_ENTRIES || this.chars >= BATCH_CHARS) this.flush();
+	}
+
+	flush(): void {
+		if (this.writes.length === 0) return;
+		const writes = this.writes;
+		this.writes = [];
+		this.entries = 0;
+		this.chars = 0;
+		this.tables.batch(() => {
+			for (const write of writes) write();
+		});
+	}
+}
+
 /** Reads one new or changed session into the index; returns it when it was skipped. */
 async function update(
-	tables: IndexTables,
+	pending: Pending,
 	{ source, listing }: Listed,
 	row: SessionRow | undefined,
 	result: IndexRefresh,
 ): Promise<SkippedSession | undefined> {
 	if (row && row.source === source.name && (listing.bytes ?? 0) > row.listed_bytes) {
-		const appended = await readAppended(source, listing, row, (sid) => tables.linksOf(sid));
-		if (appended && row.position !== null) {
-			tables.append(row.sid, row.position, appended.row, appended.entries);
+		const appended = await readAppended(source, listing, row, (sid) => pending.tables.linksOf(sid));
+		const was = row.position;
+		if (appended && was !== null) {
+			pending.add(appended.entries, () => pending.tables.append(row.sid, was, appended.row, appended.entries));
 			result.appended++;
 			return undefined;
 		}
@@ -94,11 +131,12 @@ async function update(
 	else result.added++;
 	try {
 		const whole = await readWhole(source, listing);
-		tables.replace(whole.row, whole.entries);
+		pending.add(whole.entries, () => pending.tables.replace(whole.row, whole.entries));
 		return undefined;
 	} catch (error) {
 		if (!(error instanceof SkippedFile)) throw error;
-		tables.replace(skippedRow(source, listing, error.message), []);
+		const skipped = skippedRow(source, listing, error.message);
+		pending.add([], () => pending.tables.replace(skipped, []));
 		return { file: listing.location, reason: error.message };
 	}
 }

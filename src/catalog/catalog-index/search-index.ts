@@ -58,6 +58,24 @@ export function narrowsExactly(query: SearchQuery): boolean {
 	return !query.ignoreCase || /^[\u0000-\u007f]*$/.test(pattern);
 }
 
+/** Trigrams asked for at most: a long text is looked up by some of its trigrams (still a superset). */
+const MAX_TRIGRAMS = 12;
+
+/**
+ * The FTS5 query for the entries holding every trigram of `pattern` (at most
+ * {@link MAX_TRIGRAMS} of them, spread over it), each a quoted string: no query syntax. The
+ * index keeps no positions (schema.ts), so the trigrams are asked for separately.
+ */
+export function trigramQuery(pattern: string): string {
+	const chars = [...pattern];
+	const all = [...new Set(chars.slice(0, -2).map((_, i) => chars.slice(i, i + 3).join("")))];
+	const step = Math.max(1, all.length / MAX_TRIGRAMS);
+	const picked = new Set<string>();
+	for (let i = 0; i < all.length && picked.size < MAX_TRIGRAMS; i += step) picked.add(all[Math.floor(i)] as string);
+	picked.add(all.at(-1) as string);
+	return [...picked].map((trigram) => `"${trigram.replaceAll('"', '""')}"`).join(" AND ");
+}
+
 /** Sessions matching the filter, as `where` and its parameters. */
 export function filterSql(options: { agent?: Agent | null; cwd?: string; source?: string }): {
 	where: string;
@@ -105,7 +123,7 @@ export function searchIndex(
 				"SELECT e.sid, e.seq, e.entry_id, e.role, e.texts FROM entry_text JOIN entries AS e ON e.eid = entry_text.rowid " +
 					"WHERE entry_text MATCH ?",
 			)
-			.all(`"${query.pattern.replaceAll('"', '""')}"`);
+			.all(trigramQuery(query.pattern));
 		for (const row of rows) {
 			const list = candidates.get(row.sid);
 			if (list) list.push(row);

@@ -86,6 +86,7 @@ export class IndexTables {
 	private readonly insertText: SqliteStatement<[number | bigint, string], never>;
 	private readonly allRows: SqliteStatement<[], SessionRow>;
 	private readonly links: SqliteStatement<[number], { entry_id: string; parent_id: string | null }>;
+	private readonly sidOf: SqliteStatement<[string], { sid: number }>;
 
 	constructor(readonly db: SqliteDatabase) {
 		this.insertSession = db.prepare(
@@ -103,6 +104,7 @@ export class IndexTables {
 		this.insertText = db.prepare("INSERT INTO entry_text (rowid, text) VALUES (?, ?)");
 		this.allRows = db.prepare("SELECT * FROM sessions");
 		this.links = db.prepare("SELECT entry_id, parent_id FROM entries WHERE sid = ?");
+		this.sidOf = db.prepare("SELECT sid FROM sessions WHERE location = ?");
 	}
 
 	/** Every session row, by location. */
@@ -122,33 +124,31 @@ export class IndexTables {
 	}
 
 	/**
-	 * Writes a session whole: its old row (by location: another process may have written it
-	 * meanwhile) and entries go, the new ones come, in one transaction.
+	 * Runs writes in one transaction (taking the write lock at once). One transaction for many
+	 * sessions makes a refresh several times faster: FTS5 writes an index segment per commit.
 	 */
-	replace(row: NewSessionRow, entries: readonly EntryRow[]): void {
-		this.db
-			.transaction(() => {
-				const old = this.db
-					.prepare<[string], { sid: number }>("SELECT sid FROM sessions WHERE location = ?")
-					.get(row.location);
-				if (old) this.drop(old.sid);
-				const sid = Number(this.insertSession.run(row).lastInsertRowid);
-				this.addEntries(sid, 0, entries);
-			})
-			.immediate();
+	batch(writes: () => void): void {
+		this.db.transaction(writes).immediate();
 	}
 
 	/**
-	 * Updates a session's row and adds entries after its last, in one transaction, if the row
-	 * still ends at `was` (else another process appended them already: nothing is written).
+	 * Writes a session whole (call it in {@link batch}): its old row (by location: another
+	 * process may have written it meanwhile) and entries go, the new ones come.
+	 */
+	replace(row: NewSessionRow, entries: readonly EntryRow[]): void {
+		const old = this.sidOf.get(row.location);
+		if (old) this.drop(old.sid);
+		const sid = Number(this.insertSession.run(row).lastInsertRowid);
+		this.addEntries(sid, 0, entries);
+	}
+
+	/**
+	 * Updates a session's row and adds entries after its last (call it in {@link batch}), if
+	 * the row still ends at `was` (else another process appended them already: nothing is written).
 	 */
 	append(sid: number, was: string, row: NewSessionRow, entries: readonly EntryRow[]): void {
-		this.db
-			.transaction(() => {
-				if (this.updateSession.run({ ...row, sid, was }).changes === 0) return;
-				this.addEntries(sid, row.next_seq - entries.length, entries);
-			})
-			.immediate();
+		if (this.updateSession.run({ ...row, sid, was }).changes === 0) return;
+		this.addEntries(sid, row.next_seq - entries.length, entries);
 	}
 
 	/** Deletes sessions, their entries and their text. */
