@@ -31,8 +31,6 @@ export interface IndexSearchOptions {
 }
 
 interface Candidate {
-	sid: number;
-	seq: number;
 	entry_id: string;
 	role: string;
 	texts: string;
@@ -115,12 +113,14 @@ export function searchIndex(
 		)
 		.all(...params)
 		.sort((a, b) => b.listed_ms - a.listed_ms || compareLocations(a.location, b.location));
-	let candidates: Map<number, Candidate[]> | undefined;
+	// The entries the trigram index names, by session; their texts are read only when reached
+	// (a limit may stop the search long before the last).
+	let candidates: Map<number, Array<{ seq: number; eid: number }>> | undefined;
 	if (narrowsExactly(query)) {
 		candidates = new Map();
 		const rows = db
-			.prepare<[string], Candidate>(
-				"SELECT e.sid, e.seq, e.entry_id, e.role, e.texts FROM entry_text JOIN entries AS e ON e.eid = entry_text.rowid " +
+			.prepare<[string], { sid: number; seq: number; eid: number }>(
+				"SELECT e.sid, e.seq, e.eid FROM entry_text JOIN entries AS e ON e.eid = entry_text.rowid " +
 					"WHERE entry_text MATCH ?",
 			)
 			.all(trigramQuery(query.pattern));
@@ -131,14 +131,16 @@ export function searchIndex(
 		}
 	}
 	const textsOf = db.prepare<[number], Candidate>(
-		"SELECT sid, seq, entry_id, role, texts FROM entries WHERE sid = ? AND texts IS NOT NULL ORDER BY seq",
+		"SELECT entry_id, role, texts FROM entries WHERE sid = ? AND texts IS NOT NULL ORDER BY seq",
 	);
+	const entry = db.prepare<[number], Candidate>("SELECT entry_id, role, texts FROM entries WHERE eid = ?");
+	const read = function* (list: Array<{ seq: number; eid: number }>): Iterable<Candidate> {
+		for (const { eid } of list.sort((a, b) => a.seq - b.seq)) yield entry.get(eid) as Candidate;
+	};
 	const hits: IndexHit[] = [];
 	for (const session of sessions) {
 		if (hits.length >= limit) break;
-		const rows = candidates
-			? (candidates.get(session.sid) ?? []).sort((a, b) => a.seq - b.seq)
-			: textsOf.iterate(session.sid);
+		const rows = candidates ? read(candidates.get(session.sid) ?? []) : textsOf.iterate(session.sid);
 		const found: Array<Omit<IndexHit, "onActiveBranch">> = [];
 		for (const row of rows) {
 			if (hits.length + found.length >= limit) break;
