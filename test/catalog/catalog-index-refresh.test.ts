@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import {
 	appendFileSync,
 	closeSync,
+	copyFileSync,
 	mkdtempSync,
 	openSync,
 	readFileSync,
@@ -21,10 +22,11 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { AgentsCollection, agentPlaces } from "../../src/catalog/agents.js";
+import { AgentsCollection, agentPlaces, TranscriptDirectory } from "../../src/catalog/agents.js";
 import { agentSources, CatalogIndex } from "../../src/catalog/catalog-index/index.js";
 import { compileQuery, type SearchQuery, searchSessions } from "../../src/catalog/search.js";
 import { Session } from "../../src/session.js";
+import { DirectoryCollection } from "../../src/storage/directory-collection.js";
 import { type AgentsHome, buildAgentsHome } from "./agents-home.js";
 import { assistant, user } from "./layout.js";
 
@@ -191,6 +193,22 @@ describe("CatalogIndex.refresh", () => {
 			index.sessions().sessions.find((s) => s.location === home.pi.fork),
 			undefined,
 		);
+		index.close();
+	});
+
+	test("a directory searched once: its rows go when its files are gone, at any source's refresh", async () => {
+		const index = await CatalogIndex.open({ env: home.env });
+		const dir = mkdtempSync(join(tmpdir(), "session-tree-index-dir-"));
+		temps.push(dir);
+		copyFileSync(home.pi.named, join(dir, "copy.jsonl"));
+		const collection = new TranscriptDirectory(new DirectoryCollection(dir));
+		const source = { name: dir, collection, agentOf: () => null, writable: () => false };
+		assert.equal((await index.refresh([source])).added, 1);
+		assert.equal(index.sessions({ source: dir }).total, 1);
+		rmSync(dir, { recursive: true });
+		const refresh = await index.refresh(agentSources(home.env));
+		assert.equal(refresh.removed, 1);
+		assert.equal(index.sessions({ source: dir }).total, 0);
 		index.close();
 	});
 

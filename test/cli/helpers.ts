@@ -39,12 +39,25 @@ function inheritedEnv(): NodeJS.ProcessEnv {
 	return rest;
 }
 
+let cache: string | undefined;
+
+/**
+ * Where the binary keeps its cache (the catalog index, docs/serve.md): a temporary directory of
+ * this test process, never the developer's `~/.cache`, unless the test gives a HOME of its own
+ * (then that HOME's `.cache`, as the binary would choose).
+ */
+function cacheEnv(env: Record<string, string> | undefined): Record<string, string> {
+	if (env?.HOME !== undefined) return {};
+	cache ??= mkdtempSync(join(tmpdir(), "session-tree-cli-cache-"));
+	return { XDG_CACHE_HOME: cache };
+}
+
 /** Runs `node dist/bin/session-tree.js ...args` (the bundled CLI, see scripts/bundle-cli.mjs). */
 export function cli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
 	return new Promise((done, fail) => {
 		const child = spawn(process.execPath, [BIN, ...args], {
 			cwd: options.cwd ?? REPO,
-			env: { ...inheritedEnv(), ...options.env },
+			env: { ...inheritedEnv(), ...cacheEnv(options.env), ...options.env },
 			stdio: ["pipe", "pipe", "pipe"],
 			// detached: the child calls setsid(), which leaves it without a controlling terminal.
 			...(options.noTerminal ? { detached: true } : {}),
@@ -92,9 +105,11 @@ export function tempDir(): string {
 	return dir;
 }
 
-/** Removes every directory {@link tempDir} made. */
+/** Removes every directory {@link tempDir} made (and the binary's cache). */
 export function removeTempDirs(): void {
 	for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+	if (cache !== undefined) rmSync(cache, { recursive: true, force: true });
+	cache = undefined;
 }
 
 /** The lines of a text output, without the empty string after the final newline. */

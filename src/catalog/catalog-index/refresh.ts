@@ -5,6 +5,8 @@
  * source no longer lists are dropped.
  */
 
+import { existsSync } from "node:fs";
+import { isAbsolute } from "node:path";
 import type { SessionListing } from "../../storage/store.js";
 import { compareLocations, listSessions, SkippedFile } from "../read.js";
 import type { SkippedSession } from "../summary.js";
@@ -42,7 +44,13 @@ export async function refreshIndex(
 	}
 	const rows = tables.rows();
 	const names = new Set(sources.map((source) => source.name));
-	const gone = [...rows.values()].filter((row) => names.has(row.source) && !listed.has(row.location));
+	// Gone: no longer listed by its source; or, of another source (a directory searched once),
+	// a file that no longer exists: nothing else would ever drop it.
+	const gone = [...rows.values()].filter((row) =>
+		names.has(row.source)
+			? !listed.has(row.location)
+			: isAbsolute(row.location) && !listed.has(row.location) && !existsSync(row.location),
+	);
 	tables.remove(gone.map((row) => row.sid));
 	const result: IndexRefresh = {
 		sessions: listed.size,
