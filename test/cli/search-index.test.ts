@@ -6,7 +6,7 @@
  */
 
 import assert from "node:assert/strict";
-import { existsSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { type AgentsHome, buildAgentsHome } from "../catalog/agents-home.js";
@@ -74,6 +74,15 @@ describe("search --agents", () => {
 		const scanned = await cli(["search", "radix tree merges", "--agents", "--scan"], { env });
 		assert.equal(text.stderr, scanned.stderr);
 		assert.match(text.stderr, /events\.jsonl: not a session file/);
+	});
+
+	test("two processes building the index at once both answer as the scan does", async () => {
+		rmSync(join(home.home, ".cache"), { recursive: true, force: true });
+		const args = ["search", "the", "--agents", "--json"];
+		const [a, b] = await Promise.all([cli(args, { env }), cli(args, { env })]);
+		const scanned = await cli([...args, "--scan"], { env });
+		assert.equal(a.stdout, scanned.stdout, a.stderr);
+		assert.equal(b.stdout, scanned.stdout, b.stderr);
 	});
 
 	test("--cwd narrows to one project; --agents takes no DIR", async () => {
