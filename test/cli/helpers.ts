@@ -39,17 +39,17 @@ function inheritedEnv(): NodeJS.ProcessEnv {
 	return rest;
 }
 
-let cache: string | undefined;
+/** The binary's cache for this test process (made by the binary when it needs it, removed at exit). */
+const CACHE = join(tmpdir(), `session-tree-cli-cache-${process.pid}`);
+process.on("exit", () => rmSync(CACHE, { recursive: true, force: true }));
 
 /**
- * Where the binary keeps its cache (the catalog index, docs/serve.md): a temporary directory of
- * this test process, never the developer's `~/.cache`, unless the test gives a HOME of its own
- * (then that HOME's `.cache`, as the binary would choose).
+ * Where the binary keeps its cache (the catalog index, docs/serve.md): {@link CACHE}, never the
+ * developer's `~/.cache`, unless the test gives a HOME of its own (then that HOME's `.cache`,
+ * as the binary would choose).
  */
 function cacheEnv(env: Record<string, string> | undefined): Record<string, string> {
-	if (env?.HOME !== undefined) return {};
-	cache ??= mkdtempSync(join(tmpdir(), "session-tree-cli-cache-"));
-	return { XDG_CACHE_HOME: cache };
+	return env?.HOME !== undefined ? {} : { XDG_CACHE_HOME: CACHE };
 }
 
 /** Runs `node dist/bin/session-tree.js ...args` (the bundled CLI, see scripts/bundle-cli.mjs). */
@@ -105,11 +105,9 @@ export function tempDir(): string {
 	return dir;
 }
 
-/** Removes every directory {@link tempDir} made (and the binary's cache). */
+/** Removes every directory {@link tempDir} made. */
 export function removeTempDirs(): void {
 	for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
-	if (cache !== undefined) rmSync(cache, { recursive: true, force: true });
-	cache = undefined;
 }
 
 /** The lines of a text output, without the empty string after the final newline. */
