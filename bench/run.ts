@@ -11,7 +11,8 @@
  * (skip the direct read of a Claude Code transcript, bench/direct-read.ts), --direct-only (run
  * only that section; --base PATH measures another build's CLI beside ours there), --no-serve (skip
  * the `serve` section, bench/serve.ts: a session page in Chromium and an append shown live),
- * --serve-only (run only that section).
+ * --serve-only (run only that section), --no-index (skip the catalog index section,
+ * bench/catalog-index.ts), --index-only (run only that section).
  */
 
 import { spawnSync } from "node:child_process";
@@ -19,6 +20,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, freemem, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runCatalogIndex } from "./catalog-index.js";
 import type { Measurement, Op, Side, Task } from "./child.js";
 import { runDirectRead } from "./direct-read.js";
 import { CHAIN_FILE, DATA_DIR, ensureFile, filesForSize, type GenerateStats, REPO_ROOT } from "./generate.js";
@@ -58,6 +60,9 @@ interface Options {
 	/** Run the `serve` section (bench/serve.ts) after the HTML one; only it with `serveOnly`. */
 	serve: boolean;
 	serveOnly: boolean;
+	/** Run the catalog index section (bench/catalog-index.ts) at the end; only it with `indexOnly`. */
+	index: boolean;
+	indexOnly: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -75,6 +80,8 @@ function parseArgs(argv: string[]): Options {
 		directOnly: false,
 		serve: true,
 		serveOnly: false,
+		index: true,
+		indexOnly: false,
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
@@ -99,9 +106,11 @@ function parseArgs(argv: string[]): Options {
 		else if (arg === "--no-direct") options.direct = false;
 		else if (arg === "--direct-only") options.directOnly = true;
 		else if (arg === "--base") options.base = value();
+		else if (arg === "--no-index") options.index = false;
+		else if (arg === "--index-only") options.indexOnly = true;
 		else if (arg === "--help" || arg === "-h") {
 			console.log(
-				"npm run bench -- [--runs N] [--sizes 10k,100k,1m] [--large] [--no-chain] [--json FILE] [--no-stores | --stores-only] [--no-html | --html-only] [--no-serve | --serve-only] [--no-import | --import-only] [--no-direct | --direct-only] [--base CLI]",
+				"npm run bench -- [--runs N] [--sizes 10k,100k,1m] [--large] [--no-chain] [--json FILE] [--no-stores | --stores-only] [--no-html | --html-only] [--no-serve | --serve-only] [--no-import | --import-only] [--no-direct | --direct-only] [--base CLI] [--no-index | --index-only]",
 			);
 			process.exit(0);
 		} else throw new Error(`unknown argument ${arg}`);
@@ -376,6 +385,10 @@ async function main(): Promise<void> {
 		await runImport({ runs: options.runs });
 		return;
 	}
+	if (options.indexOnly) {
+		await runCatalogIndex({ runs: options.runs });
+		return;
+	}
 	const direct = () => runDirectRead({ runs: options.runs, ...(options.base ? { base: options.base } : {}) });
 	if (options.directOnly) {
 		if (!(await direct())) process.exitCode = 1;
@@ -567,6 +580,7 @@ async function main(): Promise<void> {
 	if (options.import) await runImport({ runs: options.runs });
 	if (options.stores) await runStores({ runs: options.runs, large: options.sizes.includes("1m") });
 	if (options.direct && !(await direct())) process.exitCode = 1;
+	if (options.index) await runCatalogIndex({ runs: options.runs });
 }
 
 await main();

@@ -9,12 +9,12 @@
  * whose files may be other agents' transcripts (`ls DIR`, `search TEXT DIR`).
  */
 
-import { readdirSync, type Stats, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { SessionTreeError } from "../core/errors.js";
 import type { SessionHeader } from "../core/types.js";
 import { ForeignFileStore } from "../import/foreign-store.js";
+import { sessionFilesUnder } from "../storage/directory-collection.js";
 import { FileSessionStore } from "../storage/file-store.js";
 import { defaultAgentDir, sessionsRoot } from "../storage/paths.js";
 import type {
@@ -68,45 +68,8 @@ export function agentPlaces(env: NodeJS.ProcessEnv = process.env): AgentPlace[] 
 
 const CAPABILITIES: CollectionCapabilities = Object.freeze({ listing: true, search: false, remove: false });
 
-function statOrUndefined(path: string): Stats | undefined {
-	try {
-		return statSync(path);
-	} catch {
-		return undefined;
-	}
-}
-
-/**
- * The session files under `dir`, at most `depth` levels down, sorted by path: the `*.jsonl`
- * files, or those `accept` takes (by their path below the first `dir`). An older `X.json` beside
- * an `X.jsonl` is left out: Gemini CLI wrote the `.jsonl` from it when it resumed the session.
- */
-function sessionFiles(
-	dir: string,
-	depth: number,
-	out: Array<{ path: string; stats: Stats }>,
-	accept?: (relative: string) => boolean,
-	below = "",
-): void {
-	let names: string[];
-	try {
-		names = readdirSync(dir).sort();
-	} catch {
-		return;
-	}
-	const present = new Set(names);
-	for (const name of names) {
-		const path = join(dir, name);
-		const relative = below === "" ? name : `${below}/${name}`;
-		const stats = statOrUndefined(path);
-		if (!stats) continue;
-		if (stats.isDirectory()) {
-			if (depth > 1 && !name.startsWith(".")) sessionFiles(path, depth - 1, out, accept, relative);
-		} else if (stats.isFile() && (accept ? accept(relative) : name.endsWith(".jsonl"))) {
-			if (name.endsWith(".json") && present.has(`${name}l`)) continue;
-			out.push({ path, stats });
-		}
-	}
+function optional(accept: AgentPlace["accept"]): { accept?: (relative: string) => boolean } {
+	return accept ? { accept } : {};
 }
 
 function readOnly(location: string): SessionTreeError {
@@ -127,8 +90,7 @@ export class AgentsCollection implements SessionCollection {
 
 	async *list(): AsyncIterable<SessionListing> {
 		for (const place of this.places) {
-			const files: Array<{ path: string; stats: Stats }> = [];
-			sessionFiles(place.root, place.depth, files, place.accept);
+			const files = sessionFilesUnder(place.root, { depth: place.depth, skipHidden: true, ...optional(place.accept) });
 			for (const { path, stats } of files) {
 				this.agents.set(path, place.agent);
 				yield { location: path, modified: stats.mtime, bytes: stats.size };

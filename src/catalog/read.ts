@@ -22,7 +22,7 @@ import type { SessionTree } from "../core/tree.js";
 import type { Envelope, TreeNode } from "../core/tree-node.js";
 import type { SessionEntry } from "../core/types.js";
 import { countOf } from "../render/preview.js";
-import type { SessionCollection, SessionListing, SessionStore, StoreRead } from "../storage/store.js";
+import type { SessionCollection, SessionListing, SessionStore, StorePosition, StoreRead } from "../storage/store.js";
 
 /** A parsed JSON record. */
 export type JsonRecord = Record<string, unknown>;
@@ -219,6 +219,18 @@ export function compareLocations(a: string, b: string): number {
 }
 
 /**
+ * What {@link readSession} gives back: the session, what `use` made of it, and where the read
+ * ended (the store's position after the last complete line: the catalog index reads what is
+ * appended after it with `readSince`) and the version the stream had (below 3: migrated).
+ */
+export interface SessionRead<T> {
+	session: CatalogSession;
+	value: T;
+	position: StorePosition;
+	fromVersion: number;
+}
+
+/**
  * Reads one listed session of a collection and runs `use` over it (see {@link readSession}),
  * then closes its store.
  * @throws SkippedFile for a session that is not one or cannot be read
@@ -227,7 +239,7 @@ export async function readListed<T>(
 	collection: SessionCollection,
 	listing: SessionListing,
 	use: (session: CatalogSession) => T,
-): Promise<{ session: CatalogSession; value: T }> {
+): Promise<SessionRead<T>> {
 	let store: SessionStore;
 	try {
 		store = collection.open(listing.location);
@@ -252,7 +264,7 @@ export async function readSession<T>(
 	store: SessionStore,
 	listing: Omit<SessionListing, "location">,
 	use: (session: CatalogSession) => T,
-): Promise<{ session: CatalogSession; value: T }> {
+): Promise<SessionRead<T>> {
 	const location = store.location;
 	let read: StoreRead;
 	try {
@@ -263,17 +275,17 @@ export async function readSession<T>(
 	const source = read.source && new RememberingSource(read.source);
 	let strictError: SessionTreeError;
 	try {
-		const { tree, problems } = loadTree(read.lines, { file: location, source });
+		const { tree, problems, fromVersion } = loadTree(read.lines, { file: location, source });
 		// A strict read throws on every problem but an incomplete last line, which it leaves out.
 		const warnings = problems.map((problem) => withLine(problem.message, problem.line));
 		const session = new CatalogSession(location, tree, source, listing.bytes ?? 0, modifiedOf(listing), warnings);
-		return { session, value: use(session) };
+		return { session, value: use(session), position: read.position, fromVersion };
 	} catch (error) {
 		if (!(error instanceof SessionTreeError) || !DAMAGE.has(error.code)) throw skipped(location, error);
 		strictError = error;
 	}
 	try {
-		const { tree, problems } = loadTree(read.lines, { lenient: true, file: location, source });
+		const { tree, problems, fromVersion } = loadTree(read.lines, { lenient: true, file: location, source });
 		// Every body, so the warning counts every problem, as `Session.open(…, { lenient, verify })` does.
 		tree.getEntries();
 		const more = problems.length > 1 ? ` (and ${countOf(problems.length - 1, "more problem")})` : "";
@@ -287,7 +299,7 @@ export async function readSession<T>(
 			[warning],
 			true,
 		);
-		return { session, value: use(session) };
+		return { session, value: use(session), position: read.position, fromVersion };
 	} catch (error) {
 		throw skipped(location, error instanceof SessionTreeError && DAMAGE.has(error.code) ? strictError : error);
 	}

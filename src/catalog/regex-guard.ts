@@ -14,7 +14,7 @@
  */
 
 import { setFlagsFromString } from "node:v8";
-import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
+import { MessageChannel, type MessagePort, Worker } from "node:worker_threads";
 import { SessionTreeError } from "../core/errors.js";
 
 /** The query is not a valid regular expression, or one refused for taking too long. */
@@ -81,7 +81,12 @@ function linear(pattern: string, flags: string): RegExp | undefined {
 	}
 }
 
-/** The worker's code: compile once, then answer one text at a time on its port. */
+/**
+ * The worker's code: compile once, then answer one text at a time: the match goes into the
+ * shared state (`[done, start, end]`, start -1 for none) before `done` is set. (A reply
+ * posted on the port could still be on its way when the caller woke up and looked: the caller
+ * then took it for "no match", and the next text for this one's answer.)
+ */
 const WORKER_SOURCE = `
 const { workerData } = require("node:worker_threads");
 const { pattern, flags, port, signal } = workerData;
@@ -90,7 +95,8 @@ const regex = new RegExp(pattern, flags);
 port.on("message", (text) => {
 	regex.lastIndex = 0;
 	const match = regex.exec(text);
-	port.postMessage(match ? [match.index, match.index + match[0].length] : null);
+	state[1] = match ? match.index : -1;
+	state[2] = match ? match.index + match[0].length : -1;
 	Atomics.store(state, 0, 1);
 	Atomics.notify(state, 0);
 });
@@ -102,7 +108,8 @@ class LimitedRegex implements GuardedRegex {
 	readonly engine = "limited" as const;
 	private worker: Worker | undefined;
 	private port: MessagePort | undefined;
-	private readonly state = new Int32Array(new SharedArrayBuffer(4));
+	/** `[done, start, end]`, shared with the worker (see WORKER_SOURCE). */
+	private readonly state = new Int32Array(new SharedArrayBuffer(12));
 	private started = false;
 
 	constructor(
@@ -124,8 +131,8 @@ class LimitedRegex implements GuardedRegex {
 			this.refused = `the regular expression /${this.pattern}/ took more than ${this.limitMs} ms on one text of ${text.length} characters (catastrophic backtracking, e.g. nested quantifiers such as (a+)+): refused`;
 			throw new InvalidPattern(this.refused);
 		}
-		const reply = receiveMessageOnPort(port)?.message as [number, number] | null | undefined;
-		return reply ? { start: reply[0], end: reply[1] } : undefined;
+		const start = this.state[1] as number;
+		return start < 0 ? undefined : { start, end: this.state[2] as number };
 	}
 
 	/** The worker's port, the worker started (and waited for) on first use. */

@@ -75,9 +75,10 @@ export function messageText(content: unknown): string {
 
 /**
  * What pi's `buildSessionInfo` collects from the messages: the first user text (here: the first
- * typed text, skipping what an agent injected) and the last activity.
+ * typed text, skipping what an agent injected) and the last activity. The catalog index feeds
+ * it the entries appended to a session, starting from what it kept of the session before.
  */
-class Activity {
+export class Activity {
 	firstMessage = "";
 	last = 0;
 
@@ -107,7 +108,7 @@ class Activity {
  * messages in pi's layout, with `content` (as pi requires), the timestamp is the one their
  * envelope read at the end of the line. Messages in another layout are parsed.
  */
-function activityOf(session: CatalogSession): Activity {
+export function activityOf(session: CatalogSession): Activity {
 	const activity = new Activity();
 	const parses: TreeNode[] = [];
 	for (const node of session.nodes) {
@@ -140,18 +141,35 @@ function dateOrNull(value: unknown): Date | null {
 	return Number.isNaN(date.getTime()) ? null : date;
 }
 
-/** The summary of a session read by the reducer. */
-function summarize(session: CatalogSession): SessionSummary {
-	const header = session.header;
-	const activity = activityOf(session);
-	const created = dateOrNull(header.timestamp);
+/**
+ * A session's last activity and modification time: the last message's time, else the header's,
+ * else the listed time; the listed time, else the last activity.
+ */
+export function timesOf(
+	activityMs: number,
+	created: Date | null,
+	listedModified: Date,
+): { lastActivity: Date; modified: Date } {
 	let lastActivity: Date;
-	if (activity.last > 0) lastActivity = new Date(activity.last);
-	else lastActivity = created ?? session.modified;
-	if (Number.isNaN(lastActivity.getTime())) lastActivity = session.modified;
+	if (activityMs > 0) lastActivity = new Date(activityMs);
+	else lastActivity = created ?? listedModified;
+	if (Number.isNaN(lastActivity.getTime())) lastActivity = listedModified;
 	// The epoch is what the catalog puts when the store listed no time.
-	const listed = session.modified.getTime();
-	const modified = listed > 0 && !Number.isNaN(listed) ? session.modified : lastActivity;
+	const listed = listedModified.getTime();
+	const modified = listed > 0 && !Number.isNaN(listed) ? listedModified : lastActivity;
+	return { lastActivity, modified };
+}
+
+/** The summary of a session read by the reducer. */
+export function summarize(session: CatalogSession): SessionSummary {
+	return summarizeWith(session, activityOf(session));
+}
+
+/** The summary of a session read by the reducer, from its activity. */
+export function summarizeWith(session: CatalogSession, activity: Activity): SessionSummary {
+	const header = session.header;
+	const created = dateOrNull(header.timestamp);
+	const { lastActivity, modified } = timesOf(activity.last, created, session.modified);
 	return {
 		file: session.location,
 		id: String(header.id),

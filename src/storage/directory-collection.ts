@@ -1,13 +1,14 @@
 /**
  * A directory tree of JSONL session files as a {@link SessionCollection}, with pi's layout:
  * one project's directory (`<agentDir>/sessions/--<cwd>--/`), every project under the sessions
- * root, or directories and files given explicitly. A directory holds its `*.jsonl` files and
- * those of its direct subdirectories, so a project directory and a sessions root both work.
+ * root, or directories and files given explicitly. A directory holds the `*.jsonl` files below
+ * it at any depth, so a project directory, a sessions root and an agent's dated tree
+ * (`~/.codex/sessions/YYYY/MM/DD/`) all work.
  * Each session opens as a {@link FileSessionStore}.
  */
 
 import { type Dirent, readdirSync, type Stats, statSync, unlinkSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
+import { join, resolve, sep } from "node:path";
 import { SessionTreeError } from "../core/errors.js";
 import type { SessionHeader } from "../core/types.js";
 import { errorCode } from "../core/validate.js";
@@ -26,7 +27,7 @@ export class DirectoryCollection implements SessionCollection {
 	private readonly options: FileStoreOptions;
 
 	/**
-	 * @param paths directories (their `*.jsonl` files and those of their direct subdirectories)
+	 * @param paths directories (the `*.jsonl` files below them, at any depth)
 	 *   and files (listed as they are); a path that does not exist holds no sessions
 	 * @param options how the stores of its sessions are opened
 	 */
@@ -66,7 +67,7 @@ export class DirectoryCollection implements SessionCollection {
 		const seen = new Set<string>();
 		for (const path of this.paths) {
 			const stats = statOrUndefined(path);
-			const files = stats?.isDirectory() ? sessionFilesIn(path) : stats?.isFile() ? [{ path, stats }] : [];
+			const files = stats?.isDirectory() ? sessionFilesUnder(path) : stats?.isFile() ? [{ path, stats }] : [];
 			for (const file of files) {
 				if (seen.has(file.path)) continue;
 				seen.add(file.path);
@@ -103,29 +104,58 @@ export class DirectoryCollection implements SessionCollection {
 		}
 	}
 
-	/** True for a file given as it is, or one directly in a directory of the collection or in a direct subdirectory. */
+	/** True for a file given as it is, or one below a directory of the collection (at any depth). */
 	private holds(path: string): boolean {
-		const parent = dirname(path);
-		return this.paths.some((root) => root === path || parent === root || dirname(parent) === root);
+		return this.paths.some((root) => root === path || path.startsWith(root.endsWith(sep) ? root : `${root}${sep}`));
 	}
 }
 
-/** The *.jsonl files directly in `dir` and in its direct subdirectories, sorted by path. */
-function sessionFilesIn(dir: string): Array<{ path: string; stats: Stats }> {
+/** Options of {@link sessionFilesUnder}. */
+export interface WalkOptions {
+	/** Files sit at most this many levels below the directory (1: in it). Default: any depth. */
+	depth?: number;
+	/**
+	 * Which files are sessions, by their path below the directory (`/`-separated); default:
+	 * every `*.jsonl`.
+	 */
+	accept?: (relative: string) => boolean;
+	/** Leave out directories whose name starts with a dot. Default false. */
+	skipHidden?: boolean;
+}
+
+/**
+ * The session files under `dir` at any depth (or at most `depth` levels down), sorted by path:
+ * the `*.jsonl` files, or those `accept` takes. Symbolic links to directories are followed, but
+ * never into a directory the walk is already inside (by device and inode), so a link loop ends. An older `X.json` beside an
+ * `X.jsonl` is left out (Gemini CLI wrote the `.jsonl` from it when it resumed the session).
+ */
+export function sessionFilesUnder(dir: string, options: WalkOptions = {}): Array<{ path: string; stats: Stats }> {
 	const files: Array<{ path: string; stats: Stats }> = [];
-	const addFile = (path: string, item: Dirent) => {
-		if (!item.name.endsWith(".jsonl")) return;
-		const stats = statOrUndefined(path);
-		if (stats?.isFile()) files.push({ path, stats });
-	};
-	for (const item of listDir(dir)) {
-		const path = join(dir, item.name);
-		if (isDirectory(item, path)) {
-			for (const inner of listDir(path)) addFile(join(path, inner.name), inner);
-		} else {
-			addFile(path, item);
+	const accept = options.accept ?? ((relative: string) => relative.endsWith(".jsonl"));
+	const inside = new Set<string>();
+	const walk = (at: string, below: string, depth: number) => {
+		const self = statOrUndefined(at);
+		if (!self) return;
+		const id = `${self.dev}:${self.ino}`;
+		if (inside.has(id)) return;
+		inside.add(id);
+		const items = listDir(at);
+		const present = new Set(items.map((item) => item.name));
+		for (const item of items) {
+			const path = join(at, item.name);
+			const relative = below === "" ? item.name : `${below}/${item.name}`;
+			if (isDirectory(item, path)) {
+				if (depth > 1 && !(options.skipHidden && item.name.startsWith("."))) walk(path, relative, depth - 1);
+				continue;
+			}
+			if (!accept(relative)) continue;
+			if (item.name.endsWith(".json") && present.has(`${item.name}l`)) continue;
+			const stats = statOrUndefined(path);
+			if (stats?.isFile()) files.push({ path, stats });
 		}
-	}
+		inside.delete(id);
+	};
+	walk(dir, "", options.depth ?? Number.POSITIVE_INFINITY);
 	return files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 }
 

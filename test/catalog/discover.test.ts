@@ -28,12 +28,16 @@ async function locations(collection: DirectoryCollection | MemoryCollection): Pr
 }
 
 describe("DirectoryCollection", () => {
-	test("a directory: its *.jsonl files and those of its direct subdirectories, sorted, with time and size", async () => {
+	test("a directory: its *.jsonl files at any depth, sorted, with time and size; a link loop ends", async () => {
 		const dir = join(root, "tree");
 		const top = touch(join(dir, "b.jsonl"), "12345\n");
 		const inner = touch(join(dir, "--proj--", "a.jsonl"));
 		touch(join(dir, "notes.txt"));
-		touch(join(dir, "--proj--", "deeper", "c.jsonl"));
+		const deeper = touch(join(dir, "--proj--", "deeper", "c.jsonl"));
+		// Four levels down, as Codex's sessions/YYYY/MM/DD/.
+		const dated = touch(join(dir, "2025", "11", "18", "rollout.jsonl"));
+		// A link back up: followed once, never into the directory it is inside.
+		symlinkSync(dir, join(dir, "--proj--", "deeper", "loop"));
 		mkdirSync(join(dir, "dir.jsonl"));
 		const linked = join(dir, "linked.jsonl");
 		symlinkSync(top, linked);
@@ -45,7 +49,15 @@ describe("DirectoryCollection", () => {
 		const listings = await listSessions(collection);
 		assert.deepEqual(
 			listings.map((listing) => listing.location),
-			[inner, top, join(dir, "link-to-proj", "a.jsonl"), linked].sort(),
+			[
+				inner,
+				deeper,
+				dated,
+				top,
+				join(dir, "link-to-proj", "a.jsonl"),
+				join(dir, "link-to-proj", "deeper", "c.jsonl"),
+				linked,
+			].sort(),
 		);
 		const b = listings.find((listing) => listing.location === top);
 		assert.equal(b?.bytes, 6);

@@ -68,7 +68,8 @@ export async function runInTerminal(
 	const done = join(options.logDir, `${name}.done`);
 	// Wait a moment so that pipe-pane is set up before the command writes anything.
 	const command =
-		`sleep 0.3; env -u FORCE_COLOR -u NO_COLOR TERM=xterm-256color ${vars.map(quote).join(" ")} ` +
+		// The binary's cache (the catalog index) in the log directory unless `vars` say otherwise.
+		`sleep 0.3; env -u FORCE_COLOR -u NO_COLOR TERM=xterm-256color ${quote(`XDG_CACHE_HOME=${join(options.logDir, "cache")}`)} ${vars.map(quote).join(" ")} ` +
 		`${quote(process.execPath)} ${quote(BIN)} ${args.map(quote).join(" ")}; touch ${quote(done)}; sleep 60`;
 	ensureServer();
 	tmux("new-session", "-d", "-s", name, "-x", String(options.width), "-y", String(options.height), command);

@@ -39,12 +39,25 @@ function inheritedEnv(): NodeJS.ProcessEnv {
 	return rest;
 }
 
+/** The binary's cache for this test process (made by the binary when it needs it, removed at exit). */
+const CACHE = join(tmpdir(), `session-tree-cli-cache-${process.pid}`);
+process.on("exit", () => rmSync(CACHE, { recursive: true, force: true }));
+
+/**
+ * Where the binary keeps its cache (the catalog index, docs/serve.md): {@link CACHE}, never the
+ * developer's `~/.cache`, unless the test gives a HOME of its own (then that HOME's `.cache`,
+ * as the binary would choose).
+ */
+function cacheEnv(env: Record<string, string> | undefined): Record<string, string> {
+	return env?.HOME !== undefined ? {} : { XDG_CACHE_HOME: CACHE };
+}
+
 /** Runs `node dist/bin/session-tree.js ...args` (the bundled CLI, see scripts/bundle-cli.mjs). */
 export function cli(args: readonly string[], options: CliOptions = {}): Promise<CliResult> {
 	return new Promise((done, fail) => {
 		const child = spawn(process.execPath, [BIN, ...args], {
 			cwd: options.cwd ?? REPO,
-			env: { ...inheritedEnv(), ...options.env },
+			env: { ...inheritedEnv(), ...cacheEnv(options.env), ...options.env },
 			stdio: ["pipe", "pipe", "pipe"],
 			// detached: the child calls setsid(), which leaves it without a controlling terminal.
 			...(options.noTerminal ? { detached: true } : {}),

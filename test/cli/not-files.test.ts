@@ -58,7 +58,8 @@ function runNode(args: readonly string[], env: Record<string, string> = {}): Pro
 	return new Promise((resolve, reject) => {
 		const child = spawn(process.execPath, args, {
 			cwd: REPO,
-			env: { ...process.env, ...env },
+			// The binary's cache (the catalog index) in this test's directory, not the developer's.
+			env: { ...process.env, XDG_CACHE_HOME: join(dir, "cache"), ...env },
 			stdio: ["pipe", "pipe", "pipe"],
 		});
 		let stdout = "";

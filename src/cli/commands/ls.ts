@@ -1,5 +1,6 @@
 /** `session-tree ls`: the sessions of a project (or of all projects, or of a directory), newest first. */
 
+import { resolve } from "node:path";
 import { type Agent, AgentsCollection, agentPlaces, TranscriptDirectory } from "../../catalog/agents.js";
 import { type Selection, selectCollection } from "../../catalog/discover.js";
 import { flatten, formatBytes, whenText } from "../../catalog/format.js";
@@ -16,6 +17,7 @@ import {
 	wholeNumberOption,
 } from "../args.js";
 import { jsonLine } from "../json.js";
+import { agentsRoot, agentsSource, freshIndex, summaryOf } from "./indexed.js";
 
 /** A row of `ls --json`. */
 export interface LsRow {
@@ -135,25 +137,55 @@ export function renderLs(
 	return `${lines.join("\n")}\n`;
 }
 
+/** Every session of the selection read and summarised (progress on stderr on a terminal). */
+async function summarize(selection: Selection): Promise<{ sessions: SessionSummary[]; skipped: SkippedSession[] }> {
+	const progress = createProgress(process.stderr, { label: "reading sessions" });
+	try {
+		return await summarizeSessions(selection.collection, {
+			onProgress: (done, total) => progress.update(done, total),
+		});
+	} finally {
+		progress.finish();
+	}
+}
+
 /** Runs `session-tree ls`; its name, options and help are in its spec (src/cli/specs/catalog.ts). */
 export const lsCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
 		const width = outputWidth(values, "ls");
-		let agents: AgentsCollection | undefined;
 		let selection: Selection;
+		let listed: { sessions: SessionSummary[]; skipped: SkippedSession[] };
+		let agentOfFile: ((file: string) => Agent | undefined) | undefined;
 		if (values.agents === true) {
-			if (positionals[0] !== undefined || values.all === true || values.cwd !== undefined) {
-				throw new UsageError("--agents lists the default places of every agent; it takes no DIR, --all or --cwd", "ls");
+			if (positionals[0] !== undefined || values.all === true) {
+				throw new UsageError("--agents lists the default places of every agent; it takes no DIR or --all", "ls");
 			}
-			agents = new AgentsCollection(agentPlaces());
-			selection = { root: agents.location, kind: "all", collection: agents };
-		} else selection = selectFromArgs(values, positionals[0], "ls");
-		const agentOf = agents ? (session: SessionSummary) => agents.agentOf(session.file) ?? "" : undefined;
-		const progress = createProgress(process.stderr, { label: "reading sessions" });
-		const { sessions, skipped } = await summarizeSessions(selection.collection, {
-			onProgress: (done, total) => progress.update(done, total),
-		});
-		progress.finish();
+			const cwd = stringValue(values, "cwd");
+			const project = cwd === undefined ? undefined : resolve(cwd);
+			const fresh = values.scan === true ? undefined : await freshIndex(agentsSource());
+			if (fresh) {
+				selection = { root: agentsRoot(), kind: "all", collection: fresh.source.collection };
+				const found = fresh.index.sessions({
+					source: fresh.source.name,
+					...(project === undefined ? {} : { cwd: project }),
+				});
+				const agentOf = new Map(found.sessions.map((session) => [session.location, session.agent ?? undefined]));
+				agentOfFile = (file) => agentOf.get(file);
+				listed = { sessions: found.sessions.map(summaryOf), skipped: fresh.refresh.skipped };
+				fresh.index.close();
+			} else {
+				const collection = new AgentsCollection(agentPlaces());
+				agentOfFile = (file) => collection.agentOf(file);
+				selection = { root: collection.location, kind: "all", collection };
+				listed = await summarize(selection);
+				if (project !== undefined) listed.sessions = listed.sessions.filter((session) => session.cwd === project);
+			}
+		} else {
+			selection = selectFromArgs(values, positionals[0], "ls");
+			listed = await summarize(selection);
+		}
+		const { sessions, skipped } = listed;
+		const agentOf = agentOfFile ? (session: SessionSummary) => agentOfFile(session.file) ?? "" : undefined;
 		reportProblems(
 			io,
 			skipped,
@@ -162,7 +194,7 @@ export const lsCommand: CommandHandler = {
 		if (values.json) {
 			const rows = sessions.map((session) => {
 				const row = toRow(session);
-				const agent = agents?.agentOf(session.file);
+				const agent = agentOfFile?.(session.file);
 				if (agent !== undefined) row.agent = agent;
 				return row;
 			});

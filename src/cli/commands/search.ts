@@ -1,16 +1,17 @@
 /** `session-tree search`: message text across sessions, with the match in context. */
 
+import type { Agent } from "../../catalog/agents.js";
 import { flatten } from "../../catalog/format.js";
-import { compileQuery, InvalidPattern, type Matcher, type SearchHit, searchSessions } from "../../catalog/search.js";
+import { compileQuery, InvalidPattern, type Matcher, type SearchHit } from "../../catalog/search.js";
 import { type Painter, painter, shouldColor } from "../../render/color.js";
 import { displayWidth, sanitize } from "../../render/preview.js";
-import { createProgress } from "../../render/progress.js";
 import { CliError, type CommandHandler, requiredPositional, UsageError, wholeNumberOption } from "../args.js";
 import { jsonLine } from "../json.js";
 import { outputWidth, reportProblems, selectFromArgs } from "./ls.js";
+import { refusingSlowRegex, searchAgents, searchSelection } from "./search-indexed.js";
 
-/** A row of `search --json`: a hit as the catalog reports it. */
-export type SearchRow = SearchHit;
+/** A row of `search --json`: a hit as the catalog reports it (with --agents, whose session it is). */
+export type SearchRow = SearchHit & { agent?: Agent | null };
 
 /** Snippet columns when the output is not a terminal (and for --json). */
 const PIPED_SNIPPET_WIDTH = 100;
@@ -55,13 +56,13 @@ export const searchCommand: CommandHandler = {
 		if (pattern === "") throw new UsageError("TEXT is empty", "search");
 		const limit = wholeNumberOption(values, "limit", 1, "search");
 		let matcher: Matcher;
+		const query = { pattern, regex: values.regex === true, ignoreCase: values["ignore-case"] === true };
 		try {
-			matcher = compileQuery({ pattern, regex: values.regex === true, ignoreCase: values["ignore-case"] === true });
+			matcher = compileQuery(query);
 		} catch (error) {
 			if (error instanceof InvalidPattern) throw new UsageError(`invalid --regex: ${error.message}`, "search");
 			throw error;
 		}
-		const selection = selectFromArgs(values, positionals[1], "search");
 		const json = values.json === true;
 		const width = json ? undefined : outputWidth(values, "search");
 		const idBudget = 8;
@@ -69,22 +70,12 @@ export const searchCommand: CommandHandler = {
 			width === undefined
 				? PIPED_SNIPPET_WIDTH
 				: Math.max(20, width - (2 + idBudget + 2 + ROLE_BUDGET + 2 + MARK_WIDTH + 2));
-		const progress = createProgress(process.stderr, { label: "searching sessions" });
-		let result: Awaited<ReturnType<typeof searchSessions>>;
-		try {
-			result = await searchSessions(selection.collection, matcher, {
-				...(limit === undefined ? {} : { limit }),
-				snippetWidth,
-				scan: values.scan === true,
-				onProgress: (done, total) => progress.update(done, total),
-			});
-		} catch (error) {
-			// A regular expression refused for its time (see catalog/regex-guard.ts) is the query's fault.
-			if (error instanceof InvalidPattern) throw new UsageError(`refused --regex: ${error.message}`, "search");
-			throw error;
-		}
-		progress.finish();
-		await selection.collection.close?.();
+		const options = { ...(limit === undefined ? {} : { limit }), snippetWidth, scan: values.scan === true };
+		const { root, result, agentOf } = await refusingSlowRegex(() =>
+			values.agents === true
+				? searchAgents(values, positionals[1], query, matcher, options)
+				: searchSelection(selectFromArgs(values, positionals[1], "search"), query, matcher, options),
+		);
 		reportProblems(io, result.skipped, result.warnings);
 		if (json) {
 			const rows: SearchRow[] = result.hits.map((hit) => ({
@@ -97,13 +88,14 @@ export const searchCommand: CommandHandler = {
 				snippet: hit.snippet,
 				matchStart: hit.matchStart,
 				matchEnd: hit.matchEnd,
+				...(agentOf ? { agent: agentOf(hit) } : {}),
 			}));
 			io.out(jsonLine(rows));
 		} else if (result.hits.length > 0) {
 			io.out(renderHits(result.hits, painter(shouldColor(process.stdout))));
 		}
 		if (result.hits.length === 0) {
-			const where = result.sessions === 0 ? ` (no sessions in ${selection.root})` : "";
+			const where = result.sessions === 0 ? ` (no sessions in ${root})` : "";
 			throw new CliError(`no matches${where}`);
 		}
 	},
