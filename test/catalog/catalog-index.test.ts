@@ -53,7 +53,7 @@ describe("CatalogIndex.search finds what searchSessions finds", () => {
 		["a regular expression", { pattern: "tr(ie|ee)s?\\b", regex: true }, 3],
 		["a regular expression ignoring case", { pattern: "^(how|what)", regex: true, ignoreCase: true }, 2],
 		["two characters (no trigram)", { pattern: "ok" }, 3],
-		["quotes and braces (no query syntax)", { pattern: '{"output":"' }, 1],
+		["quotes and braces (no query syntax)", { pattern: '[{"title":"' }, 1],
 		[
 			"a long text (looked up by some of its trigrams)",
 			{ pattern: "A radix tree merges chains of single children." },

@@ -6,7 +6,6 @@
  * and deleting it only means the next refresh builds it again. docs/serve.md, "The index".
  */
 
-import { AgentsCollection, agentPlaces } from "../agents.js";
 import type { SearchQuery } from "../search.js";
 import { refreshIndex } from "./refresh.js";
 import { defaultIndexPath, isDamage, openIndexDatabase, removeDatabase } from "./schema.js";
@@ -15,8 +14,10 @@ import { IndexTables } from "./tables.js";
 import type { IndexedSession, IndexRefresh, IndexSource } from "./types.js";
 import { type Agent, sessionOfRow } from "./view.js";
 
+export { sessionKey } from "./read-session.js";
 export { defaultIndexPath } from "./schema.js";
 export type { IndexHit, IndexSearchOptions } from "./search-index.js";
+export { agentSources, directorySource, storeSource } from "./sources.js";
 export type { IndexedSession, IndexRefresh, IndexSource } from "./types.js";
 
 /** Which sessions a listing or search of the index covers. */
@@ -126,17 +127,4 @@ async function openTables(path: string): Promise<IndexTables> {
 		removeDatabase(path);
 		return new IndexTables(await openIndexDatabase(path));
 	}
-}
-
-/** The default sources: the agents' places (`agentPlaces(env)`) as one source named "agents". */
-export function agentSources(env: NodeJS.ProcessEnv = process.env): IndexSource[] {
-	const collection = new AgentsCollection(agentPlaces(env));
-	return [
-		{
-			name: "agents",
-			collection,
-			agentOf: (location) => collection.agentOf(location) ?? null,
-			writable: (location) => collection.agentOf(location) === "pi",
-		},
-	];
 }

@@ -7,7 +7,6 @@
  * is the same, only slower.
  */
 
-import { resolve } from "node:path";
 import { agentPlaces } from "../../catalog/agents.js";
 import {
 	agentSources,
@@ -18,7 +17,6 @@ import {
 } from "../../catalog/catalog-index/index.js";
 import type { SessionSummary } from "../../catalog/summary.js";
 import { createProgress } from "../../render/progress.js";
-import type { SessionCollection } from "../../storage/store.js";
 
 /** An index brought up to date with some sources, and what the refresh found. */
 export interface FreshIndex {
@@ -60,11 +58,6 @@ export function agentsRoot(): string {
 	return agentPlaces(process.env)
 		.map((place) => place.root)
 		.join(", ");
-}
-
-/** A directory the user named, as the index's source: its files read as `ls DIR` reads them (no agent's place). */
-export function directorySource(dir: string, collection: SessionCollection): IndexSource {
-	return { name: resolve(dir), collection, agentOf: () => null, writable: () => false };
 }
 
 /** An indexed session as `ls` shows it. */

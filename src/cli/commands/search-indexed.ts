@@ -7,6 +7,7 @@
 
 import { isAbsolute, resolve } from "node:path";
 import { type Agent, AgentsCollection, agentPlaces } from "../../catalog/agents.js";
+import { directorySource } from "../../catalog/catalog-index/index.js";
 import type { Selection } from "../../catalog/discover.js";
 import { listSessions } from "../../catalog/read.js";
 import {
@@ -21,7 +22,7 @@ import { summarizeSessions } from "../../catalog/summary.js";
 import { createProgress } from "../../render/progress.js";
 import type { SessionCollection, SessionListing } from "../../storage/store.js";
 import { type CommandInput, stringValue, UsageError } from "../args.js";
-import { agentsRoot, agentsSource, directorySource, type FreshIndex, freshIndex } from "./indexed.js";
+import { agentsRoot, agentsSource, type FreshIndex, freshIndex } from "./indexed.js";
 
 /** What a search found, where it looked (for messages) and, with --agents, whose each hit is. */
 export interface Found {
