@@ -13,10 +13,12 @@ import { after, before, describe, test } from "node:test";
 import { type Browser, chromium } from "playwright-core";
 import { keyOf } from "../../src/serve/catalog.js";
 import { Session } from "../../src/session.js";
+import { cliJson } from "../cli/helpers.js";
 import { BROWSER_SKIP, CHROMIUM, CHROMIUM_ARGS } from "../support/browser.js";
 import {
 	buildHome,
 	type Home,
+	homeEnv,
 	openServed,
 	type PageGlobals,
 	SCREENSHOTS,
@@ -129,6 +131,40 @@ describe("serve pages", { skip: BROWSER_SKIP }, () => {
 		await session.close();
 		assert.deepEqual(opened.foreign, []);
 		await opened.context.close();
+	});
+
+	test("search --agents and the search page find the same hits, in the same order", async () => {
+		// The CLI is the independent route here: its own process, over the same HOME (and index).
+		const queries: Array<[string, string]> = [
+			[SIDE_TEXT, "&i=0"],
+			["tree", "&i=1"],
+			["the", "&i=0"],
+			["B-tree|trie", "&regex=1&i=0"],
+		];
+		for (const [text, flags] of queries) {
+			const args = ["search", text, "--agents", "--json"];
+			if (flags.includes("i=1")) args.push("-i");
+			if (flags.includes("regex=1")) args.push("--regex");
+			const printed = await cliJson<Array<{ file: string; entryId: string; onActiveBranch: boolean }>>(args, {
+				env: homeEnv(home.home) as Record<string, string>,
+			});
+			const want = printed.map((hit) => [keyOf(hit.file), hit.entryId, hit.onActiveBranch ? "active" : "side"]);
+			assert.ok(want.length > 0, `search ${text} finds something`);
+			const opened = await openServed(browser, served, `/search?q=${encodeURIComponent(text)}${flags}`);
+			await opened.page.locator('[data-role="status"]').filter({ hasText: /hit/ }).waitFor({ timeout: 10_000 });
+			const got = await opened.page
+				.locator(".hit")
+				.evaluateAll((nodes) =>
+					nodes.map((n) => [
+						n.getAttribute("data-key"),
+						n.getAttribute("data-entry"),
+						n.querySelector("[data-branch]")?.getAttribute("data-branch"),
+					]),
+				);
+			assert.deepEqual(got, want.slice(0, got.length), `search ${text}${flags}`);
+			assert.equal(got.length, Math.min(want.length, 200), `search ${text}${flags}: as many hits`);
+			await opened.context.close();
+		}
 	});
 
 	test("#leaf=ID shows the library's context at that entry, on both branches; screenshots light and dark", async (t) => {
