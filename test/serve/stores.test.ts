@@ -76,6 +76,31 @@ describe("serve DIR", () => {
 		assert.equal(readFileSync(claude, "utf8"), before, "the transcript is not written");
 	});
 
+	test("with --agents, the agents' places are served beside the STORE; without, not", async () => {
+		// A pi session in the HOME's agent place: served only with --agents.
+		const home = join(root, "home-agents");
+		const place = join(home, ".pi", "agent", "sessions", "--p--");
+		mkdirSync(place, { recursive: true });
+		const own = await Session.create({ dir: place, cwd: "/p" });
+		await own.appendMessage({ role: "user", content: "In the agent's place", timestamp: 1 });
+		await own.close();
+		for (const [args, want] of [
+			[[dir], [keyOf(pi), keyOf(claude)].sort()],
+			[[dir, "--agents"], [keyOf(pi), keyOf(claude), keyOf(own.file as string)].sort()],
+		] as const) {
+			const server = await startServe(home, [...args]);
+			try {
+				const answer = await http(server.port, "/api/sessions", {
+					headers: { Host: `127.0.0.1:${server.port}`, Authorization: `Bearer ${server.token}` },
+				});
+				const { sessions } = JSON.parse(answer.body) as { sessions: Array<{ key: string }> };
+				assert.deepEqual(sessions.map((s) => s.key).sort(), want, args.join(" "));
+			} finally {
+				await server.stop();
+			}
+		}
+	});
+
 	test("the command that resumes a session in its agent", () => {
 		const base = { id: "abc-1", cwd: "/home/me/my proj", location: "/x/s.jsonl" };
 		assert.equal(resumeCommand({ ...base, agent: "pi" }), "pi --session /x/s.jsonl");

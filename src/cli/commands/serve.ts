@@ -42,7 +42,9 @@ export const serveCommand: CommandHandler = {
 			process.on("SIGINT", stop);
 			process.on("SIGTERM", stop);
 		});
-		const sources = [...(positionals.length === 0 ? agentSources() : []), ...positionals.map(storeSource)];
+		// STOREs given: those (a team's database, a directory), and the agents' places only when asked.
+		const withAgents = positionals.length === 0 || values.agents === true;
+		const sources = [...(withAgents ? agentSources() : []), ...positionals.map(storeSource)];
 		const server = await createServer({ sources, port, host });
 		io.out(`${server.url}\n`);
 		if (values.open === true) openBrowser(server.url);

@@ -8,7 +8,7 @@ export const SERVE_SPECS = defineCommands([
 		name: "serve",
 		summary: "every session of pi, Claude Code, Codex and Gemini CLI in the browser, live",
 		cli: {
-			synopsis: "serve [STORE…] [--port N] [--host H] [--open]",
+			synopsis: "serve [STORE…] [--agents] [--port N] [--host H] [--open]",
 			description:
 				"Starts a local web app and prints its URL (with a secret token; keep it to yourself): the\n" +
 				"sessions newest first, filtered by agent and project; search across every session and every\n" +
@@ -16,16 +16,27 @@ export const SERVE_SPECS = defineCommands([
 				"shows what an agent appends as it happens. Writable sessions (pi's files, sqlite:, postgres:)\n" +
 				"can be labelled, named, continued from an entry and forked from the page; other agents'\n" +
 				"files are read-only. With no STORE, every session in the default places of pi, Claude\n" +
-				"Code, Codex and Gemini CLI; each STORE adds a directory, sqlite:PATH or postgres://….\n" +
+				"Code, Codex and Gemini CLI; with STOREs (a directory, sqlite:PATH or postgres://…), those,\n" +
+				"and the agents' places too with --agents.\n" +
 				"Binds 127.0.0.1 unless --host says otherwise (a warning for an address other machines\n" +
 				"reach). Runs until Ctrl-C. See docs/serve.md for what it reads and its security model.",
 			examples: [
 				"session-tree serve",
 				"session-tree serve --open",
 				"session-tree serve ./sessions sqlite:team.db --port 8080",
+				"session-tree serve postgres://localhost/team --agents",
 			],
-			options: { port: { type: "string" }, host: { type: "string" }, open: { type: "boolean" } },
+			options: {
+				agents: { type: "boolean" },
+				port: { type: "string" },
+				host: { type: "string" },
+				open: { type: "boolean" },
+			},
 			optionDocs: [
+				{
+					flags: "--agents",
+					description: "with STOREs, serve the agents' default places too (without STOREs they are served anyway)",
+				},
 				{ flags: "--port N", description: "listen on port N (default: any free port)" },
 				{ flags: "--host H", description: "bind address H (default 127.0.0.1; others are reachable from the network)" },
 				{
