@@ -65,6 +65,7 @@ import {
 } from "./postgres-rows.js";
 import { checkSessionName, maskPassword, type PostgresUrl, parsePostgresUrl, sessionUrl } from "./urls.js";
 
+export { listenPostgres } from "./postgres-notify.js";
 export { closePostgresPools } from "./postgres-pool.js";
 export { searchWords } from "./postgres-rows.js";
 export { migratePostgres } from "./postgres-schema.js";
@@ -260,6 +261,8 @@ export class PostgresSessionStore implements SessionStore {
 							await client.query(timed(this.sql.clear, [name], bulk?.queryMs));
 							await client.query(this.sql.bump, [name]);
 							await insertRows(client, this.sql, name, rows, records.length, bulk?.queryMs);
+							// Sent when the transaction commits: readers that follow the session read it again.
+							await client.query(this.sql.notify, [name]);
 							return this.replaced(current.generation, records.length);
 						},
 						since: (count, current) => this.rowsSince(client, name, count, current),
