@@ -7,7 +7,8 @@
  * session, from any process or host, serialise there and the loser of a race is `behind` or
  * `stale` as the contract says. An append is one statement (the lock is held for no round
  * trip); create and replace are transactions. The tables are in postgres-schema.ts, the
- * connections and their time limits in postgres-pool.ts.
+ * connections and their time limits in postgres-pool.ts. Each committed append and replace
+ * sends a NOTIFY that readers following the session LISTEN for (postgres-notify.ts).
  *
  * A write never answers while its outcome is unknown: when the connection is lost after it was
  * sent, it is sent again on a new connection (the pool does that), and since every write
