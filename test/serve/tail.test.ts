@@ -5,6 +5,8 @@
  * returned, files and sockets alike) grows by less than a quarter of the file, where reading
  * the session again whole for each page read it twice. A leaf moved by another writer is
  * followed; a session rewritten under the pages (its records replaced) reloads them (`reset`).
+ * A session of a SQLite store (`serve sqlite:PATH`, its tail a poll of `readSince`) shows
+ * another writer's entry and leaf move too.
  */
 
 import assert from "node:assert/strict";
@@ -109,5 +111,32 @@ describe("serve: the live tail reads what was appended", { skip: BROWSER_SKIP },
 		});
 		await waitCurrent(page, "feedf00d", 5_000);
 		await opened.context.close();
+	});
+
+	test("serve sqlite:PATH: another writer's entry and leaf move show on the page", async (t) => {
+		const db = join(home.home, "team.db");
+		const session = await Session.create({ location: `sqlite:${db}`, cwd: PROJECT });
+		const first = await session.appendMessage(user("a question in SQLite"));
+		await session.appendMessage(user("a follow-up in SQLite"));
+		const location = session.location;
+		await session.close();
+		const sqlite = await startServe(home.home, [`sqlite:${db}`]);
+		try {
+			const opened = await openServed(browser, sqlite, `/s/${keyOf(location)}`);
+			const { page } = opened;
+			await page.locator('[data-role="live"][data-live="true"]').waitFor({ timeout: 5_000 });
+			const writer = await Session.open(location);
+			const started = Date.now();
+			const id = await writer.appendMessage(user("appended to SQLite"));
+			await waitCurrent(page, id, 2_000);
+			t.diagnostic(`SQLite: the append on the page after ${Date.now() - started} ms (a poll every 500 ms)`);
+			await writer.branch(first);
+			await waitCurrent(page, first, 2_000);
+			await writer.close();
+			assert.deepEqual(opened.errors, []);
+			await opened.context.close();
+		} finally {
+			await sqlite.stop();
+		}
 	});
 });
