@@ -138,6 +138,7 @@ export type {
 	NavigateOptions,
 	NavigateResult,
 	OpenSessionOptions,
+	RefreshOptions,
 	SessionEnvironment,
 } from "./session-options.js";
 export { parseLine } from "./storage/codec.js";

@@ -161,12 +161,23 @@ export class SessionLog {
 		if (tree.has(partial.leafId)) tree.setLeaf(partial.leafId);
 	}
 
-	/** Takes in what other writers appended since this session last read or wrote (serialize it). */
-	async refreshNow(): Promise<void> {
+	/**
+	 * Takes in what other writers appended since this session last read or wrote (serialize
+	 * it); with `followStream`, the leaf becomes the one the store now names (a fresh open's).
+	 */
+	async refreshNow(followStream = false): Promise<void> {
 		if (this.resumed) return;
 		const read = await this.store.readSince(this.position);
-		if (read) this.absorb(read);
-		else await this.reload();
+		if (!read) {
+			// Replaced: read whole again; a fresh read's leaf is the stream's already.
+			if (followStream) await this.readStore(true);
+			else await this.reload();
+			return;
+		}
+		this.absorb(read);
+		if (!followStream) return;
+		// Others' records never throw (see absorb): a leaf record naming a missing entry is recorded.
+		this.state.tree.setLeaf(this.state.streamLeaf("lenient").leafId);
 	}
 
 	/** The current time, for entries. */

@@ -96,3 +96,14 @@ export interface NavigateOptions {
 	details?: unknown;
 	fromHook?: boolean;
 }
+
+/** Options of {@link Session.refresh}. */
+export interface RefreshOptions {
+	/**
+	 * Which leaf the session has afterwards. `"keep"` (the default): its own, as a writer
+	 * wants (others' leaf moves do not move it). `"stream"`: the leaf the store now names, as
+	 * a fresh open would choose it (the last persisted-leaf record's target, else the last
+	 * entry), as a reader that follows the session wants (a live view, a tail).
+	 */
+	leaf?: "keep" | "stream";
+}

@@ -43,6 +43,7 @@ import type {
 	NavigateOptions,
 	NavigateResult,
 	OpenSessionOptions,
+	RefreshOptions,
 	SessionEnvironment,
 } from "./session-options.js";
 import { storeAt } from "./storage/locations.js";
@@ -128,12 +129,14 @@ export class Session {
 	}
 
 	/**
-	 * Reads what other writers appended since this session last read or wrote (their leaf
-	 * moves do not move this session's leaf). A session replaced meanwhile (migrated or
-	 * repaired elsewhere) is read again whole.
+	 * Reads what other writers appended since this session last read or wrote: only that
+	 * (the store's `readSince`), not the whole session. By default their leaf moves do not move
+	 * this session's leaf; with `{ leaf: "stream" }` the leaf becomes the one the store now
+	 * names, as a fresh open would choose it (for a reader that follows the session). A session
+	 * replaced meanwhile (migrated or repaired elsewhere) is read again whole.
 	 */
-	async refresh(): Promise<void> {
-		await this.log.serialize(() => this.log.refreshNow());
+	async refresh(options: RefreshOptions = {}): Promise<void> {
+		await this.log.serialize(() => this.log.refreshNow(options.leaf === "stream"));
 	}
 
 	// ---- where it lives -------------------------------------------------------------------
@@ -264,9 +267,13 @@ export class Session {
 		return this.tree.walkBranch(fromId);
 	}
 
-	/** The entries of {@link getEntries}, each read when it is reached and not kept (see {@link walkBranch}). */
-	walkEntries(): Iterable<SessionEntry> {
-		return this.tree.walkEntries();
+	/**
+	 * The entries of {@link getEntries}, each read when it is reached and not kept (see
+	 * {@link walkBranch}); from the `start`th one (0-based, file order) when given, so that a
+	 * reader that held the first `start` entries reads only what {@link refresh} added.
+	 */
+	walkEntries(start = 0): Iterable<SessionEntry> {
+		return this.tree.walkEntries(start);
 	}
 
 	/** The whole tree: roots in file order, children oldest first, labels attached. */

@@ -107,6 +107,8 @@ export class SessionReducer {
 	private lastRecord: LeafDecider | undefined;
 	/** A torn last line was seen (for the message when no header follows). */
 	private sawTorn = false;
+	/** The persisted-leaf record whose missing target {@link streamLeaf} reported. */
+	private reportedLeaf: string | undefined;
 
 	constructor(options: ReducerOptions = {}) {
 		this.options = options;
@@ -230,8 +232,10 @@ export class SessionReducer {
 	 * The leaf the stream names: the target of a final persisted-leaf record, else the last
 	 * entry (`null` before the first). A target that is not in the tree is a problem (lenient:
 	 * the last entry instead); in a window it is returned as it is, to be looked for further back.
+	 * `policy` is the stream's own by default; `"lenient"` for a leaf other writers named. A
+	 * reader that asks again after each refresh gets one problem per such record, not one per ask.
 	 */
-	streamLeaf(): { leafId: string | null; leafRecordId: string | undefined } {
+	streamLeaf(policy: Policy = this.policy): { leafId: string | null; leafRecordId: string | undefined } {
 		const nodes = this.tree.nodesInOrder();
 		const lastEntryId = nodes.at(-1)?.id ?? null;
 		const last = this.lastRecord;
@@ -240,9 +244,11 @@ export class SessionReducer {
 		if (target === null || this.tree.has(target) || this.options.window) {
 			return { leafId: target, leafRecordId: last.id };
 		}
+		if (this.reportedLeaf === last.id) return { leafId: lastEntryId, leafRecordId: undefined };
+		this.reportedLeaf = last.id;
 		this.normalizer.report(
 			{ code: "ENTRY_NOT_FOUND", message: `the leaf pointer names entry ${last.target}, which is not in the file` },
-			this.policy,
+			policy,
 			"the last entry is the leaf instead",
 		);
 		return { leafId: lastEntryId, leafRecordId: undefined };

@@ -84,8 +84,8 @@ export interface ReadonlySessionTree {
 	 * {@link SessionTree.walkBranch}). Throws ENTRY_NOT_FOUND for an unknown id.
 	 */
 	walkBranch(fromId?: string | null): Iterable<SessionEntry>;
-	/** The entries of {@link getEntries}, each read when it is reached and not kept (see {@link SessionTree.walkEntries}). */
-	walkEntries(): Iterable<SessionEntry>;
+	/** The entries of {@link getEntries} from the `start`th, each read when it is reached and not kept (see {@link SessionTree.walkEntries}). */
+	walkEntries(start?: number): Iterable<SessionEntry>;
 	/** Ids of all entries that have no children, sorted by code unit. */
 	listBranches(): string[];
 	/** The tree as nested nodes (see {@link SessionTree.getTree}). */
@@ -345,10 +345,10 @@ export class SessionTree implements ReadonlySessionTree {
 
 	/**
 	 * Every entry in file order, as {@link getEntries} gives them, each parsed when it is
-	 * reached and not kept (see {@link walkBranch}).
+	 * reached and not kept (see {@link walkBranch}); from the `start`th (0-based) when given.
 	 */
-	walkEntries(): Iterable<SessionEntry> {
-		return peekEach(this.ordered.slice());
+	walkEntries(start = 0): Iterable<SessionEntry> {
+		return peekEach(this.ordered.slice(start));
 	}
 
 	/**
@@ -546,8 +546,8 @@ class ReadonlyTreeView implements ReadonlySessionTree {
 		return this.#tree.walkBranch(fromId);
 	}
 
-	walkEntries(): Iterable<SessionEntry> {
-		return this.#tree.walkEntries();
+	walkEntries(start?: number): Iterable<SessionEntry> {
+		return this.#tree.walkEntries(start);
 	}
 
 	listBranches(): string[] {

@@ -12,6 +12,7 @@ import type { IndexedSession, ServeCatalog } from "./catalog.js";
 import { keyOf } from "./catalog.js";
 import { DOWNLOAD_FORMATS, type DownloadFormat, download } from "./downloads.js";
 import { liveTail } from "./events.js";
+import type { SessionFollowers } from "./follow.js";
 import { shellPage } from "./pages.js";
 import { type GuardOptions, guard, refuse, securityHeaders } from "./security.js";
 import { sessionPage } from "./session-page.js";
@@ -21,6 +22,8 @@ import type { SessionOpener } from "./sources.js";
 export interface RouteContext {
 	catalog: ServeCatalog;
 	opener: SessionOpener;
+	/** The sessions the live tails follow (one reader per session). */
+	followers: SessionFollowers;
 	/** Brings the index up to date (at most every so often unless `force`). */
 	refresh(force?: boolean): Promise<void>;
 	guard: GuardOptions;
@@ -104,7 +107,7 @@ export function routes(ctx: RouteContext): Hono {
 		const row = await lookup(c);
 		if (!row) return unknown(c);
 		const since = Number.parseInt(c.req.query("since") ?? "0", 10);
-		return liveTail(c, row, ctx.opener, Number.isFinite(since) && since >= 0 ? since : 0);
+		return liveTail(c, row, ctx.followers, Number.isFinite(since) && since >= 0 ? since : 0);
 	});
 
 	app.get("/api/sessions/:key/download", async (c) => {

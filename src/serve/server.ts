@@ -10,6 +10,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { type IndexSource, openCatalog, type ServeCatalog } from "./catalog.js";
+import { SessionFollowers } from "./follow.js";
 import { routes } from "./routes.js";
 import { SessionOpener } from "./sources.js";
 
@@ -55,6 +56,7 @@ export async function createServer(options: ServeOptions): Promise<RunningServer
 	const token = randomBytes(32).toString("base64url");
 	const catalog = options.catalog ?? (await openCatalog(options.env ?? process.env));
 	const opener = new SessionOpener(options.sources);
+	const followers = new SessionFollowers(opener);
 	const refreshMs = options.refreshMs ?? 2000;
 	let last = 0;
 	let pending: Promise<void> | undefined;
@@ -80,6 +82,7 @@ export async function createServer(options: ServeOptions): Promise<RunningServer
 	const app = routes({
 		catalog,
 		opener,
+		followers,
 		refresh,
 		guard: { token, hosts, cookie: () => `session-tree-${port}` },
 	});
@@ -101,6 +104,7 @@ export async function createServer(options: ServeOptions): Promise<RunningServer
 				server.close(() => resolve());
 				server.closeAllConnections();
 			});
+			await followers.close();
 			catalog.close();
 		},
 	};

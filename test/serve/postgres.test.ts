@@ -2,7 +2,10 @@
  * `session-tree serve postgres://…` as a team would run it: two server processes over one
  * PostgreSQL schema (real server, SESSION_TREE_PG_URL; skipped without it outside CI). A label
  * set through one server, and an entry another writer appends, show on a page of the other
- * server within 2 s (its live tail polls the session's entry count every 500 ms, docs/serve.md).
+ * server within 2 s: its live tail LISTENs for the NOTIFY each committed write sends (a
+ * connection of its own while the page is open, seen in pg_stat_activity); with that
+ * connection terminated by the server, the tail falls back to a poll (every 500 ms) and an
+ * append still shows (docs/serve.md, "Live tail").
  */
 
 import assert from "node:assert/strict";
@@ -13,7 +16,7 @@ import { after, before, describe, test } from "node:test";
 import { type Browser, chromium } from "playwright-core";
 import { Session } from "../../src/session.js";
 import { BROWSER_SKIP, CHROMIUM, CHROMIUM_ARGS } from "../support/browser.js";
-import { postgresServer, testSchema } from "../support/postgres.js";
+import { postgresServer, query, testSchema } from "../support/postgres.js";
 import { http, openServed, type Served, startServe, waitCurrent } from "./support.js";
 
 const server = await postgresServer();
@@ -47,6 +50,16 @@ after(async () => {
 	if (home) rmSync(home, { recursive: true, force: true });
 });
 
+/** The backends that LISTEN on the database (other processes' too: a test compares before and after). */
+async function listeners(): Promise<number[]> {
+	if (!("url" in server)) return [];
+	const rows = await query<{ pid: number }>(
+		server.url,
+		"SELECT pid FROM pg_stat_activity WHERE query = 'LISTEN session_tree' AND datname = current_database()",
+	);
+	return rows.map((row) => row.pid);
+}
+
 describe("serve postgres://… with two servers", { skip }, () => {
 	test("a label set through one server and an append by another writer show live on the other's page", async (t) => {
 		const list = async (s: Served) =>
@@ -64,9 +77,17 @@ describe("serve postgres://… with two servers", { skip }, () => {
 		assert.equal(row.location, location);
 		assert.equal(row.writable, true);
 
+		const listenersBefore = new Set(await listeners());
 		const opened = await openServed(browser, b, `/s/${row.key}`);
 		const { page } = opened;
 		await page.locator('[data-role="live"][data-live="true"]').waitFor({ timeout: 5_000 });
+		// Server B's tail listens: one LISTEN connection more than before the page was open.
+		let ours: number[] = [];
+		for (let tries = 0; tries < 50 && ours.length === 0; tries++) {
+			ours = (await listeners()).filter((pid) => !listenersBefore.has(pid));
+			if (ours.length === 0) await new Promise((resolve) => setTimeout(resolve, 100));
+		}
+		assert.equal(ours.length, 1, "server B LISTENs for the session's changes");
 		const started = Date.now();
 		const answer = await http(a.port, `/api/sessions/${row.key}/label`, {
 			method: "POST",
@@ -88,6 +109,20 @@ describe("serve postgres://… with two servers", { skip }, () => {
 		await writer.close();
 		await waitCurrent(page, id, 2_000);
 		t.diagnostic(`append by another writer on server B's page after ${Date.now() - started2} ms`);
+
+		// The LISTEN connection lost (terminated by the server, as a restart would): the poll takes over.
+		assert.ok("url" in server);
+		await query(server.url, "SELECT pg_terminate_backend($1)", [ours[0]]);
+		const writer2 = await Session.open(location);
+		const started3 = Date.now();
+		const id2 = await writer2.appendMessage({
+			role: "user",
+			content: "after the LISTEN was lost",
+			timestamp: Date.now(),
+		});
+		await writer2.close();
+		await waitCurrent(page, id2, 2_000);
+		t.diagnostic(`append after the LISTEN connection was lost (the poll) after ${Date.now() - started3} ms`);
 		assert.deepEqual(opened.foreign, []);
 		await opened.context.close();
 	});

@@ -130,6 +130,47 @@ for (const [kind, create] of Object.entries(kinds)) {
 			await b.close();
 			if (kind === "memory") new MemorySessionStore(a.location).delete();
 		});
+
+		test("refresh({ leaf: 'stream' }) takes in the others' entries and the leaf the stream names", async () => {
+			// Expected by hand from the writes below, and each leaf checked against a fresh open's
+			// (the loader's own rule, an independent route through the whole stream).
+			const a = await create();
+			const x = await a.appendMessage(user("x"));
+			const y = await a.appendMessage(user("y"));
+			const b = await Session.open(a.location);
+			const fresh = async () => {
+				const c = await Session.open(a.location);
+				await c.close();
+				return c.getLeafId();
+			};
+			await a.branch(x); // a leaf record naming x: the stream's leaf is x, no entry added
+			await b.refresh();
+			assert.equal(b.getLeafId(), y, "the default keeps b's own leaf");
+			await b.refresh({ leaf: "stream" });
+			assert.equal(b.getLeafId(), x, "the stream names x (nothing new read since: still followed)");
+			assert.equal(await fresh(), x);
+			const z = await a.appendMessage(user("z"));
+			await b.refresh({ leaf: "stream" });
+			assert.equal(b.entryCount, 3);
+			assert.equal(b.getLeafId(), z, "an appended entry is the stream's leaf");
+			assert.equal(await fresh(), z);
+			// b writes under z; a moves the leaf back to y: b follows a's move, not its own write.
+			const own = await b.appendMessage(user("b's own"));
+			assert.equal(b.getEntry(own)?.parentId, z);
+			await a.branch(y);
+			await b.refresh({ leaf: "stream" });
+			assert.equal(b.getLeafId(), y);
+			assert.equal(await fresh(), y);
+			assert.deepEqual(
+				[...b.walkEntries(2)].map((entry) => entry.id),
+				[z, own],
+				"walkEntries(2): the entries after the first two, in file order",
+			);
+			assert.deepEqual(b.problems, []);
+			await a.close();
+			await b.close();
+			if (kind === "memory") new MemorySessionStore(a.location).delete();
+		});
 	});
 }
 
@@ -184,5 +225,48 @@ describe("other writers' damage", () => {
 		// And the repairer, behind now, catches up on refresh.
 		await repairer.refresh();
 		assert.ok(repairer.getEntry(id));
+	});
+
+	test("refresh({ leaf: 'stream' }) of a replaced session reads it again whole, with a fresh open's leaf", async () => {
+		const a = await Session.create({ dir, cwd: "/f" });
+		const q = await a.appendMessage(user("q"));
+		await a.appendMessage(user("r"));
+		await a.close();
+		const file = a.file as string;
+		appendFileSync(file, "{broken\n");
+		const reader = await Session.open(file, { lenient: true });
+		const repairer = await Session.open(file, { lenient: true });
+		assert.ok(await repairer.repair());
+		await repairer.branch(q);
+		await reader.refresh({ leaf: "stream" });
+		const reopened = await assertWhole(file);
+		assert.equal(reopened.getLeafId(), q);
+		assert.equal(reader.getLeafId(), q, "the repaired file's leaf record, as a fresh open reads it");
+		assert.equal(reader.entryCount, reopened.entryCount);
+		assert.deepEqual(reader.problems, [], "read again: the damage the repair removed is gone");
+	});
+
+	test("a leaf record naming a missing entry: the last entry is followed, the problem recorded once", async () => {
+		const a = await Session.create({ dir, cwd: "/m" });
+		await a.appendMessage(user("q"));
+		const last = await a.appendMessage(user("r"));
+		const reader = await Session.open(a.file as string);
+		const leaf = {
+			type: "leaf",
+			id: "1e1e1e1e",
+			parentId: "00000000",
+			timestamp: "2026-01-01T00:00:00.000Z",
+			targetId: "00000000",
+		};
+		appendFileSync(a.file as string, `${JSON.stringify(leaf)}\n`);
+		await reader.refresh({ leaf: "stream" });
+		await reader.refresh({ leaf: "stream" });
+		assert.equal(reader.getLeafId(), last);
+		assert.deepEqual(
+			reader.problems.map((problem) => problem.code),
+			["ENTRY_NOT_FOUND"],
+		);
+		await a.close();
+		await reader.close();
 	});
 });

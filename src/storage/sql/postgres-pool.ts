@@ -303,6 +303,15 @@ export class PostgresPool {
 		return this.pool;
 	}
 
+	/**
+	 * A connection of its own, outside the pool, with the pool's settings and limits: for a
+	 * LISTEN, which holds its connection as long as it listens (postgres-notify.ts).
+	 * @throws SessionTreeError naming the server when it cannot connect
+	 */
+	async dedicated(where: string): Promise<Client> {
+		return this.fresh(await loadDriver(where), where);
+	}
+
 	/** A new connection outside the pool, for a try after a lost one. */
 	private fresh(pg: Driver, where: string): Promise<Client> {
 		return this.connect(async () => {

@@ -105,6 +105,17 @@ export function num(value: unknown): number {
 	return typeof value === "number" ? value : Number(value);
 }
 
+/**
+ * The channel of the NOTIFY each committed append or replace sends, one per database, with
+ * the payload {@link notifyPayload} (a channel per schema could exceed the 63 bytes of a name).
+ */
+export const NOTIFY_CHANNEL = "session_tree";
+
+/** The payload of a change of session `name` in `schema`: `SCHEMA#NAME` (a schema name has no `#`). */
+export function notifyPayload(schema: string, name: string): string {
+	return `${schema}#${name}`;
+}
+
 /** The SQL of one schema. */
 function statementsFor(schema: string) {
 	const s = quoteSchema(schema);
@@ -130,13 +141,17 @@ function statementsFor(schema: string) {
 		// Compare-and-append in one statement: lock the session row (a concurrent writer's commit
 		// is waited for, and its row version read), insert and count only if the session still
 		// ends at generation $11, count $12; return the row either way. The row lock is held for
-		// the statement only, not for round trips.
+		// the statement only, not for round trips. An append that took place notifies the
+		// session's readers (LISTEN, see postgres-notify.ts) when it commits; the scalar
+		// subquery is in the result so that it runs (a CTE nothing reads would not).
 		append: `WITH current AS (SELECT generation, count FROM ${s}.sessions WHERE name = $1 FOR UPDATE),
 	go AS (SELECT 1 FROM current WHERE generation = $11 AND count = $12),
 	added AS (${insert} WHERE EXISTS (SELECT 1 FROM go)),
 	counted AS (UPDATE ${s}.sessions SET count = $9, bytes = bytes + $10, modified_at = now()
 		WHERE name = $1 AND EXISTS (SELECT 1 FROM go))
-	SELECT generation, count FROM current`,
+	SELECT generation, count, (SELECT pg_notify('${NOTIFY_CHANNEL}', '${schema}#' || $1) FROM go) IS NULL AS quiet FROM current`,
+		// What an append does in its statement, for a replace's transaction (see notifyPayload).
+		notify: `SELECT pg_notify('${NOTIFY_CHANNEL}', '${schema}#' || $1)`,
 		backup: `INSERT INTO ${s}.backups (session, generation, seq, line)
 	SELECT session, $2, seq, line FROM ${s}.records WHERE session = $1`,
 		clear: `DELETE FROM ${s}.records WHERE session = $1`,

@@ -7,7 +7,8 @@
  * session, from any process or host, serialise there and the loser of a race is `behind` or
  * `stale` as the contract says. An append is one statement (the lock is held for no round
  * trip); create and replace are transactions. The tables are in postgres-schema.ts, the
- * connections and their time limits in postgres-pool.ts.
+ * connections and their time limits in postgres-pool.ts. Each committed append and replace
+ * sends a NOTIFY that readers following the session LISTEN for (postgres-notify.ts).
  *
  * A write never answers while its outcome is unknown: when the connection is lost after it was
  * sent, it is sent again on a new connection (the pool does that), and since every write
@@ -65,6 +66,7 @@ import {
 } from "./postgres-rows.js";
 import { checkSessionName, maskPassword, type PostgresUrl, parsePostgresUrl, sessionUrl } from "./urls.js";
 
+export { listenPostgres } from "./postgres-notify.js";
 export { closePostgresPools } from "./postgres-pool.js";
 export { searchWords } from "./postgres-rows.js";
 export { migratePostgres } from "./postgres-schema.js";
@@ -260,6 +262,8 @@ export class PostgresSessionStore implements SessionStore {
 							await client.query(timed(this.sql.clear, [name], bulk?.queryMs));
 							await client.query(this.sql.bump, [name]);
 							await insertRows(client, this.sql, name, rows, records.length, bulk?.queryMs);
+							// Sent when the transaction commits: readers that follow the session read it again.
+							await client.query(this.sql.notify, [name]);
 							return this.replaced(current.generation, records.length);
 						},
 						since: (count, current) => this.rowsSince(client, name, count, current),
