@@ -23,7 +23,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { DATA_DIR, REPO_ROOT } from "./generate.js";
 import { ensureTranscript } from "./generate-claude-code.js";
-import { fmtMiB, fmtMs, median } from "./shared.js";
+import { fmtMiB, fmtMs, markdownTable, median } from "./shared.js";
 
 const MiB = 2 ** 20;
 const PROBE = join(dirname(fileURLToPath(import.meta.url)), "rss-probe.js");
@@ -117,12 +117,7 @@ function ratio(base: number | undefined, ours: number | undefined): string {
 }
 
 function table(rows: string[][]): string {
-	const widths = (rows[0] ?? []).map((_, k) => Math.max(...rows.map((row) => [...(row[k] ?? "")].length)));
-	const line = (row: string[]) =>
-		`| ${row.map((cell, k) => cell + " ".repeat((widths[k] ?? 0) - [...cell].length)).join(" | ")} |`;
-	return [line(rows[0] ?? []), `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`, ...rows.slice(1).map(line)].join(
-		"\n",
-	);
+	return markdownTable(rows[0] ?? [], rows.slice(1));
 }
 
 /** Measures and prints the section; returns false when a target is missed or a command fails. */

@@ -25,7 +25,7 @@ import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 import { CHROMIUM, CHROMIUM_ARGS } from "../test/support/browser.js";
 import { DATA_DIR, ensureFile, filesForSize, REPO_ROOT } from "./generate.js";
-import { fmtMs, median } from "./shared.js";
+import { fmtMs, markdownTable, median } from "./shared.js";
 
 const MiB = 2 ** 20;
 
@@ -192,11 +192,7 @@ function printTable(figures: readonly HtmlFigures[]): string {
 		f.error?.startsWith("export") ? "fails" : fmtMs(f.exportMs),
 		f.error && !f.error.startsWith("export") ? "fails" : fmtMs(f.readyMs),
 	]);
-	const all = [header, ...rows];
-	const widths = header.map((_, i) => Math.max(...all.map((row) => [...(row[i] ?? "")].length)));
-	const line = (row: string[]) =>
-		`| ${row.map((cell, i) => cell + " ".repeat((widths[i] ?? 0) - [...cell].length)).join(" | ")} |`;
-	return [line(header), `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`, ...rows.map(line)].join("\n");
+	return markdownTable(header, rows);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

@@ -21,7 +21,7 @@ import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { DATA_DIR, REPO_ROOT } from "./generate.js";
-import { fmtMs, median } from "./shared.js";
+import { fmtMs, markdownTable, median } from "./shared.js";
 
 const MiB = 2 ** 20;
 /** The target of issue 30: 200,000 children imported in at most this many milliseconds. */
@@ -245,11 +245,7 @@ function printTable(figures: readonly ImportFigures[], withBase: boolean): strin
 		if (withBase) row.push(fmtMs(f.baseMs), fmtMs(f.baseCpuMs), ratio(f.baseCpuMs, f.cpuMs));
 		return row;
 	});
-	const all = [header, ...rows];
-	const widths = header.map((_, i) => Math.max(...all.map((row) => [...(row[i] ?? "")].length)));
-	const line = (row: string[]) =>
-		`| ${row.map((cell, i) => cell + " ".repeat((widths[i] ?? 0) - [...cell].length)).join(" | ")} |`;
-	return [line(header), `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`, ...rows.map(line)].join("\n");
+	return markdownTable(header, rows);
 }
 
 /** `25k,200k` or `25000` as numbers of children. */

@@ -27,7 +27,7 @@ import { CHAIN_FILE, DATA_DIR, ensureFile, filesForSize, type GenerateStats, REP
 import { runHtml } from "./html.js";
 import { runImport } from "./import.js";
 import { runServe } from "./serve.js";
-import { fmtMiB, fmtMs, median } from "./shared.js";
+import { fmtMiB, fmtMs, markdownTable, median } from "./shared.js";
 import { measureStartup } from "./startup.js";
 import { runStores } from "./stores.js";
 
@@ -349,12 +349,11 @@ function printTable(): string {
 		ratio: "pi / ours",
 		target: "target",
 	};
-	const all = [header, ...rows];
 	const keys: Array<keyof Row> = ["file", "figure", "pi", "ours", "ratio", "target"];
-	const width = (key: keyof Row) => Math.max(...all.map((r) => [...r[key]].length));
-	const line = (r: Row) => `| ${keys.map((k) => r[k] + " ".repeat(width(k) - [...r[k]].length)).join(" | ")} |`;
-	const out = [line(header), `| ${keys.map((k) => "-".repeat(width(k))).join(" | ")} |`, ...rows.map(line)];
-	return out.join("\n");
+	return markdownTable(
+		keys.map((k) => header[k]),
+		rows.map((r) => keys.map((k) => r[k])),
+	);
 }
 
 // ---- the run ----------------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ import { type Browser, chromium } from "playwright-core";
 import { Session } from "../src/session.js";
 import { CHROMIUM, CHROMIUM_ARGS } from "../test/support/browser.js";
 import { DATA_DIR, ensureFile, filesForSize, REPO_ROOT } from "./generate.js";
-import { fmtMs, median } from "./shared.js";
+import { fmtMs, markdownTable, median } from "./shared.js";
 
 /** Options of {@link runServe}. */
 export interface ServeBenchOptions {
@@ -233,11 +233,7 @@ function printTable(figures: readonly ServeFigures[]): string {
 		fmtMs(f.appendMs),
 		f.appendSamples.length === 0 ? "—" : fmtMs(Math.max(...f.appendSamples)),
 	]);
-	const all = [header, ...rows];
-	const widths = header.map((_, i) => Math.max(...all.map((row) => [...(row[i] ?? "")].length)));
-	const line = (row: string[]) =>
-		`| ${row.map((cell, i) => cell + " ".repeat((widths[i] ?? 0) - [...cell].length)).join(" | ")} |`;
-	return [line(header), `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`, ...rows.map(line)].join("\n");
+	return markdownTable(header, rows);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {

@@ -67,3 +67,12 @@ export function messagesToAppend(count: number): AgentMessage[] {
 	}
 	return out;
 }
+
+/** A Markdown table whose columns are padded to their widest cell (widths counted in code points). */
+export function markdownTable(header: readonly string[], rows: readonly (readonly string[])[]): string {
+	const all = [header, ...rows];
+	const widths = header.map((_, i) => Math.max(...all.map((row) => [...(row[i] ?? "")].length)));
+	const line = (row: readonly string[]) =>
+		`| ${widths.map((width, i) => (row[i] ?? "") + " ".repeat(width - [...(row[i] ?? "")].length)).join(" | ")} |`;
+	return [line(header), `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`, ...rows.map(line)].join("\n");
+}

@@ -30,7 +30,7 @@ import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DATA_DIR, ensureFile, filesForSize, generateSession, Rng } from "./generate.js";
-import { fmtMiB, fmtMs, median } from "./shared.js";
+import { fmtMiB, fmtMs, markdownTable, median } from "./shared.js";
 import type { StoreMeasurement, StoreTask } from "./store-child.js";
 
 const STORE_CHILD = join(dirname(fileURLToPath(import.meta.url)), "store-child.js");
@@ -326,11 +326,10 @@ function fmtRatio(ratio: number | undefined): string {
 function printTable(rows: Row[]): string {
 	const header: Row = { store: "store", figure: "figure", ms: "ms", ratio: "vs JSONL", check: "check" };
 	const keys: Array<keyof Row> = ["store", "figure", "ms", "ratio", "check"];
-	const all = [header, ...rows];
-	const width = (key: keyof Row) => Math.max(...all.map((r) => [...r[key]].length));
-	const pad = (text: string, key: keyof Row) => text + " ".repeat(width(key) - [...text].length);
-	const line = (r: Row) => `| ${keys.map((k) => pad(r[k], k)).join(" | ")} |`;
-	return [line(header), `| ${keys.map((k) => "-".repeat(width(k))).join(" | ")} |`, ...rows.map(line)].join("\n");
+	return markdownTable(
+		keys.map((k) => header[k]),
+		rows.map((r) => keys.map((k) => r[k])),
+	);
 }
 
 // ---- the run -------------------------------------------------------------------------------------------

@@ -6,34 +6,17 @@
  */
 
 import assert from "node:assert/strict";
-import { rmSync } from "node:fs";
-import { after, before, describe, test } from "node:test";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { describe, test } from "node:test";
+import type { Browser, Page } from "playwright-core";
 import { keyOf } from "../../src/serve/catalog.js";
-import { BROWSER_SKIP, CHROMIUM, CHROMIUM_ARGS } from "../support/browser.js";
-import {
-	buildHome,
-	type Home,
-	openServed,
-	type PageGlobals,
-	type Served,
-	type ServedPage,
-	startServe,
-} from "./support.js";
+import { BROWSER_SKIP } from "../support/browser.js";
+import { type Home, openServed, type PageGlobals, type Served, type ServedPage, servedHome } from "./support.js";
 
 let home: Home;
 let served: Served;
 let browser: Browser;
-before(async () => {
-	if (BROWSER_SKIP) return;
-	home = await buildHome();
-	served = await startServe(home.home);
-	browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] });
-});
-after(async () => {
-	await browser?.close();
-	await served?.stop();
-	if (home) rmSync(home.home, { recursive: true, force: true });
+servedHome((started) => {
+	({ home, served, browser } = started);
 });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -7,40 +7,23 @@
  */
 
 import assert from "node:assert/strict";
-import { copyFileSync, readdirSync, rmSync } from "node:fs";
+import { copyFileSync, readdirSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { keyOf } from "../../src/serve/catalog.js";
 import { Session } from "../../src/session.js";
 import { asJson } from "../../src/testing/helpers.js";
 import { cli } from "../cli/helpers.js";
-import { BROWSER_SKIP, CHROMIUM, CHROMIUM_ARGS } from "../support/browser.js";
-import {
-	buildHome,
-	type Home,
-	homeEnv,
-	openServed,
-	type Served,
-	startServe,
-	waitCurrent,
-	waitReady,
-} from "./support.js";
+import { BROWSER_SKIP } from "../support/browser.js";
+import { type Home, homeEnv, openServed, type Served, servedHome, waitCurrent, waitReady } from "./support.js";
 
 let home: Home;
 let served: Served;
 let browser: Browser;
-before(async () => {
-	if (BROWSER_SKIP) return;
-	home = await buildHome();
-	served = await startServe(home.home);
-	browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] });
-});
-after(async () => {
-	await browser?.close();
-	await served?.stop();
-	if (home) rmSync(home.home, { recursive: true, force: true });
+servedHome((started) => {
+	({ home, served, browser } = started);
 });
 
 /** The session as pi reads it, from a copy (pi may rewrite what it opens). */

@@ -7,16 +7,15 @@
  */
 
 import assert from "node:assert/strict";
-import { mkdirSync, rmSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { after, before, describe, test } from "node:test";
-import { type Browser, chromium } from "playwright-core";
+import { describe, test } from "node:test";
+import type { Browser } from "playwright-core";
 import { keyOf } from "../../src/serve/catalog.js";
 import { Session } from "../../src/session.js";
 import { cliJson } from "../cli/helpers.js";
-import { BROWSER_SKIP, CHROMIUM, CHROMIUM_ARGS } from "../support/browser.js";
+import { BROWSER_SKIP } from "../support/browser.js";
 import {
-	buildHome,
 	type Home,
 	homeEnv,
 	openServed,
@@ -24,7 +23,7 @@ import {
 	SCREENSHOTS,
 	type Served,
 	SIDE_TEXT,
-	startServe,
+	servedHome,
 	waitCurrent,
 	waitReady,
 } from "./support.js";
@@ -32,17 +31,9 @@ import {
 let home: Home;
 let served: Served;
 let browser: Browser;
-before(async () => {
-	if (BROWSER_SKIP) return;
-	home = await buildHome();
-	served = await startServe(home.home);
-	browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] });
+servedHome((started) => {
+	({ home, served, browser } = started);
 	mkdirSync(SCREENSHOTS, { recursive: true });
-});
-after(async () => {
-	await browser?.close();
-	await served?.stop();
-	if (home) rmSync(home.home, { recursive: true, force: true });
 });
 
 /** The ids of the context panel's items, once they equal `want` (or after 5 s, whatever they are). */

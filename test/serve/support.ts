@@ -7,14 +7,16 @@
  */
 
 import { type ChildProcess, spawn } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import { after, before } from "node:test";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { Session } from "../../src/session.js";
 import { defaultSessionDir } from "../../src/storage/paths.js";
 import { BIN, REPO } from "../cli/helpers.js";
+import { BROWSER_SKIP, CHROMIUM, CHROMIUM_ARGS } from "../support/browser.js";
 
 const REAL = join(REPO, "test", "fixtures", "real");
 
@@ -256,4 +258,33 @@ export async function waitCurrent(page: Page, id: string, timeout = 5_000): Prom
 		id,
 		{ timeout },
 	);
+}
+
+/** What {@link servedHome} hands a test file: a HOME of {@link buildHome}, `serve` over it, a browser. */
+export interface ServedHome {
+	home: Home;
+	served: Served;
+	browser: Browser;
+}
+
+/**
+ * Registers the `before` and `after` of a test file that drives one `serve` over a fresh
+ * {@link buildHome} in Chromium, and hands what it started to `take` (nothing is started when
+ * the browser tests skip).
+ */
+export function servedHome(take: (started: ServedHome) => void): void {
+	let started: ServedHome | undefined;
+	before(async () => {
+		if (BROWSER_SKIP) return;
+		const home = await buildHome();
+		const served = await startServe(home.home);
+		const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] });
+		started = { home, served, browser };
+		take(started);
+	});
+	after(async () => {
+		await started?.browser.close();
+		await started?.served.stop();
+		if (started) rmSync(started.home.home, { recursive: true, force: true });
+	});
 }

@@ -49,14 +49,14 @@ export function agentSources(env: NodeJS.ProcessEnv = process.env): IndexSource[
 /**
  * A directory the user named (`search TEXT DIR`, `serve DIR`): its files read as `ls DIR` reads
  * them, other agents' transcripts among them included; its pi sessions are writable, the
- * transcripts not. `collection` is the directory's collection when the caller has it already.
+ * transcripts not. `collection` is the directory as `ls DIR` reads it (a {@link TranscriptDirectory})
+ * when the caller has made it already.
  */
 export function directorySource(dir: string, collection?: SessionCollection): IndexSource {
 	const root = resolve(dir);
-	const files = collection ?? collectionAt(root);
 	return {
 		name: root,
-		collection: files instanceof TranscriptDirectory ? files : new TranscriptDirectory(files),
+		collection: collection ?? new TranscriptDirectory(collectionAt(root)),
 		agentOf: () => null,
 		writable: isPiFile,
 	};
