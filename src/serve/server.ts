@@ -40,6 +40,9 @@ export interface RunningServer {
 	close(): Promise<void>;
 }
 
+/** How long the start waits for the first look at the places before it listens anyway (ms). */
+const FIRST_LOOK_MS = 1000;
+
 /** True for an address of this machine only. */
 export function isLoopback(host: string): boolean {
 	return host === "localhost" || host === "::1" || host === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(host);
@@ -73,7 +76,13 @@ export async function createServer(options: ServeOptions): Promise<RunningServer
 			});
 		return pending;
 	};
-	await refresh(true);
+	// The first look at the places may take a while (every session read once into a new index):
+	// the server listens as soon as that look has got past its quick failures, and the requests
+	// that need the index wait for it (`refresh` hands them the look under way). A look that
+	// fails at once (a database that cannot be reached) still fails the start.
+	const first = refresh(true);
+	first.catch(() => undefined);
+	await Promise.race([first, new Promise((resolve) => setTimeout(resolve, FIRST_LOOK_MS).unref())]);
 	let port = 0;
 	const hosts = () => {
 		const names = ["127.0.0.1", "localhost", "[::1]", urlHost(host).toLowerCase()];
