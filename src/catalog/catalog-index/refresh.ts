@@ -72,11 +72,18 @@ export async function refreshIndex(
 	}
 	let done = 0;
 	const pending = new Pending(tables);
+	let turned = performance.now();
 	for (const item of work) {
 		const row = rows.get(item.listing.location);
 		const skipped = await update(pending, item, row, result);
 		if (skipped) result.skipped.push(skipped);
 		onProgress?.(++done, work.length);
+		// A session's read is mostly synchronous work: let the event loop turn between sessions
+		// now and then, so that a server refreshing its index still answers and its timers fire.
+		if (performance.now() - turned > YIELD_MS) {
+			await new Promise((resolve) => setImmediate(resolve));
+			turned = performance.now();
+		}
 	}
 	pending.flush();
 	// In the order of the listing, as a scan reports them.
@@ -84,6 +91,9 @@ export async function refreshIndex(
 	result.ms = performance.now() - started;
 	return result;
 }
+
+/** The longest run of sessions read without letting the event loop turn (ms). */
+const YIELD_MS = 50;
 
 /** Entries (or so many characters of text) written in one transaction at most. */
 const BATCH_ENTRIES = 20_000;
