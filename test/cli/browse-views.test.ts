@@ -17,7 +17,8 @@ import { BrowseModel } from "../../src/cli/browse/model.js";
 import { paneHeights, renderScreen, type ScreenFacts } from "../../src/cli/browse/view.js";
 import { estimateTokens } from "../../src/core/tokens.js";
 import { openForeignFile } from "../../src/import/open-foreign.js";
-import { Session } from "../../src/index.js";
+import type { Session } from "../../src/index.js";
+import { deepSession as deepSessionIn } from "../support/deep-session.js";
 import { shellQuote, stopTmuxServer, tmuxOn, tmuxSkip, WAIT_MS } from "../support/tmux.js";
 import { BIN, REPO, removeTempDirs, tempDir } from "./helpers.js";
 
@@ -29,41 +30,9 @@ const ACIDICSOIL = join(REAL, "codex", "acidicsoil-0.58.0-rollout-019a93b9.jsonl
 const DEPTH = 30;
 const LONG_LABEL = "a rather long label that would push the leaf marker off the row";
 
-/** A session forking at each of DEPTH levels; every reply's usage all zeros (as importers write unknown usage). */
-async function deepSession(): Promise<Session> {
-	const s = await Session.create({ file: join(tempDir(), "deep.jsonl"), cwd: "/w" });
-	const usage = {
-		input: 0,
-		output: 0,
-		cacheRead: 0,
-		cacheWrite: 0,
-		totalTokens: 0,
-		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-	};
-	const say = (role: "user" | "assistant", text: string) =>
-		s.appendMessage(
-			role === "user"
-				? { role, content: text, timestamp: 1 }
-				: {
-						role,
-						content: [{ type: "text", text }],
-						provider: "p",
-						model: "m",
-						usage,
-						stopReason: "stop",
-						timestamp: 1,
-					},
-		);
-	let reply = await say("assistant", "hello");
-	for (let i = 0; i < DEPTH; i++) {
-		await say("user", `dead end ${i}`);
-		await s.branch(reply);
-		await say("user", `go on ${i}`);
-		reply = await say("assistant", `reply ${i}`);
-	}
-	await s.appendLabelChange(reply, LONG_LABEL);
-	await s.branch(reply);
-	return s;
+/** The deep session of test/support/deep-session.ts, in a temporary directory. */
+function deepSession(): Promise<Session> {
+	return deepSessionIn(join(tempDir(), "deep.jsonl"), { depth: DEPTH, label: LONG_LABEL });
 }
 
 function facts(extra: Partial<ScreenFacts> = {}): ScreenFacts {

@@ -22,6 +22,7 @@ import { openForeignFile } from "../../src/import/open-foreign.js";
 import { Session } from "../../src/index.js";
 import { cli, REPO, removeTempDirs, tempDir } from "../cli/helpers.js";
 import { BROWSER_SKIP, launchBrowser, problems, type TestBrowser } from "../support/browser.js";
+import { deepSession as deepSessionIn } from "../support/deep-session.js";
 
 const REAL = join(REPO, "test", "fixtures", "real");
 const SPOTTER = join(REAL, "claude-code", "spotter-2.1.38-tool-heavy.jsonl");
@@ -32,35 +33,13 @@ const LOCALPUSH = join(REAL, "codex", "localpush-0.104-12-41-04-019c8a4d.jsonl")
 const DEPTH = 30;
 const LONG_LABEL = "a rather long label that would push the leaf marker off the row";
 
-/** A session forking at each of DEPTH levels, every reply with usage all zeros (as importers write unknown usage). */
-async function deepSession(file: string): Promise<Session> {
-	const s = await Session.create({ file, cwd: "/w" });
-	const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 };
-	const usage = { ...zero, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
-	const say = (role: "user" | "assistant", text: string) =>
-		s.appendMessage(
-			role === "user"
-				? { role, content: text, timestamp: 1 }
-				: {
-						role,
-						content: [{ type: "text", text }],
-						provider: "p",
-						model: "m",
-						usage,
-						stopReason: "stop",
-						timestamp: 1,
-					},
-		);
-	let reply = await say("assistant", "hello");
-	for (let i = 0; i < DEPTH; i++) {
-		await say("user", `dead end ${i} with a text long enough to fill the row of the tree pane`);
-		await s.branch(reply);
-		await say("user", `go on ${i} with a text long enough to fill the row of the tree pane`);
-		reply = await say("assistant", `reply ${i} with a text long enough to fill the row of the tree pane too`);
-	}
-	await s.appendLabelChange(reply, LONG_LABEL);
-	await s.branch(reply);
-	return s;
+/** The deep session of test/support/deep-session.ts, its texts long enough to fill a row of the tree pane. */
+function deepSession(file: string): Promise<Session> {
+	return deepSessionIn(file, {
+		depth: DEPTH,
+		label: LONG_LABEL,
+		filler: " with a text long enough to fill the row of the tree pane",
+	});
 }
 
 let outDir = "";
