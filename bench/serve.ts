@@ -10,6 +10,9 @@
  *   `article[data-entry-id]` of its conversation (the page follows the session's leaf), over
  *   the live tail (server-sent events, file watching). Each append waits for the last one to
  *   show.
+ * - the sessions page over 10,000 small generated sessions (100 projects): the first look (the
+ *   index's first build included), then the newest page and the oldest (`?offset=9900`), each
+ *   until the page is ready with its 100 rows.
  *
  * The index of the server is a fresh one under a temporary XDG_CACHE_HOME, and HOME is a
  * temporary directory, so no agent's sessions of the machine are read. Medians over the runs.
@@ -176,6 +179,110 @@ async function measureFile(browser: Browser, main: string, runs: number, figure:
 	}
 }
 
+/** The figures of the sessions page over many sessions. */
+export interface ListFigures {
+	sessions: number;
+	/** Milliseconds from `serve` started to its URL printed. */
+	startMs?: number;
+	/** Milliseconds until the first page of the list is ready (the index's first build included). */
+	firstReadyMs?: number;
+	/** Median milliseconds until the list page is ready, the index built: the newest page, then the oldest. */
+	newestMs?: number;
+	oldestMs?: number;
+	error?: string;
+}
+
+/** Writes `count` small pi sessions (one question and its answer each) into `dir`, 100 projects. */
+function writeSmallSessions(dir: string, count: number): void {
+	const start = Date.parse("2026-01-01T00:00:00.000Z");
+	for (let i = 0; i < count; i++) {
+		const id = `0195a000-0000-7000-8000-${i.toString(16).padStart(12, "0")}`;
+		const at = (k: number) => new Date(start + i * 60_000 + k * 1000).toISOString();
+		const lines = [
+			{ type: "session", version: 3, id, timestamp: at(0), cwd: `/home/me/project-${i % 100}` },
+			{
+				type: "message",
+				id: "a0000001",
+				parentId: null,
+				timestamp: at(1),
+				message: { role: "user", content: `Question ${i} about part ${i % 37}`, timestamp: start + i * 60_000 },
+			},
+			{
+				type: "message",
+				id: "a0000002",
+				parentId: "a0000001",
+				timestamp: at(2),
+				message: {
+					role: "assistant",
+					content: [{ type: "text", text: `Answer ${i}.` }],
+					provider: "p",
+					model: "m",
+					usage: {
+						input: 1,
+						output: 1,
+						cacheRead: 0,
+						cacheWrite: 0,
+						totalTokens: 2,
+						cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
+					},
+					stopReason: "stop",
+					timestamp: start + i * 60_000,
+				},
+			},
+		];
+		writeFileSync(join(dir, `${id}.jsonl`), `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
+	}
+}
+
+/** The sessions page over 10,000 sessions: the first look (index built), then the newest and the oldest page. */
+async function measureList(browser: Browser, main: string, runs: number, figures: ListFigures): Promise<void> {
+	const work = join(DATA_DIR, `.serve-list-tmp-${process.pid}`);
+	rmSync(work, { recursive: true, force: true });
+	const dir = join(work, "sessions");
+	mkdirSync(dir, { recursive: true });
+	mkdirSync(join(work, "home"), { recursive: true });
+	writeSmallSessions(dir, figures.sessions);
+	const { child, url, ms } = await startServe(main, dir, join(work, "home"));
+	figures.startMs = ms;
+	const ready = () =>
+		(globalThis as unknown as { document: { documentElement: { dataset: { ready?: string } } } }).document
+			.documentElement.dataset.ready === "true";
+	const load = async (path: string): Promise<number> => {
+		const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+		try {
+			const tab = await context.newPage();
+			const token = url.searchParams.get("token") ?? "";
+			const begin = performance.now();
+			await tab.goto(new URL(`${path}${path.includes("?") ? "&" : "?"}token=${token}`, url).href, {
+				waitUntil: "commit",
+			});
+			await tab.waitForFunction(ready, undefined, { timeout: 300_000, polling: 10 });
+			const rows = await tab.locator('tbody[data-role="sessions"] tr').count();
+			const status = (await tab.locator('[data-role="status"]').textContent()) ?? "";
+			if (rows !== 100 || !status.endsWith(` of ${figures.sessions}`))
+				throw new Error(`${path}: ${rows} rows, "${status}": not 100 of ${figures.sessions}`);
+			return performance.now() - begin;
+		} finally {
+			await context.close();
+		}
+	};
+	try {
+		figures.firstReadyMs = await load("/");
+		const newest: number[] = [];
+		const oldest: number[] = [];
+		for (let run = 0; run < Math.min(runs, 5); run++) {
+			newest.push(await load("/"));
+			oldest.push(await load(`/?offset=${figures.sessions - 100}`));
+		}
+		figures.newestMs = median(newest);
+		figures.oldestMs = median(oldest);
+	} finally {
+		child.kill("SIGTERM");
+		await new Promise((done) => child.once("exit", done));
+		rmSync(work, { recursive: true, force: true });
+	}
+}
+
 /** Measures and prints the section; returns the figures (empty when skipped). */
 export async function runServe(options: ServeBenchOptions): Promise<ServeFigures[]> {
 	const log = options.log ?? ((line: string) => console.log(line));
@@ -209,6 +316,18 @@ export async function runServe(options: ServeBenchOptions): Promise<ServeFigures
 					`append shown in ${fmtMs(figure.appendMs)}${figure.error ? ` — fails: ${figure.error}` : ""}`,
 			);
 		}
+		const list: ListFigures = { sessions: 10_000 };
+		try {
+			await measureList(browser, main, runs, list);
+		} catch (error) {
+			list.error = error instanceof Error ? error.message.split("\n")[0] : String(error);
+		}
+		log(
+			`sessions page over ${list.sessions.toLocaleString("en-US")} sessions: serve up in ${fmtMs(list.startMs)}, ` +
+				`first page ready in ${fmtMs(list.firstReadyMs)} (the index built), then the newest page in ` +
+				`${fmtMs(list.newestMs)} and the oldest in ${fmtMs(list.oldestMs)}${list.error ? ` — fails: ${list.error}` : ""}`,
+		);
+		if (list.error !== undefined) process.exitCode = 1;
 	} finally {
 		await browser.close();
 	}
