@@ -51,6 +51,19 @@ async function contextIds(page: import("playwright-core").Page, want: readonly s
 	return ids;
 }
 
+/** The search page's hits: [session key, entry id, "active" or "side"] each, in order. */
+function hitsOn(page: import("playwright-core").Page): Promise<Array<Array<string | null | undefined>>> {
+	return page
+		.locator(".hit")
+		.evaluateAll((nodes) =>
+			nodes.map((n) => [
+				n.getAttribute("data-key"),
+				n.getAttribute("data-entry"),
+				n.querySelector("[data-branch]")?.getAttribute("data-branch"),
+			]),
+		);
+}
+
 describe("serve pages", { skip: BROWSER_SKIP }, () => {
 	test("the list shows each agent's session, newest first, and filters by agent", async (t) => {
 		const opened = await openServed(browser, served, "/");
@@ -92,15 +105,7 @@ describe("serve pages", { skip: BROWSER_SKIP }, () => {
 		const opened = await openServed(browser, served, `/search?q=${SIDE_TEXT}`);
 		const { page } = opened;
 		await page.locator(".hit").first().waitFor({ timeout: 10_000 });
-		const hits = await page
-			.locator(".hit")
-			.evaluateAll((nodes) =>
-				nodes.map((n) => [
-					n.getAttribute("data-key"),
-					n.getAttribute("data-entry"),
-					n.querySelector("[data-branch]")?.getAttribute("data-branch"),
-				]),
-			);
+		const hits = await hitsOn(page);
 		assert.deepEqual(hits, [[keyOf(home.branched), home.ids.a2, "side"]]);
 		assert.equal(await page.locator(".hit mark").textContent(), SIDE_TEXT);
 		const shot = join(SCREENSHOTS, "serve-search.png");
@@ -143,15 +148,7 @@ describe("serve pages", { skip: BROWSER_SKIP }, () => {
 			assert.ok(want.length > 0, `search ${text} finds something`);
 			const opened = await openServed(browser, served, `/search?q=${encodeURIComponent(text)}${flags}`);
 			await opened.page.locator('[data-role="status"]').filter({ hasText: /hit/ }).waitFor({ timeout: 10_000 });
-			const got = await opened.page
-				.locator(".hit")
-				.evaluateAll((nodes) =>
-					nodes.map((n) => [
-						n.getAttribute("data-key"),
-						n.getAttribute("data-entry"),
-						n.querySelector("[data-branch]")?.getAttribute("data-branch"),
-					]),
-				);
+			const got = await hitsOn(opened.page);
 			assert.deepEqual(got, want.slice(0, got.length), `search ${text}${flags}`);
 			assert.equal(got.length, Math.min(want.length, 200), `search ${text}${flags}: as many hits`);
 			await opened.context.close();

@@ -15,6 +15,7 @@ import { after, before } from "node:test";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { Session } from "../../src/session.js";
 import { defaultSessionDir } from "../../src/storage/paths.js";
+import { assistant as assistantAt, user as userAt } from "../catalog/layout.js";
 import { BIN, REPO } from "../cli/helpers.js";
 import { BROWSER_SKIP, CHROMIUM, CHROMIUM_ARGS } from "../support/browser.js";
 
@@ -38,24 +39,9 @@ export interface Home {
 	gemini: string;
 }
 
-const user = (text: string) => ({ role: "user" as const, content: text, timestamp: Date.now() });
-const assistant = (text: string) => ({
-	role: "assistant" as const,
-	content: [{ type: "text" as const, text }],
-	api: "anthropic-messages",
-	provider: "anthropic",
-	model: "claude-sonnet-4-5",
-	usage: {
-		input: 10,
-		output: 20,
-		cacheRead: 0,
-		cacheWrite: 0,
-		totalTokens: 30,
-		cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-	},
-	stopReason: "stop" as const,
-	timestamp: Date.now(),
-});
+/** A message of the generated session, stamped now (test/catalog/layout.ts makes it). */
+const user = (text: string) => userAt(text, new Date().toISOString());
+const assistant = (text: string) => assistantAt(text, new Date().toISOString());
 
 /** Builds a HOME (see the module comment). */
 export async function buildHome(): Promise<Home> {
