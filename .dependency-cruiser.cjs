@@ -18,6 +18,8 @@ const LAYERS = [
 	{ name: "catalog", paths: ["^src/catalog/"] },
 	// The local web app and its HTTP API: a folder over the facade and the catalog (docs/serve.md).
 	{ name: "serve", paths: ["^src/serve/"] },
+	// The MCP server: a folder over the facade and the catalog that shares serve's guards and downloads (docs/mcp.md).
+	{ name: "mcp", paths: ["^src/mcp/"] },
 	{ name: "adapters", paths: ["^src/adapters/"], peers: "top" },
 	{ name: "cli", paths: ["^src/cli/"], peers: "top" },
 	{ name: "testing", paths: ["^src/testing/"], peers: "top" },

@@ -22,6 +22,7 @@ const LOADERS: Record<CliCommandName, () => Promise<CommandHandler>> = {
 	ls: async () => (await import("./commands/ls.js")).lsCommand,
 	search: async () => (await import("./commands/search.js")).searchCommand,
 	serve: async () => (await import("./commands/serve.js")).serveCommand,
+	mcp: async () => (await import("./commands/mcp.js")).mcpCommand,
 	new: async () => (await import("./commands/write.js")).newCommand,
 	append: async () => (await import("./commands/write.js")).appendCommand,
 	branch: async () => (await import("./commands/write.js")).branchCommand,

@@ -19,6 +19,7 @@ export {
 	customMessage,
 	entryMessage,
 } from "./context.js";
+export { type BranchComparison, compareBranches } from "./compare.js";
 export { forkRecords, type IdMaker, rewriteRecords } from "./copy.js";
 export {
 	branchSummaryEntry,

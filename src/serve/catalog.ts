@@ -4,7 +4,7 @@
  * `CatalogIndex` the server uses.
  */
 
-import { CatalogIndex, type IndexHit } from "../catalog/catalog-index/index.js";
+import { CatalogIndex, type IndexHit, type IndexSource } from "../catalog/catalog-index/index.js";
 
 export {
 	agentSources,
@@ -25,4 +25,31 @@ export { sessionKey as keyOf } from "../catalog/catalog-index/index.js";
 /** The index the server uses: the user's (`$XDG_CACHE_HOME/session-tree/catalog.sqlite`). */
 export function openCatalog(env: NodeJS.ProcessEnv): Promise<ServeCatalog> {
 	return CatalogIndex.open({ env });
+}
+
+/**
+ * A refresh of the index that runs at most once every `everyMs` (a forced one runs anyway) and
+ * that callers arriving while one runs share: every request may ask for it without each one
+ * listing the places again.
+ */
+export function throttledRefresh(
+	catalog: Pick<ServeCatalog, "refresh">,
+	sources: readonly IndexSource[],
+	everyMs: number,
+): (force?: boolean) => Promise<void> {
+	let last = 0;
+	let pending: Promise<void> | undefined;
+	return async (force = false): Promise<void> => {
+		if (pending) return pending;
+		if (!force && Date.now() - last < everyMs) return;
+		pending = catalog
+			.refresh(sources)
+			.then(() => {
+				last = Date.now();
+			})
+			.finally(() => {
+				pending = undefined;
+			});
+		return pending;
+	};
 }

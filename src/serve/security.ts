@@ -19,6 +19,13 @@ export interface GuardOptions {
 	hosts: () => readonly string[];
 	/** The cookie's name: one per port, as browsers share cookies between ports of one host. */
 	cookie: () => string;
+	/**
+	 * Only an `Authorization: Bearer` header proves the token (an API for programs, as
+	 * `session-tree mcp --http`): no `?token=`, no cookie. A browser never sends that header on
+	 * its own, so a write needs no proof of its origin; an `Origin` that is not this server's is
+	 * still refused. Default false.
+	 */
+	bearerOnly?: boolean;
 }
 
 /** The policy of responses that are not pages: nothing runs, nothing loads, nothing frames them. */
@@ -63,13 +70,13 @@ export function guard(options: GuardOptions): MiddlewareHandler {
 		if (origin !== undefined && origin.toLowerCase() !== own)
 			return refuse(c, 403, "FOREIGN_ORIGIN", "requests from another origin are refused");
 		const method = c.req.method;
-		if (method !== "GET" && method !== "HEAD") {
+		if (options.bearerOnly !== true && method !== "GET" && method !== "HEAD") {
 			const site = c.req.header("sec-fetch-site");
 			if (origin === undefined && site !== "same-origin")
 				return refuse(c, 403, "FOREIGN_ORIGIN", "a write must come from this server's own pages");
 		}
 		const url = new URL(c.req.url);
-		const given = url.searchParams.get("token");
+		const given = options.bearerOnly === true ? null : url.searchParams.get("token");
 		if (given !== null) {
 			if (!sameSecret(given, options.token)) return refuse(c, 403, "BAD_TOKEN", "wrong token");
 			setCookie(c, options.cookie(), options.token, { httpOnly: true, sameSite: "Strict", path: "/" });
@@ -77,9 +84,12 @@ export function guard(options: GuardOptions): MiddlewareHandler {
 			return c.redirect(`${url.pathname}${url.search}${url.hash}`, 303);
 		}
 		const bearer = /^Bearer\s+(\S+)$/i.exec(c.req.header("authorization") ?? "")?.[1];
-		const cookie = getCookie(c, options.cookie());
+		const cookie = options.bearerOnly === true ? undefined : getCookie(c, options.cookie());
 		const presented = bearer ?? cookie;
-		if (presented === undefined) return refuse(c, 401, "NO_TOKEN", "open the URL that `session-tree serve` printed");
+		if (presented === undefined)
+			return options.bearerOnly === true
+				? refuse(c, 401, "NO_TOKEN", "send the token printed at the start as `Authorization: Bearer TOKEN`")
+				: refuse(c, 401, "NO_TOKEN", "open the URL that `session-tree serve` printed");
 		if (!sameSecret(presented, options.token)) return refuse(c, 403, "BAD_TOKEN", "wrong token");
 		await next();
 	};

@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
-import { type IndexSource, openCatalog, type ServeCatalog } from "./catalog.js";
+import { type IndexSource, openCatalog, type ServeCatalog, throttledRefresh } from "./catalog.js";
 import { SessionFollowers } from "./follow.js";
 import { routes } from "./routes.js";
 import { SessionOpener } from "./sources.js";
@@ -49,7 +49,7 @@ export function isLoopback(host: string): boolean {
 }
 
 /** A host as a URL writes it (IPv6 in brackets). */
-function urlHost(host: string): string {
+export function urlHost(host: string): string {
 	return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
 }
 
@@ -60,22 +60,7 @@ export async function createServer(options: ServeOptions): Promise<RunningServer
 	const catalog = options.catalog ?? (await openCatalog(options.env ?? process.env));
 	const opener = new SessionOpener(options.sources);
 	const followers = new SessionFollowers(opener);
-	const refreshMs = options.refreshMs ?? 2000;
-	let last = 0;
-	let pending: Promise<void> | undefined;
-	const refresh = async (force = false): Promise<void> => {
-		if (pending) return pending;
-		if (!force && Date.now() - last < refreshMs) return;
-		pending = catalog
-			.refresh(options.sources)
-			.then(() => {
-				last = Date.now();
-			})
-			.finally(() => {
-				pending = undefined;
-			});
-		return pending;
-	};
+	const refresh = throttledRefresh(catalog, options.sources, options.refreshMs ?? 2000);
 	// The first look at the places may take a while (every session read once into a new index):
 	// the server listens as soon as that look has got past its quick failures, and the requests
 	// that need the index wait for it (`refresh` hands them the look under way). A look that

@@ -25,6 +25,8 @@ export interface IndexFilter {
 	agent?: Agent | null;
 	cwd?: string;
 	source?: string;
+	/** Only the session of this key. */
+	key?: string;
 }
 
 /** The catalog index (see the module comment). Synchronous underneath: better-sqlite3 is. */

@@ -12,10 +12,11 @@
  * stored parents at query time, so an append that moved the leaf is seen.
  */
 
+import { redactText } from "../../render/redact.js";
 import type { SqliteDatabase } from "../../storage/sql/sqlite-schema.js";
 import type { Agent } from "../agents.js";
 import { compareLocations } from "../read.js";
-import { compileQuery, makeSnippet, type SearchHit, type SearchQuery } from "../search.js";
+import { compileQuery, type Matcher, makeSnippet, type SearchHit, type SearchQuery } from "../search.js";
 
 /** A hit of the index: a {@link SearchHit} with the session's key and agent. */
 export type IndexHit = SearchHit & { key: string; agent: Agent | null };
@@ -26,8 +27,17 @@ export interface IndexSearchOptions {
 	cwd?: string;
 	/** Only sessions of this source. */
 	source?: string;
+	/** Only the session of this key. */
+	key?: string;
 	limit?: number;
 	snippetWidth?: number;
+	/**
+	 * Snippets cut from the text with its secrets redacted (the export's rules, render/redact.ts),
+	 * so that no part of a secret is cut into one: the match is looked for again in the redacted
+	 * text, and where it was inside a secret the snippet is the redacted text's beginning. The
+	 * hits are the same; only their snippets differ. Default false.
+	 */
+	redact?: boolean;
 }
 
 interface Candidate {
@@ -75,7 +85,7 @@ export function trigramQuery(pattern: string): string {
 }
 
 /** Sessions matching the filter, as `where` and its parameters. */
-export function filterSql(options: { agent?: Agent | null; cwd?: string; source?: string }): {
+export function filterSql(options: { agent?: Agent | null; cwd?: string; source?: string; key?: string }): {
 	where: string;
 	params: unknown[];
 } {
@@ -94,7 +104,22 @@ export function filterSql(options: { agent?: Agent | null; cwd?: string; source?
 		clauses.push("source = ?");
 		params.push(options.source);
 	}
+	if (options.key !== undefined) {
+		clauses.push("key = ?");
+		params.push(options.key);
+	}
 	return { where: clauses.join(" AND "), params };
+}
+
+/** The snippet of a hit from its text with secrets redacted (see {@link IndexSearchOptions.redact}). */
+function redactedSnippet(
+	matcher: Matcher,
+	text: string,
+	width: number,
+): { snippet: string; matchStart: number; matchEnd: number } {
+	const safe = redactText(text);
+	const again = safe === text ? matcher.find(text) : matcher.find(safe);
+	return again ? makeSnippet(safe, again.start, again.end, width) : makeSnippet(safe, 0, 0, width);
 }
 
 /** Searches the index (see the module comment). @throws InvalidPattern as `searchSessions` does */
@@ -153,7 +178,9 @@ export function searchIndex(
 					name: session.name,
 					entryId: row.entry_id,
 					role: row.role,
-					...makeSnippet(text, match.start, match.end, width),
+					...(options.redact === true
+						? redactedSnippet(matcher, text, width)
+						: makeSnippet(text, match.start, match.end, width)),
 					key: session.key,
 					agent: session.agent,
 				});

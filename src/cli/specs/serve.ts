@@ -1,4 +1,4 @@
-/** The spec of `session-tree serve` (metadata only, see common.ts). */
+/** The specs of `session-tree serve` and `session-tree mcp` (metadata only, see common.ts). */
 
 import { defineCommands } from "./common.js";
 
@@ -43,6 +43,46 @@ export const SERVE_SPECS = defineCommands([
 					flags: "--open",
 					description: "open the URL in the browser (xdg-open or open; nothing when neither is there)",
 				},
+			],
+			positionals: ["STORE...?"],
+		},
+	},
+	{
+		name: "mcp",
+		summary: "every session as a Model Context Protocol server, for agents to search and read",
+		cli: {
+			synopsis: "mcp [STORE…] [--agents] [--write] [--http PORT] [--host H]",
+			description:
+				"Runs a Model Context Protocol server over stdio (the default: for an agent to start) or over\n" +
+				"Streamable HTTP at http://127.0.0.1:PORT/mcp with --http (the URL and the token to send as\n" +
+				"`Authorization: Bearer TOKEN` are printed; SESSION_TREE_MCP_TOKEN sets the token). Its tools\n" +
+				"list and search every session and every branch, outline a session's tree, give what the\n" +
+				"model received at an entry, whole entries and two branches side by side; with --write, also\n" +
+				"label, set_leaf and fork on pi's files and stores (other agents' files are never written).\n" +
+				"Each session is also a resource (its path as Markdown, its records as JSONL). Secrets are\n" +
+				"redacted in everything it returns. With no STORE, the default places of pi, Claude Code,\n" +
+				"Codex and Gemini CLI; with STOREs, those, and the agents' places too with --agents.\n" +
+				"See docs/mcp.md for each agent's configuration.",
+			examples: [
+				"claude mcp add session-tree -- session-tree mcp",
+				"session-tree mcp --write",
+				"session-tree mcp ./sessions sqlite:team.db --agents",
+				"session-tree mcp --http 8765",
+			],
+			options: {
+				agents: { type: "boolean" },
+				write: { type: "boolean" },
+				http: { type: "string" },
+				host: { type: "string" },
+			},
+			optionDocs: [
+				{
+					flags: "--agents",
+					description: "with STOREs, answer for the agents' default places too (without STOREs they are served anyway)",
+				},
+				{ flags: "--write", description: "add the write tools: label, set_leaf, fork (pi's files and stores only)" },
+				{ flags: "--http PORT", description: "serve Streamable HTTP on PORT (0: any free port) instead of stdio" },
+				{ flags: "--host H", description: "with --http, the bind address (default 127.0.0.1)" },
 			],
 			positionals: ["STORE...?"],
 		},
