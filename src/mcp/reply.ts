@@ -36,12 +36,14 @@ export function estimateTextTokens(text: string): number {
 }
 
 /**
- * The answer to a tool call: `result` redacted and wrapped (see the module comment), and, when
- * there is more, the cursor that continues it.
+ * The answer to a tool call: `result` redacted (unless the server runs with `--no-redact`) and
+ * wrapped (see the module comment), and, when there is more, the cursor that continues it.
  */
-export function reply(result: Record<string, unknown>, nextCursor?: string): ToolAnswer {
-	const { records } = redactRecords([result]);
-	const body: Record<string, unknown> = { notice: QUOTED_NOTICE, result: records[0] };
+export function reply(result: Record<string, unknown>, nextCursor: string | undefined, redact: boolean): ToolAnswer {
+	const body: Record<string, unknown> = {
+		notice: QUOTED_NOTICE,
+		result: redact ? redactRecords([result]).records[0] : result,
+	};
 	if (nextCursor !== undefined) body.nextCursor = nextCursor;
 	// The estimate of the text without itself; its own few characters are left out.
 	body.tokens = estimateTextTokens(JSON.stringify(body));

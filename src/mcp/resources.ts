@@ -43,12 +43,12 @@ export function registerResources(server: McpServer, sessions: McpSessions): voi
 		server.registerResource(
 			name,
 			template,
-			{ title: `A session: ${what}`, description: `Each session: ${what}, secrets redacted.`, mimeType: mime },
+			{ title: `A session: ${what}`, description: `Each session: ${what}, secrets redacted unless the server runs with --no-redact.`, mimeType: mime },
 			async (uri, variables) => {
 				const key = String(variables.key);
 				if (!/^[0-9a-f]{16}$/.test(key)) throw badArgument("uri", `${uri.href} names no session`);
 				const session = await sessions.read(await sessions.find(key, "uri"));
-				const made = await download(session, format as DownloadFormat, true);
+				const made = await download(session, format as DownloadFormat, sessions.redact);
 				return { contents: [{ uri: uri.href, mimeType: mime, text: made.parts.join("") }] };
 			},
 		);

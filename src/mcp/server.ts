@@ -20,6 +20,8 @@ export interface McpOptions {
 	sources: readonly IndexSource[];
 	/** Register the write tools (`label`, `set_leaf`, `fork`). Default false. */
 	write?: boolean;
+	/** Redact secrets in everything returned (the export's rules). Default true. */
+	redact?: boolean;
 	/** The index; default the user's ({@link openCatalog}). */
 	catalog?: ServeCatalog;
 	/** For the index's place. Default `process.env`. */
@@ -39,7 +41,7 @@ const INSTRUCTIONS =
 /** The sessions of `options`: the index opened, a first look at the places started. */
 export async function openSessions(options: McpOptions): Promise<McpSessions> {
 	const catalog = options.catalog ?? (await openCatalog(options.env ?? process.env));
-	const sessions = new McpSessions(catalog, options.sources, options.write === true);
+	const sessions = new McpSessions(catalog, options.sources, options.write === true, options.redact !== false);
 	// The first look may take a while on a new index: started now, awaited by the first tool that needs it.
 	sessions.refresh(true).catch(() => undefined);
 	return sessions;

@@ -24,6 +24,8 @@ export class McpSessions {
 		readonly sources: readonly IndexSource[],
 		/** Whether the write tools are on (`--write`). */
 		readonly writable: boolean,
+		/** Whether secrets are redacted in what is returned (on unless `--no-redact`). */
+		readonly redact = true,
 	) {
 		this.opener = new SessionOpener(sources);
 		this.refresh = throttledRefresh(catalog, sources, 1000);

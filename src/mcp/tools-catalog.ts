@@ -121,6 +121,7 @@ export function registerCatalogTools(server: McpServer, sessions: McpSessions): 
 			return reply(
 				{ total: all.length, offset, sessions: page.items },
 				page.next === undefined ? undefined : makeCursor(listing, page.next),
+				sessions.redact,
 			);
 		},
 	);
@@ -166,7 +167,7 @@ export function registerCatalogTools(server: McpServer, sessions: McpSessions): 
 				found = sessions.catalog.search(
 					{ pattern: args.query, regex: args.regex === true, ignoreCase: args.ignoreCase === true },
 					// One more than the page, to know whether there is more (a branch filter reads on until it has them).
-					{ ...filter, redact: true, ...(anyBranch ? { limit: offset + limit + 1 } : {}) },
+					{ ...filter, redact: sessions.redact, ...(anyBranch ? { limit: offset + limit + 1 } : {}) },
 				);
 			} catch (error) {
 				if (error instanceof InvalidPattern) throw badArgument("query", error.message);
@@ -186,6 +187,7 @@ export function registerCatalogTools(server: McpServer, sessions: McpSessions): 
 			return reply(
 				{ sessionsSearched: found.sessions, offset, hits: page.items },
 				page.next === undefined ? undefined : makeCursor(listing, page.next),
+				sessions.redact,
 			);
 		},
 	);

@@ -25,21 +25,21 @@ const LINE_LENGTH = 160;
 
 const sessionArgument = z.string().min(1).describe("the session: a key from list_sessions or search, or a session id");
 
-/** An entry as one line: its kind and the start of its text, the text redacted before it is cut. */
-function entryLine(entry: SessionEntry): { kind: string; text: string } {
-	const safe = redactRecords([entry]).records[0] as SessionEntry;
+/** An entry as one line: its kind and the start of its text, the text redacted (when asked) before it is cut. */
+function entryLine(entry: SessionEntry, redact: boolean): { kind: string; text: string } {
+	const safe = redact ? (redactRecords([entry]).records[0] as SessionEntry) : entry;
 	const description = describeEntry(safe);
 	return { kind: description.kind, text: oneLine(description.text, LINE_LENGTH) };
 }
 
 /** An entry as a listing shows it: id, parent, time, kind, one line, label. */
-function entrySummary(session: Session, entry: SessionEntry): Record<string, unknown> {
+function entrySummary(session: Session, entry: SessionEntry, redact: boolean): Record<string, unknown> {
 	const label = session.getLabel(entry.id);
 	return {
 		id: entry.id,
 		parentId: entry.parentId,
 		timestamp: entry.timestamp,
-		...entryLine(entry),
+		...entryLine(entry, redact),
 		...(label !== undefined ? { label } : {}),
 	};
 }
@@ -102,7 +102,7 @@ export function registerSessionTools(server: McpServer, sessions: McpSessions): 
 					else {
 						const entry = row.node.entry;
 						yield {
-							...entrySummary(session, entry),
+							...entrySummary(session, entry, sessions.redact),
 							level,
 							children: row.node.children.length,
 							...(layout.active.has(entry.id) ? { active: true } : {}),
@@ -124,6 +124,7 @@ export function registerSessionTools(server: McpServer, sessions: McpSessions): 
 					rows: page.items,
 				},
 				page.next === undefined ? undefined : makeCursor(listing, page.next),
+				sessions.redact,
 			);
 		},
 	);
@@ -168,6 +169,7 @@ export function registerSessionTools(server: McpServer, sessions: McpSessions): 
 					messages: page.items,
 				},
 				page.next === undefined ? undefined : makeCursor(listing, page.next),
+				sessions.redact,
 			);
 		},
 	);
@@ -233,6 +235,7 @@ export function registerSessionTools(server: McpServer, sessions: McpSessions): 
 			return reply(
 				{ session: indexed.key, entriesTotal: ids.length, offset, entries: page.items },
 				page.next === undefined ? undefined : makeCursor(listing, page.next),
+				sessions.redact,
 			);
 		},
 	);
@@ -265,7 +268,7 @@ export function registerSessionTools(server: McpServer, sessions: McpSessions): 
 			const parts = compareBranches(session.getTreeIndex(), a, b);
 			const limit = args.limit ?? 50;
 			const side = (ids: string[]) =>
-				ids.slice(offset, offset + limit).map((id) => entrySummary(session, session.getEntry(id) as SessionEntry));
+				ids.slice(offset, offset + limit).map((id) => entrySummary(session, session.getEntry(id) as SessionEntry, sessions.redact));
 			const ancestor = parts.ancestorId === null ? null : session.getEntry(parts.ancestorId);
 			const more = offset + limit < Math.max(parts.onlyA.length, parts.onlyB.length);
 			return reply(
@@ -273,7 +276,7 @@ export function registerSessionTools(server: McpServer, sessions: McpSessions): 
 					session: indexed.key,
 					a,
 					b,
-					ancestor: ancestor ? entrySummary(session, ancestor) : null,
+					ancestor: ancestor ? entrySummary(session, ancestor, sessions.redact) : null,
 					aTotal: parts.onlyA.length,
 					bTotal: parts.onlyB.length,
 					offset,
@@ -281,6 +284,7 @@ export function registerSessionTools(server: McpServer, sessions: McpSessions): 
 					onlyB: side(parts.onlyB),
 				},
 				more ? makeCursor(listing, offset + limit) : undefined,
+				sessions.redact,
 			);
 		},
 	);

@@ -59,7 +59,7 @@ export function registerWriteTools(server: McpServer, sessions: McpSessions): vo
 				entryId: entryArgument(session, args.entry, "entry"),
 				label: args.label ?? "",
 			}));
-			return reply({ session: key, ...result });
+			return reply({ session: key, ...result }, undefined, sessions.redact);
 		},
 	);
 
@@ -78,7 +78,7 @@ export function registerWriteTools(server: McpServer, sessions: McpSessions): vo
 			const { key, result } = await act(sessions, args.session, "leaf", (session) => ({
 				entryId: entryArgument(session, args.entry, "entry"),
 			}));
-			return reply({ session: key, ...result });
+			return reply({ session: key, ...result }, undefined, sessions.redact);
 		},
 	);
 
@@ -99,7 +99,11 @@ export function registerWriteTools(server: McpServer, sessions: McpSessions): vo
 			const location = result.location as string;
 			await sessions.refresh(true);
 			const forked = sessions.catalog.session(keyOf(location));
-			return reply({ session: key, forked: forked ? forkSummary(forked) : { session: keyOf(location) } });
+			return reply(
+				{ session: key, forked: forked ? forkSummary(forked) : { session: keyOf(location) } },
+				undefined,
+				sessions.redact,
+			);
 		},
 	);
 }

@@ -28,7 +28,12 @@ export const mcpCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
 		const withAgents = positionals.length === 0 || values.agents === true;
 		const sources = [...(withAgents ? agentSources() : []), ...positionals.map(storeSource)];
-		const options = { sources, write: values.write === true, version: packageVersion() };
+		const options = {
+			sources,
+			write: values.write === true,
+			redact: values["no-redact"] !== true,
+			version: packageVersion(),
+		};
 		const portText = stringValue(values, "http");
 		const host = stringValue(values, "host");
 		if (portText === undefined) {

@@ -51,7 +51,7 @@ export const SERVE_SPECS = defineCommands([
 		name: "mcp",
 		summary: "every session as a Model Context Protocol server, for agents to search and read",
 		cli: {
-			synopsis: "mcp [STORE…] [--agents] [--write] [--http PORT] [--host H]",
+			synopsis: "mcp [STORE…] [--agents] [--write] [--http PORT] [--host H] [--no-redact]",
 			description:
 				"Runs a Model Context Protocol server over stdio (the default: for an agent to start) or over\n" +
 				"Streamable HTTP at http://127.0.0.1:PORT/mcp with --http (the URL and the token to send as\n" +
@@ -60,7 +60,7 @@ export const SERVE_SPECS = defineCommands([
 				"model received at an entry, whole entries and two branches side by side; with --write, also\n" +
 				"label, set_leaf and fork on pi's files and stores (other agents' files are never written).\n" +
 				"Each session is also a resource (its path as Markdown, its records as JSONL). Secrets are\n" +
-				"redacted in everything it returns. With no STORE, the default places of pi, Claude Code,\n" +
+				"redacted in everything it returns (--no-redact keeps them). With no STORE, the default places of pi, Claude Code,\n" +
 				"Codex and Gemini CLI; with STOREs, those, and the agents' places too with --agents.\n" +
 				"See docs/mcp.md for each agent's configuration.",
 			examples: [
@@ -74,6 +74,7 @@ export const SERVE_SPECS = defineCommands([
 				write: { type: "boolean" },
 				http: { type: "string" },
 				host: { type: "string" },
+				"no-redact": { type: "boolean" },
 			},
 			optionDocs: [
 				{
@@ -83,6 +84,10 @@ export const SERVE_SPECS = defineCommands([
 				{ flags: "--write", description: "add the write tools: label, set_leaf, fork (pi's files and stores only)" },
 				{ flags: "--http PORT", description: "serve Streamable HTTP on PORT (0: any free port) instead of stdio" },
 				{ flags: "--host H", description: "with --http, the bind address (default 127.0.0.1)" },
+				{
+					flags: "--no-redact",
+					description: "return secrets (API keys, tokens, passwords) as they are instead of redacted",
+				},
 			],
 			positionals: ["STORE...?"],
 		},
