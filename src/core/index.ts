@@ -10,6 +10,7 @@
  * @packageDocumentation
  */
 
+export { type BranchComparison, compareBranches } from "./compare.js";
 export {
 	branchSummaryMessage,
 	buildContextEntries,
@@ -19,7 +20,6 @@ export {
 	customMessage,
 	entryMessage,
 } from "./context.js";
-export { type BranchComparison, compareBranches } from "./compare.js";
 export { forkRecords, type IdMaker, rewriteRecords } from "./copy.js";
 export {
 	branchSummaryEntry,

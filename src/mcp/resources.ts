@@ -43,7 +43,11 @@ export function registerResources(server: McpServer, sessions: McpSessions): voi
 		server.registerResource(
 			name,
 			template,
-			{ title: `A session: ${what}`, description: `Each session: ${what}, secrets redacted unless the server runs with --no-redact.`, mimeType: mime },
+			{
+				title: `A session: ${what}`,
+				description: `Each session: ${what}, secrets redacted unless the server runs with --no-redact.`,
+				mimeType: mime,
+			},
 			async (uri, variables) => {
 				const key = String(variables.key);
 				if (!/^[0-9a-f]{16}$/.test(key)) throw badArgument("uri", `${uri.href} names no session`);

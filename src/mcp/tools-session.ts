@@ -268,7 +268,9 @@ export function registerSessionTools(server: McpServer, sessions: McpSessions): 
 			const parts = compareBranches(session.getTreeIndex(), a, b);
 			const limit = args.limit ?? 50;
 			const side = (ids: string[]) =>
-				ids.slice(offset, offset + limit).map((id) => entrySummary(session, session.getEntry(id) as SessionEntry, sessions.redact));
+				ids
+					.slice(offset, offset + limit)
+					.map((id) => entrySummary(session, session.getEntry(id) as SessionEntry, sessions.redact));
 			const ancestor = parts.ancestorId === null ? null : session.getEntry(parts.ancestorId);
 			const more = offset + limit < Math.max(parts.onlyA.length, parts.onlyB.length);
 			return reply(
