@@ -15,13 +15,13 @@
  * - N warm calls of each tool, interleaved: `search` (the rare word; the common word, limit 20),
  *   `get_context` (the 50-entry session, the 600-entry one), `list_sessions`; median and p95.
  *   `search` and `list_sessions` bring the index up to date first when the last look is more
- *   than a second old, so about one call a second pays a refresh (1,000 files stat'ed): the
- *   p95 shows it, as an agent would see it.
+ *   than a second old, so about one call a second pays a refresh (1,000 files stat'ed), as an
+ *   agent's calls would.
  *
  * The peers, in the same run: the same searches in this process through `CatalogIndex.search`
  * on the same index file (what the MCP layer adds: process hop, JSON-RPC, zod, redaction, the
  * envelope), and what an agent without MCP runs per question: `session-tree search TEXT
- * --agents --json` and `session-tree ctx FILE --json`, each a process. Every answer is checked:
+ * --agents --json` and `session-tree ctx FILE --json`, each a process. The first answers are checked:
  * the rare word gives one hit, on the side branch; the common word's first 20 hits are the
  * in-process ones; `get_context` gives as many messages as the library's context.
  *
