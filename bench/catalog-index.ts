@@ -32,7 +32,7 @@ import { AgentsCollection, agentPlaces } from "../src/catalog/agents.js";
 import { agentSources, CatalogIndex } from "../src/catalog/catalog-index/index.js";
 import { compileQuery, type SearchQuery, searchSessions } from "../src/catalog/search.js";
 import { DATA_DIR, generateSession, Rng } from "./generate.js";
-import { fmtMs, median } from "./shared.js";
+import { fmtMs, median, percentile, timed } from "./shared.js";
 
 /** Options of {@link runCatalogIndex}. */
 export interface CatalogIndexBenchOptions {
@@ -64,13 +64,6 @@ const QUERIES: SearchQuery[] = [
 	{ pattern: "fix(ed|es)? the (parser|lexer)", regex: true },
 	{ pattern: "\\bhash\\b", regex: true, ignoreCase: true },
 ];
-
-/** The p-th percentile (nearest rank). */
-function percentile(values: readonly number[], p: number): number | undefined {
-	if (values.length === 0) return undefined;
-	const sorted = [...values].sort((a, b) => a - b);
-	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 /** The generated HOME (made once, kept in bench/data/). */
 function generatedHome(count: number, log: (line: string) => void): string {
@@ -109,12 +102,6 @@ function appendTo(files: readonly string[], round: number): void {
 		};
 		appendFileSync(file, `${JSON.stringify(entry)}\n`);
 	}
-}
-
-async function timed<T>(run: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
-	const started = performance.now();
-	const value = await run();
-	return { ms: performance.now() - started, value };
 }
 
 /** Runs the section and prints its table; returns the figures. */

@@ -12,7 +12,9 @@
  * only that section; --base PATH measures another build's CLI beside ours there), --no-serve (skip
  * the `serve` section, bench/serve.ts: a session page in Chromium and an append shown live),
  * --serve-only (run only that section), --no-index (skip the catalog index section,
- * bench/catalog-index.ts), --index-only (run only that section).
+ * bench/catalog-index.ts), --index-only (run only that section), --no-mcp (skip the `mcp` section,
+ * bench/mcp.ts: search and get_context through an MCP client over 1,000 sessions), --mcp-only
+ * (run only that section).
  */
 
 import { spawnSync } from "node:child_process";
@@ -26,6 +28,7 @@ import { runDirectRead } from "./direct-read.js";
 import { CHAIN_FILE, DATA_DIR, ensureFile, filesForSize, type GenerateStats, REPO_ROOT } from "./generate.js";
 import { runHtml } from "./html.js";
 import { runImport } from "./import.js";
+import { runMcp } from "./mcp.js";
 import { runServe } from "./serve.js";
 import { fmtMiB, fmtMs, markdownTable, median } from "./shared.js";
 import { measureStartup } from "./startup.js";
@@ -63,6 +66,9 @@ interface Options {
 	/** Run the catalog index section (bench/catalog-index.ts) at the end; only it with `indexOnly`. */
 	index: boolean;
 	indexOnly: boolean;
+	/** Run the `mcp` section (bench/mcp.ts) at the end; only it with `mcpOnly`. */
+	mcp: boolean;
+	mcpOnly: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -82,6 +88,8 @@ function parseArgs(argv: string[]): Options {
 		serveOnly: false,
 		index: true,
 		indexOnly: false,
+		mcp: true,
+		mcpOnly: false,
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
@@ -108,9 +116,11 @@ function parseArgs(argv: string[]): Options {
 		else if (arg === "--base") options.base = value();
 		else if (arg === "--no-index") options.index = false;
 		else if (arg === "--index-only") options.indexOnly = true;
+		else if (arg === "--no-mcp") options.mcp = false;
+		else if (arg === "--mcp-only") options.mcpOnly = true;
 		else if (arg === "--help" || arg === "-h") {
 			console.log(
-				"npm run bench -- [--runs N] [--sizes 10k,100k,1m] [--large] [--no-chain] [--json FILE] [--no-stores | --stores-only] [--no-html | --html-only] [--no-serve | --serve-only] [--no-import | --import-only] [--no-direct | --direct-only] [--base CLI] [--no-index | --index-only]",
+				"npm run bench -- [--runs N] [--sizes 10k,100k,1m] [--large] [--no-chain] [--json FILE] [--no-stores | --stores-only] [--no-html | --html-only] [--no-serve | --serve-only] [--no-import | --import-only] [--no-direct | --direct-only] [--base CLI] [--no-index | --index-only] [--no-mcp | --mcp-only]",
 			);
 			process.exit(0);
 		} else throw new Error(`unknown argument ${arg}`);
@@ -388,6 +398,10 @@ async function main(): Promise<void> {
 		await runCatalogIndex({ runs: options.runs });
 		return;
 	}
+	if (options.mcpOnly) {
+		await runMcp({ runs: options.runs });
+		return;
+	}
 	const direct = () => runDirectRead({ runs: options.runs, ...(options.base ? { base: options.base } : {}) });
 	if (options.directOnly) {
 		if (!(await direct())) process.exitCode = 1;
@@ -580,6 +594,7 @@ async function main(): Promise<void> {
 	if (options.stores) await runStores({ runs: options.runs, large: options.sizes.includes("1m") });
 	if (options.direct && !(await direct())) process.exitCode = 1;
 	if (options.index) await runCatalogIndex({ runs: options.runs });
+	if (options.mcp) await runMcp({ runs: options.runs });
 }
 
 await main();

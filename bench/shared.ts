@@ -16,6 +16,20 @@ export function median(values: readonly number[]): number | undefined {
 		: ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
 }
 
+/** The p-th percentile (nearest rank), or undefined for no values. */
+export function percentile(values: readonly number[], p: number): number | undefined {
+	if (values.length === 0) return undefined;
+	const sorted = [...values].sort((a, b) => a - b);
+	return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+/** Runs `run` and says how long it took, milliseconds. */
+export async function timed<T>(run: () => Promise<T> | T): Promise<{ ms: number; value: T }> {
+	const started = performance.now();
+	const value = await run();
+	return { ms: performance.now() - started, value };
+}
+
 /** Milliseconds for a table: 12.3 s, 456 ms, 7.8 ms, 0.123 ms. */
 export function fmtMs(ms: number | undefined): string {
 	if (ms === undefined) return "—";
