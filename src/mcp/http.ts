@@ -79,7 +79,7 @@ export async function startHttp(options: McpHttpOptions): Promise<RunningMcpHttp
 				server.close(() => resolve());
 				server.closeAllConnections();
 			});
-			sessions.catalog.close();
+			await sessions.close();
 		},
 	};
 }

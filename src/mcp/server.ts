@@ -7,7 +7,7 @@
 
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { type IndexSource, openCatalog, type ServeCatalog } from "../serve/catalog.js";
+import { type IndexSource, openCatalog, type ServeCatalog, scopedCatalog } from "../serve/catalog.js";
 import { registerResources } from "./resources.js";
 import { McpSessions } from "./sessions.js";
 import { registerCatalogTools } from "./tools-catalog.js";
@@ -40,7 +40,8 @@ const INSTRUCTIONS =
 
 /** The sessions of `options`: the index opened, a first look at the places started. */
 export async function openSessions(options: McpOptions): Promise<McpSessions> {
-	const catalog = options.catalog ?? (await openCatalog(options.env ?? process.env));
+	// Only the sessions of the sources given: the index may hold others (see scopedCatalog).
+	const catalog = scopedCatalog(options.catalog ?? (await openCatalog(options.env ?? process.env)), options.sources);
 	const sessions = new McpSessions(catalog, options.sources, options.write === true, options.redact !== false);
 	// The first look may take a while on a new index: started now, awaited by the first tool that needs it.
 	sessions.refresh(true).catch(() => undefined);
@@ -75,5 +76,5 @@ export async function runStdio(options: McpOptions): Promise<void> {
 	await server.connect(transport);
 	await closed;
 	await server.close();
-	sessions.catalog.close();
+	await sessions.close();
 }

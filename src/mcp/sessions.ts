@@ -6,6 +6,8 @@
  * configured stores is reached.
  */
 
+import { statSync } from "node:fs";
+import { isAbsolute } from "node:path";
 import { isSessionTreeError } from "../core/errors.js";
 import type { IndexedSession, IndexSource, ServeCatalog } from "../serve/catalog.js";
 import { throttledRefresh } from "../serve/catalog.js";
@@ -13,9 +15,31 @@ import { SessionOpener } from "../serve/sources.js";
 import type { Session } from "../session.js";
 import { badArgument } from "./reply.js";
 
+/** Sessions kept open between calls (paging a large session's outline reads it once). */
+const KEPT = 8;
+
+/** A session kept open, and for another agent's file the size and time it was read at. */
+interface Kept {
+	session: Session;
+	stamp: string | undefined;
+}
+
+/** Size and modification time of a file; undefined for a location that is no file (a database row). */
+function fileStamp(location: string): string | undefined {
+	if (!isAbsolute(location)) return undefined;
+	try {
+		const stat = statSync(location);
+		return `${stat.size}:${stat.mtimeMs}`;
+	} catch {
+		return undefined;
+	}
+}
+
 /** What the tools reach sessions through. */
 export class McpSessions {
 	readonly opener: SessionOpener;
+	/** The sessions read lately, least recently used first. */
+	private readonly kept = new Map<string, Kept>();
 	/** Brings the index up to date, at most once a second unless forced. */
 	readonly refresh: (force?: boolean) => Promise<void>;
 
@@ -53,11 +77,49 @@ export class McpSessions {
 		return this.catalog.sessions({}).sessions.find((session) => session.id === ref);
 	}
 
-	/** The session read whole (another agent's file converted in memory, leniently). */
+	/**
+	 * The session read whole (another agent's file converted in memory, leniently), as it is
+	 * now. The last few are kept open: a pi file or a store is then read only from where the last
+	 * read ended (`refresh`, which reads a replaced file again whole); another agent's file is
+	 * converted again only when its size or time changed.
+	 */
 	async read(session: IndexedSession): Promise<Session> {
+		const kept = this.kept.get(session.key);
+		if (kept) {
+			this.kept.delete(session.key);
+			if (session.writable) {
+				await kept.session.refresh({ leaf: "stream" });
+				this.keep(session.key, kept);
+				return kept.session;
+			}
+			if (kept.stamp !== undefined && kept.stamp === fileStamp(session.location)) {
+				this.keep(session.key, kept);
+				return kept.session;
+			}
+			await kept.session.close().catch(() => undefined);
+		}
+		const stamp = session.writable ? undefined : fileStamp(session.location);
 		const opened = await this.opener.read(session);
 		await opened.load();
+		this.keep(session.key, { session: opened, stamp });
 		return opened;
+	}
+
+	private keep(key: string, kept: Kept): void {
+		this.kept.set(key, kept);
+		for (const [oldest, old] of this.kept) {
+			if (this.kept.size <= KEPT) break;
+			this.kept.delete(oldest);
+			old.session.close().catch(() => undefined);
+		}
+	}
+
+	/** Closes the sessions kept open and the index. */
+	async close(): Promise<void> {
+		const kept = [...this.kept.values()];
+		this.kept.clear();
+		for (const { session } of kept) await session.close().catch(() => undefined);
+		this.catalog.close();
 	}
 
 	/**

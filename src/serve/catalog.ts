@@ -28,6 +28,28 @@ export function openCatalog(env: NodeJS.ProcessEnv): Promise<ServeCatalog> {
 }
 
 /**
+ * The index as seen by a server of `sources`: only their sessions are listed, searched, counted
+ * in the project menu and found by key. The index is the user's one cache, shared by every
+ * command: it also holds the sessions of places another command (or another server) indexed,
+ * which this server was not given and must not show.
+ */
+export function scopedCatalog(catalog: ServeCatalog, sources: readonly IndexSource[]): ServeCatalog {
+	const names = sources.map((source) => source.name);
+	const ours = new Set(names);
+	return {
+		refresh: (given, options) => catalog.refresh(given, options),
+		sessions: (filter = {}) => catalog.sessions({ ...filter, sources: names }),
+		session: (key) => {
+			const found = catalog.session(key);
+			return found !== undefined && ours.has(found.source) ? found : undefined;
+		},
+		projects: () => catalog.projects({ sources: names }),
+		search: (query, options = {}) => catalog.search(query, { ...options, sources: names }),
+		close: () => catalog.close(),
+	};
+}
+
+/**
  * A refresh of the index that runs at most once every `everyMs` (a forced one runs anyway) and
  * that callers arriving while one runs share: every request may ask for it without each one
  * listing the places again.

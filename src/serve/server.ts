@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
-import { type IndexSource, openCatalog, type ServeCatalog, throttledRefresh } from "./catalog.js";
+import { type IndexSource, openCatalog, type ServeCatalog, scopedCatalog, throttledRefresh } from "./catalog.js";
 import { SessionFollowers } from "./follow.js";
 import { routes } from "./routes.js";
 import { SessionOpener } from "./sources.js";
@@ -57,7 +57,8 @@ export function urlHost(host: string): string {
 export async function createServer(options: ServeOptions): Promise<RunningServer> {
 	const host = options.host ?? "127.0.0.1";
 	const token = randomBytes(32).toString("base64url");
-	const catalog = options.catalog ?? (await openCatalog(options.env ?? process.env));
+	// Only the sessions of the sources given: the index may hold others (see scopedCatalog).
+	const catalog = scopedCatalog(options.catalog ?? (await openCatalog(options.env ?? process.env)), options.sources);
 	const opener = new SessionOpener(options.sources);
 	const followers = new SessionFollowers(opener);
 	const refresh = throttledRefresh(catalog, options.sources, options.refreshMs ?? 2000);

@@ -7,8 +7,11 @@
  */
 
 import assert from "node:assert/strict";
-import { readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
+import { Session } from "../../src/session.js";
 import { cliJson } from "../cli/helpers.js";
 import {
 	allPages,
@@ -340,6 +343,67 @@ describe("session-tree mcp over stdio", () => {
 			assert.ok(!all.includes(secret), `${secret.slice(0, 8)}… is redacted`);
 			// Not even its middle: a snippet or a one-line cut must not leave a piece of it.
 			assert.ok(!all.includes(secret.slice(4, 16)), `no piece of ${secret.slice(0, 8)}…`);
+		}
+	});
+
+	test("a session written after it was read is answered as it is now", async () => {
+		const key = keys.get(home.newer);
+		const before = await ok<{ messagesTotal: number }>(server.client, "get_context", { session: key });
+		assert.equal(before.result.messagesTotal, 2);
+		// Another writer (an agent) appends to the pi file.
+		const writer = await Session.open(home.newer);
+		const question = await writer.appendMessage({ role: "user", content: "And a treap?", timestamp: Date.now() });
+		await writer.close();
+		const after = await ok<{ messagesTotal: number; messages: Array<{ entryId: string }> }>(
+			server.client,
+			"get_context",
+			{ session: key },
+		);
+		assert.equal(after.result.messagesTotal, 3);
+		assert.equal(after.result.messages.at(-1)?.entryId, question);
+		// Another agent's file replaced by that agent: converted again.
+		const codexKey = (await ok<{ sessions: Listed[] }>(server.client, "list_sessions", { agent: "codex" })).result
+			.sessions[0]?.session;
+		const codexBefore = await ok<{ messagesTotal: number }>(server.client, "get_context", { session: codexKey });
+		const original = readFileSync(home.codex, "utf8");
+		const lines = original.trimEnd().split("\n");
+		try {
+			// The same transcript without its last turn's lines, as if read earlier.
+			writeFileSync(home.codex, `${lines.slice(0, Math.max(3, lines.length - 6)).join("\n")}\n`);
+			utimesSync(home.codex, new Date(), new Date(Date.now() + 5_000));
+			const shorter = await ok<{ messagesTotal: number }>(server.client, "get_context", { session: codexKey });
+			assert.ok(shorter.result.messagesTotal < codexBefore.result.messagesTotal, "read again");
+		} finally {
+			writeFileSync(home.codex, original);
+		}
+	});
+
+	test("a server of a STORE answers for it alone, though the shared index holds the agents' sessions", async () => {
+		const store = mkdtempSync(join(tmpdir(), "st-mcp-store-"));
+		try {
+			const own = await Session.create({ dir: store, cwd: "/elsewhere" });
+			await own.appendMessage({ role: "user", content: "Only in the store", timestamp: 1 });
+			await own.close();
+			const scoped = await connectStdio(home.home, [store]);
+			try {
+				const listed = await ok<{ sessions: Listed[] }>(scoped.client, "list_sessions", { limit: 200 });
+				assert.deepEqual(
+					listed.result.sessions.map((item) => [item.agent, item.title]),
+					[["store", "Only in the store"]],
+				);
+				const hits = await ok<{ hits: unknown[] }>(scoped.client, "search", { query: SIDE_TEXT });
+				assert.deepEqual(hits.result.hits, []);
+				const other = await call(scoped.client, "get_tree", { session: keys.get(home.branched) });
+				assert.equal(other.isError, true);
+				assert.match(other.text, /argument "session": no session has key/);
+				assert.ok(!other.text.includes(home.home), "no path of a place not given");
+				const { resources } = await scoped.client.listResources();
+				assert.equal(resources.length, 2);
+			} finally {
+				await scoped.close();
+			}
+		} finally {
+			rmSync(store, { recursive: true, force: true });
 		}
 	});
 

@@ -84,9 +84,12 @@ describe("serve DIR", () => {
 		const own = await Session.create({ dir: place, cwd: "/p" });
 		await own.appendMessage({ role: "user", content: "In the agent's place", timestamp: 1 });
 		await own.close();
+		// The last run comes after one that indexed the agents' places into the same index: what
+		// the index holds of places not given is not served.
 		for (const [args, want] of [
 			[[dir], [keyOf(pi), keyOf(claude)].sort()],
 			[[dir, "--agents"], [keyOf(pi), keyOf(claude), keyOf(own.file as string)].sort()],
+			[[dir], [keyOf(pi), keyOf(claude)].sort()],
 		] as const) {
 			const server = await startServe(home, [...args]);
 			try {
@@ -95,6 +98,13 @@ describe("serve DIR", () => {
 				});
 				const { sessions } = JSON.parse(answer.body) as { sessions: Array<{ key: string }> };
 				assert.deepEqual(sessions.map((s) => s.key).sort(), want, args.join(" "));
+				if (!args.includes("--agents")) {
+					const page = await http(server.port, `/s/${keyOf(own.file as string)}`, {
+						headers: { Host: `127.0.0.1:${server.port}`, Authorization: `Bearer ${server.token}` },
+					});
+					assert.equal(page.status, 404, "a session of a place not given is not found");
+					assert.doesNotMatch(page.body, /home-agents/, "nor its path told");
+				}
 			} finally {
 				await server.stop();
 			}

@@ -25,6 +25,8 @@ export interface IndexFilter {
 	agent?: Agent | null;
 	cwd?: string;
 	source?: string;
+	/** Only sessions of these sources. */
+	sources?: readonly string[];
 	/** Only the session of this key. */
 	key?: string;
 }
@@ -94,13 +96,16 @@ export class CatalogIndex {
 		return row === undefined ? undefined : sessionOfRow(row as never);
 	}
 
-	/** For filter menus: each (agent, cwd) with its session count, by agent then cwd. */
-	projects(): Array<{ agent: Agent | null; cwd: string; sessions: number }> {
+	/** For filter menus: each (agent, cwd) with its session count, by agent then cwd; `sources` limits them. */
+	projects(
+		filter: { sources?: readonly string[] } = {},
+	): Array<{ agent: Agent | null; cwd: string; sessions: number }> {
+		const { where, params } = filterSql(filter);
 		return this.tables.db
-			.prepare<[], { agent: Agent | null; cwd: string; sessions: number }>(
-				"SELECT agent, cwd, count(*) AS sessions FROM sessions WHERE skipped IS NULL GROUP BY agent, cwd ORDER BY agent, cwd",
+			.prepare<unknown[], { agent: Agent | null; cwd: string; sessions: number }>(
+				`SELECT agent, cwd, count(*) AS sessions FROM sessions WHERE ${where} GROUP BY agent, cwd ORDER BY agent, cwd`,
 			)
-			.all();
+			.all(...params);
 	}
 
 	/**

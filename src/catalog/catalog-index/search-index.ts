@@ -27,6 +27,8 @@ export interface IndexSearchOptions {
 	cwd?: string;
 	/** Only sessions of this source. */
 	source?: string;
+	/** Only sessions of these sources. */
+	sources?: readonly string[];
 	/** Only the session of this key. */
 	key?: string;
 	limit?: number;
@@ -85,7 +87,13 @@ export function trigramQuery(pattern: string): string {
 }
 
 /** Sessions matching the filter, as `where` and its parameters. */
-export function filterSql(options: { agent?: Agent | null; cwd?: string; source?: string; key?: string }): {
+export function filterSql(options: {
+	agent?: Agent | null;
+	cwd?: string;
+	source?: string;
+	sources?: readonly string[];
+	key?: string;
+}): {
 	where: string;
 	params: unknown[];
 } {
@@ -103,6 +111,10 @@ export function filterSql(options: { agent?: Agent | null; cwd?: string; source?
 	if (options.source !== undefined) {
 		clauses.push("source = ?");
 		params.push(options.source);
+	}
+	if (options.sources !== undefined) {
+		clauses.push(options.sources.length === 0 ? "0" : `source IN (${options.sources.map(() => "?").join(", ")})`);
+		params.push(...options.sources);
 	}
 	if (options.key !== undefined) {
 		clauses.push("key = ?");
