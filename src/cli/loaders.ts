@@ -18,6 +18,7 @@ const LOADERS: Record<CliCommandName, () => Promise<CommandHandler>> = {
 	html: async () => (await import("./commands/html.js")).htmlCommand,
 	path: async () => (await import("./commands/read.js")).pathCommand,
 	leaves: async () => (await import("./commands/read.js")).leavesCommand,
+	diff: async () => (await import("./commands/diff.js")).diffCommand,
 	info: async () => (await import("./commands/read.js")).infoCommand,
 	ls: async () => (await import("./commands/ls.js")).lsCommand,
 	search: async () => (await import("./commands/search.js")).searchCommand,

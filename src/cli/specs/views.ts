@@ -292,6 +292,34 @@ export const VIEW_SPECS = defineCommands([
 		},
 	},
 	{
+		name: "diff",
+		summary: "compare two branches: where they part, paired messages word by word",
+		cli: {
+			synopsis: "diff SESSION A B | diff SESSION_A SESSION_B [--json] [--lenient]",
+			description:
+				"Compares two paths: two entries of one session (typically two leaves), or the leaves of two\n" +
+				"sessions (a fork and its source, two copies of one session). Prints the last entry both\n" +
+				"paths hold, then what each holds after it: corresponding messages (an edited prompt and its\n" +
+				"original, a regenerated answer and the first one) paired and compared word by word\n" +
+				"(`~`, [-removed-]{+added+}), pairs with the same text (`=`), and messages only one side\n" +
+				"holds (`-` only in A, `+` only in B). Labels, leaf records and model changes are left out.",
+			examples: [
+				"session-tree diff session.jsonl 1c2d3e4f 7e8f9a0b",
+				"session-tree diff fork.jsonl source.jsonl --json",
+			],
+			options: { ...JSON_OPTION, ...LENIENT_OPTION },
+			optionDocs: [
+				{
+					flags: "--json",
+					description:
+						"print { a, b, ancestorId, afterA, afterB, rows } (rows: same, changed with words, only-a, only-b)",
+				},
+				LENIENT_DOC,
+			],
+			positionals: ["SESSION", "A", "B?"],
+		},
+	},
+	{
 		name: "leaves",
 		summary: "list the tips of all branches",
 		cli: {
