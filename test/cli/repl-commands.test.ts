@@ -268,7 +268,7 @@ async function cliOut(args: readonly string[]): Promise<string> {
 }
 
 describe("the CLI and the REPL print one implementation's lines", () => {
-	test("tree, ctx and info: the same text for the same session", async () => {
+	test("tree, ctx, info and diff: the same text for the same session", async () => {
 		const repl = collectingState({ dir: tempDir() });
 		const run = runner(repl);
 		const file = (await run("new --cwd /p")).trim();
@@ -289,6 +289,9 @@ describe("the CLI and the REPL print one implementation's lines", () => {
 			const [command = ""] = line.split(" ");
 			assert.equal(await run(line), await cliOut([command, file, ...options]), line);
 		}
+		// diff with one id compares its path with the leaf's.
+		const leaf = (JSON.parse(await cliOut(["path", file, "--json"])) as string[]).at(-1) as string;
+		assert.equal(await run(`diff ${question}`), await cliOut(["diff", file, question, leaf]));
 		await repl.state.close();
 	});
 

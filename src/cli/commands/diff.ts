@@ -18,6 +18,35 @@ function endOf(session: Session, given: string | undefined): string | null {
 	return given === undefined ? session.getLeafId() : resolveEntryId(session, given);
 }
 
+/** The two paths' ends (the entries given, else the leaves) and their diff. */
+function compare(first: Session, a: string | undefined, b: string | undefined, second: Session) {
+	const from = endOf(first, a);
+	const to = endOf(second, b);
+	const diff = diffPaths(from === null ? [] : first.getBranch(from), to === null ? [] : second.getBranch(to));
+	return { a: from, b: to, ...diff };
+}
+
+/**
+ * The lines of a diff of two paths of one session or two, for both front ends: the REPL's
+ * `diff` prints the same lines as the command line's.
+ */
+export function diffLines(
+	first: Session,
+	a: string | undefined,
+	b: string | undefined,
+	color: boolean,
+	second = first,
+): string[] {
+	const diff = compare(first, a, b, second);
+	const ancestor = diff.ancestorId === null ? undefined : first.getEntry(diff.ancestorId);
+	return renderDiffLines(diff, {
+		a: diff.a ?? "(empty)",
+		b: diff.b ?? "(empty)",
+		color,
+		...(ancestor ? { ancestor: { id: ancestor.id, ...describeEntry(ancestor) } } : {}),
+	});
+}
+
 /** Runs `session-tree diff`; its name, options and help are in its spec (src/cli/specs/views.ts). */
 export const diffCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
@@ -26,20 +55,12 @@ export const diffCommand: CommandHandler = {
 		const lenient = values.lenient === true;
 		const first = await openSession(positionals[0] as string, io, lenient);
 		const second = positionals.length === 2 ? await openSession(positionals[1] as string, io, lenient) : first;
-		const a = endOf(first, positionals.length === 3 ? positionals[1] : undefined);
-		const b = endOf(second, positionals.length === 3 ? positionals[2] : undefined);
-		const diff = diffPaths(a === null ? [] : first.getBranch(a), b === null ? [] : second.getBranch(b));
+		const a = positionals.length === 3 ? positionals[1] : undefined;
+		const b = positionals.length === 3 ? positionals[2] : undefined;
 		if (values.json) {
-			io.out(jsonLine({ a, b, ...diff }));
+			io.out(jsonLine(compare(first, a, b, second)));
 			return;
 		}
-		const ancestor = diff.ancestorId === null ? undefined : first.getEntry(diff.ancestorId);
-		const lines = renderDiffLines(diff, {
-			a: a ?? "(empty)",
-			b: b ?? "(empty)",
-			color: shouldColor(process.stdout),
-			...(ancestor ? { ancestor: { id: ancestor.id, ...describeEntry(ancestor) } } : {}),
-		});
-		io.out(`${lines.join("\n")}\n`);
+		io.out(`${diffLines(first, a, b, shouldColor(process.stdout), second).join("\n")}\n`);
 	},
 };

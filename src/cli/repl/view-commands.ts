@@ -1,5 +1,5 @@
 /**
- * The REPL commands that show the current session: tree, ctx, leaves, info. They write nothing.
+ * The REPL commands that show the current session: tree, ctx, leaves, diff, info. They write nothing.
  * `tree`, `ctx` and `info` print the lines the command line's commands of those names build
  * (src/cli/commands/read.ts); here they are parsed from the REPL's words and fitted to its width.
  */
@@ -7,6 +7,7 @@
 import { describeEntry, formatDescription } from "../../render/preview.js";
 import { TREE_FILTERS } from "../../render/tree-text.js";
 import type { Session } from "../../session.js";
+import { diffLines } from "../commands/diff.js";
 import { contextLines, infoLines, treeLines } from "../commands/read.js";
 import { integerOption, noMoreArgs, parseOptions, type ReplHandlers, usageError } from "./command.js";
 
@@ -29,7 +30,7 @@ function lastMessagePreview(session: Session, id: string, length: number): strin
 	return "(no messages)";
 }
 
-/** The handlers of tree, ctx, leaves and info. */
+/** The handlers of tree, ctx, leaves, diff and info. */
 export const VIEW_COMMANDS = {
 	tree(state, args, command) {
 		const { values, positionals } = parseOptions(command, args);
@@ -70,6 +71,12 @@ export const VIEW_COMMANDS = {
 				return `${mark} ${state.id(id)} ${lastMessagePreview(session, id, state.env.width?.() ?? 72)}`;
 			}),
 		);
+	},
+
+	diff(state, args, command) {
+		if (args.length < 1 || args.length > 2) throw usageError(command, "diff takes one or two entry ids");
+		const session = state.requireSession();
+		state.listing(diffLines(session, args[0] as string, args[1], state.env.style.enabled));
 	},
 
 	info(state, args, command) {

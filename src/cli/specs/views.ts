@@ -318,6 +318,15 @@ export const VIEW_SPECS = defineCommands([
 			],
 			positionals: ["SESSION", "A", "B?"],
 		},
+		repl: {
+			usage: "diff <id> [<id>]",
+			details: [
+				"Compares the path to the first entry with the path to the second (default: the leaf):",
+				"the common ancestor, then paired messages word by word ([-removed-]{+added+}).",
+			],
+			args: ["id", "id"],
+			needsSession: true,
+		},
 	},
 	{
 		name: "leaves",
