@@ -21,7 +21,15 @@ export {
 	entryMessage,
 } from "./context.js";
 export { forkRecords, type IdMaker, rewriteRecords } from "./copy.js";
-export { type DiffEntry, type DiffRow, diffPaths, diffSides, diffWords, type PathDiff, type WordChange } from "./diff.js";
+export {
+	type DiffEntry,
+	type DiffRow,
+	diffPaths,
+	diffSides,
+	diffWords,
+	type PathDiff,
+	type WordChange,
+} from "./diff.js";
 export {
 	branchSummaryEntry,
 	compactionEntry,
