@@ -14,6 +14,7 @@ import type { PickReport } from "../../src/cli/commands/pick.js";
 import { type AgentMessage, Session } from "../../src/index.js";
 import { asJson } from "../support/fixtures.js";
 import { assistantMessage, userMessage } from "../support/messages.js";
+import { postgresServer, testSchema } from "../support/postgres.js";
 import { cli, cliJson, lines, removeTempDirs, tempDir } from "./helpers.js";
 
 delete process.env.FORCE_COLOR;
@@ -215,3 +216,33 @@ describe("session-tree pick", () => {
 		assert.deepEqual(await texts(f.location), ["user: q1", "assistant: call t1", "toolResult: a.ts b.ts"]);
 	});
 });
+
+const server = await postgresServer();
+if ("skip" in server) {
+	test("session-tree pick on PostgreSQL", { skip: server.skip }, () => {});
+} else {
+	describe("session-tree pick on PostgreSQL", () => {
+		const { session } = testSchema(server.url, "pick");
+
+		test("a pick into a PostgreSQL session, and one from it onto a file, give the file store's contexts", async () => {
+			const db = await build(session("dest"));
+			const file = await build(join(tempDir(), "s.jsonl"));
+			for (const [location, id] of [
+				[db.location, db.c1],
+				[file.location, file.c1],
+			] as const) {
+				const run = await cli(["pick", location, id]);
+				assert.equal(run.code, 0, run.stderr);
+			}
+			assert.deepEqual(await texts(db.location), await texts(file.location));
+			const onto = await build(join(tempDir(), "onto.jsonl"));
+			const report = await cliJson<PickReport>(["pick", onto.location, db.r1, "--from", db.location, "--json"]);
+			assert.deepEqual(
+				report.copies.map((c) => c.sourceId),
+				[db.c1, db.r1],
+			);
+			const { ours, pi } = await contexts(onto.location);
+			assert.deepEqual(pi, ours);
+		});
+	});
+}
