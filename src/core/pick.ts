@@ -114,7 +114,13 @@ function callIdsOf(entry: SessionEntry): string[] {
 	if (entry.type !== "message" || roleOf(entry) !== "assistant") return [];
 	const message = entry.message as Record<string, unknown>;
 	if (message.stopReason === "error" || message.stopReason === "aborted") return [];
-	const content = message.content;
+	return madeCallIdsOf(entry);
+}
+
+/** The ids of the tool calls an assistant message holds, sent or not. */
+function madeCallIdsOf(entry: SessionEntry): string[] {
+	if (entry.type !== "message" || roleOf(entry) !== "assistant") return [];
+	const content = (entry.message as Record<string, unknown>).content;
 	if (!Array.isArray(content)) return [];
 	const ids: string[] = [];
 	for (const block of content) {
@@ -214,7 +220,8 @@ function callAbove(tree: ReadonlySessionTree, resultId: string, toolCallId: stri
 	for (let at = tree.getParentId(resultId); at !== null && at !== undefined && !seen.has(at); ) {
 		seen.add(at);
 		const entry = tree.getEntry(at);
-		if (entry && !isUnreadable(entry) && callIdsOf(entry).includes(toolCallId)) return at;
+		// A call pi does not send (its message failed) is found too: the check then says why its result cannot go.
+		if (entry && !isUnreadable(entry) && madeCallIdsOf(entry).includes(toolCallId)) return at;
 		at = tree.getParentId(at);
 	}
 	return undefined;
@@ -408,11 +415,11 @@ function problemText(problem: ToolPairingProblem): string {
 	return `tool call ${problem.toolCallId}${name} in entry ${problem.callEntryId} would have no result (none was found below it in the source)`;
 }
 
-/** Replaces the ids of copies in `text` by "the copy of entry SOURCE". */
+/** Replaces "entry ID" of a copy in `text` (checkToolPairing names entries so) by "the copy of entry SOURCE". */
 function nameSources(text: string, copied: ReadonlyMap<string, string>): string {
 	let out = text;
 	for (const [id, sourceId] of copied) {
-		out = out.replaceAll(`entry ${id}`, `the copy of entry ${sourceId}`).replaceAll(id, `the copy of ${sourceId}`);
+		out = out.replaceAll(`entry ${id}`, `the copy of entry ${sourceId}`);
 	}
 	return out;
 }

@@ -295,4 +295,31 @@ describe("Session.pick", () => {
 		await assert.rejects(f.s.pick(["ffffffff"]), (e: unknown) => isSessionTreeError(e, "ENTRY_NOT_FOUND"));
 		assert.deepEqual(readFileSync(file), bytes);
 	});
+
+	test("refused: the result of a call whose message was aborted (pi does not send that call)", async () => {
+		const s = await Session.create({ file: join(dir, "aborted.jsonl"), cwd: "/p", now });
+		const q = await s.appendMessage(user("q"));
+		const aborted = await s.appendMessage({ ...calls("t9"), stopReason: "aborted" });
+		const r9 = await s.appendMessage(result("t9"));
+		await s.appendMessage(user("again"));
+		const bytes = readFileSync(s.file as string);
+		await assert.rejects(
+			s.pick([r9]),
+			(e: unknown) =>
+				isSessionTreeError(e, "INVALID_ARGUMENT") &&
+				e.message.includes(
+					`the result in the copy of entry ${r9} answers tool call t9 (bash) of the copy of entry ${aborted}`,
+				) &&
+				e.message.includes("stopped with an error or was aborted"),
+		);
+		assert.deepEqual(readFileSync(s.file as string), bytes);
+		// Named with its (unsent) call, the call alone is fine: only the result cannot go.
+		// (Onto q: the path to the leaf holds that unanswerable result itself.)
+		const picked = await s.pick([aborted], { onto: q });
+		assert.deepEqual(
+			picked.copies.map((c) => c.sourceId),
+			[aborted],
+		);
+		await assertSound(s);
+	});
 });
