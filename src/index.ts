@@ -40,6 +40,7 @@ export {
 export type { RandomBytes } from "./core/ids.js";
 export type { LoadProblem, ParsedLine } from "./core/load.js";
 export type { RawRecord } from "./core/migrate.js";
+export type { PickedCopy, PickProvenance, PickReason, PickSkipped } from "./core/pick.js";
 export type { ToolPairingCode, ToolPairingProblem, ToolPairingReport } from "./core/tool-pairing.js";
 export type { FlatTreeRow, LabelState, ReadonlySessionTree } from "./core/tree.js";
 export {
@@ -131,7 +132,7 @@ export { exportSessionHtml, type HtmlExport, type HtmlExportOptions } from "./re
 export { type MarkdownInput, renderMarkdown } from "./render/markdown.js";
 export type { RedactionCounts } from "./render/redact.js";
 export { renderTree, type TreeFilter, type TreeTextOptions } from "./render/tree-text.js";
-export { Session } from "./session.js";
+export { type PickOptions, type PickResult, Session } from "./session.js";
 export type {
 	CreateSessionOptions,
 	ForkOptions,

@@ -4,7 +4,7 @@
  *
  * Which calls do I/O: opening and creating (`Session.open`, `create`, `openStore`,
  * `createIn`, `inMemory`), every write (`append*`, `branch`, `resetLeaf`, `branchWithSummary`,
- * `navigate`, `fork`, `clone`, `migrate`, `repair`), `load`, `refresh`, `flush` and `close`:
+ * `navigate`, `fork`, `clone`, `pick`, `migrate`, `repair`), `load`, `refresh`, `flush` and `close`:
  * they return promises. Every other call reads state already in memory and is synchronous;
  * with a store that has lazy bodies (the JSONL file store), reading an entry whose body was
  * not parsed yet reads its line synchronously through the descriptor the open used.
@@ -22,6 +22,15 @@ import * as make from "./core/entries.js";
 import { SessionTreeError } from "./core/errors.js";
 import { resolveIdPrefix } from "./core/id-prefix.js";
 import { newEntryId, newSessionId } from "./core/ids.js";
+import {
+	type PickedCopy,
+	type PickSkipped,
+	parsePickSelection,
+	pendingCallsOf,
+	pickProblems,
+	pickRecords,
+	planPick,
+} from "./core/pick.js";
 import type { LoadProblem } from "./core/reducer.js";
 import type { FlatTreeRow, ReadonlySessionTree, SessionTree } from "./core/tree.js";
 import {
@@ -510,6 +519,81 @@ export class Session {
 		});
 	}
 
+	/**
+	 * Carries turns across: copies entries of any branch of this session, or of `options.from`,
+	 * onto the leaf (or onto `options.onto`) as new entries, in the order given, and leaves the
+	 * leaf at the last copy. Each word is an id, a unique prefix of one, or `FROM..TO`: the path
+	 * from FROM down to TO (FROM an ancestor of TO).
+	 *
+	 * Only messages are copied (`message`, `custom_message`, `branch_summary` entries): any other
+	 * entry named alone is refused, and inside a range it is skipped (listed in `skipped`). A
+	 * tool call keeps its results: an assistant message with tool calls brings the results that
+	 * answer them in the source (from the branch towards the source's leaf or the range's end
+	 * first), right after it; a result named alone brings its call's assistant message and that
+	 * message's other results, unless the destination waits for that very call at the attach
+	 * point. Each source entry is copied once, at its first place. A `custom` entry of type
+	 * `session-tree.pick` goes first, under the attach point, naming the source session and the
+	 * source of each copy (the model never sees it; pi reads it as any extension's entry).
+	 * Labels of the sources are not copied. The copies are stamped with the time of the pick;
+	 * their bodies are their sources'.
+	 *
+	 * Nothing is written when the copies would give a context a provider refuses (a tool call
+	 * without its result, a result without its call or apart from it, a second result; see
+	 * `checkToolPairing`): problems the destination had before are not the pick's and do not
+	 * refuse it. Goes through the session's appends, so every store takes it.
+	 * @throws SessionTreeError INVALID_ARGUMENT naming the entry (a refused pick: nothing is
+	 *   written), ENTRY_NOT_FOUND or AMBIGUOUS_ID for a word that names no single entry
+	 */
+	pick(entries: readonly string[], options: PickOptions = {}): Promise<PickResult> {
+		return this.log.serialize(async () => {
+			await this.log.ensureLoaded();
+			const from = options.from ?? this;
+			if (from !== this) await from.load();
+			const source = from.tree;
+			const selections = entries.map((word) =>
+				parsePickSelection(
+					word,
+					(id) => source.has(id),
+					(given) => from.resolveId(given),
+				),
+			);
+			const attachId = options.onto === undefined ? this.tree.getLeafId() : this.resolveId(options.onto);
+			const path = this.tree.getPath(attachId);
+			const refused = (error: unknown, where: string) =>
+				error instanceof SessionTreeError ? new SessionTreeError(error.code, error.message, { file: where }) : error;
+			let plan: ReturnType<typeof planPick>;
+			try {
+				plan = planPick(source, selections, {
+					sourceLeaf: source.getLeafId(),
+					pendingCalls: pendingCallsOf(path, loadSteps),
+				});
+			} catch (error) {
+				throw refused(error, from.location);
+			}
+			const state = this.log.state;
+			const newId = (taken: (id: string) => boolean) =>
+				newEntryId((id) => taken(id) || state.tree.has(id) || state.leafRecords.has(id), this.log.random);
+			const { records, copies } = pickRecords(source, plan, attachId, newId, this.log.stamp());
+			const problems = pickProblems(path, records, copies, loadSteps);
+			const [first] = problems;
+			if (first) {
+				const more = problems.length > 1 ? ` (and ${problems.length - 1} more problem(s))` : "";
+				throw new SessionTreeError(
+					"INVALID_ARGUMENT",
+					`cannot pick: ${first.message}${more}; a provider would refuse that context (nothing was written)`,
+					{ file: this.location },
+				);
+			}
+			await this.log.appendRecords(records);
+			return {
+				provenanceId: records[0].id,
+				copies,
+				skipped: plan.skipped,
+				leafId: copies.at(-1)?.id ?? records[0].id,
+			};
+		});
+	}
+
 	/** Forks at the leaf: a new session holding the active path. */
 	clone(options: ForkOptions = {}): Promise<Session> {
 		return this.fork(undefined, options);
@@ -575,6 +659,26 @@ export class Session {
 	private append(build: (stamp: make.EntryStamp) => SessionEntry): Promise<string> {
 		return this.log.serialize(() => this.log.appendNow(build));
 	}
+}
+
+/** Options of {@link Session.pick}. */
+export interface PickOptions {
+	/** Where the copies attach (an id or a unique prefix; default: the leaf). */
+	onto?: string;
+	/** The session to copy from (default: this one); it is read whole, never written. */
+	from?: Session;
+}
+
+/** What {@link Session.pick} wrote. */
+export interface PickResult {
+	/** The `custom` entry (`session-tree.pick`) naming the source of each copy. */
+	provenanceId: string;
+	/** The copies in order: new id, source entry, and why each was copied. */
+	copies: PickedCopy[];
+	/** Entries of the ranges that were not copied (not messages). */
+	skipped: PickSkipped[];
+	/** The new leaf: the last copy. */
+	leafId: string;
 }
 
 function newHeader(options: CreateSessionOptions): SessionHeader {

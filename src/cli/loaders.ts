@@ -32,6 +32,7 @@ const LOADERS: Record<CliCommandName, () => Promise<CommandHandler>> = {
 	label: async () => (await import("./commands/edit.js")).labelCommand,
 	name: async () => (await import("./commands/edit.js")).nameCommand,
 	nav: async () => (await import("./commands/edit.js")).navCommand,
+	pick: async () => (await import("./commands/pick.js")).pickCommand,
 	migrate: async () => (await import("./commands/write.js")).migrateCommand,
 	validate: async () => (await import("./commands/integrity.js")).validateCommand,
 	repair: async () => (await import("./commands/integrity.js")).repairCommand,

@@ -17,6 +17,7 @@ import { CATALOG_SPECS } from "./specs/catalog.js";
 import { type CliFacet, type CommandSpec, defineCommands, type ReplFacet } from "./specs/common.js";
 import { EDIT_SPECS } from "./specs/edits.js";
 import { META_SPECS } from "./specs/meta.js";
+import { PICK_SPECS } from "./specs/pick.js";
 import { SERVE_SPECS } from "./specs/serve.js";
 import { STORE_SPECS } from "./specs/stores.js";
 import { VIEW_SPECS } from "./specs/views.js";
@@ -47,6 +48,7 @@ const SPECS = defineCommands([
 	...CATALOG_SPECS,
 	...SERVE_SPECS,
 	...EDIT_SPECS,
+	...PICK_SPECS,
 	...STORE_SPECS,
 	{
 		name: "repl",

@@ -1,6 +1,6 @@
 /**
  * The REPL commands that write to the current session: send, branch, compact, summary, nav,
- * label, name. branch, nav and label do their work through the command line's own
+ * label, name, pick. branch, nav and label do their work through the command line's own
  * (src/cli/commands/write.ts, edit.ts); here they are parsed from the REPL's words and printed.
  */
 
@@ -9,8 +9,10 @@ import type { ContextMessage } from "../../core/types.js";
 import { sanitize } from "../../render/preview.js";
 import type { NavigateResult } from "../../session-options.js";
 import { navigateTo, setLabel } from "../commands/edit.js";
+import { pickEntries, pickLines } from "../commands/pick.js";
 import { moveLeaf } from "../commands/write.js";
-import { noMoreArgs, type ReplHandlers, requireArg, requireArgs, textOf } from "./command.js";
+import { noMoreArgs, parseOptions, type ReplHandlers, requireArg, requireArgs, textOf } from "./command.js";
+import { openSessionFile } from "./file-commands.js";
 import { assistantMessage, parseRole, sessionModel, toolResultMessage, userMessage } from "./messages.js";
 import { ReplError, type ReplState } from "./state.js";
 
@@ -36,7 +38,7 @@ export function printNavigation(state: ReplState, result: NavigateResult): void 
 	}
 }
 
-/** The handlers of send, branch, compact, summary, nav, label and name. */
+/** The handlers of send, branch, compact, summary, nav, label, name and pick. */
 export const EDIT_COMMANDS = {
 	async send(state, args, command) {
 		const role = parseRole(requireArg(command, args, 0, "<role>"));
@@ -112,5 +114,19 @@ export const EDIT_COMMANDS = {
 		const text = textOf(args, 0).trim();
 		await session.appendSessionInfo(text);
 		state.line(text === "" ? "name cleared" : `name: ${sanitize(text)}`);
+	},
+
+	async pick(state, args, command) {
+		const { values, positionals } = parseOptions(command, args);
+		requireArg(command, positionals, 0, "<entry…>");
+		const session = state.requireSession();
+		const onto = typeof values.onto === "string" ? values.onto : undefined;
+		const from = typeof values.from === "string" ? await openSessionFile(state, values.from, false) : undefined;
+		try {
+			const report = await pickEntries(session, positionals, { onto, from });
+			for (const line of pickLines(report, session)) state.line(line);
+		} finally {
+			await from?.close();
+		}
 	},
 } satisfies ReplHandlers;
