@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import fc from "fast-check";
 import type { SessionEntry } from "../../src/core/types.js";
 import { contentText, describeEntry, describeMessage, oneLine, sanitize } from "../../src/render/preview.js";
 
@@ -103,4 +104,42 @@ test("describeEntry knows every entry type", () => {
 	for (const [fields, kind, text] of cases) {
 		assert.deepEqual(describeEntry({ ...base, ...fields } as unknown as SessionEntry), { kind, text });
 	}
+});
+
+test("oneLine cuts as the grapheme segmenter does, on any text (property, against Intl.Segmenter)", () => {
+	// The reference: every text through the segmenter, as oneLine did before its fast path.
+	const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+	const reference = (text: string, max: number): string => {
+		const clean = sanitize(text).replace(/\s+/g, " ").trim();
+		const clusters = [...segmenter.segment(clean)].map((part) => part.segment);
+		return clusters.length > max ? `${clusters.slice(0, max).join("").trimEnd()}…` : clean;
+	};
+	// Letters, marks, jamo, Thai and Lao AM, ZWJ, emoji, flags, spaces: what joins clusters and what does not.
+	const pieces = fc.constantFrom(
+		"a",
+		"é",
+		"e\u0301",
+		"\u0915\u094d\u0937",
+		"\u1100\u1161\u11a8",
+		"\uac00\u11a8",
+		"\u0e01\u0e33",
+		"\u0eb3",
+		"\u0600\u0661",
+		"👩\u200d👩",
+		"🇫🇷",
+		"👍🏽",
+		"ｶﾞ",
+		"\u200c",
+		" ",
+		"\n",
+		"“",
+		"中",
+	);
+	fc.assert(
+		fc.property(fc.array(pieces, { maxLength: 40 }), fc.integer({ min: 1, max: 12 }), (parts, max) => {
+			const text = parts.join("");
+			assert.equal(oneLine(text, max), reference(text, max));
+		}),
+		{ numRuns: 2000 },
+	);
 });
