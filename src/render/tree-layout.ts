@@ -105,6 +105,21 @@ export function isPutAway(node: SessionTreeNode): boolean {
 	return node.archived === true || (viewType(node) === "custom" && isArchiveRecord(node.entry));
 }
 
+/**
+ * Ids of every node put away: the nodes {@link isPutAway} and everything below them (what
+ * the views hide unless {@link showsArchived}). Iterative.
+ */
+export function putAwayIds(roots: readonly SessionTreeNode[]): Set<string> {
+	const ids = new Set<string>();
+	const stack = roots.map((node) => ({ node, away: false }));
+	for (let item = stack.pop(); item; item = stack.pop()) {
+		const away = item.away || isPutAway(item.node);
+		if (away) ids.add(viewId(item.node));
+		for (const child of item.node.children) stack.push({ node: child, away });
+	}
+	return ids;
+}
+
 /** Every node of a tree by id, found without recursion. */
 export function indexTreeNodes(roots: readonly SessionTreeNode[]): Map<string, SessionTreeNode> {
 	const byId = new Map<string, SessionTreeNode>();

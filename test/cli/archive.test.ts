@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { Session } from "../../src/session.js";
+import { BROWSER_SKIP, launchBrowser } from "../support/browser.js";
 import { asJson } from "../support/fixtures.js";
 import { assistantMessage, userMessage } from "../support/messages.js";
 import { type CliResult, cli, cliJson, lines, removeTempDirs, tempDir } from "./helpers.js";
@@ -83,6 +84,8 @@ describe("session-tree archive, unarchive, drop-archived", () => {
 		assert.deepEqual(all.slice(0, 9), [b.u1, b.a1, b.u2, b.a2, b.compaction, b.u3, b.a3, b.u2b, b.a2b]);
 		assert.equal(all.length, 11, "…, a2b, label, the archive record");
 		const record = all[10] as string;
+		const allText = lines((await ok(["tree", b.file, "--filter", "all"])).stdout);
+		assert.match(allText[7] ?? "", new RegExp(`${b.u2b} user: Try vitest\\. \\[vitest\\] \\(archived\\)$`));
 		// leaves: only a3; --all lists the label entry (a2b's child) and the record too.
 		assert.deepEqual(lines((await ok(["leaves", b.file])).stdout), [b.a3]);
 		assert.deepEqual(await cliJson(["leaves", b.file, "--json"]), [b.a3]);
@@ -163,5 +166,32 @@ describe("session-tree archive, unarchive, drop-archived", () => {
 		// Between archive and unarchive, a2b shows only under --filter all (once).
 		assert.equal(archivedPart.split(b.a2b).length - 1, 1, archivedPart);
 		assert.ok(restoredPart.includes(b.label), "leaves lists the label entry's tip again");
+	});
+
+	test("the HTML page's sidebar leaves the archived branch out; the filter 'all' shows it", {
+		skip: BROWSER_SKIP,
+	}, async () => {
+		const b = await session();
+		await ok(["archive", b.file, b.u2b]);
+		const out = join(tempDir(), "archived.html");
+		await ok(["html", b.file, "-o", out]);
+		const browser = await launchBrowser();
+		try {
+			const { page } = await browser.open(out);
+			const rows = () =>
+				page
+					.locator('[data-role="tree"] [data-tree-id]')
+					.evaluateAll((nodes) =>
+						nodes.map((node) => (node as unknown as { getAttribute(n: string): string }).getAttribute("data-tree-id")),
+					);
+			const shown = await rows();
+			assert.ok(shown.includes(b.a3) && shown.includes(b.u1), shown.join(" "));
+			assert.ok(!shown.includes(b.u2b) && !shown.includes(b.a2b), shown.join(" "));
+			await page.selectOption('select[data-role="filter"]', "all");
+			const all = await rows();
+			assert.ok(all.includes(b.u2b) && all.includes(b.a2b) && all.includes(b.label), all.join(" "));
+		} finally {
+			await browser.close();
+		}
 	});
 });
