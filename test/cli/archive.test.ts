@@ -9,6 +9,7 @@ import { copyFileSync, existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
+import { BrowseModel, rowKey } from "../../src/cli/browse/model.js";
 import { Session } from "../../src/session.js";
 import { BROWSER_SKIP, launchBrowser } from "../support/browser.js";
 import { asJson } from "../support/fixtures.js";
@@ -193,5 +194,18 @@ describe("session-tree archive, unarchive, drop-archived", () => {
 		} finally {
 			await browser.close();
 		}
+	});
+
+	test("browse: the archived branch has no row until the filter is all", async () => {
+		const b = await session();
+		await ok(["archive", b.file, b.u2b]);
+		const s = await Session.open(b.file);
+		const index = s.getTreeIndex();
+		const source = { roots: s.getTree(), leafId: s.getLeafId(), parentOf: (id: string) => index.getParentId(id) };
+		const keys = (model: BrowseModel) => model.rows.map(rowKey);
+		const model = new BrowseModel(source, "default");
+		assert.deepEqual(keys(model), [b.u1, b.a1, b.u2, b.a2, b.compaction, b.u3, b.a3]);
+		model.setFilter("all");
+		assert.ok(keys(model).includes(b.u2b) && keys(model).includes(b.a2b), keys(model).join(" "));
 	});
 });
