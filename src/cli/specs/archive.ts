@@ -26,6 +26,7 @@ export const ARCHIVE_SPECS = defineCommands([
 			positionals: ["FILE", "ID"],
 		},
 		repl: {
+			summary: "put a branch away (nothing is deleted)",
 			usage: "archive <id>",
 			details: ["Hides the branch from tree and leaves (tree --filter all shows it); the leaf stays."],
 			args: ["id"],
