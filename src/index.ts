@@ -30,6 +30,7 @@ export {
 	type PruneRule,
 	pruneCandidates,
 } from "./catalog/transfer.js";
+export { ARCHIVE_CUSTOM_TYPE, type ArchiveChange, type ArchiveState } from "./core/archive.js";
 export type { ContextEntry } from "./core/context.js";
 export {
 	isSessionTreeError,
@@ -42,7 +43,7 @@ export type { LoadProblem, ParsedLine } from "./core/load.js";
 export type { RawRecord } from "./core/migrate.js";
 export type { PickedCopy, PickProvenance, PickReason, PickSkipped } from "./core/pick.js";
 export type { ToolPairingCode, ToolPairingProblem, ToolPairingReport } from "./core/tool-pairing.js";
-export type { FlatTreeRow, LabelState, ReadonlySessionTree } from "./core/tree.js";
+export type { FlatTreeRow, LabelState, ListBranchesOptions, ReadonlySessionTree } from "./core/tree.js";
 export {
 	type AgentMessage,
 	type AssistantMessage,

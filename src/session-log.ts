@@ -277,6 +277,37 @@ export class SessionLog {
 	}
 
 	/**
+	 * Compare-and-append of an entry built here followed by a persisted-leaf record naming the
+	 * leaf it had (call it serialized): one append of two records, so that the entry is stored
+	 * and the leaf stays where it was, for this session and for pi (whose leaf is the last
+	 * record, whose parent is that leaf). Catches up and builds again on a conflict, as
+	 * {@link appendNow} does. Resolves to the entry's id.
+	 */
+	async appendKeepingLeaf(build: (stamp: make.EntryStamp) => SessionEntry): Promise<string> {
+		if (this.needsPreparation()) await this.prepareWrite();
+		for (let attempt = 0; ; attempt++) {
+			const leafId = this.state.tree.getLeafId();
+			const timestamp = this.stamp();
+			const entry = build({ id: this.freshId(), parentId: leafId, timestamp });
+			const problem = ownEntryProblem(entry);
+			if (problem) {
+				throw new SessionTreeError("INVALID_ARGUMENT", `cannot append: ${problem} (nothing was written)`, {
+					file: this.store.location,
+				});
+			}
+			const leafRecordId = newEntryId((id) => id === entry.id || this.idTaken(id), this.random);
+			const records: SessionRecord[] = [entry, make.leafEntry({ id: leafRecordId, timestamp }, leafId)];
+			const outcome = await this.store.append(records, this.position);
+			if (outcome.status === "ok") {
+				this.applyOwn(records, outcome.position);
+				return entry.id;
+			}
+			await this.catchUp(outcome, attempt);
+			if (this.holdsOwn(records)) return entry.id;
+		}
+	}
+
+	/**
 	 * Appends a persisted-leaf record moving the leaf, nothing when it is there already (call
 	 * it serialized, on a loaded session). Done, or its promise resolved, once the record is stored.
 	 */
@@ -308,11 +339,12 @@ export class SessionLog {
 	 * present, the leaf kept), atomically, keeping the original as a backup; then reads the
 	 * session again from what was written. Used by migrate and repair.
 	 */
-	async rewrite(): Promise<string> {
+	async rewrite(omit?: (tree: SessionTree) => ReadonlySet<string>): Promise<string> {
 		// Loaded when first needed: reading a session never does.
 		const { rewriteRecords } = await import("./core/copy.js");
 		for (let attempt = 0; ; attempt++) {
-			const records = rewriteRecords(this.state.tree, (taken) => newEntryId(taken, this.random), this.stamp());
+			const tree = this.state.tree;
+			const records = rewriteRecords(tree, (taken) => newEntryId(taken, this.random), this.stamp(), omit?.(tree));
 			const outcome = await this.store.replace(records, this.position);
 			if (outcome.status === "ok") {
 				await this.reload();

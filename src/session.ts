@@ -10,6 +10,7 @@
  * not parsed yet reads its line synchronously through the descriptor the open used.
  */
 
+import { type ArchiveState, archiveChangeOf, archiveEntry } from "./core/archive.js";
 import {
 	type ContextEntry,
 	contextEntriesOf,
@@ -32,7 +33,7 @@ import {
 	planPick,
 } from "./core/pick.js";
 import type { LoadProblem } from "./core/reducer.js";
-import type { FlatTreeRow, ReadonlySessionTree, SessionTree } from "./core/tree.js";
+import type { FlatTreeRow, ListBranchesOptions, ReadonlySessionTree, SessionTree } from "./core/tree.js";
 import {
 	type AgentMessage,
 	type ContextMessage,
@@ -295,9 +296,26 @@ export class Session {
 		return this.tree.flatten(rootId);
 	}
 
-	/** Ids of every entry without children: the tips of all branches, sorted. */
-	listBranches(): string[] {
-		return this.tree.listBranches();
+	/**
+	 * Ids of every entry without children: the tips of all branches, sorted. With
+	 * `{ archived: false }`, the tips of the tree without its archived branches (see
+	 * {@link archive}).
+	 */
+	listBranches(options?: ListBranchesOptions): string[] {
+		return this.tree.listBranches(options);
+	}
+
+	/**
+	 * The archived branches in effect, by the id of their first entry, in the order they were
+	 * archived (see {@link archive}).
+	 */
+	getArchived(): ReadonlyMap<string, ArchiveState> {
+		return new Map(this.tree.getArchived());
+	}
+
+	/** True when the entry lies in an archived branch: it or an ancestor is archived (see {@link archive}). */
+	isArchived(id: string): boolean {
+		return this.tree.isArchived(id);
 	}
 
 	/** The context messages with the entries they come from, for the leaf (or `leafId`). */
@@ -399,6 +417,94 @@ export class Session {
 		return this.append((stamp) => {
 			this.requireId(targetId);
 			return make.labelEntry(stamp, targetId, label);
+		});
+	}
+
+	/**
+	 * Puts away the branch that starts at `entryId` (the entry and its descendants): views hide
+	 * it (`session-tree tree`, `leaves`, `browse`, the HTML page) unless asked for everything,
+	 * and nothing is deleted. Appends one archive record (a `custom` entry of type
+	 * `session-tree/archive` under the entry, which pi leaves out of the context) and a `leaf`
+	 * record naming the leaf, so that the leaf stays where it was, here and for pi (see
+	 * docs/format.md).
+	 * @returns the archive record's id, or undefined when the branch was archived already (nothing is written)
+	 * @throws SessionTreeError INVALID_ARGUMENT when the branch holds the leaf (move the leaf first);
+	 *   ENTRY_NOT_FOUND for an unknown id
+	 */
+	archive(entryId: string): Promise<string | undefined> {
+		return this.changeArchive(entryId, true);
+	}
+
+	/**
+	 * Brings back the branch {@link archive} put away, with one archive record (`archived:
+	 * false`) and a `leaf` record, as `archive` writes them. A branch archived inside it stays
+	 * archived.
+	 * @returns the record's id, or undefined when the entry was not archived (nothing is written)
+	 * @throws SessionTreeError INVALID_ARGUMENT when the entry is not archived itself but lies in
+	 *   a branch archived at an ancestor (naming it); ENTRY_NOT_FOUND for an unknown id
+	 */
+	unarchive(entryId: string): Promise<string | undefined> {
+		return this.changeArchive(entryId, false);
+	}
+
+	/**
+	 * Removes the archived branches from the store for good: their entries, and archive records
+	 * naming them, are left out of an atomic rewrite that keeps the original as a backup (as
+	 * {@link repair} does; in a database, the store's backup copy). Everything else is written as
+	 * it was, the leaf too, so the context is the same.
+	 * @returns the backup's location, or undefined when nothing is archived (nothing is written)
+	 * @throws SessionTreeError INVALID_ARGUMENT when the leaf lies in an archived branch;
+	 *   NOT_WRITABLE when the session was read with problems (repair it first)
+	 */
+	dropArchived(): Promise<string | undefined> {
+		return this.log.serialize(async () => {
+			await this.log.ensureLoaded();
+			if (this.tree.getArchived().size === 0) return undefined;
+			const leafId = this.tree.getLeafId();
+			if (leafId !== null && this.tree.isArchived(leafId)) {
+				throw new SessionTreeError(
+					"INVALID_ARGUMENT",
+					`the leaf ${leafId} lies in an archived branch: unarchive it or move the leaf first; nothing was written`,
+					{ file: this.location },
+				);
+			}
+			if (this.problems.length > 0) {
+				throw new SessionTreeError(
+					"NOT_WRITABLE",
+					"the session was read with problems: repair it before dropping archived branches; nothing was written",
+					{ file: this.location },
+				);
+			}
+			return this.log.rewrite(droppedIds);
+		});
+	}
+
+	/** One archive record and a leaf record, unless the entry is in that state already. */
+	private changeArchive(entryId: string, archived: boolean): Promise<string | undefined> {
+		return this.log.serialize(async () => {
+			await this.log.ensureLoaded();
+			this.requireId(entryId);
+			const tree = this.tree;
+			if (archived) {
+				if (tree.getArchived().has(entryId)) return undefined;
+				const leafId = tree.getLeafId();
+				if (leafId !== null && tree.getPath(leafId).some((node) => node.id === entryId)) {
+					throw new SessionTreeError(
+						"INVALID_ARGUMENT",
+						`the branch at ${entryId} holds the leaf ${leafId}: move the leaf first (branch); nothing was written`,
+						{ file: this.location },
+					);
+				}
+			} else if (!tree.getArchived().has(entryId)) {
+				if (!tree.isArchived(entryId)) return undefined;
+				const at = tree.getPath(entryId).find((node) => tree.getArchived().has(node.id));
+				throw new SessionTreeError(
+					"INVALID_ARGUMENT",
+					`${entryId} is not archived itself: it lies in the branch archived at ${at?.id}; unarchive that one; nothing was written`,
+					{ file: this.location },
+				);
+			}
+			return this.log.appendKeepingLeaf((stamp) => archiveEntry(stamp, entryId, archived));
 		});
 	}
 
@@ -679,6 +785,17 @@ export interface PickResult {
 	skipped: PickSkipped[];
 	/** The new leaf: the last copy. */
 	leafId: string;
+}
+
+/** What {@link Session.dropArchived} leaves out: the archived branches, and archive records naming an entry of them. */
+function droppedIds(tree: SessionTree): ReadonlySet<string> {
+	const dropped = tree.archivedIds();
+	for (const node of tree.nodesInOrder()) {
+		if (node.type !== "custom") continue;
+		const change = archiveChangeOf(node.entry);
+		if (change && dropped.has(change.targetId)) dropped.add(node.id);
+	}
+	return dropped;
 }
 
 function newHeader(options: CreateSessionOptions): SessionHeader {

@@ -13,6 +13,7 @@
  * that way: a static import of command code here slows the start of every command.
  */
 
+import { ARCHIVE_SPECS } from "./specs/archive.js";
 import { CATALOG_SPECS } from "./specs/catalog.js";
 import { type CliFacet, type CommandSpec, defineCommands, type ReplFacet } from "./specs/common.js";
 import { EDIT_SPECS } from "./specs/edits.js";
@@ -49,6 +50,7 @@ const SPECS = defineCommands([
 	...SERVE_SPECS,
 	...EDIT_SPECS,
 	...PICK_SPECS,
+	...ARCHIVE_SPECS,
 	...STORE_SPECS,
 	{
 		name: "repl",

@@ -42,21 +42,29 @@ export function forkRecords(tree: SessionTree, fromId: string, newId: IdMaker, n
 }
 
 /**
- * What `migrate` and `repair` write: the header (current version) and every readable entry in
- * stream order, with parents as the tree resolved them (bridged gaps written out; entries
- * under an unreadable one moved up to its nearest readable ancestor), then a persisted-leaf
- * record when the leaf is not the last entry.
+ * What `migrate`, `repair` and `dropArchived` write: the header (current version) and every
+ * readable entry in stream order, with parents as the tree resolved them (bridged gaps written
+ * out; entries under an unreadable one moved up to its nearest readable ancestor), then a
+ * persisted-leaf record when the leaf is not the last entry. Entries whose ids are in `omit`
+ * are left out as unreadable ones are (`dropArchived` omits whole branches, which no kept entry
+ * hangs under).
  */
-export function rewriteRecords(tree: SessionTree, newId: IdMaker, now: string): Array<SessionHeader | SessionRecord> {
+export function rewriteRecords(
+	tree: SessionTree,
+	newId: IdMaker,
+	now: string,
+	omit?: ReadonlySet<string>,
+): Array<SessionHeader | SessionRecord> {
+	const left = (id: string): boolean => omit?.has(id) === true || isUnreadable(tree.getEntry(id));
 	const kept = (id: string | null): string | null => {
 		let at = id;
-		while (at !== null && isUnreadable(tree.getEntry(at))) at = tree.getParentId(at) ?? null;
+		while (at !== null && left(at)) at = tree.getParentId(at) ?? null;
 		return at;
 	};
 	const leafId = kept(tree.getLeafId());
 	const entries = tree
 		.getEntries()
-		.filter((entry) => !isUnreadable(entry))
+		.filter((entry) => omit?.has(entry.id) !== true && !isUnreadable(entry))
 		.map((entry) => {
 			const parentId = kept(tree.getParentId(entry.id) ?? null);
 			return entry.parentId === parentId ? entry : { ...entry, parentId };

@@ -10,6 +10,14 @@
  * @packageDocumentation
  */
 
+export {
+	ARCHIVE_CUSTOM_TYPE,
+	type ArchiveChange,
+	type ArchiveState,
+	archiveChangeOf,
+	archiveEntry,
+	isArchiveRecord,
+} from "./archive.js";
 export { type BranchComparison, compareBranches } from "./compare.js";
 export {
 	branchSummaryMessage,
@@ -82,6 +90,7 @@ export {
 export {
 	type FlatTreeRow,
 	type LabelState,
+	type ListBranchesOptions,
 	type ReadonlySessionTree,
 	SessionTree,
 	type TreeRow,

@@ -4,6 +4,7 @@
  * 200,000 children cannot overflow the stack.
  */
 
+import { type ArchiveState, archiveChangeOf, isArchiveRecord } from "./archive.js";
 import { SessionTreeError } from "./errors.js";
 import { type EntryBodies, type Envelope, TreeNode } from "./tree-node.js";
 import type { SessionEntry, SessionHeader, SessionTreeNode } from "./types.js";
@@ -22,6 +23,8 @@ export interface FlatTreeRow {
 	entry: SessionEntry;
 	depth: number;
 	label?: string;
+	/** True when the entry lies in an archived branch (see {@link SessionTree.getArchived}); absent otherwise. */
+	archived?: boolean;
 }
 
 /**
@@ -43,6 +46,16 @@ export function treeRowsOf(rows: readonly FlatTreeRow[]): TreeRow[] {
 		if (label !== undefined) row.label = label;
 		return row;
 	});
+}
+
+/** What {@link SessionTree.listBranches} lists. */
+export interface ListBranchesOptions {
+	/**
+	 * Include archived branches (default true). With `false`, the tips of the tree as the views
+	 * show it: archived branches and archive records are left out, so an entry whose children
+	 * are all archived (or archive records) is a tip.
+	 */
+	archived?: boolean;
 }
 
 /**
@@ -75,6 +88,13 @@ export interface ReadonlySessionTree {
 	/** The session name from the latest `session_info` entry in the file. */
 	getSessionName(): string | undefined;
 	/**
+	 * The archived branches in effect, by the id of their first entry, in the order they were
+	 * archived (see {@link SessionTree.getArchived}).
+	 */
+	getArchived(): ReadonlyMap<string, ArchiveState>;
+	/** True when the entry lies in an archived branch: it or an ancestor is archived. Linear in the depth. */
+	isArchived(id: string): boolean;
+	/**
 	 * Entries from the root down to `fromId` (default: the leaf). Linear in the depth.
 	 * Throws ENTRY_NOT_FOUND for an unknown id.
 	 */
@@ -86,8 +106,8 @@ export interface ReadonlySessionTree {
 	walkBranch(fromId?: string | null): Iterable<SessionEntry>;
 	/** The entries of {@link getEntries} from the `start`th, each read when it is reached and not kept (see {@link SessionTree.walkEntries}). */
 	walkEntries(start?: number): Iterable<SessionEntry>;
-	/** Ids of all entries that have no children, sorted by code unit. */
-	listBranches(): string[];
+	/** Ids of all entries that have no children, sorted by code unit (see {@link SessionTree.listBranches}). */
+	listBranches(options?: ListBranchesOptions): string[];
 	/** The tree as nested nodes (see {@link SessionTree.getTree}). */
 	getTree(): SessionTreeNode[];
 	/** The tree in display order as flat rows (see {@link SessionTree.flatten}). */
@@ -106,6 +126,10 @@ export class SessionTree implements ReadonlySessionTree {
 	private readonly ordered: TreeNode[] = [];
 	private readonly rootNodes: TreeNode[] = [];
 	private readonly labels = new Map<string, LabelState>();
+	/** Archived branches in effect: target id → when (folded from archive records like labels). */
+	private readonly archived = new Map<string, ArchiveState>();
+	/** Ids of archive records, in file order. */
+	private readonly archiveRecords: string[] = [];
 	private name: string | undefined;
 	private leaf: TreeNode | undefined;
 	private view: ReadonlySessionTree | undefined;
@@ -231,6 +255,61 @@ export class SessionTree implements ReadonlySessionTree {
 	}
 
 	/**
+	 * The archived branches in effect, by the id of their first entry (the target of the
+	 * archive record in effect), in the order they were archived. Folded from archive records
+	 * (`custom` entries of type `session-tree/archive`, src/core/archive.ts) in file order as
+	 * labels are: the last record for a target decides. A branch archived inside an archived
+	 * branch stays archived when the outer one is brought back. Targets not in the tree are
+	 * left out.
+	 */
+	getArchived(): ReadonlyMap<string, ArchiveState> {
+		if (this.archived.size === 0) return this.archived;
+		const known = new Map<string, ArchiveState>();
+		for (const [id, state] of this.archived) if (this.nodes.has(id)) known.set(id, state);
+		return known;
+	}
+
+	/** True when the entry lies in an archived branch: it or an ancestor is archived. Linear in the depth. */
+	isArchived(id: string): boolean {
+		if (this.archived.size === 0) return false;
+		for (let node = this.nodes.get(id); node; node = node.parent) if (this.archived.has(node.id)) return true;
+		return false;
+	}
+
+	/**
+	 * Ids of every entry of an archived branch. Linear in what they hold.
+	 * @internal
+	 */
+	archivedIds(): Set<string> {
+		return this.subtreeIds(this.archived.keys());
+	}
+
+	/**
+	 * Ids of what the views put away: every entry of an archived branch, and every archive
+	 * record (with what may hang below one). Linear in what they hold.
+	 * @internal
+	 */
+	putAwayIds(): Set<string> {
+		return this.subtreeIds([...this.archived.keys(), ...this.archiveRecords]);
+	}
+
+	/** Ids of the entries below and at `roots` (unknown ids skipped), without recursion. */
+	private subtreeIds(roots: Iterable<string>): Set<string> {
+		const ids = new Set<string>();
+		const starts: TreeNode[] = [];
+		for (const id of roots) {
+			const node = this.nodes.get(id);
+			if (node) starts.push(node);
+		}
+		for (let node = starts.pop(); node; node = starts.pop()) {
+			if (ids.has(node.id)) continue;
+			ids.add(node.id);
+			for (let child = node.firstChild; child; child = child.nextSibling) starts.push(child);
+		}
+		return ids;
+	}
+
+	/**
 	 * Adds an entry whose parent is already in the tree (or `null`), and makes it the leaf.
 	 * Throws DUPLICATE_ID or MISSING_PARENT; the tree is unchanged then.
 	 */
@@ -308,6 +387,13 @@ export class SessionTree implements ReadonlySessionTree {
 		} else if (entry.type === "session_info") {
 			const name = entry.name;
 			this.name = typeof name === "string" ? name.trim() || undefined : undefined;
+		} else if (entry.type === "custom" && isArchiveRecord(entry)) {
+			this.archiveRecords.push(entry.id);
+			const change = archiveChangeOf(entry);
+			if (!change) return;
+			// Deleted first, so that the map's order is the order of the records in effect.
+			this.archived.delete(change.targetId);
+			if (change.archived) this.archived.set(change.targetId, Object.freeze({ timestamp: entry.timestamp }));
 		}
 	}
 
@@ -363,10 +449,24 @@ export class SessionTree implements ReadonlySessionTree {
 		return path.reverse();
 	}
 
-	/** Ids of all entries that have no children, sorted by code unit. */
-	listBranches(): string[] {
+	/**
+	 * Ids of all entries that have no children, sorted by code unit. With
+	 * `{ archived: false }`, the tips of the tree the views show: archived branches and archive
+	 * records left out (see {@link ListBranchesOptions}).
+	 */
+	listBranches(options: ListBranchesOptions = {}): string[] {
 		const ids: string[] = [];
-		for (const node of this.ordered) if (!node.firstChild) ids.push(node.id);
+		const away = options.archived === false && this.archiveRecords.length > 0 ? this.putAwayIds() : undefined;
+		if (!away) {
+			for (const node of this.ordered) if (!node.firstChild) ids.push(node.id);
+			return ids.sort(compareCodeUnits);
+		}
+		for (const node of this.ordered) {
+			if (away.has(node.id)) continue;
+			let child = node.firstChild;
+			while (child && away.has(child.id)) child = child.nextSibling;
+			if (!child) ids.push(node.id);
+		}
 		return ids.sort(compareCodeUnits);
 	}
 
@@ -380,6 +480,7 @@ export class SessionTree implements ReadonlySessionTree {
 		// Two linear passes over the file order: one output node per entry, then children in
 		// their display order. No map, no recursion.
 		const labelled = this.labels.size > 0;
+		const archived = this.archived.size > 0;
 		const out = this.ordered.map((node) => {
 			const made: SessionTreeNode = new TreeViewNode(node);
 			if (labelled) {
@@ -389,6 +490,7 @@ export class SessionTree implements ReadonlySessionTree {
 					made.labelTimestamp = label.timestamp;
 				}
 			}
+			if (archived && this.archived.has(node.id)) made.archived = true;
 			return made;
 		});
 		// A node's order is its index in file order, so `out[node.order]` is its output node.
@@ -423,15 +525,17 @@ export class SessionTree implements ReadonlySessionTree {
 	flatten(rootId?: string): FlatTreeRow[] {
 		const rows: FlatTreeRow[] = [];
 		const starts = rootId === undefined ? this.rootNodes : [this.requireNode(rootId)];
-		const stack = starts.map((node) => ({ node, depth: 0 })).reverse();
+		const stack = starts.map((node) => ({ node, depth: 0, away: this.isArchived(node.id) })).reverse();
 		for (let item = stack.pop(); item; item = stack.pop()) {
 			const { node, depth } = item;
 			const row: FlatTreeRow = new FlatRow(node, depth);
 			const label = this.labels.get(node.id)?.label;
 			if (label !== undefined) row.label = label;
+			const away = item.away || this.archived.has(node.id);
+			if (away) row.archived = true;
 			rows.push(row);
 			if (!node.firstChild) continue;
-			for (const child of sortedChildren(node).toReversed()) stack.push({ node: child, depth: depth + 1 });
+			for (const child of sortedChildren(node).toReversed()) stack.push({ node: child, depth: depth + 1, away });
 		}
 		return rows;
 	}
@@ -538,6 +642,15 @@ class ReadonlyTreeView implements ReadonlySessionTree {
 		return this.#tree.getSessionName();
 	}
 
+	/** A copy: the tree's own map stays out of reach. */
+	getArchived(): ReadonlyMap<string, ArchiveState> {
+		return new Map(this.#tree.getArchived());
+	}
+
+	isArchived(id: string): boolean {
+		return this.#tree.isArchived(id);
+	}
+
 	getBranch(fromId?: string | null): SessionEntry[] {
 		return this.#tree.getBranch(fromId);
 	}
@@ -550,8 +663,8 @@ class ReadonlyTreeView implements ReadonlySessionTree {
 		return this.#tree.walkEntries(start);
 	}
 
-	listBranches(): string[] {
-		return this.#tree.listBranches();
+	listBranches(options?: ListBranchesOptions): string[] {
+		return this.#tree.listBranches(options);
 	}
 
 	getTree(): SessionTreeNode[] {
@@ -579,6 +692,7 @@ class TreeViewNode implements SessionTreeNode {
 	declare children: SessionTreeNode[];
 	declare label?: string;
 	declare labelTimestamp?: string;
+	declare archived?: boolean;
 	readonly #node: TreeNode;
 	static readonly #entry = lazyEntryProperty<TreeViewNode>((target) => target.#node.entry);
 
@@ -600,6 +714,7 @@ class FlatRow implements FlatTreeRow {
 	declare entry: SessionEntry;
 	declare depth: number;
 	declare label?: string;
+	declare archived?: boolean;
 	readonly #node: TreeNode;
 	static readonly #entry = lazyEntryProperty<FlatRow>((target) => target.#node.entry);
 

@@ -329,6 +329,11 @@ export interface SessionTreeNode {
 	label?: string;
 	/** When that label was set. */
 	labelTimestamp?: string;
+	/**
+	 * True when an archive record in effect archives the branch that starts here (its
+	 * descendants are archived with it); absent otherwise. See `SessionTree.getArchived`.
+	 */
+	archived?: boolean;
 }
 
 /**

@@ -14,6 +14,8 @@
  *   {@link showsActiveMark}); above the first fork every entry is on every path.
  * - A filter hides entries; their shown descendants move up to the nearest shown ancestor. A
  *   leaf the filter hides is pointed at from that ancestor ({@link TreeLayout.leafShownAt}).
+ * - An archived branch (a node marked `archived`, and everything below it) and the archive
+ *   records are hidden whole, unless the filter is `all` ({@link showsArchived}).
  * - `depth` limits the levels below the start, `collapsed` folds the subtree below chosen
  *   entries: either way what is cut becomes one `more` row (`… N more`). `fold` folds long
  *   straight runs to their first and last two rows and a `fold` row (`┆ … N entries …`).
@@ -22,7 +24,8 @@
  * one straight run).
  */
 
-import { copyViewNode, viewId, viewParentId } from "../core/tree-view.js";
+import { isArchiveRecord } from "../core/archive.js";
+import { copyViewNode, viewId, viewParentId, viewType } from "../core/tree-view.js";
 import type { SessionTreeNode } from "../core/types.js";
 import { isObject } from "../core/validate.js";
 
@@ -88,6 +91,35 @@ export function treeFilterShows(node: SessionTreeNode, filter: TreeFilter, leafI
 	}
 }
 
+/**
+ * Whether archived branches and archive records are shown: under the `all` filter, or when
+ * `archived` says so. Everywhere else they are hidden whole, the archived entry with
+ * everything below it.
+ */
+export function showsArchived(filter: TreeFilter | undefined, archived?: "hide" | "show"): boolean {
+	return archived === undefined ? filter === "all" : archived === "show";
+}
+
+/** True for a node put away: the first entry of an archived branch, or an archive record. */
+export function isPutAway(node: SessionTreeNode): boolean {
+	return node.archived === true || (viewType(node) === "custom" && isArchiveRecord(node.entry));
+}
+
+/**
+ * Ids of every node put away: the nodes {@link isPutAway} and everything below them (what
+ * the views hide unless {@link showsArchived}). Iterative.
+ */
+export function putAwayIds(roots: readonly SessionTreeNode[]): Set<string> {
+	const ids = new Set<string>();
+	const stack = roots.map((node) => ({ node, away: false }));
+	for (let item = stack.pop(); item; item = stack.pop()) {
+		const away = item.away || isPutAway(item.node);
+		if (away) ids.add(viewId(item.node));
+		for (const child of item.node.children) stack.push({ node: child, away });
+	}
+	return ids;
+}
+
 /** Every node of a tree by id, found without recursion. */
 export function indexTreeNodes(roots: readonly SessionTreeNode[]): Map<string, SessionTreeNode> {
 	const byId = new Map<string, SessionTreeNode>();
@@ -102,21 +134,28 @@ export function indexTreeNodes(roots: readonly SessionTreeNode[]): Map<string, S
 /**
  * The tree as pi's `/tree` shows it under `filter`: the shown entries, each with its shown
  * descendants re-attached to it where hidden entries were between (children stay in order).
+ * Archived branches are left out unless the filter is `all` (see {@link showsArchived}).
  * Returns copies of the nodes; `keep` is shown whatever the filter says. Iterative.
  */
 export function filterTree(
 	roots: readonly SessionTreeNode[],
 	filter: TreeFilter,
-	options: { leafId?: string | null; keep?: string } = {},
+	options: { leafId?: string | null; keep?: string; archived?: "hide" | "show" } = {},
 ): SessionTreeNode[] {
-	return buildView(roots, (node) => treeFilterShows(node, filter, options.leafId), options.keep).roots;
+	const hide = !showsArchived(filter, options.archived);
+	return buildView(roots, (node) => treeFilterShows(node, filter, options.leafId), options.keep, hide).roots;
 }
 
-/** The shown tree below `starts` (copies), and the ids shown; `always` is shown whatever `show` says. */
+/**
+ * The shown tree below `starts` (copies), and the ids shown; `always` is shown whatever `show`
+ * says. With `hideArchived`, a node put away ({@link isPutAway}) is left out with everything
+ * below it (a start too, unless it is `always`).
+ */
 function buildView(
 	starts: readonly SessionTreeNode[],
 	show: ((node: SessionTreeNode) => boolean) | undefined,
 	always: string | undefined,
+	hideArchived: boolean,
 ): { roots: SessionTreeNode[]; shown: Set<string> } {
 	const roots: SessionTreeNode[] = [];
 	const shown = new Set<string>();
@@ -124,6 +163,7 @@ function buildView(
 	for (const node of starts.toReversed()) stack.push({ node, holder: undefined });
 	for (let item = stack.pop(); item; item = stack.pop()) {
 		const { node } = item;
+		if (hideArchived && isPutAway(node) && viewId(node) !== always) continue;
 		let holder = item.holder;
 		if (!show || viewId(node) === always || show(node)) {
 			// A copy that leaves the body unparsed: ids are all the layout reads of most entries.
@@ -203,6 +243,11 @@ export interface TreeLayoutOptions {
 	leafId?: string | null;
 	/** Show only what this pi `/tree` filter shows. Default: every entry. */
 	filter?: TreeFilter;
+	/**
+	 * Archived branches and archive records: hidden whole, or shown. Default: shown under the
+	 * `all` filter, hidden otherwise (see {@link showsArchived}).
+	 */
+	archived?: "hide" | "show";
 	/** Show only the subtree of this entry (a full id). */
 	from?: string;
 	/** Show this many levels below the start (the roots or `from`); deeper ones become a `more` row. */
@@ -300,6 +345,7 @@ export function layoutTree(roots: readonly SessionTreeNode[], options: TreeLayou
 		starts,
 		filter === undefined ? undefined : (node) => treeFilterShows(node, filter, leafId),
 		from === undefined ? undefined : viewId(from),
+		!showsArchived(filter, options.archived),
 	);
 	const active = activePathIds(byId, leafId);
 	// A leaf the filter hides is pointed at from its nearest shown ancestor, as pi selects that one.

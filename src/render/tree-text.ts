@@ -143,9 +143,12 @@ export function renderTreeLines(roots: readonly SessionTreeNode[], options: Tree
 		head.push({ text: kind, styles: [kindStyle(description.kind), bold] });
 		const label = node.label === undefined ? undefined : sanitize(node.label);
 		const leafTail = leafShownAt !== null && entry.id === leafShownAt ? leafText : "";
+		// The first entry of an archived branch, where `--filter all` shows it.
+		const archivedTail = node.archived === true ? " (archived)" : "";
 		const tail = (labelText: string | undefined): Segment[] => {
 			const segments: Segment[] = [];
 			if (labelText !== undefined) segments.push({ text: ` [${labelText}]`, styles: ["yellow", "bold"] });
+			if (archivedTail) segments.push({ text: archivedTail, styles: ["gray"] });
 			if (leafTail) segments.push({ text: leafTail, styles: ["cyan", "bold"] });
 			return segments;
 		};
@@ -157,7 +160,7 @@ export function renderTreeLines(roots: readonly SessionTreeNode[], options: Tree
 		} else {
 			const headWidth = head.reduce((sum, segment) => sum + displayWidth(segment.text), 0);
 			// Room for the preview (after ": ") and the label (in " [...]").
-			const room = width - headWidth - displayWidth(leafTail) - 2;
+			const room = width - headWidth - displayWidth(leafTail) - archivedTail.length - 2;
 			const cap = previewLength === undefined ? room : Math.min(room, previewLength + 1);
 			const full = cap >= 4 ? oneLineToWidth(description.text, cap) : "";
 			if (label !== undefined) {

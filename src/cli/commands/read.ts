@@ -171,7 +171,8 @@ export const pathCommand: CommandHandler = {
 export const leavesCommand: CommandHandler = {
 	async run({ values, positionals, io }) {
 		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true);
-		const leaves = session.listBranches();
+		// Archived branches are put away (session-tree archive): listed only with --all.
+		const leaves = session.listBranches(values.all === true ? {} : { archived: false });
 		io.out(values.json ? jsonLine(leaves) : leaves.map((id) => `${sanitize(id)}\n`).join(""));
 	},
 };
@@ -183,6 +184,8 @@ export interface TreeRow {
 	type: string;
 	depth: number;
 	label?: string;
+	/** True for an entry of an archived branch (`session-tree archive`); absent otherwise. */
+	archived?: true;
 }
 
 /** Options of `tree` that shape the text view, so not `--json`. */
@@ -220,6 +223,7 @@ export const treeCommand: CommandHandler = {
 					depth: flat.depth,
 				};
 				if (flat.label !== undefined) row.label = flat.label;
+				if (flat.archived === true) row.archived = true;
 				return row;
 			});
 			io.out(jsonLine(rows));

@@ -6,6 +6,7 @@
  */
 
 import { findReplSpec, REPL_COMMAND_SPECS, type ReplCommandName } from "../registry.js";
+import { ARCHIVE_COMMANDS } from "./archive-commands.js";
 import { CATALOG_COMMANDS } from "./catalog-commands.js";
 import type { ReplCommand, ReplHandler } from "./command.js";
 import { EDIT_COMMANDS } from "./edit-commands.js";
@@ -19,6 +20,7 @@ import { VIEW_COMMANDS } from "./view-commands.js";
 const HANDLERS: Record<ReplCommandName, ReplHandler> = {
 	...FILE_COMMANDS,
 	...EDIT_COMMANDS,
+	...ARCHIVE_COMMANDS,
 	...VIEW_COMMANDS,
 	...CATALOG_COMMANDS,
 	...META_COMMANDS,

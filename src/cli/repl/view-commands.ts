@@ -59,7 +59,8 @@ export const VIEW_COMMANDS = {
 		noMoreArgs(command, args, 0);
 		const session = state.requireSession();
 		const leaf = session.getLeafId();
-		const leaves = session.listBranches();
+		// Archived branches are put away (archive): left out, as `session-tree leaves` leaves them out.
+		const leaves = session.listBranches({ archived: false });
 		if (leaves.length === 0) {
 			state.line("(no entries)");
 			return;

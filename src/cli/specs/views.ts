@@ -37,7 +37,9 @@ export const VIEW_SPECS = defineCommands([
 				"  labeled-only  labeled entries only\n" +
 				"  all           everything\n" +
 				"In every mode, as in pi, assistant messages holding only tool calls are left out (unless\n" +
-				"aborted, failed or the leaf). Children of a hidden entry move up to the nearest shown one.",
+				"aborted, failed or the leaf). Children of a hidden entry move up to the nearest shown one.\n" +
+				"Archived branches (session-tree archive) are hidden whole except under --filter all;\n" +
+				'--json lists every entry and marks those of archived branches with "archived": true.',
 			examples: [
 				"session-tree tree session.jsonl",
 				"session-tree tree session.jsonl --filter user-only --fold",
@@ -332,16 +334,26 @@ export const VIEW_SPECS = defineCommands([
 		name: "leaves",
 		summary: "list the tips of all branches",
 		cli: {
-			synopsis: "leaves FILE [--json] [--lenient]",
-			description: "Prints the ids of all entries that have no children, sorted: one per branch of the tree.",
-			examples: ["session-tree leaves session.jsonl --json"],
-			options: { ...JSON_OPTION, ...LENIENT_OPTION },
-			optionDocs: [{ flags: "--json", description: "print a JSON array of ids" }, LENIENT_DOC],
+			synopsis: "leaves FILE [--all] [--json] [--lenient]",
+			description:
+				"Prints the ids of all entries that have no children, sorted: one per branch of the tree.\n" +
+				"Archived branches (session-tree archive) are left out, and an entry whose children are all\n" +
+				"archived is a tip; --all lists every entry without children.",
+			examples: ["session-tree leaves session.jsonl --json", "session-tree leaves session.jsonl --all"],
+			options: { all: { type: "boolean" }, ...JSON_OPTION, ...LENIENT_OPTION },
+			optionDocs: [
+				{ flags: "--all", description: "also the tips of archived branches (and archive records)" },
+				{ flags: "--json", description: "print a JSON array of ids" },
+				LENIENT_DOC,
+			],
 			positionals: ["FILE"],
 		},
 		repl: {
 			usage: "leaves",
-			details: ["One line per entry without children, sorted, with its last message; * marks the leaf."],
+			details: [
+				"One line per entry without children, sorted, with its last message; * marks the leaf.",
+				"Archived branches are left out (as `session-tree leaves` without --all).",
+			],
 			args: ["none"],
 			needsSession: true,
 		},

@@ -13,7 +13,9 @@ import { countOf, describeEntry, oneLine, sanitize } from "../../preview.js";
 import {
 	clipPrefix,
 	layoutTree,
+	putAwayIds,
 	showsActiveMark,
+	showsArchived,
 	TREE_FILTERS,
 	type TreeFilter,
 	type TreeLayout,
@@ -133,8 +135,12 @@ export class Sidebar {
 	private updateCounts(): void {
 		if (!this.baseCounts) {
 			const base = new Map<TreeFilter, number>(TREE_FILTERS.map((filter) => [filter, 0]));
+			// Archived branches count only where they are shown (the `all` filter).
+			const away = putAwayIds(this.source.roots);
 			for (const node of this.source.nodes.values()) {
+				const hidden = away.has(node.entry.id);
 				for (const filter of TREE_FILTERS) {
+					if (hidden && !showsArchived(filter)) continue;
 					if (treeFilterShows(node, filter, null)) base.set(filter, (base.get(filter) ?? 0) + 1);
 				}
 			}
