@@ -321,6 +321,7 @@ export const VIEW_SPECS = defineCommands([
 			positionals: ["SESSION", "A", "B?"],
 		},
 		repl: {
+			summary: "compare two paths, word by word",
 			usage: "diff <id> [<id>]",
 			details: [
 				"Compares the path to the first entry with the path to the second (default: the leaf):",
