@@ -16,6 +16,7 @@
 import { CATALOG_SPECS } from "./specs/catalog.js";
 import { type CliFacet, type CommandSpec, defineCommands, type ReplFacet } from "./specs/common.js";
 import { EDIT_SPECS } from "./specs/edits.js";
+import { MERGE_SPECS } from "./specs/merge.js";
 import { META_SPECS } from "./specs/meta.js";
 import { SERVE_SPECS } from "./specs/serve.js";
 import { STORE_SPECS } from "./specs/stores.js";
@@ -48,6 +49,7 @@ const SPECS = defineCommands([
 	...SERVE_SPECS,
 	...EDIT_SPECS,
 	...STORE_SPECS,
+	...MERGE_SPECS,
 	{
 		name: "repl",
 		summary: "edit sessions at a prompt, or run a script of REPL commands from stdin",

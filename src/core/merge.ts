@@ -102,9 +102,9 @@ export interface MergeReport {
 		/** The id of the persisted-leaf record the union got to name its leaf, if it needed one. */
 		recordId?: string;
 	};
-	/** The session names in effect, when A and B disagree. */
+	/** The session names in effect, when A and B both name the session, differently. */
 	names?: { a: string | undefined; b: string | undefined; merged: string | undefined };
-	/** The labels in effect where A and B disagree. */
+	/** Where a label one copy shows is not in effect in the union (the other copy set another, or cleared it). */
 	labels: MergeLabelDifference[];
 }
 
@@ -208,7 +208,9 @@ export function mergeRecords(
 		labels: labelDifferences(loadA, loadB, merged, renamed),
 	};
 	const names = { a: loadA.tree.getSessionName(), b: loadB.tree.getSessionName() };
-	if (names.a !== names.b) report.names = { ...names, merged: merged.tree.getSessionName() };
+	if (names.a !== undefined && names.b !== undefined && names.a !== names.b) {
+		report.names = { ...names, merged: merged.tree.getSessionName() };
+	}
 	return { records, report };
 }
 
@@ -325,8 +327,9 @@ function latestStamp(a: readonly RawRecord[], b: readonly RawRecord[]): string {
 
 /**
  * The labels in effect where A and B disagree, by target id in the union: entries both copies
- * hold (the same record) whose label differs. A label on an entry only one copy holds is no
- * disagreement.
+ * hold (the same record) where a label one copy shows is not the union's (the other copy set
+ * another later, or cleared it). A label on an entry only one copy holds, or set by one copy
+ * alone, is no disagreement.
  */
 function labelDifferences(
 	a: LoadResult,
@@ -343,7 +346,10 @@ function labelDifferences(
 		if (renamed.has(targetId) || !a.tree.has(targetId) || !b.tree.has(targetId)) continue;
 		const labelA = labelsA.get(targetId)?.label;
 		const labelB = labelsB.get(targetId)?.label;
-		if (labelA !== labelB) differences.push({ targetId, a: labelA, b: labelB, merged: merged.tree.getLabel(targetId) });
+		const inUnion = merged.tree.getLabel(targetId);
+		// A label one copy shows and the union does not (the other copy set another, or cleared it).
+		const lost = (label: string | undefined) => label !== undefined && label !== inUnion;
+		if (lost(labelA) || lost(labelB)) differences.push({ targetId, a: labelA, b: labelB, merged: inUnion });
 	}
 	return differences;
 }
