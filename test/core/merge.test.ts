@@ -6,6 +6,7 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import fc from "fast-check";
 import { buildSessionContext } from "../../src/core/context.js";
 import { isEntryId } from "../../src/core/ids.js";
 import { loadTree } from "../../src/core/load.js";
@@ -277,3 +278,256 @@ describe("mergeRecords", () => {
 		assert.throws(() => mergeRecords([HEADER, user("00000002", "0000dead", 1)], base), /MISSING|not in|parent/i);
 	});
 });
+
+// ---- property: random trees split into two copies that each grew ---------------------------
+
+/** One step of growing a session, its picks taken modulo what exists when it runs. */
+type Grow =
+	| { kind: "message"; text: string; dt: number }
+	| { kind: "branch"; pick: number; dt: number }
+	| { kind: "label"; pick: number; text: string | undefined; dt: number }
+	| { kind: "compaction"; pick: number; dt: number }
+	| { kind: "name"; text: string; dt: number }
+	/** B only: an entry under an id A's growth drew, with other content. */
+	| { kind: "clash"; pick: number; dt: number };
+
+const growStep: fc.Arbitrary<Grow> = fc.oneof(
+	{
+		weight: 6,
+		arbitrary: fc.record({ kind: fc.constant("message"), text: fc.string({ maxLength: 4 }), dt: fc.nat(3) }),
+	},
+	{ weight: 2, arbitrary: fc.record({ kind: fc.constant("branch"), pick: fc.nat(50), dt: fc.nat(3) }) },
+	{
+		weight: 1,
+		arbitrary: fc.record({
+			kind: fc.constant("label"),
+			pick: fc.nat(50),
+			text: fc.option(fc.constantFrom("x", "y", "z"), { nil: undefined }),
+			dt: fc.nat(3),
+		}),
+	},
+	{ weight: 1, arbitrary: fc.record({ kind: fc.constant("compaction"), pick: fc.nat(50), dt: fc.nat(3) }) },
+	{ weight: 1, arbitrary: fc.record({ kind: fc.constant("name"), text: fc.constantFrom("n1", "n2"), dt: fc.nat(3) }) },
+);
+const clashStep: fc.Arbitrary<Grow> = fc.record({ kind: fc.constant("clash"), pick: fc.nat(50), dt: fc.nat(3) });
+
+/** A session as it grows: its records, its entries' ids, its leaf and its clock. */
+interface Grown {
+	records: RawRecord[];
+	entries: string[];
+	leaf: string | null;
+	second: number;
+	next: number;
+}
+
+/**
+ * Applies steps to a copy of `from`, drawing ids `prefix` + 7 hex digits (so the two copies
+ * never draw the same id by chance); `clashWith` holds the ids a clash may take.
+ */
+function grow(from: Grown, steps: readonly Grow[], prefix: string, clashWith: readonly string[] = []): Grown {
+	const state: Grown = { ...from, records: [...from.records], entries: [...from.entries] };
+	const used = new Set(from.records.slice(1).map((record) => record.id as string));
+	const freshId = () => `${prefix}${(state.next++).toString(16).padStart(7, "0")}`;
+	const stamp = (id: string, parentId: string | null, dt: number) => {
+		state.second += dt;
+		return { id, parentId, timestamp: new Date(Date.UTC(2026, 2, 1) + state.second * 1000).toISOString() };
+	};
+	const add = (record: RawRecord, entry = true) => {
+		state.records.push(record);
+		used.add(record.id as string);
+		if (entry) {
+			state.entries.push(record.id as string);
+			state.leaf = record.id as string;
+		}
+	};
+	const pick = (n: number) => state.entries[n % state.entries.length] as string;
+	for (const step of steps) {
+		if (step.kind !== "message" && step.kind !== "name" && state.entries.length === 0) continue;
+		switch (step.kind) {
+			case "message":
+				add({
+					type: "message",
+					...stamp(freshId(), state.leaf, step.dt),
+					message: { role: "user", content: step.text },
+				});
+				break;
+			case "branch": {
+				const target = pick(step.pick);
+				add({ type: "leaf", ...stamp(freshId(), target, step.dt), targetId: target }, false);
+				state.leaf = target;
+				break;
+			}
+			case "label":
+				add({ type: "label", ...stamp(freshId(), state.leaf, step.dt), targetId: pick(step.pick), label: step.text });
+				break;
+			case "compaction":
+				add({
+					type: "compaction",
+					...stamp(freshId(), state.leaf, step.dt),
+					summary: "s",
+					firstKeptEntryId: pick(step.pick),
+					tokensBefore: 1,
+				});
+				break;
+			case "name":
+				add({ type: "session_info", ...stamp(freshId(), state.leaf, step.dt), name: step.text });
+				break;
+			case "clash": {
+				const id = clashWith[step.pick % Math.max(1, clashWith.length)];
+				if (id === undefined || used.has(id)) break;
+				add({ type: "message", ...stamp(id, state.leaf, step.dt), message: { role: "user", content: `B's ${id}` } });
+				break;
+			}
+		}
+	}
+	return state;
+}
+
+/** Where a record names other records (as core/merge.ts renames them). */
+const REFERENCES = ["id", "parentId", "targetId", "firstKeptEntryId", "fromId"] as const;
+
+/** The record with each new id a merge gave (`back`: new id → the id it replaced) named by its old id again. */
+function undoRenames(record: RawRecord, back: ReadonlyMap<string, string>): RawRecord {
+	const copy = { ...record };
+	for (const field of REFERENCES) {
+		const value = copy[field];
+		if (typeof value === "string" && back.has(value)) copy[field] = back.get(value);
+	}
+	return copy;
+}
+
+/**
+ * What a union holds, for comparing unions of the same copies in either order: the text of
+ * each record after the header with the merge's renames undone, leaving out the leaf record
+ * the merge appended (if any). As a set: the order differs by construction.
+ */
+function heldSet(result: ReturnType<typeof mergeRecords>): { texts: Set<string>; back: Map<string, string> } {
+	const back = new Map(result.report.conflicts.map((conflict) => [conflict.newId, conflict.id]));
+	const texts = new Set<string>();
+	for (const record of result.records.slice(1)) {
+		if (record.id === result.report.leaf.recordId) continue;
+		texts.add(JSON.stringify(undoRenames(record, back)));
+	}
+	return { texts, back };
+}
+
+/** Every parent of the records comes before its child. */
+function parentsFirst(records: readonly RawRecord[]): boolean {
+	const seen = new Set<string>();
+	for (const record of records.slice(1)) {
+		if (record.parentId !== null && !seen.has(record.parentId as string)) return false;
+		seen.add(record.id as string);
+	}
+	return true;
+}
+
+describe("mergeRecords, property: two copies of a random session, each grown on its own", () => {
+	const copies = fc
+		.record({
+			base: fc.array(growStep, { maxLength: 12 }),
+			grownA: fc.array(growStep, { maxLength: 10 }),
+			grownB: fc.array(fc.oneof({ weight: 5, arbitrary: growStep }, { weight: 1, arbitrary: clashStep }), {
+				maxLength: 10,
+			}),
+		})
+		.map(({ base, grownA, grownB }) => {
+			const start: Grown = { records: [HEADER], entries: [], leaf: null, second: 0, next: 1 };
+			const shared = grow(start, base, "0");
+			const a = grow(shared, grownA, "a");
+			const aIds = a.records.slice(shared.records.length).map((record) => record.id as string);
+			const b = grow(shared, grownB, "b", aIds);
+			return { shared: shared.records, a: a.records, b: b.records };
+		});
+
+	test("the union holds both copies, loads strictly with parents first, and ends at the chosen leaf", () => {
+		// What the runs went through: the generator must reach conflicts, leaf records and labels.
+		const seen = { conflicts: 0, leafRecords: 0, labels: 0, names: 0, fromB: 0 };
+		fc.assert(
+			fc.property(copies, fc.constantFrom("a", "b", "newer") as fc.Arbitrary<"a" | "b" | "newer">, ({ a, b }, leaf) => {
+				const result = mergeRecords(a, b, { leaf });
+				const { back } = heldSet(result);
+				const byId = new Map(result.records.slice(1).map((record) => [record.id as string, record]));
+				for (const record of a.slice(1))
+					assert.equal(JSON.stringify(byId.get(record.id as string)), JSON.stringify(record));
+				const renamed = new Map(result.report.conflicts.map((conflict) => [conflict.id, conflict.newId]));
+				const aIds = new Set(a.slice(1).map((record) => record.id as string));
+				for (const record of b.slice(1)) {
+					const id = renamed.get(record.id as string) ?? (record.id as string);
+					const held = byId.get(id);
+					assert.ok(held, `B's ${record.id} is in the union`);
+					// B's records naming a renamed id name the new one (undone here); shared ones are A's, the same.
+					assert.ok(sameContent(undoRenames(held, back), record), `B's ${record.id} as B has it`);
+					// A record only B held keeps B's structure: what it names is B's version of it.
+					if (held !== byId.get(record.id as string) || !aIds.has(record.id as string)) {
+						for (const field of REFERENCES) {
+							const named = record[field];
+							if (typeof named === "string")
+								assert.equal(held[field], renamed.get(named) ?? named, `${field} of ${id}`);
+						}
+					}
+				}
+				assert.ok(parentsFirst(result.records));
+				const { tree } = treeOf(result.records);
+				const leafA = treeOf(a).tree.getLeafId();
+				const leafB = treeOf(b).tree.getLeafId();
+				const expected = { a: leafA, b: leafB === null ? null : (renamed.get(leafB) ?? leafB) }[
+					result.report.leaf.from
+				];
+				assert.equal(tree.getLeafId(), expected);
+				if (leaf !== "newer") assert.equal(result.report.leaf.from, leaf);
+				assert.equal(result.records.length, a.length + result.report.fromB + (result.report.leaf.recordId ? 1 : 0));
+				if (result.report.conflicts.length > 0) seen.conflicts++;
+				if (result.report.leaf.recordId) seen.leafRecords++;
+				if (result.report.labels.length > 0) seen.labels++;
+				if (result.report.names) seen.names++;
+				if (result.report.fromB > 0) seen.fromB++;
+			}),
+			{ numRuns: 300 },
+		);
+		for (const [what, runs] of Object.entries(seen)) assert.ok(runs >= 5, `${what}: ${runs} of 300 runs`);
+	});
+
+	test("independent of the order of its inputs: the same records after undoing the renames, the same newer leaf", () => {
+		fc.assert(
+			fc.property(copies, ({ a, b }) => {
+				const ab = mergeRecords(a, b);
+				const ba = mergeRecords(b, a);
+				const one = heldSet(ab);
+				const other = heldSet(ba);
+				assert.deepEqual(one.texts, other.texts);
+				assert.equal(ab.report.conflicts.length, ba.report.conflicts.length);
+				if (ab.report.conflicts.length === 0) {
+					// Without conflicts no id changes: the same records by id, the same text.
+					const byId = (records: readonly RawRecord[]) =>
+						new Map(records.slice(1).map((record) => [record.id, JSON.stringify(record)]));
+					const leafRecord = (result: typeof ab) => (result.report.leaf.recordId ? -1 : undefined);
+					assert.deepEqual(byId(ab.records.slice(0, leafRecord(ab))), byId(ba.records.slice(0, leafRecord(ba))));
+				}
+				if (ab.report.leaf.reason === "newer") {
+					const leafOf = (result: typeof ab, back: Map<string, string>) => {
+						const id = treeOf(result.records).tree.getLeafId();
+						return id === null ? null : (back.get(id) ?? id);
+					};
+					assert.equal(leafOf(ab, one.back), leafOf(ba, other.back));
+				}
+				assert.deepEqual(texts(mergeRecords(a, b).records), texts(ab.records), "the same inputs, the same bytes");
+			}),
+			{ numRuns: 300 },
+		);
+	});
+
+	test("a copy merged with itself, or with the copy it grew from, changes nothing (byte-identical records)", () => {
+		fc.assert(
+			fc.property(copies, ({ shared, a, b }) => {
+				for (const copy of [a, b, shared]) assert.deepEqual(texts(mergeRecords(copy, copy).records), texts(copy));
+				assert.deepEqual(texts(mergeRecords(a, shared).records), texts(a));
+			}),
+			{ numRuns: 300 },
+		);
+	});
+});
+
+/** The same JSON value (the merge compares so; the key order of a renamed copy is kept anyway). */
+function sameContent(x: RawRecord, y: RawRecord): boolean {
+	return JSON.stringify(x) === JSON.stringify(y);
+}
