@@ -14,7 +14,7 @@ import { readAllRecords } from "../../src/storage/batches.js";
 import { collectionAt, storeAt } from "../../src/storage/locations.js";
 import { closeSqliteDatabases } from "../../src/storage/sql/sqlite-store.js";
 import { asJson } from "../support/fixtures.js";
-import { postgresServer, testSchema } from "../support/postgres.js";
+import { PG_SKIP_MESSAGE, postgresServer, testSchema } from "../support/postgres.js";
 import { cli, lines, removeTempDirs, tempDir } from "./helpers.js";
 
 after(() => {
@@ -238,7 +238,8 @@ async function ok(args: string[], input?: string): Promise<{ stdout: string; std
 }
 
 describe("copy --update", () => {
-	test("file → SQLite → PostgreSQL and back: each grows in turn, and every store ends with the same lines", async () => {
+	test("file → SQLite → PostgreSQL and back: each grows in turn, and every store ends with the same lines", async (t) => {
+		if (!pg) t.diagnostic(`${PG_SKIP_MESSAGE}: SQLite only`);
 		const { file, a1 } = await startSession();
 		const dir = dirname(file);
 		const db = `sqlite:${join(tempDir(), "agents.db")}`;
@@ -273,7 +274,8 @@ describe("copy --update", () => {
 		assert.match(same.stderr, /already holds this session/);
 	});
 
-	test("a session updated out of order (a merge's copy), in SQLite and PostgreSQL; refused when both grew", async () => {
+	test("a session updated out of order (a merge's copy), in SQLite and PostgreSQL; refused when both grew", async (t) => {
+		if (!pg) t.diagnostic(`${PG_SKIP_MESSAGE}: SQLite only`);
 		const { file: a } = await startSession();
 		const b = join(tempDir(), "b.jsonl");
 		copyFileSync(a, b);
