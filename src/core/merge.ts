@@ -71,9 +71,11 @@ export interface MergeConflict {
 export interface MergeLabelDifference {
 	/** The entry labelled (its id in the union). */
 	targetId: string;
-	/** The label in effect in A, B and the union (undefined: none). */
+	/** The label in effect in A (undefined: none). */
 	a: string | undefined;
+	/** The label in effect in B (undefined: none). */
 	b: string | undefined;
+	/** The label in effect in the union (undefined: none). */
 	merged: string | undefined;
 }
 
@@ -112,6 +114,7 @@ export interface MergeReport {
 export interface MergeResult {
 	/** The header (A's), then every record, each parent before its children. */
 	records: RawRecord[];
+	/** What the union took: conflicts, disagreements, the leaf. */
 	report: MergeReport;
 }
 
@@ -357,7 +360,8 @@ function labelDifferences(
 /**
  * True when two JSON values are the same value, whatever the order of their keys. The texts
  * are compared first (the usual case: both copies of a record hold the same line); the walk
- * runs only when they differ. Iterative.
+ * runs only when they differ. Iterative. (`copy --update` compares records with it too.)
+ * @internal
  */
 export function sameJson(x: unknown, y: unknown): boolean {
 	if (JSON.stringify(x) === JSON.stringify(y)) return true;

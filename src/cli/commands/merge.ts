@@ -131,7 +131,7 @@ function tellReport(io: CliIO, report: MergeReport, a: string, b: string, merged
 		);
 	}
 	if (report.moved > 0) say(`note: ${countOf(report.moved, "record")} moved after its parent, which came later`);
-	const why = { chosen: "as --leaf asked", newer: "the newer copy", tie: "the copies are as new: A's" }[
+	const why = { chosen: "as --leaf asked", newer: "the newer copy", tie: "the copies are equally new" }[
 		report.leaf.reason
 	];
 	const leaf = report.leaf.merged ?? "before the first entry";
