@@ -198,6 +198,22 @@ describe("merge", () => {
 		);
 	});
 
+	test("the same session in a file and in SQLite: merged into the database under a name of its own, never into B's row", async () => {
+		const { a, b, leafB } = await twoCopies();
+		const db = `sqlite:${join(tempDir(), "agents.db")}`;
+		const [url] = lines((await ok(["copy", b, db])).stdout) as [string];
+		const intoB = await cli(["merge", a, url, "-o", db]);
+		assert.equal(intoB.code, 1);
+		assert.match(intoB.stderr, /the output is B \(sqlite:.*\): merge never writes to the sessions it merges/);
+		const out = `${collectionAt(db).location}#merged`;
+		const merged = await ok(["merge", a, url, "-o", out]);
+		assert.equal(merged.stdout, `${out}\n`);
+		const fromFiles = join(tempDir(), "files.jsonl");
+		await ok(["merge", a, b, "-o", fromFiles]);
+		assert.deepEqual(await recordTexts(out), await recordTexts(fromFiles), "the same union as from the two files");
+		assert.equal((await held(out)).leaf, leafB);
+	});
+
 	test("copies of different sessions: refused, unless --force", async () => {
 		const { file: a } = await startSession();
 		const { file: b } = await startSession();
