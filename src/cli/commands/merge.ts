@@ -4,7 +4,7 @@ import { statSync } from "node:fs";
 import { type MergedSession, mergeSessions, readMerge } from "../../catalog/merge.js";
 import { isCollectionLocation } from "../../catalog/transfer.js";
 import type { MergeLeaf, MergeOptions, MergeReport } from "../../core/merge.js";
-import { countOf, sanitize } from "../../render/preview.js";
+import { countOf, groupDigits, sanitize } from "../../render/preview.js";
 import type { CopyTarget } from "../../storage/batches.js";
 import { encodeRecord } from "../../storage/codec.js";
 import { collectionAt, storeAt } from "../../storage/locations.js";
@@ -136,7 +136,7 @@ function tellReport(io: CliIO, report: MergeReport, a: string, b: string, merged
 	];
 	const leaf = report.leaf.merged ?? "before the first entry";
 	say(
-		`merged: ${countOf(report.fromA, "record")} of A and ${report.fromB} more of B (${report.shared} in both); leaf: ${leaf}, ${report.leaf.from === "a" ? "A" : "B"}'s (${why})`,
+		`merged: ${countOf(report.fromA, "record")} of A and ${groupDigits(report.fromB)} more of B (${groupDigits(report.shared)} in both); leaf: ${leaf}, ${report.leaf.from === "a" ? "A" : "B"}'s (${why})`,
 	);
 	if (merged?.outcome === "already") say(`${merged.location} already holds this merge: nothing written`);
 }
