@@ -286,8 +286,11 @@ async function updateSession(
 		]
 			.filter((part) => part !== "")
 			.join(" and ");
+		const ahead = differing.length === 0 && records.every((record) => there.has(String(record.id)));
 		throw refuse(
-			`holds ${what}: both copies grew; nothing written. Join them with \`session-tree merge ${location} ${store.location} -o OUT\``,
+			ahead
+				? `holds ${what} and every record of it: it is ahead; nothing written. \`session-tree copy --update ${store.location} ${location}\` brings the source up to date`
+				: `holds ${what}: both copies grew; nothing written. Join them with \`session-tree merge ${location} ${store.location} -o OUT\``,
 		);
 	}
 	const missing = records.filter((record) => !there.has(String(record.id)));

@@ -288,6 +288,16 @@ describe("copy --update", () => {
 		assert.deepEqual(readFileSync(back), readFileSync(file), "a copy back to a file is byte-identical");
 		const same = await ok(["copy", "--update", file, db]);
 		assert.match(same.stderr, /already holds this session/);
+		// The other way round, once the file is ahead: nothing written, and the message says which way to copy.
+		await ok(["append", file], `${JSON.stringify(user("One more."))}\n`);
+		const before = readFileSync(file);
+		const ahead = await cli(["copy", "--update", sqliteUrl, file]);
+		assert.equal(ahead.code, 1);
+		assert.match(
+			ahead.stderr,
+			/holds 1 entry the source lacks \([0-9a-f]{8}…\) and every record of it: it is ahead; nothing written\. `session-tree copy --update /,
+		);
+		assert.deepEqual(readFileSync(file), before);
 	});
 
 	test("a session updated out of order (a merge's copy), in SQLite and PostgreSQL; refused when both grew", async (t) => {
