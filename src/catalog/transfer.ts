@@ -25,8 +25,7 @@ import { newEntryId } from "../core/ids.js";
 import { loadTree } from "../core/load.js";
 import { sameJson } from "../core/merge.js";
 import { asRawRecord, type RawRecord } from "../core/records.js";
-import type { SessionHeader } from "../core/types.js";
-import { CURRENT_SESSION_VERSION } from "../core/types.js";
+import { CURRENT_SESSION_VERSION, type SessionHeader } from "../core/types.js";
 import { isHeaderRecord } from "../core/validate.js";
 import { countOf } from "../render/preview.js";
 import {
@@ -253,7 +252,9 @@ async function updateSession(
 ): Promise<Omit<Copied, "location">> {
 	const source: RawRecord[] = [];
 	for (const batch of recordBatches(read, location)) for (const record of batch) source.push(record);
-	const held = await readAllRecords(store);
+	const there = await store.read();
+	const held: RawRecord[] = [];
+	for (const batch of recordBatches(there, store.location)) for (const record of batch) held.push(record);
 	const [header, ...records] = source;
 	const [heldHeader, ...heldRecords] = held;
 	const refuse = (why: string) =>
@@ -266,12 +267,12 @@ async function updateSession(
 	}
 	const byId = new Map<string, RawRecord>();
 	for (const record of records) byId.set(String(record.id), record);
-	const there = new Set<string>();
+	const heldIds = new Set<string>();
 	const lacking: string[] = [];
 	const differing: string[] = [];
 	for (const record of heldRecords) {
 		const id = String(record.id);
-		there.add(id);
+		heldIds.add(id);
 		const own = byId.get(id);
 		if (own === undefined) {
 			if (record.type !== "leaf") lacking.push(id);
@@ -286,14 +287,14 @@ async function updateSession(
 		]
 			.filter((part) => part !== "")
 			.join(" and ");
-		const ahead = differing.length === 0 && records.every((record) => there.has(String(record.id)));
+		const ahead = differing.length === 0 && records.every((record) => heldIds.has(String(record.id)));
 		throw refuse(
 			ahead
 				? `holds ${what} and every record of it: it is ahead; nothing written. \`session-tree copy --update ${store.location} ${location}\` brings the source up to date`
 				: `holds ${what}: both copies grew; nothing written. Join them with \`session-tree merge ${location} ${store.location} -o OUT\``,
 		);
 	}
-	const missing = records.filter((record) => !there.has(String(record.id)));
+	const missing = records.filter((record) => !heldIds.has(String(record.id)));
 	const leafOf = (stream: readonly RawRecord[]) =>
 		loadTree(
 			stream.map((record, i) => ({ line: i + 1, record })),
@@ -302,11 +303,11 @@ async function updateSession(
 	const wanted = leafOf(source);
 	const leafMoved = leafOf([...held, ...missing]) !== wanted;
 	if (leafMoved) {
-		const id = newEntryId((candidate) => byId.has(candidate) || there.has(candidate));
+		const id = newEntryId((candidate) => byId.has(candidate) || heldIds.has(candidate));
 		missing.push(asRawRecord(leafEntry({ id, timestamp: new Date().toISOString() }, wanted)));
 	}
 	if (missing.length === 0) return { outcome: "already", appended: 0 };
-	await appendBatches(store, inBatches(missing), (await store.read()).position, "copy");
+	await appendBatches(store, inBatches(missing), there.position, "copy");
 	await store.flush();
 	const after = await readAllRecords(store);
 	const expected = [...held, ...missing];
