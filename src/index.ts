@@ -22,8 +22,10 @@
  * @packageDocumentation
  */
 
+export { type MergedSession, mergeSessions, readMerge } from "./catalog/merge.js";
 export {
 	type CopyEvent,
+	type CopyOptions,
 	type CopyTarget,
 	copyLocation,
 	copySession,
@@ -40,6 +42,14 @@ export {
 } from "./core/errors.js";
 export type { RandomBytes } from "./core/ids.js";
 export type { LoadProblem, ParsedLine } from "./core/load.js";
+export type {
+	MergeConflict,
+	MergeLabelDifference,
+	MergeLeaf,
+	MergeOptions,
+	MergeReport,
+	MergeResult,
+} from "./core/merge.js";
 export type { RawRecord } from "./core/migrate.js";
 export type { PickedCopy, PickProvenance, PickReason, PickSkipped } from "./core/pick.js";
 export type { ToolPairingCode, ToolPairingProblem, ToolPairingReport } from "./core/tool-pairing.js";

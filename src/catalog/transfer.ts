@@ -11,13 +11,31 @@
  * that exists (it only completes one that holds the first of the source's records: an
  * interrupted copy), and removes what it created when it fails part way. A session file is
  * written under a hidden name and gets its own when it is whole.
+ *
+ * With `update`, a copy brings a session the target holds up to date instead: it appends what
+ * the target lacks (records by id, then a persisted-leaf record if the leaves still differ),
+ * and refuses, writing nothing, when the target holds entries the source lacks or an id with
+ * other content (two copies that both grew: `session-tree merge` joins them).
  */
 
 import { rmSync } from "node:fs";
+import { leafEntry } from "../core/entries.js";
 import { describeSystemError, SessionTreeError } from "../core/errors.js";
-import type { SessionHeader } from "../core/types.js";
+import { newEntryId } from "../core/ids.js";
+import { loadTree } from "../core/load.js";
+import { sameJson } from "../core/merge.js";
+import { asRawRecord, type RawRecord } from "../core/records.js";
+import { CURRENT_SESSION_VERSION, type SessionHeader } from "../core/types.js";
 import { isHeaderRecord } from "../core/validate.js";
-import { appendBatches, type CopyTarget, recordBatches, removeUnfinished } from "../storage/batches.js";
+import { countOf } from "../render/preview.js";
+import {
+	appendBatches,
+	type CopyTarget,
+	inBatches,
+	readAllRecords,
+	recordBatches,
+	removeUnfinished,
+} from "../storage/batches.js";
 import { collectionAt, schemeOf, storeAt } from "../storage/locations.js";
 import { moveToNewName, partialName } from "../storage/new-file.js";
 import { collectionOfSession, sessionStoreFor } from "../storage/placement.js";
@@ -45,13 +63,16 @@ export async function copySession(source: SessionStore, target: CopyTarget): Pro
 
 /**
  * What copying one session did: `copied` it whole, `completed` a copy that held the first of
- * its records (an interrupted one; `appended` records were added), or found it there
- * `already`, the same records, and wrote nothing.
+ * its records (an interrupted one; `appended` records were added), `updated` a session that
+ * held only records of the source (with `update`; `leafMoved` when a persisted-leaf record was
+ * among those appended to give it the source's leaf), or found it there `already`, the same
+ * records, and wrote nothing.
  */
 interface Copied {
 	location: string;
-	outcome: "copied" | "completed" | "already";
+	outcome: "copied" | "completed" | "updated" | "already";
 	appended: number;
+	leafMoved?: boolean;
 }
 
 /**
@@ -60,7 +81,7 @@ interface Copied {
  * visible as it grows. Either way, a copy that stopped part way is completed by the next.
  * @throws SessionTreeError FILE_EXISTS when the target holds a different session by that name
  */
-async function copyInto(source: SessionStore, target: CopyTarget): Promise<Copied> {
+async function copyInto(source: SessionStore, target: CopyTarget, update = false): Promise<Copied> {
 	const read = await source.read();
 	const first = recordBatches(read, source.location, 1).next();
 	const header = first.done ? undefined : first.value[0];
@@ -75,9 +96,12 @@ async function copyInto(source: SessionStore, target: CopyTarget): Promise<Copie
 	try {
 		// A new session file is written under a hidden name first; any other session grows in place.
 		if (store.file === undefined || (await store.exists())) {
-			return { location: store.location, ...(await writeSession(read, source.location, store, header, collection)) };
+			return {
+				location: store.location,
+				...(await writeSession(read, source.location, store, header, collection, update)),
+			};
 		}
-		return await writeStaged(read, source.location, store, store.file, header);
+		return await writeStaged(read, source.location, store, store.file, header, update);
 	} finally {
 		await store.close();
 	}
@@ -93,6 +117,7 @@ async function writeStaged(
 	file: SessionStore,
 	path: string,
 	header: SessionHeader,
+	update: boolean,
 ): Promise<Copied> {
 	const partial = sessionStoreFor({ file: partialName(path) }, header);
 	let done: Omit<Copied, "location">;
@@ -112,7 +137,7 @@ async function writeStaged(
 	if (!moved) {
 		// Another copy (or writer) gave the name a file meanwhile: that file decides, as for any re-run.
 		rmSync(partial.location, { force: true });
-		return { location: file.location, ...(await writeSession(read, location, file, header, undefined)) };
+		return { location: file.location, ...(await writeSession(read, location, file, header, undefined, update)) };
 	}
 	return {
 		location: file.location,
@@ -133,6 +158,7 @@ async function writeSession(
 	store: SessionStore,
 	header: SessionHeader,
 	collection: SessionCollection | undefined,
+	update = false,
 ): Promise<Omit<Copied, "location">> {
 	let held: Held | undefined;
 	let created = false;
@@ -144,6 +170,7 @@ async function writeSession(
 		// A re-run of a copy finds its session there: whole, the first of its records, or something else.
 		held = await heldOf(read, location, store);
 	}
+	if (!held && update) return await updateSession(read, location, store);
 	if (!held) {
 		throw new SessionTreeError(
 			"FILE_EXISTS",
@@ -210,6 +237,87 @@ async function heldOf(original: StoreRead, location: string, store: SessionStore
 }
 
 /**
+ * Brings the session in `store` up to date with the source (`copy --update`): appends the
+ * source's records it lacks, by id, in the source's order, then, if its leaf still differs
+ * from the source's, a persisted-leaf record naming the source's leaf. Persisted-leaf records
+ * only the target holds are moves of its leaf, no entries: they stay, and do not stop the
+ * update. Nothing is written when the target holds an entry the source lacks, or a record with
+ * the same id and other content: the two copies both grew, which `merge` joins.
+ * @throws SessionTreeError FILE_EXISTS for a target that is another session or went its own way
+ */
+async function updateSession(
+	read: StoreRead,
+	location: string,
+	store: SessionStore,
+): Promise<Omit<Copied, "location">> {
+	const source: RawRecord[] = [];
+	for (const batch of recordBatches(read, location)) for (const record of batch) source.push(record);
+	const there = await store.read();
+	const held: RawRecord[] = [];
+	for (const batch of recordBatches(there, store.location)) for (const record of batch) held.push(record);
+	const [header, ...records] = source;
+	const [heldHeader, ...heldRecords] = held;
+	const refuse = (why: string) =>
+		new SessionTreeError("FILE_EXISTS", `not updated: ${store.location} ${why}`, { file: location });
+	if (header === undefined || heldHeader === undefined || !sameJson(header, heldHeader)) {
+		throw refuse("holds a different session (another header); remove it or copy elsewhere");
+	}
+	if (header.version !== CURRENT_SESSION_VERSION) {
+		throw refuse(`holds a session of version ${String(header.version ?? 1)}: migrate both first`);
+	}
+	const byId = new Map<string, RawRecord>();
+	for (const record of records) byId.set(String(record.id), record);
+	const heldIds = new Set<string>();
+	const lacking: string[] = [];
+	const differing: string[] = [];
+	for (const record of heldRecords) {
+		const id = String(record.id);
+		heldIds.add(id);
+		const own = byId.get(id);
+		if (own === undefined) {
+			if (record.type !== "leaf") lacking.push(id);
+		} else if (!sameJson(own, record)) differing.push(id);
+	}
+	if (lacking.length > 0 || differing.length > 0) {
+		const what = [
+			lacking.length > 0 ? `${countOf(lacking.length, "entry", "entries")} the source lacks (${lacking[0]}…)` : "",
+			differing.length > 0
+				? `${countOf(differing.length, "record")} with other content under the same id (${differing[0]}…)`
+				: "",
+		]
+			.filter((part) => part !== "")
+			.join(" and ");
+		const ahead = differing.length === 0 && records.every((record) => heldIds.has(String(record.id)));
+		throw refuse(
+			ahead
+				? `holds ${what} and every record of it: it is ahead; nothing written. \`session-tree copy --update ${store.location} ${location}\` brings the source up to date`
+				: `holds ${what}: both copies grew; nothing written. Join them with \`session-tree merge ${location} ${store.location} -o OUT\``,
+		);
+	}
+	const missing = records.filter((record) => !heldIds.has(String(record.id)));
+	const leafOf = (stream: readonly RawRecord[]) =>
+		loadTree(
+			stream.map((record, i) => ({ line: i + 1, record })),
+			{ lenient: true },
+		).tree.getLeafId();
+	const wanted = leafOf(source);
+	const leafMoved = leafOf([...held, ...missing]) !== wanted;
+	if (leafMoved) {
+		const id = newEntryId((candidate) => byId.has(candidate) || heldIds.has(candidate));
+		missing.push(asRawRecord(leafEntry({ id, timestamp: new Date().toISOString() }, wanted)));
+	}
+	if (missing.length === 0) return { outcome: "already", appended: 0 };
+	await appendBatches(store, inBatches(missing), there.position, "copy");
+	await store.flush();
+	const after = await readAllRecords(store);
+	const expected = [...held, ...missing];
+	if (after.length !== expected.length || after.some((record, i) => !sameJson(record, expected[i]))) {
+		throw new SessionTreeError("IO_ERROR", "the update does not read back as written", { file: store.location });
+	}
+	return { outcome: "updated", appended: missing.length, leafMoved };
+}
+
+/**
  * Reads the copy back: the same records, as the same JSON text, in the same order. The
  * original's records are parsed again, batch by batch, rather than kept from the copy: a copy
  * of a large file never holds all of them at once.
@@ -241,6 +349,12 @@ export type CopyEvent =
 	 * before the source grew): the other `appended` records were added, and it is whole now.
 	 */
 	| { kind: "completed"; source: string; location: string; appended: number }
+	/**
+	 * With `update`: the target held only records of the session, not as its first ones (a
+	 * session that was updated or merged before); the `appended` records it lacked were added,
+	 * a persisted-leaf record among them when `leafMoved` (the leaves differed).
+	 */
+	| { kind: "updated"; source: string; location: string; appended: number; leafMoved: boolean }
 	/** The target already held exactly this session: nothing written, nothing lost. */
 	| { kind: "exists"; source: string; reason: string }
 	| { kind: "failed"; source: string; error: SessionTreeError };
@@ -254,24 +368,38 @@ export function isCollectionLocation(location: string, isDirectory: (path: strin
 	return held === undefined ? isDirectory(location) : held.name === undefined;
 }
 
+/** Options of {@link copyLocation}. */
+export interface CopyOptions {
+	/**
+	 * Bring sessions the target holds up to date (`copy --update`): a session that holds only
+	 * records of the source gets those it lacks, and the source's leaf; one that holds entries
+	 * the source lacks, or an id with other content, fails, and nothing is written to it.
+	 */
+	update?: boolean;
+}
+
 /**
  * Copies what `source` names (one session, or every session of a collection) into `target` (a
  * collection, or, for one session, a new session's location). Sessions the target already
  * holds, with the same records, are reported and left alone; one that holds the first of its
  * records (a copy that stopped part way) gets the others, so a copy that stopped is completed by
- * running it again. A different session in the way fails that session, which is left as it is.
+ * running it again. A different session in the way fails that session, which is left as it is;
+ * with `update`, one that holds only records of the source is brought up to date (see
+ * {@link CopyOptions.update}).
  */
 export async function* copyLocation(
 	source: string,
 	target: string,
 	isDirectory: (path: string) => boolean,
+	options: CopyOptions = {},
 ): AsyncGenerator<CopyEvent> {
+	const update = options.update === true;
 	const into: CopyTarget = isCollectionLocation(target, isDirectory)
 		? { collection: collectionAt(target) }
 		: { location: target };
 	try {
 		if (!isCollectionLocation(source, isDirectory)) {
-			yield* copyFileOrImport(source, into, () => storeAt(source));
+			yield* copyFileOrImport(source, into, () => storeAt(source), update);
 			return;
 		}
 		if ("location" in into) {
@@ -286,7 +414,7 @@ export async function* copyLocation(
 		const from = collectionAt(source);
 		try {
 			for await (const listing of from.list()) {
-				yield* copyFileOrImport(listing.location, into, () => from.open(listing.location));
+				yield* copyFileOrImport(listing.location, into, () => from.open(listing.location), update);
 			}
 		} finally {
 			await from.close?.();
@@ -301,6 +429,7 @@ async function* copyFileOrImport(
 	location: string,
 	into: CopyTarget,
 	open: () => SessionStore,
+	update: boolean,
 ): AsyncGenerator<CopyEvent> {
 	let foreign: Awaited<ReturnType<typeof foreignStores>>;
 	try {
@@ -312,12 +441,12 @@ async function* copyFileOrImport(
 		return;
 	}
 	if (!foreign) {
-		yield await copyOne(open(), into);
+		yield await copyOne(open(), into, update);
 		return;
 	}
 	for (const store of foreign) {
 		try {
-			yield await copyOne(store, into);
+			yield await copyOne(store, into, update);
 		} finally {
 			store.release();
 		}
@@ -355,11 +484,20 @@ async function foreignStores(
 }
 
 /** One session copied, completed, already there (the same records), or failed: a different session in the way is a failure. */
-async function copyOne(store: SessionStore, into: CopyTarget): Promise<CopyEvent> {
+async function copyOne(store: SessionStore, into: CopyTarget, update: boolean): Promise<CopyEvent> {
 	try {
-		const done = await copyInto(store, into);
+		const done = await copyInto(store, into, update);
 		if (done.outcome === "already") {
 			return { kind: "exists", source: store.location, reason: `${done.location} already holds this session` };
+		}
+		if (done.outcome === "updated") {
+			return {
+				kind: "updated",
+				source: store.location,
+				location: done.location,
+				appended: done.appended,
+				leafMoved: done.leafMoved === true,
+			};
 		}
 		if (done.outcome === "completed") {
 			return { kind: "completed", source: store.location, location: done.location, appended: done.appended };

@@ -41,6 +41,7 @@ const LOADERS: Record<CliCommandName, () => Promise<CommandHandler>> = {
 	repair: async () => (await import("./commands/integrity.js")).repairCommand,
 	copy: async () => (await import("./commands/transfer.js")).copyCommand,
 	prune: async () => (await import("./commands/transfer.js")).pruneCommand,
+	merge: async () => (await import("./commands/merge.js")).mergeCommand,
 	import: async () => (await import("./commands/import.js")).importCommand,
 	export: async () => (await import("./commands/import.js")).exportCommand,
 	repl: async () => (await import("./commands/repl.js")).replCommand,

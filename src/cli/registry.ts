@@ -17,6 +17,7 @@ import { ARCHIVE_SPECS } from "./specs/archive.js";
 import { CATALOG_SPECS } from "./specs/catalog.js";
 import { type CliFacet, type CommandSpec, defineCommands, type ReplFacet } from "./specs/common.js";
 import { EDIT_SPECS } from "./specs/edits.js";
+import { MERGE_SPECS } from "./specs/merge.js";
 import { META_SPECS } from "./specs/meta.js";
 import { PICK_SPECS } from "./specs/pick.js";
 import { SERVE_SPECS } from "./specs/serve.js";
@@ -52,6 +53,7 @@ const SPECS = defineCommands([
 	...PICK_SPECS,
 	...ARCHIVE_SPECS,
 	...STORE_SPECS,
+	...MERGE_SPECS,
 	{
 		name: "repl",
 		summary: "edit sessions at a prompt, or run a script of REPL commands from stdin",

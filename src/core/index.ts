@@ -65,6 +65,15 @@ export {
 	type ParsedLine,
 	settleStream,
 } from "./load.js";
+export {
+	type MergeConflict,
+	type MergeLabelDifference,
+	type MergeLeaf,
+	type MergeOptions,
+	type MergeReport,
+	type MergeResult,
+	mergeRecords,
+} from "./merge.js";
 export { headerVersion, Migration, migrateRecords, parentSessionOf, type RawRecord } from "./migrate.js";
 export { MAX_NESTING, nestingPath } from "./nesting.js";
 export type { Policy } from "./normalize.js";

@@ -21,13 +21,14 @@ function prepareTarget(target: string): void {
 
 /** Runs `session-tree copy`; its name, options and help are in its spec (src/cli/specs/stores.ts). */
 export const copyCommand: CommandHandler = {
-	async run({ positionals, io }) {
+	async run({ positionals, values, io }) {
 		const source = requiredPositional(positionals, 0);
 		const target = requiredPositional(positionals, 1);
 		prepareTarget(target);
 		let failed = 0;
 		let copied = 0;
-		for await (const event of copyLocation(source, target, isDirectory)) {
+		const update = values.update === true;
+		for await (const event of copyLocation(source, target, isDirectory, { update })) {
 			if (event.kind === "copied") {
 				copied++;
 				io.out(`${sanitize(event.location)}\n`);
@@ -35,6 +36,13 @@ export const copyCommand: CommandHandler = {
 				// An interrupted copy made whole: its location is a result, as a new copy's is.
 				copied++;
 				io.err(`session-tree: ${sanitize(event.source)}: completed: ${countOf(event.appended, "record")} appended\n`);
+				io.out(`${sanitize(event.location)}\n`);
+			} else if (event.kind === "updated") {
+				copied++;
+				const leaf = event.leafMoved ? " (the last one moves its leaf to the source's)" : "";
+				io.err(
+					`session-tree: ${sanitize(event.source)}: updated: ${countOf(event.appended, "record")} appended${leaf}\n`,
+				);
 				io.out(`${sanitize(event.location)}\n`);
 			} else if (event.kind === "exists") {
 				io.err(`session-tree: warning: ${event.source}: not copied: ${event.reason}\n`);

@@ -72,7 +72,7 @@ export const STORE_SPECS = defineCommands([
 		name: "copy",
 		summary: "copy a session, or every session of a store, into another store",
 		cli: {
-			synopsis: "copy SRC DST",
+			synopsis: "copy SRC DST [--update]",
 			description:
 				"Copies one session (SRC is a file or a session URL such as sqlite:PATH#ID) or every session\n" +
 				"of a store (SRC is a directory, sqlite:PATH or postgres://…) into DST: a directory (made if\n" +
@@ -88,14 +88,27 @@ export const STORE_SPECS = defineCommands([
 				"holds anything else is left as it is and fails. A session file is written as a hidden\n" +
 				".NAME.partial file and gets its name when whole. Exit 1 if any session failed.\n" +
 				"SRC may be another agent's file (FILE#ID for one session of several): what is copied is\n" +
-				"its import, as `tree` and `ctx` read it; the file itself is only read.",
+				"its import, as `tree` and `ctx` read it; the file itself is only read.\n" +
+				"\n" +
+				"With --update, a session DST holds that is not the first of SRC's records (it was updated\n" +
+				"or merged before, or its leaf moved) is brought up to date: the records of SRC it lacks are\n" +
+				"appended, by id, in SRC's order, then a leaf record if its leaf still differs from SRC's\n" +
+				"(updated: N records appended). When DST holds entries SRC lacks, or an id with other\n" +
+				"content, both copies grew: nothing is written, the session fails, and the message says to\n" +
+				"join them with `session-tree merge`.",
 			examples: [
 				"session-tree copy ~/.pi/agent/sessions sqlite:./agents.db",
 				"session-tree copy session.jsonl postgres://db.internal/agents",
 				"session-tree copy 'sqlite:./agents.db#0195f3c2-…' ./exported/",
+				"session-tree copy --update ~/.pi/agent/sessions sqlite:./agents.db",
 			],
-			options: {},
-			optionDocs: [],
+			options: { update: { type: "boolean" } },
+			optionDocs: [
+				{
+					flags: "--update",
+					description: "bring sessions DST holds up to date: append what they lack, then SRC's leaf",
+				},
+			],
 			positionals: ["SRC", "DST"],
 		},
 	},
