@@ -157,7 +157,7 @@ async function measure(task: StoreTask): Promise<StoreMeasurement> {
 			const failures: string[] = [];
 			let copied = 0;
 			for await (const event of copyLocation(task.dir, task.collection, isDirectory)) {
-				if (event.kind === "copied" || event.kind === "completed") copied++;
+				if (event.kind === "copied" || event.kind === "completed" || event.kind === "updated") copied++;
 				else failures.push(`${event.source}: ${event.kind === "failed" ? event.error.message : event.reason}`);
 			}
 			result.ms = performance.now() - t0;
