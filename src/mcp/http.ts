@@ -8,13 +8,10 @@
  */
 
 import { randomBytes } from "node:crypto";
-import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
-import { createAdaptorServer } from "@hono/node-server";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { Hono } from "hono";
 import { guard, securityHeaders } from "../serve/security.js";
-import { urlHost } from "../serve/server.js";
+import { hostNames, listen, urlHost } from "../serve/server.js";
 import { createMcpServer, type McpOptions, openSessions } from "./server.js";
 
 /** Options of {@link startHttp}. */
@@ -43,10 +40,7 @@ export async function startHttp(options: McpHttpOptions): Promise<RunningMcpHttp
 	const token = options.token ?? randomBytes(32).toString("base64url");
 	const sessions = await openSessions(options);
 	let port = 0;
-	const hosts = () => {
-		const names = ["127.0.0.1", "localhost", "[::1]", urlHost(host).toLowerCase()];
-		return [...new Set(names)].map((name) => `${name}:${port}`);
-	};
+	const hosts = hostNames(host, () => port);
 	const app = new Hono();
 	app.use("*", securityHeaders);
 	app.use("*", guard({ token, hosts, cookie: () => "", bearerOnly: true }));
@@ -61,24 +55,14 @@ export async function startHttp(options: McpHttpOptions): Promise<RunningMcpHttp
 			await server.close();
 		}
 	});
-	const server = createAdaptorServer({ fetch: app.fetch }) as Server;
-	await new Promise<void>((resolve, reject) => {
-		server.once("error", reject);
-		server.listen(options.port, host, () => {
-			server.off("error", reject);
-			resolve();
-		});
-	});
-	port = (server.address() as AddressInfo).port;
+	const listening = await listen(app.fetch, options.port, host);
+	port = listening.port;
 	return {
 		url: `http://${urlHost(host)}:${port}/mcp`,
 		token,
 		port,
 		async close() {
-			await new Promise<void>((resolve) => {
-				server.close(() => resolve());
-				server.closeAllConnections();
-			});
+			await listening.close();
 			await sessions.close();
 		},
 	};

@@ -53,6 +53,45 @@ export function urlHost(host: string): string {
 	return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
 }
 
+/** The Host headers a server bound to `host` answers to, each with its port (no DNS rebinding). */
+export function hostNames(host: string, port: () => number): () => string[] {
+	return () => {
+		const names = ["127.0.0.1", "localhost", "[::1]", urlHost(host).toLowerCase()];
+		return [...new Set(names)].map((name) => `${name}:${port()}`);
+	};
+}
+
+/** A server that listens. */
+export interface Listening {
+	port: number;
+	/** Stops listening and ends the open connections (live tails, keep-alive). */
+	close(): Promise<void>;
+}
+
+/** An HTTP server for a Web-standard `fetch` on `host:port` (0: any free port); resolves once it listens. */
+export async function listen(
+	fetch: (request: Request) => Response | Promise<Response>,
+	port: number,
+	host: string,
+): Promise<Listening> {
+	const server = createAdaptorServer({ fetch }) as Server;
+	await new Promise<void>((resolve, reject) => {
+		server.once("error", reject);
+		server.listen(port, host, () => {
+			server.off("error", reject);
+			resolve();
+		});
+	});
+	return {
+		port: (server.address() as AddressInfo).port,
+		close: () =>
+			new Promise<void>((resolve) => {
+				server.close(() => resolve());
+				server.closeAllConnections();
+			}),
+	};
+}
+
 /** Starts the server; resolves once it listens. */
 export async function createServer(options: ServeOptions): Promise<RunningServer> {
 	const host = options.host ?? "127.0.0.1";
@@ -70,10 +109,7 @@ export async function createServer(options: ServeOptions): Promise<RunningServer
 	first.catch(() => undefined);
 	await Promise.race([first, new Promise((resolve) => setTimeout(resolve, FIRST_LOOK_MS).unref())]);
 	let port = 0;
-	const hosts = () => {
-		const names = ["127.0.0.1", "localhost", "[::1]", urlHost(host).toLowerCase()];
-		return [...new Set(names)].map((name) => `${name}:${port}`);
-	};
+	const hosts = hostNames(host, () => port);
 	const app = routes({
 		catalog,
 		opener,
@@ -81,24 +117,14 @@ export async function createServer(options: ServeOptions): Promise<RunningServer
 		refresh,
 		guard: { token, hosts, cookie: () => `session-tree-${port}` },
 	});
-	const server = createAdaptorServer({ fetch: app.fetch }) as Server;
-	await new Promise<void>((resolve, reject) => {
-		server.once("error", reject);
-		server.listen(options.port ?? 0, host, () => {
-			server.off("error", reject);
-			resolve();
-		});
-	});
-	port = (server.address() as AddressInfo).port;
+	const listening = await listen(app.fetch, options.port ?? 0, host);
+	port = listening.port;
 	return {
 		url: `http://${urlHost(host)}:${port}/?token=${token}`,
 		token,
 		port,
 		async close() {
-			await new Promise<void>((resolve) => {
-				server.close(() => resolve());
-				server.closeAllConnections();
-			});
+			await listening.close();
 			await followers.close();
 			catalog.close();
 		},

@@ -5,15 +5,15 @@
  */
 
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { BrowseModel, rowKey } from "../../src/cli/browse/model.js";
 import { Session } from "../../src/session.js";
 import { BROWSER_SKIP, launchBrowser } from "../support/browser.js";
 import { asJson } from "../support/fixtures.js";
 import { assistantMessage, userMessage } from "../support/messages.js";
+import { openWithPi } from "../support/pi.js";
 import { type CliResult, cli, cliJson, lines, removeTempDirs, tempDir } from "./helpers.js";
 
 delete process.env.FORCE_COLOR;
@@ -53,13 +53,8 @@ async function ok(args: string[], input?: string): Promise<CliResult> {
 	return result;
 }
 
-/** pi's SessionManager on a copy of the file. */
-function pi(file: string): SessionManager {
-	const dir = tempDir();
-	const copy = join(dir, "copy.jsonl");
-	copyFileSync(file, copy);
-	return SessionManager.open(copy, dir);
-}
+/** pi's SessionManager on a copy of the file (test/support/pi.ts). */
+const pi = openWithPi;
 
 /** The ids at the start of `tree`'s lines (after the prefix and the active mark). */
 function treeIds(text: string): string[] {

@@ -8,22 +8,13 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { Session } from "../../src/session.js";
+import { assistantMessage, userMessage } from "../support/messages.js";
 import { cli, cliJson, removeTempDirs, tempDir } from "./helpers.js";
 
 after(removeTempDirs);
 
-const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 };
-const user = (text: string) => ({ role: "user" as const, content: text, timestamp: 1 });
-const assistant = (text: string) => ({
-	role: "assistant" as const,
-	content: [{ type: "text" as const, text }],
-	api: "anthropic-messages",
-	provider: "anthropic",
-	model: "m",
-	usage: { ...zero, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
-	stopReason: "stop" as const,
-	timestamp: 1,
-});
+const user = (text: string) => userMessage(text, 1);
+const assistant = (text: string) => assistantMessage(text, 1);
 
 /** q1 → a1 → { q2 → a2, q2e (an edited q2) → a2e }, leaf a2e. */
 async function branched(dir: string) {

@@ -8,12 +8,12 @@ import assert from "node:assert/strict";
 import { appendFileSync, copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { after, describe, test } from "node:test";
-import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { Session } from "../../src/index.js";
 import { readAllRecords } from "../../src/storage/batches.js";
 import { collectionAt, storeAt } from "../../src/storage/locations.js";
 import { closeSqliteDatabases } from "../../src/storage/sql/sqlite-store.js";
 import { asJson } from "../support/fixtures.js";
+import { piContext } from "../support/pi.js";
 import { PG_SKIP_MESSAGE, postgresServer, testSchema } from "../support/postgres.js";
 import { cli, lines, removeTempDirs, tempDir } from "./helpers.js";
 
@@ -67,14 +67,6 @@ async function entryIds(location: string): Promise<string[]> {
 	} finally {
 		await session.close();
 	}
-}
-
-/** pi's context of a file, opened from a copy (pi may rewrite what it opens). */
-function piContext(file: string): unknown {
-	const dir = tempDir();
-	const copy = join(dir, "pi.jsonl");
-	copyFileSync(file, copy);
-	return asJson(SessionManager.open(copy, dir).buildSessionContext());
 }
 
 /**

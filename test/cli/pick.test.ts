@@ -6,14 +6,14 @@
  */
 
 import assert from "node:assert/strict";
-import { copyFileSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { SessionManager } from "@mariozechner/pi-coding-agent";
 import type { PickReport } from "../../src/cli/commands/pick.js";
 import { type AgentMessage, Session } from "../../src/index.js";
 import { asJson } from "../support/fixtures.js";
 import { assistantMessage, userMessage } from "../support/messages.js";
+import { piContext } from "../support/pi.js";
 import { postgresServer, testSchema } from "../support/postgres.js";
 import { cli, cliJson, lines, removeTempDirs, tempDir } from "./helpers.js";
 
@@ -67,9 +67,7 @@ async function contexts(location: string): Promise<{ ours: unknown; pi?: unknown
 	const ours = asJson(session.buildSessionContext());
 	await session.close();
 	if (!location.endsWith(".jsonl")) return { ours };
-	const copy = join(tempDir(), "copy.jsonl");
-	copyFileSync(location, copy);
-	return { ours, pi: asJson(SessionManager.open(copy, tempDir()).buildSessionContext()) };
+	return { ours, pi: piContext(location) };
 }
 
 /** The roles and texts of the context at the session's leaf. */

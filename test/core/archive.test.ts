@@ -6,16 +6,17 @@
  */
 
 import assert from "node:assert/strict";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { SessionManager } from "@mariozechner/pi-coding-agent";
+import type { SessionManager } from "@mariozechner/pi-coding-agent";
 import { ARCHIVE_CUSTOM_TYPE } from "../../src/core/archive.js";
 import { type AgentMessage, Session } from "../../src/index.js";
 import { layoutTree } from "../../src/render/tree-layout.js";
 import { asJson } from "../support/fixtures.js";
 import { assistantMessage, userMessage } from "../support/messages.js";
+import { openWithPi } from "../support/pi.js";
 import { postgresServer, testSchema } from "../support/postgres.js";
 
 const dir = mkdtempSync(join(tmpdir(), "st-archive-"));
@@ -73,12 +74,8 @@ async function build(location?: string): Promise<Built> {
 	return { s, u1, a1, u2, a2, a4, u2b, a2b, labelB, u3c, a3c };
 }
 
-/** pi's view of a file: opened from a copy (pi may rewrite what it opens). */
-function pi(file: string): SessionManager {
-	const copy = join(dir, `pi-${Math.random().toString(16).slice(2)}.jsonl`);
-	copyFileSync(file, copy);
-	return SessionManager.open(copy, dir);
-}
+/** pi's view of a file (test/support/pi.ts). */
+const pi = openWithPi;
 
 const sorted = (ids: string[]) => [...ids].sort();
 

@@ -141,6 +141,29 @@ describe("diffPaths", () => {
 		);
 	});
 
+	test("a compaction on one side: its summary is a row of its own, the answers after it still paired", () => {
+		const compaction: SessionEntry = {
+			type: "compaction",
+			id: "cp",
+			parentId: "a2",
+			timestamp: at(),
+			summary: "The user asked about tries.",
+			firstKeptEntryId: "q2",
+			tokensBefore: 1000,
+		};
+		const q3 = user("q3", "cp", "And B-trees?");
+		const q3b = user("q3b", "a2", "And B+ trees?");
+		const diff = diffPaths([q1, a1, q2, a2, compaction, q3], [q1, a1, q2, a2, q3b]);
+		assert.equal(diff.ancestorId, "a2");
+		assert.deepEqual(
+			diff.rows.map((row) => [row.kind, "a" in row ? row.a.role : null, "b" in row ? row.b.id : null]),
+			[
+				["only-a", "compaction", null],
+				["changed", "user", "q3b"],
+			],
+		);
+	});
+
 	test("an entry and its descendant: one side empty; paths with no shared entry: no ancestor", () => {
 		const down = diffPaths([q1, a1], [q1, a1, q2, a2]);
 		assert.equal(down.ancestorId, "a1");

@@ -6,16 +6,16 @@
  */
 
 import assert from "node:assert/strict";
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { checkToolPairing } from "../../src/core/index.js";
 import { PICK_CUSTOM_TYPE, planPick } from "../../src/core/pick.js";
 import { type AgentMessage, isSessionTreeError, Session } from "../../src/index.js";
 import { asJson } from "../support/fixtures.js";
 import { assistantMessage, userMessage } from "../support/messages.js";
+import { piContext } from "../support/pi.js";
 
 const dir = mkdtempSync(join(tmpdir(), "st-pick-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -64,13 +64,6 @@ async function build(name: string) {
 	const c2 = await s.appendMessage(calls("t3"));
 	const u5 = await s.appendMessage(user("never mind"));
 	return { s, u1, a1, u2, c1, r1, label, r2, a2, u3, a3, compaction, u4, a4, c2, u5 };
-}
-
-/** pi's view of a file: opened from a copy, since pi may rewrite what it opens. */
-function piContext(file: string): unknown {
-	const copy = join(dir, `pi-${Math.random().toString(16).slice(2)}.jsonl`);
-	copyFileSync(file, copy);
-	return asJson(SessionManager.open(copy, dir).buildSessionContext());
 }
 
 /** Reopened, the file gives the live context, pi gives the same, and a provider would take it. */

@@ -16,6 +16,7 @@ import { rmSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { Session } from "../../src/session.js";
+import { assistantMessage, userMessage } from "../support/messages.js";
 import { buildMcpHome, type Connected, connectStdio, type McpHome, PROJECT } from "./support.js";
 
 /** A step of the model: a tool call, or the final answer. */
@@ -111,22 +112,8 @@ let server: Connected;
 let answerEntry: string;
 let older: string;
 
-const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 };
 const say = (s: Session, role: "user" | "assistant", text: string) =>
-	s.appendMessage(
-		role === "user"
-			? { role, content: text, timestamp: Date.now() }
-			: {
-					role,
-					content: [{ type: "text", text }],
-					api: "anthropic-messages",
-					provider: "anthropic",
-					model: "claude-sonnet-4-5",
-					usage: { ...zero, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
-					stopReason: "stop",
-					timestamp: Date.now(),
-				},
-	);
+	s.appendMessage(role === "user" ? userMessage(text, Date.now()) : assistantMessage(text, Date.now()));
 
 before(async () => {
 	home = await buildMcpHome();

@@ -14,6 +14,7 @@ import { Session } from "../../src/session.js";
 import { BIN } from "../cli/helpers.js";
 import { buildHome, type Home, homeEnv, PROJECT } from "../serve/support.js";
 import { deepSession } from "../support/deep-session.js";
+import { assistantMessage, userMessage } from "../support/messages.js";
 
 export { homeEnv, PROJECT, SIDE_TEXT } from "../serve/support.js";
 
@@ -59,23 +60,8 @@ export async function buildMcpHome(): Promise<McpHome> {
 	return { ...home, ...files };
 }
 
-function user(text: string) {
-	return { role: "user" as const, content: text, timestamp: Date.now() };
-}
-
-function assistant(text: string) {
-	const zero = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0 };
-	return {
-		role: "assistant" as const,
-		content: [{ type: "text" as const, text }],
-		api: "anthropic-messages",
-		provider: "anthropic",
-		model: "claude-sonnet-4-5",
-		usage: { ...zero, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
-		stopReason: "stop" as const,
-		timestamp: Date.now(),
-	};
-}
+const user = (text: string) => userMessage(text, Date.now());
+const assistant = (text: string) => assistantMessage(text, Date.now());
 
 /** A client connected to `session-tree mcp ARGS` over stdio, and what the server wrote to stderr. */
 export interface Connected {

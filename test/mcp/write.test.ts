@@ -6,17 +6,14 @@
  */
 
 import assert from "node:assert/strict";
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync, rmSync } from "node:fs";
 import { after, before, describe, test } from "node:test";
-import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { cliJson } from "../cli/helpers.js";
+import { openWithPi, piContext } from "../support/pi.js";
 import { buildMcpHome, type Connected, call, connectStdio, type McpHome, ok } from "./support.js";
 
 let home: McpHome;
 let server: Connected;
-let scratch: string;
 
 /** The lines of a JSONL file, parsed. */
 function records(file: string): Array<Record<string, unknown>> {
@@ -26,19 +23,8 @@ function records(file: string): Array<Record<string, unknown>> {
 		.map((line) => JSON.parse(line) as Record<string, unknown>);
 }
 
-/** pi's context of a file, read from a copy (pi may rewrite what it opens), as JSON. */
-function piContext(file: string): { messages: unknown[] } {
-	const copy = join(scratch, `pi-${Math.random().toString(16).slice(2)}.jsonl`);
-	copyFileSync(file, copy);
-	return JSON.parse(JSON.stringify(SessionManager.open(copy, scratch).buildSessionContext()));
-}
-
-/** pi's label of an entry of a file. */
-function piLabel(file: string, id: string): string | undefined {
-	const copy = join(scratch, `pi-${Math.random().toString(16).slice(2)}.jsonl`);
-	copyFileSync(file, copy);
-	return SessionManager.open(copy, scratch).getLabel(id);
-}
+/** pi's messages of a file (test/support/pi.ts). */
+const piMessages = (file: string) => (piContext(file) as { messages: unknown[] }).messages;
 
 async function keyOf(file: string): Promise<string> {
 	const id = records(file)[0]?.id;
@@ -50,14 +36,12 @@ async function keyOf(file: string): Promise<string> {
 
 before(async () => {
 	home = await buildMcpHome();
-	scratch = mkdtempSync(join(tmpdir(), "st-mcp-pi-"));
 	server = await connectStdio(home.home, ["--write"]);
 });
 
 after(async () => {
 	await server?.close();
 	if (home) rmSync(home.home, { recursive: true, force: true });
-	if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
 describe("session-tree mcp --write", () => {
@@ -86,9 +70,9 @@ describe("session-tree mcp --write", () => {
 		assert.equal(last?.type, "label");
 		assert.equal(last?.targetId, home.ids.a2);
 		assert.equal(last?.label, "trie answer");
-		assert.equal(piLabel(home.branched, home.ids.a2), "trie answer");
+		assert.equal(openWithPi(home.branched).getLabel(home.ids.a2), "trie answer");
 		const ctx = await cliJson<{ messages: unknown[] }>(["ctx", home.branched, "--json"]);
-		assert.deepEqual(piContext(home.branched).messages, ctx.messages);
+		assert.deepEqual(piMessages(home.branched), ctx.messages);
 		// The outline shows it.
 		const tree = await ok<{ rows: Array<{ id?: string; label?: string }> }>(server.client, "get_tree", {
 			session: key,
@@ -111,7 +95,7 @@ describe("session-tree mcp --write", () => {
 		assert.equal(body.result.editorText, "And a trie?");
 		const ctx = await cliJson<{ messages: Array<{ role: string }> }>(["ctx", home.branched, "--json"]);
 		assert.equal(ctx.messages.length, 2);
-		assert.deepEqual(piContext(home.branched).messages, ctx.messages);
+		assert.deepEqual(piMessages(home.branched), ctx.messages);
 		const context = await ok<{ entry: string; messages: Array<{ entryId: string }> }>(server.client, "get_context", {
 			session: key,
 		});

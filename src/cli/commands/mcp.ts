@@ -8,20 +8,8 @@
 import { runStdio, startHttp } from "../../mcp/index.js";
 import { agentSources, isLoopback, storeSource } from "../../serve/index.js";
 import { type CommandHandler, stringValue, UsageError } from "../args.js";
+import { untilStopped } from "../signals.js";
 import { packageVersion } from "../version.js";
-
-/** Resolves on the first SIGINT or SIGTERM. */
-function stopSignal(): Promise<void> {
-	return new Promise<void>((resolve) => {
-		const stop = () => {
-			process.off("SIGINT", stop);
-			process.off("SIGTERM", stop);
-			resolve();
-		};
-		process.on("SIGINT", stop);
-		process.on("SIGTERM", stop);
-	});
-}
 
 /** Runs `session-tree mcp`; its name, options and help are in its spec (src/cli/specs/serve.ts). */
 export const mcpCommand: CommandHandler = {
@@ -48,7 +36,7 @@ export const mcpCommand: CommandHandler = {
 			io.err(
 				`session-tree: warning: --host ${host} makes the sessions reachable from other machines (anyone with the token can read them)\n`,
 			);
-		const stopped = stopSignal();
+		const stopped = untilStopped();
 		const token = process.env.SESSION_TREE_MCP_TOKEN;
 		const server = await startHttp({
 			...options,

@@ -7,6 +7,7 @@
 import { spawn } from "node:child_process";
 import { agentSources, createServer, isLoopback, storeSource } from "../../serve/index.js";
 import { type CommandHandler, stringValue, UsageError } from "../args.js";
+import { untilStopped } from "../signals.js";
 
 /** Opens the URL in the user's browser, if a launcher is there; errors are ignored. */
 function openBrowser(url: string): void {
@@ -33,15 +34,7 @@ export const serveCommand: CommandHandler = {
 				`session-tree: warning: --host ${host} makes the sessions reachable from other machines (anyone with the URL's token can read and write them)\n`,
 			);
 		// Ctrl-C is taken from the start: one that comes while the index is read closes the server once it listens.
-		const stopped = new Promise<void>((resolve) => {
-			const stop = () => {
-				process.off("SIGINT", stop);
-				process.off("SIGTERM", stop);
-				resolve();
-			};
-			process.on("SIGINT", stop);
-			process.on("SIGTERM", stop);
-		});
+		const stopped = untilStopped();
 		// STOREs given: those (a team's database, a directory), and the agents' places only when asked.
 		const withAgents = positionals.length === 0 || values.agents === true;
 		const sources = [...(withAgents ? agentSources() : []), ...positionals.map(storeSource)];
