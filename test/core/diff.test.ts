@@ -5,7 +5,7 @@
 
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import { diffPaths, diffWords, type SessionEntry } from "../../src/core/index.js";
+import { diffPaths, diffWords, emptyUsage, type SessionEntry } from "../../src/core/index.js";
 
 let clock = 0;
 const at = () => new Date(Date.UTC(2026, 0, 1, 0, 0, clock++)).toISOString();
@@ -35,14 +35,7 @@ const assistant = (id: string, parentId: string, text: string, calls: Array<[str
 		api: "anthropic-messages",
 		provider: "anthropic",
 		model: "m",
-		usage: {
-			input: 0,
-			output: 0,
-			cacheRead: 0,
-			cacheWrite: 0,
-			totalTokens: 0,
-			cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 },
-		},
+		usage: emptyUsage(),
 		stopReason: "stop",
 		timestamp: 0,
 	},
