@@ -127,17 +127,8 @@ function invalid(message: string): SessionTreeError {
 	return new SessionTreeError("INVALID_ARGUMENT", message);
 }
 
-/** True when two JSON values are equal (object keys in any order). */
-export function sameJson(a: unknown, b: unknown): boolean {
-	if (a === b) return true;
-	if (Array.isArray(a)) {
-		return Array.isArray(b) && a.length === b.length && a.every((item, index) => sameJson(item, b[index]));
-	}
-	if (!isJson(a) || !isJson(b)) return false;
-	const keys = Object.keys(a);
-	if (keys.length !== Object.keys(b).length) return false;
-	return keys.every((key) => Object.hasOwn(b, key) && sameJson(a[key], b[key]));
-}
+/** True when two JSON values are equal (object keys in any order): the core's one comparison. */
+export { sameJson } from "../core/validate.js";
 
 /**
  * The pi messages of a UIMessage (see the module comment), without their marks.

@@ -15,10 +15,11 @@
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
 import { SessionTreeError } from "../core/errors.js";
-import { type MergeOptions, type MergeResult, mergeRecords, sameJson } from "../core/merge.js";
+import { type MergeOptions, type MergeResult, mergeRecords } from "../core/merge.js";
 import { migrateRecords } from "../core/migrate.js";
 import type { RawRecord } from "../core/records.js";
 import type { SessionHeader } from "../core/types.js";
+import { sameJson } from "../core/validate.js";
 import { type CopyTarget, readAllRecords } from "../storage/batches.js";
 import { sessionStoreFor } from "../storage/placement.js";
 import type { SessionStore, StoreCapabilities } from "../storage/store.js";

@@ -23,10 +23,9 @@ import { leafEntry } from "../core/entries.js";
 import { describeSystemError, SessionTreeError } from "../core/errors.js";
 import { newEntryId } from "../core/ids.js";
 import { loadTree } from "../core/load.js";
-import { sameJson } from "../core/merge.js";
 import { asRawRecord, type RawRecord } from "../core/records.js";
 import { CURRENT_SESSION_VERSION, type SessionHeader } from "../core/types.js";
-import { isHeaderRecord } from "../core/validate.js";
+import { isHeaderRecord, sameJson } from "../core/validate.js";
 import { countOf } from "../render/preview.js";
 import {
 	appendBatches,

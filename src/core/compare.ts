@@ -18,8 +18,12 @@ export interface BranchComparison {
 	onlyB: string[];
 }
 
-/** Ids from the root down to `id`, by the resolved parents (as `getBranch` walks). */
-function pathIds(tree: ReadonlySessionTree, id: string): string[] {
+/**
+ * Ids from the root down to `id`, by the resolved parents (as `getBranch` walks), without
+ * reading a body. One walk for `compareBranches` and `pick`'s ranges.
+ * @throws SessionTreeError ENTRY_NOT_FOUND for an id the tree does not hold
+ */
+export function pathIds(tree: ReadonlySessionTree, id: string): string[] {
 	if (!tree.has(id)) throw new SessionTreeError("ENTRY_NOT_FOUND", `no entry has id ${JSON.stringify(id)}`);
 	const ids: string[] = [];
 	const seen = new Set<string>();

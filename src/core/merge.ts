@@ -42,7 +42,7 @@ import { derivedEntryId } from "./ids.js";
 import { type LoadResult, loadTree } from "./load.js";
 import { asRawRecord, type RawRecord } from "./records.js";
 import { CURRENT_SESSION_VERSION } from "./types.js";
-import { isHeaderRecord } from "./validate.js";
+import { isHeaderRecord, sameJson } from "./validate.js";
 
 /** Which leaf the union gets: A's, B's, or the newer copy's (see {@link mergeRecords}). */
 export type MergeLeaf = "a" | "b" | "newer";
@@ -355,36 +355,4 @@ function labelDifferences(
 		if (lost(labelA) || lost(labelB)) differences.push({ targetId, a: labelA, b: labelB, merged: inUnion });
 	}
 	return differences;
-}
-
-/**
- * True when two JSON values are the same value, whatever the order of their keys. The texts
- * are compared first (the usual case: both copies of a record hold the same line); the walk
- * runs only when they differ. Iterative. (`copy --update` compares records with it too.)
- * @internal
- */
-export function sameJson(x: unknown, y: unknown): boolean {
-	if (JSON.stringify(x) === JSON.stringify(y)) return true;
-	const stack: Array<[unknown, unknown]> = [[x, y]];
-	for (let pair = stack.pop(); pair !== undefined; pair = stack.pop()) {
-		const [p, q] = pair;
-		if (p === q) continue;
-		if (typeof p !== "object" || typeof q !== "object" || p === null || q === null) return false;
-		if (Array.isArray(p) !== Array.isArray(q)) return false;
-		if (Array.isArray(p) && Array.isArray(q)) {
-			if (p.length !== q.length) return false;
-			for (let i = 0; i < p.length; i++) stack.push([p[i], q[i]]);
-			continue;
-		}
-		const left = p as Record<string, unknown>;
-		const right = q as Record<string, unknown>;
-		const keys = Object.keys(left).filter((key) => left[key] !== undefined);
-		const others = Object.keys(right).filter((key) => right[key] !== undefined);
-		if (keys.length !== others.length) return false;
-		for (const key of keys) {
-			if (!Object.hasOwn(right, key)) return false;
-			stack.push([left[key], right[key]]);
-		}
-	}
-	return true;
 }

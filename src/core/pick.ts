@@ -30,6 +30,7 @@
  *   refused before anything is written: {@link pickProblems} lists what the pick would break.
  */
 
+import { pathIds } from "./compare.js";
 import { type ContextEntry, contextEntriesOf, type LoadSteps, stepsOf } from "./context.js";
 import type { IdMaker } from "./copy.js";
 import * as make from "./entries.js";
@@ -156,25 +157,15 @@ function notPickable(entry: SessionEntry): string {
  * @throws SessionTreeError INVALID_ARGUMENT when `from` is not `to` or an ancestor of it
  */
 function rangeIds(tree: ReadonlySessionTree, from: string, to: string): string[] {
-	const ids: string[] = [];
-	const seen = new Set<string>();
-	for (let at: string | null | undefined = to; at !== null && at !== undefined && !seen.has(at); ) {
-		seen.add(at);
-		ids.push(at);
-		if (at === from) return ids.reverse();
-		at = tree.getParentId(at);
-	}
-	throw invalid(`entry ${from} is not an ancestor of entry ${to}, so ${from}..${to} is no range`);
+	const path = pathIds(tree, to);
+	const start = path.lastIndexOf(from);
+	if (start < 0) throw invalid(`entry ${from} is not an ancestor of entry ${to}, so ${from}..${to} is no range`);
+	return path.slice(start);
 }
 
 /** The ids from the root down to `id` (empty for null), as a set. */
 function pathSet(tree: ReadonlySessionTree, id: string | null): Set<string> {
-	const ids = new Set<string>();
-	for (let at: string | null | undefined = id; at !== null && at !== undefined && !ids.has(at); ) {
-		ids.add(at);
-		at = tree.getParentId(at);
-	}
-	return ids;
+	return new Set(id === null ? [] : pathIds(tree, id));
 }
 
 /**

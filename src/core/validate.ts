@@ -11,6 +11,37 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 	return value !== null && typeof value === "object";
 }
 
+/**
+ * True when two JSON values are the same value, whatever the order of their keys. The texts
+ * are compared first (the usual case: both copies of a record hold the same line); the walk
+ * runs only when they differ. Iterative. One implementation for `merge`, `copy --update` and the AI SDK adapter.
+ */
+export function sameJson(x: unknown, y: unknown): boolean {
+	if (JSON.stringify(x) === JSON.stringify(y)) return true;
+	const stack: Array<[unknown, unknown]> = [[x, y]];
+	for (let pair = stack.pop(); pair !== undefined; pair = stack.pop()) {
+		const [p, q] = pair;
+		if (p === q) continue;
+		if (typeof p !== "object" || typeof q !== "object" || p === null || q === null) return false;
+		if (Array.isArray(p) !== Array.isArray(q)) return false;
+		if (Array.isArray(p) && Array.isArray(q)) {
+			if (p.length !== q.length) return false;
+			for (let i = 0; i < p.length; i++) stack.push([p[i], q[i]]);
+			continue;
+		}
+		const left = p as Record<string, unknown>;
+		const right = q as Record<string, unknown>;
+		const keys = Object.keys(left).filter((key) => left[key] !== undefined);
+		const others = Object.keys(right).filter((key) => right[key] !== undefined);
+		if (keys.length !== others.length) return false;
+		for (const key of keys) {
+			if (!Object.hasOwn(right, key)) return false;
+			stack.push([left[key], right[key]]);
+		}
+	}
+	return true;
+}
+
 /** The `code` of a thrown value (a Node system error's `ENOENT`, `EEXIST`, …), if it has one. */
 export function errorCode(error: unknown): unknown {
 	return isObject(error) ? error.code : undefined;
