@@ -27,12 +27,11 @@ import {
 	writeFileSync,
 } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { AgentsCollection, agentPlaces } from "../src/catalog/agents.js";
 import { agentSources, CatalogIndex } from "../src/catalog/catalog-index/index.js";
 import { compileQuery, type SearchQuery, searchSessions } from "../src/catalog/search.js";
 import { DATA_DIR, generateSession, Rng } from "./generate.js";
-import { fmtMs, median, percentile, timed } from "./shared.js";
+import { fmtMs, median, percentile, scriptArgs, timed } from "./shared.js";
 
 /** Options of {@link runCatalogIndex}. */
 export interface CatalogIndexBenchOptions {
@@ -210,12 +209,8 @@ function readdirDeep(dir: string): string[] {
 	return out.sort();
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-	const argv = process.argv.slice(2);
-	const value = (flag: string) => {
-		const at = argv.indexOf(flag);
-		return at === -1 ? undefined : argv[at + 1];
-	};
+const value = scriptArgs(import.meta.url);
+if (value) {
 	await runCatalogIndex({
 		runs: Number(value("--runs") ?? 3),
 		...(value("--sessions") ? { sessions: Number(value("--sessions")) } : {}),

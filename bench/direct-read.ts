@@ -23,7 +23,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { DATA_DIR, REPO_ROOT } from "./generate.js";
 import { ensureTranscript } from "./generate-claude-code.js";
-import { fmtMiB, fmtMs, markdownTable, median } from "./shared.js";
+import { fmtMiB, fmtMs, markdownTable, median, scriptArgs } from "./shared.js";
 
 const MiB = 2 ** 20;
 const PROBE = join(dirname(fileURLToPath(import.meta.url)), "rss-probe.js");
@@ -192,12 +192,8 @@ export async function runDirectRead(options: DirectReadOptions): Promise<boolean
 	return ok;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-	const argv = process.argv.slice(2);
-	const arg = (name: string) => {
-		const i = argv.indexOf(name);
-		return i >= 0 ? argv[i + 1] : undefined;
-	};
+const arg = scriptArgs(import.meta.url);
+if (arg) {
 	const ok = await runDirectRead({
 		runs: Number(arg("--runs") ?? 3),
 		...(arg("--mib") !== undefined ? { mib: Number(arg("--mib")) } : {}),

@@ -20,12 +20,12 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { chromium } from "playwright-core";
 import { CHROMIUM, CHROMIUM_ARGS } from "../test/support/browser.js";
 import { DATA_DIR, ensureFile, filesForSize, REPO_ROOT } from "./generate.js";
-import { fmtMs, markdownTable, median } from "./shared.js";
+import { fmtMs, markdownTable, median, scriptArgs } from "./shared.js";
 
 const MiB = 2 ** 20;
 
@@ -195,12 +195,8 @@ function printTable(figures: readonly HtmlFigures[]): string {
 	return markdownTable(header, rows);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-	const argv = process.argv.slice(2);
-	const arg = (name: string) => {
-		const i = argv.indexOf(name);
-		return i >= 0 ? argv[i + 1] : undefined;
-	};
+const arg = scriptArgs(import.meta.url);
+if (arg) {
 	await runHtml({
 		runs: Number.parseInt(arg("--runs") ?? "5", 10),
 		sizes: arg("--sizes")?.split(",").filter(Boolean),

@@ -18,10 +18,10 @@
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { DATA_DIR, REPO_ROOT } from "./generate.js";
-import { fmtMs, markdownTable, median } from "./shared.js";
+import { fmtMs, markdownTable, median, scriptArgs } from "./shared.js";
 
 const MiB = 2 ** 20;
 /** The target of issue 30: 200,000 children imported in at most this many milliseconds. */
@@ -260,12 +260,8 @@ function parseChildren(text: string): number[] {
 		});
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-	const argv = process.argv.slice(2);
-	const arg = (name: string) => {
-		const i = argv.indexOf(name);
-		return i >= 0 ? argv[i + 1] : undefined;
-	};
+const arg = scriptArgs(import.meta.url);
+if (arg) {
 	const children = arg("--children");
 	await runImport({
 		runs: Number.parseInt(arg("--runs") ?? "3", 10),

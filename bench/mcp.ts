@@ -33,8 +33,7 @@ import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { CatalogIndex } from "../src/catalog/catalog-index/index.js";
@@ -42,7 +41,7 @@ import { Session } from "../src/session.js";
 import { assistant, clock, user } from "../test/catalog/layout.js";
 import { homeEnv } from "../test/serve/support.js";
 import { DATA_DIR, REPO_ROOT, Rng } from "./generate.js";
-import { fmtMs, markdownTable, median, percentile, timed } from "./shared.js";
+import { fmtMs, markdownTable, median, percentile, scriptArgs, timed } from "./shared.js";
 
 /** Options of {@link runMcp}. */
 export interface McpBenchOptions {
@@ -544,12 +543,8 @@ export async function runMcp(options: McpBenchOptions): Promise<Record<string, u
 	return figures;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-	const argv = process.argv.slice(2);
-	const arg = (name: string) => {
-		const i = argv.indexOf(name);
-		return i >= 0 ? argv[i + 1] : undefined;
-	};
+const arg = scriptArgs(import.meta.url);
+if (arg) {
 	await runMcp({
 		runs: Number.parseInt(arg("--runs") ?? "3", 10),
 		...(arg("--calls") ? { calls: Number.parseInt(arg("--calls") as string, 10) } : {}),

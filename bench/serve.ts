@@ -25,13 +25,12 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { join } from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { Session } from "../src/session.js";
 import { CHROMIUM, CHROMIUM_ARGS } from "../test/support/browser.js";
 import { DATA_DIR, ensureFile, filesForSize, REPO_ROOT } from "./generate.js";
-import { fmtMs, markdownTable, median } from "./shared.js";
+import { fmtMs, markdownTable, median, scriptArgs } from "./shared.js";
 
 /** Options of {@link runServe}. */
 export interface ServeBenchOptions {
@@ -355,12 +354,8 @@ function printTable(figures: readonly ServeFigures[]): string {
 	return markdownTable(header, rows);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-	const argv = process.argv.slice(2);
-	const arg = (name: string) => {
-		const i = argv.indexOf(name);
-		return i >= 0 ? argv[i + 1] : undefined;
-	};
+const arg = scriptArgs(import.meta.url);
+if (arg) {
 	await runServe({
 		runs: Number.parseInt(arg("--runs") ?? "3", 10),
 		sizes: arg("--sizes")?.split(",").filter(Boolean),

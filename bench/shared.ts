@@ -3,6 +3,8 @@
  * messages the append measurements write (the same for every side and store).
  */
 
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import type { AgentMessage } from "../src/index.js";
 import { Rng } from "./generate.js";
 
@@ -89,4 +91,19 @@ export function markdownTable(header: readonly string[], rows: readonly (readonl
 	const line = (row: readonly string[]) =>
 		`| ${widths.map((width, i) => (row[i] ?? "") + " ".repeat(width - [...(row[i] ?? "")].length)).join(" | ")} |`;
 	return [line(header), `| ${widths.map((w) => "-".repeat(w)).join(" | ")} |`, ...rows.map(line)].join("\n");
+}
+
+/**
+ * When the module at `moduleUrl` is the script node runs (a section run alone, e.g. `node
+ * bench/data/.build/bench/html.js --runs 3`): its `--name value` arguments, read by name;
+ * undefined when it is imported (by bench/run.ts).
+ */
+export function scriptArgs(moduleUrl: string): ((name: string) => string | undefined) | undefined {
+	const script = process.argv[1];
+	if (!script || moduleUrl !== pathToFileURL(resolve(script)).href) return undefined;
+	const argv = process.argv.slice(2);
+	return (name) => {
+		const at = argv.indexOf(name);
+		return at >= 0 ? argv[at + 1] : undefined;
+	};
 }
