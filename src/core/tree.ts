@@ -477,38 +477,38 @@ export class SessionTree implements ReadonlySessionTree {
 	 * large tree parses nothing.
 	 */
 	getTree(): SessionTreeNode[] {
-		// Two linear passes over the file order: one output node per entry, then children in
-		// their display order. No map, no recursion.
-		const labelled = this.labels.size > 0;
-		const archived = this.archived.size > 0;
-		const out = this.ordered.map((node) => {
-			const made: SessionTreeNode = new TreeViewNode(node);
-			if (labelled) {
-				const label = this.labels.get(node.id);
-				if (label) {
-					made.label = label.label;
-					made.labelTimestamp = label.timestamp;
-				}
+		// No map, no recursion. Children usually come after their parent in file order: then
+		// one pass from the end makes every node with its children's nodes at hand, each list
+		// made at its size (an empty array grown by a push reserves 17 slots). Otherwise two
+		// passes: every output node, then the children.
+		const ordered = this.ordered;
+		const count = ordered.length;
+		const out = new Array<TreeViewNode>(count);
+		let made = count;
+		for (; made > 0; made--) {
+			const node = ordered[made - 1] as TreeNode;
+			const first = node.firstChild;
+			if (first && first.order < made) break;
+			out[made - 1] = new TreeViewNode(node, first ? childViews(node, out) : []);
+		}
+		if (made > 0) {
+			for (let i = 0; i < made; i++) out[i] = new TreeViewNode(ordered[i] as TreeNode, []);
+			for (let i = 0; i < made; i++) {
+				const node = ordered[i] as TreeNode;
+				if (node.firstChild) (out[i] as TreeViewNode).children = childViews(node, out);
 			}
-			if (archived && this.archived.has(node.id)) made.archived = true;
-			return made;
-		});
+		}
 		// A node's order is its index in file order, so `out[node.order]` is its output node.
-		for (const node of this.ordered) {
-			const target = out[node.order];
-			const only = node.firstChild;
-			if (!only || !target) continue;
-			// Most entries have one child: nothing to sort.
-			const ordered = only === node.lastChild ? undefined : sortedChildren(node);
-			if (!ordered) {
-				const view = out[only.order];
-				if (view) target.children.push(view);
-				continue;
+		for (const [id, label] of this.labels) {
+			const view = this.viewOf(id, out);
+			if (view && label) {
+				view.label = label.label;
+				view.labelTimestamp = label.timestamp;
 			}
-			for (const child of ordered) {
-				const view = out[child.order];
-				if (view) target.children.push(view);
-			}
+		}
+		for (const id of this.archived.keys()) {
+			const view = this.viewOf(id, out);
+			if (view) view.archived = true;
 		}
 		const roots: SessionTreeNode[] = [];
 		for (const root of this.rootNodes) {
@@ -516,6 +516,12 @@ export class SessionTree implements ReadonlySessionTree {
 			if (view) roots.push(view);
 		}
 		return roots;
+	}
+
+	/** The output node of entry `id` in `out` (made by {@link getTree}), if the entry is in the tree. */
+	private viewOf(id: string, out: readonly TreeViewNode[]): TreeViewNode | undefined {
+		const node = this.nodes.get(id);
+		return node && this.ordered[node.order] === node ? out[node.order] : undefined;
 	}
 
 	/**
@@ -701,11 +707,11 @@ class TreeViewNode implements SessionTreeNode {
 		return #node in view ? view.#node : undefined;
 	}
 
-	constructor(node: TreeNode) {
+	constructor(node: TreeNode, children: SessionTreeNode[]) {
 		this.#node = node;
 		// Defined first, so that keys come in pi's order: entry, children, label, labelTimestamp.
 		Object.defineProperty(this, "entry", TreeViewNode.#entry);
-		this.children = [];
+		this.children = children;
 	}
 }
 
@@ -728,6 +734,22 @@ class FlatRow implements FlatTreeRow {
 		Object.defineProperty(this, "entry", FlatRow.#entry);
 		this.depth = depth;
 	}
+}
+
+/** The output nodes of `parent`'s children in display order (see {@link sortedChildren}), from `out` by order. */
+function childViews(parent: TreeNode, out: readonly (SessionTreeNode | undefined)[]): SessionTreeNode[] {
+	const only = parent.firstChild;
+	// Most entries have one child: nothing to sort.
+	if (only && only === parent.lastChild) {
+		const view = out[only.order];
+		return view ? [view] : [];
+	}
+	const views: SessionTreeNode[] = [];
+	for (const child of sortedChildren(parent)) {
+		const view = out[child.order];
+		if (view) views.push(view);
+	}
+	return views;
 }
 
 /** Children oldest first; `Array.prototype.sort` is stable, so equal instants keep file order. */
