@@ -123,6 +123,36 @@ export class TreeNode {
 		return entry ?? this.parse();
 	}
 
+	/**
+	 * {@link peekEntry} of many nodes at once: the bodies not parsed yet are read in one pass
+	 * over their store (by offset, nearby lines together, as {@link load} reads them) and
+	 * parsed for the caller, in the order given, without being kept in the tree.
+	 * @internal
+	 */
+	static peekMany(nodes: readonly TreeNode[]): SessionEntry[] {
+		const out = new Array<SessionEntry>(nodes.length);
+		let bodies: EntryBodies | undefined;
+		const at: number[] = [];
+		const envelopes: Envelope[] = [];
+		for (let i = 0; i < nodes.length; i++) {
+			const node = nodes[i] as TreeNode;
+			const envelope = node.value === undefined ? node.envelope : undefined;
+			// One store for the batch (a tree's nodes share theirs); any other node alone, below.
+			if (envelope && node.bodies && (bodies === undefined || node.bodies === bodies)) {
+				bodies = node.bodies;
+				at.push(i);
+				envelopes.push(envelope);
+			}
+		}
+		const parsed = bodies ? bodies.load(envelopes) : [];
+		for (let k = 0; k < at.length; k++) {
+			const entry = parsed[k];
+			if (entry !== undefined) out[at[k] as number] = entry;
+		}
+		for (let i = 0; i < nodes.length; i++) if (out[i] === undefined) out[i] = (nodes[i] as TreeNode).peekEntry();
+		return out;
+	}
+
 	/** The parent id the entry names (before any lenient bridging), known without parsing it. */
 	get declaredParentId(): string | null {
 		const envelope = this.envelope;

@@ -8,6 +8,7 @@
  */
 
 import { lazyEntryProperty, nodeBehind } from "./tree.js";
+import { TreeNode } from "./tree-node.js";
 import type { SessionEntry, SessionTreeNode } from "./types.js";
 
 type Node = NonNullable<ReturnType<typeof nodeBehind>>;
@@ -44,6 +45,28 @@ export function viewType(view: { readonly entry: SessionEntry }): string {
  */
 export function peekViewEntry(view: { readonly entry: SessionEntry }): SessionEntry {
 	return nodeOf(view)?.peekEntry() ?? view.entry;
+}
+
+/**
+ * {@link peekViewEntry} of many views at once, in the order given: the bodies a store left
+ * unparsed are read in one pass over the store (by offset, nearby lines together) instead of
+ * one read each, and not kept in the tree.
+ */
+export function peekViewEntries(views: readonly { readonly entry: SessionEntry }[]): SessionEntry[] {
+	const nodes: Node[] = [];
+	const at: number[] = [];
+	const out = new Array<SessionEntry>(views.length);
+	for (let i = 0; i < views.length; i++) {
+		const view = views[i] as { readonly entry: SessionEntry };
+		const node = nodeOf(view);
+		if (node) {
+			nodes.push(node);
+			at.push(i);
+		} else out[i] = view.entry;
+	}
+	const entries = nodes.length > 0 ? TreeNode.peekMany(nodes) : [];
+	for (let k = 0; k < at.length; k++) out[at[k] as number] = entries[k] as SessionEntry;
+	return out;
 }
 
 /**

@@ -45,6 +45,8 @@ export function oneLine(text: string, max: number = DEFAULT_PREVIEW_LENGTH): str
 	// Never scan more than needed: a tool result may be a megabyte long. The start is read first
 	// (four characters a cluster), more only when its cleaned text is too short to decide.
 	const budget = Math.max(16, max * 16);
+	const ascii = oneLineAscii(text, max, budget);
+	if (ascii !== undefined) return ascii;
 	for (let size = Math.min(budget, Math.max(64, max * 4)); ; size = Math.min(budget, size * 4)) {
 		const whole = text.length <= size;
 		const clean = sanitize(whole ? text : text.slice(0, size))
@@ -55,6 +57,56 @@ export function oneLine(text: string, max: number = DEFAULT_PREVIEW_LENGTH): str
 		if (whole) return clean;
 		if (size >= budget) return `${clean.trimEnd()}…`;
 	}
+}
+
+/**
+ * {@link oneLine} of a text whose characters up to the decision are ASCII, in one pass without
+ * the regular expressions: there every control character is whitespace (sanitized to a space,
+ * then collapsed with the spaces) and every other character a cluster of its own. Undefined
+ * when a character beyond ASCII comes first (the general path then decides); else what the
+ * general path gives, which reads at most the first `budget` characters.
+ */
+function oneLineAscii(text: string, max: number, budget: number): string | undefined {
+	if (!(max >= 0) || max !== Math.floor(max)) return undefined;
+	const end = Math.min(text.length, budget);
+	// The cleaned text so far is `out` and then text[start, i) as it is (a piece whose only
+	// whitespace is single spaces); `count` is its length. `run` is where a whitespace run not
+	// written yet starts (-1: none), `plain` whether that run is one space.
+	let out = "";
+	let start = -1;
+	let count = 0;
+	let run = -1;
+	let plain = false;
+	for (let i = 0; i < end; i++) {
+		const c = text.charCodeAt(i);
+		if (c >= 0x80) return undefined;
+		if (c <= 0x20 || c === 0x7f) {
+			// Leading whitespace is trimmed.
+			if (count === 0) continue;
+			if (run === -1) {
+				run = i;
+				plain = c === 0x20;
+			} else plain = false;
+			continue;
+		}
+		if (run !== -1) {
+			// The run becomes one space: more than max characters, or one more.
+			if (count === max) return `${out}${text.slice(start, run)}…`;
+			if (!plain) {
+				out += `${text.slice(start, run)} `;
+				start = i;
+			}
+			count++;
+			run = -1;
+		}
+		if (count === max) return `${(out + text.slice(start, i)).trimEnd()}…`;
+		if (start === -1) start = i;
+		count++;
+	}
+	const clean = start === -1 ? out : out + text.slice(start, run === -1 ? end : run);
+	if (end === text.length) return clean;
+	// Undecided at the budget: cut there.
+	return `${clean.trimEnd()}…`;
 }
 
 /** The first `max` clusters of `clean` and `…` when it has more; undefined when it has no more than `max`. */

@@ -150,13 +150,21 @@ export function filterTree(
  * The shown tree below `starts` (copies), and the ids shown; `always` is shown whatever `show`
  * says. With `hideArchived`, a node put away ({@link isPutAway}) is left out with everything
  * below it (a start too, unless it is `always`).
+ *
+ * Without `show`, when no node below `starts` is put away (or `hideArchived` is off), every
+ * node is shown as it is: the nodes themselves stand for their copies (same entry, same
+ * children, same keys), and the ids shown are gathered only when asked for (`shown` is then a
+ * set made on its first use). A walk that only reads types and ids is the whole cost.
  */
 function buildView(
 	starts: readonly SessionTreeNode[],
 	show: ((node: SessionTreeNode) => boolean) | undefined,
 	always: string | undefined,
 	hideArchived: boolean,
-): { roots: SessionTreeNode[]; shown: Set<string> } {
+): { roots: SessionTreeNode[]; shown: ReadonlySet<string>; whole: boolean } {
+	if (!show && (!hideArchived || !anyPutAway(starts))) {
+		return { roots: [...starts], shown: lazySubtreeIds(starts), whole: true };
+	}
 	const roots: SessionTreeNode[] = [];
 	const shown = new Set<string>();
 	const stack: Array<{ node: SessionTreeNode; holder: SessionTreeNode | undefined }> = [];
@@ -173,9 +181,49 @@ function buildView(
 			holder = copy;
 		}
 		const { children } = node;
-		for (const child of children.toReversed()) stack.push({ node: child, holder });
+		for (let k = children.length - 1; k >= 0; k--) stack.push({ node: children[k] as SessionTreeNode, holder });
 	}
-	return { roots, shown };
+	return { roots, shown, whole: false };
+}
+
+/** True when a node below `starts` (or one of them) is put away ({@link isPutAway}). Iterative. */
+function anyPutAway(starts: readonly SessionTreeNode[]): boolean {
+	const stack = [...starts];
+	for (let node = stack.pop(); node; node = stack.pop()) {
+		if (isPutAway(node)) return true;
+		const { children } = node;
+		for (let k = 0; k < children.length; k++) stack.push(children[k] as SessionTreeNode);
+	}
+	return false;
+}
+
+/** The ids of every node below `starts` (and theirs), as a set made the first time it is read. */
+function lazySubtreeIds(starts: readonly SessionTreeNode[]): ReadonlySet<string> {
+	let ids: Set<string> | undefined;
+	const made = (): Set<string> => {
+		if (ids) return ids;
+		ids = new Set<string>();
+		const stack = [...starts];
+		for (let node = stack.pop(); node; node = stack.pop()) {
+			ids.add(viewId(node));
+			const { children } = node;
+			for (let k = 0; k < children.length; k++) stack.push(children[k] as SessionTreeNode);
+		}
+		return ids;
+	};
+	return {
+		get size() {
+			return made().size;
+		},
+		has: (id) => made().has(id),
+		forEach: (each, thisArg) => {
+			for (const id of made()) each.call(thisArg, id, id, made());
+		},
+		entries: () => made().entries(),
+		keys: () => made().keys(),
+		values: () => made().values(),
+		[Symbol.iterator]: () => made()[Symbol.iterator](),
+	};
 }
 
 /** The one node of a list of children, if there is exactly one. */
@@ -258,6 +306,13 @@ export interface TreeLayoutOptions {
 	foldLimit?: number;
 	/** Entries whose descendants are folded away (into a `more` row below them). */
 	collapsed?: ReadonlySet<string>;
+	/**
+	 * Clip every row's `prefix` as {@link clipPrefix} with this many characters would (a whole
+	 * number, at least 0), without making the whole prefix: below a deep fork a whole prefix
+	 * is thousands of characters long, one per row (s100k's rows had 364 million characters of
+	 * prefixes in all). Default: whole prefixes.
+	 */
+	maxIndent?: number;
 }
 
 /** A row that shows an entry. */
@@ -318,71 +373,130 @@ export interface TreeLayout {
 /** A straight run waiting to be laid out. */
 interface Pending {
 	view: SessionTreeNode;
-	/** Drawn before the entry: the indentation and the connector. */
+	/** Drawn before the entry: the indentation and the connector (clipped with `maxIndent`). */
 	linePrefix: string;
-	/** Indentation of the rows below this entry. */
+	/** Indentation of the rows below this entry (clipped with `maxIndent`). */
 	childPrefix: string;
+	/** With `maxIndent`: the last `maxIndent` characters of the whole indentation below this entry. */
+	childTail: string;
+	/** Levels of indentation (4 characters each) of both prefixes. */
+	levels: number;
 	/** Levels below the start. */
 	depth: number;
 }
 
+/** The prefixes of the children of one fork (all but the last share theirs). */
+interface ForkPrefixes {
+	branchLine: string;
+	branchChild: string;
+	branchTail: string;
+	lastLine: string;
+	lastChild: string;
+	lastTail: string;
+}
+
 /**
  * The rows a tree (as {@link SessionTree.getTree} returns it) is drawn as, top to bottom (see
- * the module's documentation for the rules). Linear in the number of entries, iterative.
+ * the module's documentation for the rules). Linear in the number of entries, iterative; the
+ * nodes are copied only where a filter or an archived branch hides some (see `buildView`).
  */
 export function layoutTree(roots: readonly SessionTreeNode[], options: TreeLayoutOptions = {}): TreeLayout {
 	const leafId = options.leafId ?? null;
 	const foldLimit = Math.max(4, options.foldLimit ?? DEFAULT_FOLD_LIMIT);
 	const maxDepth = options.depth !== undefined && options.depth >= 0 ? Math.floor(options.depth) : undefined;
 	const collapsed = options.collapsed;
+	const clip = options.maxIndent === undefined ? undefined : Math.max(0, Math.floor(options.maxIndent));
 
 	const byId =
 		options.from !== undefined || leafId !== null ? indexTreeNodes(roots) : new Map<string, SessionTreeNode>();
 	const from = options.from === undefined ? undefined : byId.get(options.from);
 	const starts: readonly SessionTreeNode[] = options.from === undefined ? roots : from ? [from] : [];
 	const filter = options.filter;
-	const { roots: view, shown } = buildView(
+	const {
+		roots: view,
+		shown,
+		whole,
+	} = buildView(
 		starts,
 		filter === undefined ? undefined : (node) => treeFilterShows(node, filter, leafId),
 		from === undefined ? undefined : viewId(from),
 		!showsArchived(filter, options.archived),
 	);
 	const active = activePathIds(byId, leafId);
+	// Every node of the tree is shown: the index says which ids are (no set of them to make).
+	const isShown = whole && options.from === undefined ? (id: string) => byId.has(id) : (id: string) => shown.has(id);
 	// A leaf the filter hides is pointed at from its nearest shown ancestor, as pi selects that one.
 	let leafShownAt = leafId;
-	while (leafShownAt !== null && !shown.has(leafShownAt)) {
+	while (leafShownAt !== null && !isShown(leafShownAt)) {
 		const node = byId.get(leafShownAt);
 		leafShownAt = node ? viewParentId(node) : null;
 	}
 	const rows: TreeLayoutRow[] = [];
 	if (view.length === 0) return { rows, active, leafShownAt, shown };
 
+	// With `maxIndent`, an indentation is kept as its last `clip` characters and its levels.
+	const shownPrefix = (tail: string, levels: number): string =>
+		clip === undefined || levels * TREE_PIPE.length <= clip ? tail : `«${levels}» ${tail}`;
+	const keepLast = (text: string): string =>
+		clip === undefined || text.length <= clip ? text : text.slice(text.length - clip);
+	const forkPrefixes = (child: string, tail: string, levels: number): ForkPrefixes => {
+		if (clip === undefined) {
+			return {
+				branchLine: child + TREE_BRANCH,
+				branchChild: child + TREE_PIPE,
+				branchTail: "",
+				lastLine: child + TREE_LAST,
+				lastChild: child + TREE_SPACE,
+				lastTail: "",
+			};
+		}
+		const branchTail = keepLast(tail + TREE_PIPE);
+		const lastTail = keepLast(tail + TREE_SPACE);
+		return {
+			branchLine: shownPrefix(keepLast(tail + TREE_BRANCH), levels + 1),
+			branchChild: shownPrefix(branchTail, levels + 1),
+			branchTail,
+			lastLine: shownPrefix(keepLast(tail + TREE_LAST), levels + 1),
+			lastChild: shownPrefix(lastTail, levels + 1),
+			lastTail,
+		};
+	};
+
 	const stack: Pending[] = [];
-	const pushChildren = (children: readonly SessionTreeNode[], prefix: string, depth: number) => {
+	const pushChildren = (children: readonly SessionTreeNode[], at: Pending | undefined, depth: number) => {
+		const childPrefix = at ? at.childPrefix : "";
+		const childTail = at ? at.childTail : "";
+		const levels = at ? at.levels : 0;
 		const only = onlyChild(children);
 		if (only) {
-			stack.push({ view: only, linePrefix: prefix, childPrefix: prefix, depth });
+			stack.push({ view: only, linePrefix: childPrefix, childPrefix, childTail, levels, depth });
 			return;
 		}
+		const fork = forkPrefixes(childPrefix, childTail, levels);
 		// Pushed last child first, so that they pop in order.
-		for (const [k, child] of children.toReversed().entries()) {
-			const last = k === 0;
+		for (let k = children.length - 1; k >= 0; k--) {
+			const last = k === children.length - 1;
 			stack.push({
-				view: child,
-				linePrefix: prefix + (last ? TREE_LAST : TREE_BRANCH),
-				childPrefix: prefix + (last ? TREE_SPACE : TREE_PIPE),
+				view: children[k] as SessionTreeNode,
+				linePrefix: last ? fork.lastLine : fork.branchLine,
+				childPrefix: last ? fork.lastChild : fork.branchChild,
+				childTail: last ? fork.lastTail : fork.branchTail,
+				levels: levels + 1,
 				depth,
 			});
 		}
 	};
-	pushChildren(view, "", 0);
+	pushChildren(view, undefined, 0);
 
-	const isCollapsed = (node: SessionTreeNode) => collapsed?.has(viewId(node)) === true && node.children.length > 0;
+	const isCollapsed = (node: SessionTreeNode) =>
+		collapsed !== undefined && node.children.length > 0 && collapsed.has(viewId(node));
 	const keep = (node: SessionTreeNode) => node.label !== undefined || viewId(node) === leafShownAt;
+	const run: SessionTreeNode[] = [];
 	for (let item = stack.pop(); item; item = stack.pop()) {
 		const { linePrefix, childPrefix } = item;
 		// The straight run starting here: every later entry is its predecessor's only child.
-		const run: SessionTreeNode[] = [item.view];
+		run.length = 0;
+		run.push(item.view);
 		let depth = item.depth;
 		let last = item.view;
 		for (
@@ -394,36 +508,42 @@ export function layoutTree(roots: readonly SessionTreeNode[], options: TreeLayou
 			run.push(last);
 			depth++;
 		}
-		const folded = options.fold ? foldRun(run, foldLimit, keep) : run;
-		folded.forEach((row, i) => {
-			const prefix = i === 0 ? linePrefix : childPrefix;
-			if (typeof row === "number") rows.push({ kind: "fold", prefix, count: row });
-			else {
-				rows.push({
-					kind: "entry",
-					node: row,
-					prefix,
-					children: row.children.length,
-					collapsed: row === last && isCollapsed(row),
-				});
+		if (options.fold && run.length > foldLimit) {
+			const folded = foldRun(run, foldLimit, keep);
+			for (let i = 0; i < folded.length; i++) {
+				const row = folded[i] as SessionTreeNode | number;
+				const prefix = i === 0 ? linePrefix : childPrefix;
+				if (typeof row === "number") rows.push({ kind: "fold", prefix, count: row });
+				else rows.push(entryRow(row, prefix, row === last && isCollapsed(row)));
 			}
-		});
+		} else {
+			for (let i = 0; i < run.length; i++) {
+				const node = run[i] as SessionTreeNode;
+				rows.push(entryRow(node, i === 0 ? linePrefix : childPrefix, node === last && isCollapsed(node)));
+			}
+		}
 		if (last.children.length === 0) continue;
 		if ((maxDepth !== undefined && depth >= maxDepth) || isCollapsed(last)) {
+			const lastId = viewId(last);
 			rows.push({
 				kind: "more",
 				prefix: childPrefix,
-				parentId: viewId(last),
+				parentId: lastId,
 				count: countBelow(last),
 				branches: last.children.length,
 				// The leaf among them: say so, as a filter's hidden leaf is pointed at.
-				leafBelow: leafShownAt !== null && active.has(viewId(last)) && viewId(last) !== leafShownAt,
+				leafBelow: leafShownAt !== null && active.has(lastId) && lastId !== leafShownAt,
 			});
 			continue;
 		}
-		pushChildren(last.children, childPrefix, depth + 1);
+		pushChildren(last.children, item, depth + 1);
 	}
 	return { rows, active, leafShownAt, shown };
+}
+
+/** An entry row (one shape for all of them). */
+function entryRow(node: SessionTreeNode, prefix: string, collapsed: boolean): TreeEntryRow {
+	return { kind: "entry", node, prefix, children: node.children.length, collapsed };
 }
 
 /**

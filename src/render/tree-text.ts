@@ -25,8 +25,8 @@
  * which the HTML export's sidebar draws from too; this module turns the rows into text.
  */
 
-import { peekViewEntry } from "../core/tree-view.js";
-import type { SessionTreeNode } from "../core/types.js";
+import { peekViewEntries } from "../core/tree-view.js";
+import type { SessionEntry, SessionTreeNode } from "../core/types.js";
 import { kindStyle, lineWriter, type Segment } from "./color.js";
 import {
 	countOf,
@@ -38,7 +38,7 @@ import {
 	sanitize,
 } from "./preview.js";
 import { displayWidth, type Style, truncateToWidth } from "./terminal.js";
-import { clipPrefix, layoutTree, showsActiveMark, type TreeFilter, type TreeLayoutRow } from "./tree-layout.js";
+import { layoutTree, showsActiveMark, type TreeEntryRow, type TreeFilter, type TreeLayoutRow } from "./tree-layout.js";
 
 // The layout (which rows, their prefixes, the filters) is in tree-layout.ts, shared with the
 // HTML export; these names are part of this module's interface as before.
@@ -89,6 +89,44 @@ const ACTIVE = "• ";
 
 /** Renders a tree (as {@link SessionTree.getTree} returns it) as lines of text. */
 export function renderTreeLines(roots: readonly SessionTreeNode[], options: TreeTextOptions = {}): string[] {
+	const lines: string[] = [];
+	// A transient line may hold a view of a body's text (a preview cut from it): a line of its
+	// own (flattened, then cut) lets the body go once the line is made.
+	const flatten = options.transient === true;
+	renderRows(roots, options, (line) => {
+		lines.push(flatten ? ` ${line}`.slice(1) : line);
+	});
+	return lines;
+}
+
+/** Lines per piece of {@link renderTreePieces}. */
+const PIECE_LINES = 2048;
+
+/**
+ * {@link renderTree}'s text in pieces, one after the other (each a run of whole lines, each
+ * line ended by a newline): what `session-tree tree` writes, a piece at a time, instead of
+ * one string of every line (and an array of 100,000 lines before it).
+ */
+export function renderTreePieces(roots: readonly SessionTreeNode[], options: TreeTextOptions = {}): string[] {
+	const pieces: string[] = [];
+	let lines: string[] = [];
+	renderRows(roots, options, (line) => {
+		lines.push(line);
+		if (lines.length === PIECE_LINES) {
+			// A join makes one flat string: no line of it keeps a view of a body's text.
+			pieces.push(`${lines.join("\n")}\n`);
+			lines = [];
+		}
+	});
+	if (lines.length > 0) pieces.push(`${lines.join("\n")}\n`);
+	return pieces;
+}
+
+/** Rows whose entries are read together (one pass over the store for a transient tree). */
+const ENTRY_BATCH = 1024;
+
+/** Renders the tree's lines, each given to `emit` in order. */
+function renderRows(roots: readonly SessionTreeNode[], options: TreeTextOptions, emit: (line: string) => void): void {
 	const width = options.width !== undefined && options.width > 0 ? Math.floor(options.width) : undefined;
 	const previewLength = options.previewLength ?? (width === undefined ? DEFAULT_PREVIEW_LENGTH : undefined);
 	let maxIndent = options.maxIndent ?? 64;
@@ -97,11 +135,11 @@ export function renderTreeLines(roots: readonly SessionTreeNode[], options: Tree
 	const leafMarker = options.leafMarker ?? "← leaf";
 	const leafId = options.leafId ?? null;
 	const markActive = options.markActivePath !== false;
+	const color = options.color === true;
 
-	const lines: string[] = [];
-	const fit = lineWriter(width, options.color === true);
+	const fit = lineWriter(width, color);
 	if (options.sessionName !== undefined) {
-		lines.push(
+		emit(
 			fit([
 				{ text: "Session: ", styles: ["bold"] },
 				{ text: sanitize(options.sessionName), styles: ["bold"] },
@@ -110,6 +148,8 @@ export function renderTreeLines(roots: readonly SessionTreeNode[], options: Tree
 	}
 
 	const filter = options.filter;
+	// Prefixes come clipped to `maxIndent` (see clipPrefix): whole ones can be thousands of
+	// characters long below deep forks.
 	const { rows, active, leafShownAt } = layoutTree(roots, {
 		leafId,
 		...(filter !== undefined ? { filter } : {}),
@@ -117,34 +157,46 @@ export function renderTreeLines(roots: readonly SessionTreeNode[], options: Tree
 		...(options.depth !== undefined ? { depth: options.depth } : {}),
 		...(options.fold !== undefined ? { fold: options.fold } : {}),
 		...(options.foldLimit !== undefined ? { foldLimit: options.foldLimit } : {}),
+		maxIndent,
 	});
 	if (rows.length === 0) {
 		const empty =
 			roots.length > 0 && filter !== undefined
 				? `(no entries shown by the ${filter} filter)`
 				: (options.emptyText ?? "(empty)");
-		lines.push(empty);
-		return lines;
+		emit(empty);
+		return;
 	}
 	// Ids are data too (a file may hold any string as one): sanitized like the rest.
 	const leafBelow = `  ${leafMarker} below (${sanitize(String(leafId))})`;
 	const leafText = leafShownAt === leafId ? `  ${leafMarker}` : leafBelow;
 
-	const entryLine = (node: SessionTreeNode, prefix: string, marked: boolean): string => {
-		const entry = options.transient === true ? peekViewEntry(node) : node.entry;
-		const isActive = active.has(entry.id);
-		const bold: Style | undefined = isActive && options.color ? "bold" : undefined;
+	const entryLine = (node: SessionTreeNode, entry: SessionEntry, prefix: string, marked: boolean): string => {
 		const description = describeEntry(entry);
 		const kind = sanitize(description.kind);
-		const head: Segment[] = [];
-		if (prefix) head.push({ text: clipPrefix(prefix, maxIndent), styles: ["gray"] });
-		if (marked && markActive) head.push({ text: ACTIVE, styles: ["cyan", "bold"] });
-		head.push({ text: `${sanitize(entry.id)} `, styles: ["gray", bold] });
-		head.push({ text: kind, styles: [kindStyle(description.kind), bold] });
 		const label = node.label === undefined ? undefined : sanitize(node.label);
 		const leafTail = leafShownAt !== null && entry.id === leafShownAt ? leafText : "";
 		// The first entry of an archived branch, where `--filter all` shows it.
 		const archivedTail = node.archived === true ? " (archived)" : "";
+		if (width === undefined && !color) {
+			// Plain text: the segments below, joined, without making them.
+			const preview = oneLine(description.text, previewLength);
+			return (
+				prefix +
+				(marked && markActive ? ACTIVE : "") +
+				`${sanitize(entry.id)} ${kind}` +
+				(preview ? `: ${preview}` : "") +
+				(label !== undefined ? ` [${label}]` : "") +
+				archivedTail +
+				leafTail
+			);
+		}
+		const bold: Style | undefined = color && active.has(entry.id) ? "bold" : undefined;
+		const head: Segment[] = [];
+		if (prefix) head.push({ text: prefix, styles: ["gray"] });
+		if (marked && markActive) head.push({ text: ACTIVE, styles: ["cyan", "bold"] });
+		head.push({ text: `${sanitize(entry.id)} `, styles: ["gray", bold] });
+		head.push({ text: kind, styles: [kindStyle(description.kind), bold] });
 		const tail = (labelText: string | undefined): Segment[] => {
 			const segments: Segment[] = [];
 			if (labelText !== undefined) segments.push({ text: ` [${labelText}]`, styles: ["yellow", "bold"] });
@@ -179,30 +231,43 @@ export function renderTreeLines(roots: readonly SessionTreeNode[], options: Tree
 		const segments = preview
 			? [...head, { text: `: ${preview}`, styles: [bold] }, ...tail(labelText)]
 			: [...head, ...tail(labelText)];
-		// Transient: a preview cut from a body's text may be a view of that text; a line of its
-		// own (flattened, then cut) lets the body go once the line is made.
-		return options.transient === true ? ` ${fit(segments)}`.slice(1) : fit(segments);
+		return fit(segments);
 	};
 	const noteLine = (prefix: string, text: string): string => {
 		const segments: Segment[] = [];
-		if (prefix) segments.push({ text: clipPrefix(prefix, maxIndent), styles: ["gray"] });
+		if (prefix) segments.push({ text: prefix, styles: ["gray"] });
 		segments.push({ text, styles: ["gray"] });
 		return fit(segments);
 	};
-	const rowLine = (row: TreeLayoutRow): string => {
-		switch (row.kind) {
-			case "entry":
-				return entryLine(row.node, row.prefix, showsActiveMark(row, active));
-			case "fold":
-				return noteLine(row.prefix, `┆ … ${countOf(row.count, "entry")} …`);
-			case "more": {
-				const branches = row.branches > 1 ? ` in ${countOf(row.branches, "branch")}` : "";
-				return noteLine(row.prefix, `… ${groupDigits(row.count)} more${branches}${row.leafBelow ? leafBelow : ""}`);
+	const transient = options.transient === true;
+	const batch: SessionTreeNode[] = [];
+	for (let from = 0; from < rows.length; from += ENTRY_BATCH) {
+		const to = Math.min(rows.length, from + ENTRY_BATCH);
+		// Transient: the bodies of these rows read in one pass, none kept in the tree.
+		batch.length = 0;
+		if (transient)
+			for (let i = from; i < to; i++) if (rows[i]?.kind === "entry") batch.push((rows[i] as TreeEntryRow).node);
+		const entries = transient ? peekViewEntries(batch) : undefined;
+		let next = 0;
+		for (let i = from; i < to; i++) {
+			const row = rows[i] as TreeLayoutRow;
+			switch (row.kind) {
+				case "entry": {
+					const entry = entries ? (entries[next++] as SessionEntry) : row.node.entry;
+					emit(entryLine(row.node, entry, row.prefix, showsActiveMark(row, active)));
+					break;
+				}
+				case "fold":
+					emit(noteLine(row.prefix, `┆ … ${countOf(row.count, "entry")} …`));
+					break;
+				case "more": {
+					const branches = row.branches > 1 ? ` in ${countOf(row.branches, "branch")}` : "";
+					emit(noteLine(row.prefix, `… ${groupDigits(row.count)} more${branches}${row.leafBelow ? leafBelow : ""}`));
+					break;
+				}
 			}
 		}
-	};
-	for (const row of rows) lines.push(rowLine(row));
-	return lines;
+	}
 }
 
 /** {@link renderTreeLines} joined, with a final newline. */

@@ -12,7 +12,13 @@ import type { SessionEntry } from "../../core/types.js";
 import { renderContextLines } from "../../render/context-text.js";
 import { modelLabel, sanitize } from "../../render/preview.js";
 import { shouldColor, terminalWidth } from "../../render/terminal.js";
-import { renderTreeLines, TREE_FILTERS, type TreeFilter } from "../../render/tree-text.js";
+import {
+	renderTreeLines,
+	renderTreePieces,
+	TREE_FILTERS,
+	type TreeFilter,
+	type TreeTextOptions,
+} from "../../render/tree-text.js";
 import type { Session } from "../../session.js";
 import {
 	CliError,
@@ -62,10 +68,24 @@ export interface TreeView {
  * @throws SessionTreeError ENTRY_NOT_FOUND or AMBIGUOUS_ID for an id of `view` that names no one entry
  */
 export function treeLines(session: Session, view: TreeView): string[] {
+	return renderTreeLines(session.getTree(), treeTextOptions(session, view));
+}
+
+/**
+ * {@link treeLines} as the text `session-tree tree` prints, in pieces of whole lines (each
+ * ending with a newline) written one after the other.
+ * @throws SessionTreeError ENTRY_NOT_FOUND or AMBIGUOUS_ID for an id of `view` that names no one entry
+ */
+export function treeText(session: Session, view: TreeView): string[] {
+	return renderTreePieces(session.getTree(), treeTextOptions(session, view));
+}
+
+/** What the renderer is given for `view` of `session`. */
+function treeTextOptions(session: Session, view: TreeView): TreeTextOptions {
 	const from = view.from === undefined ? undefined : resolveEntryId(session, view.from);
 	const leafId = view.leaf === undefined ? session.getLeafId() : resolveEntryId(session, view.leaf);
 	const name = session.getSessionName();
-	return renderTreeLines(session.getTree(), {
+	return {
 		leafId,
 		...(name !== undefined ? { sessionName: name } : {}),
 		...(view.filter !== undefined ? { filter: view.filter } : {}),
@@ -76,7 +96,7 @@ export function treeLines(session: Session, view: TreeView): string[] {
 		...(view.width !== undefined ? { width: view.width } : {}),
 		color: view.color === true,
 		...(view.transient === true ? { transient: true } : {}),
-	});
+	};
 }
 
 /** How `ctx` is drawn: what the CLI's and the REPL's `ctx` are given. */
@@ -239,7 +259,9 @@ export const treeCommand: CommandHandler = {
 			...style,
 			transient: true,
 		};
-		io.out(printed(treeLines(session, view)));
+		// Written a piece at a time once all are made: an error (a body that cannot be read)
+		// still prints nothing.
+		for (const piece of treeText(session, view)) io.out(piece);
 	},
 };
 
