@@ -4,17 +4,26 @@
  * position, the folded entries, the filter and search. Pure: no I/O, no timers; the app
  * (app.ts) feeds it keys' actions and asks it what to draw.
  *
- * The rows are laid out once per change of the tree, the filter or the folds (iteratively:
- * any depth of tree), and only the rows on the screen are drawn.
+ * The rows of each filter are laid out once per tree (iteratively: any depth of tree) and kept:
+ * a change of filter takes the kept rows, and the folds are applied to them in one pass that
+ * skips what a fold hides (see {@link foldRows}), instead of laying the whole tree out again.
+ * Only the rows on the screen are drawn.
  */
 
+import { viewId } from "../../core/tree-view.js";
 import type { SessionEntry, SessionTreeNode } from "../../core/types.js";
 import { describeEntry } from "../../render/preview.js";
 import {
+	countBelow,
 	layoutTree,
+	TREE_BRANCH,
 	TREE_FILTERS,
+	TREE_LAST,
+	TREE_PIPE,
+	TREE_SPACE,
 	type TreeEntryRow,
 	type TreeFilter,
+	type TreeLayout,
 	type TreeLayoutRow,
 } from "../../render/tree-layout.js";
 
@@ -30,7 +39,8 @@ export interface BrowseSource {
 export function rowKey(row: TreeLayoutRow): string {
 	switch (row.kind) {
 		case "entry":
-			return row.node.entry.id;
+			// Without parsing the entry's body (tree-view.ts).
+			return viewId(row.node);
 		case "more":
 			return `more:${row.parentId}`;
 		case "fold":
@@ -76,6 +86,52 @@ export function rowSearchText(row: TreeLayoutRow): string {
 	return `${entry.id} ${kind} ${text} ${row.node.label ?? ""}`;
 }
 
+/**
+ * The indentation of the rows below an entry row drawn with `prefix`: its connector (`├── `,
+ * `└── `) becomes the line that continues below it (`│   `, `    `); an only child's prefix
+ * is already that (tree-layout's rule, see {@link layoutTree}).
+ */
+export function prefixBelow(prefix: string): string {
+	if (prefix.endsWith(TREE_BRANCH)) return prefix.slice(0, -TREE_BRANCH.length) + TREE_PIPE;
+	if (prefix.endsWith(TREE_LAST)) return prefix.slice(0, -TREE_LAST.length) + TREE_SPACE;
+	return prefix;
+}
+
+/**
+ * The rows of `layout` (laid out with nothing folded) with the descendants of each entry of
+ * `collapsed` folded into a `… N more` row: the rows {@link layoutTree} gives with that
+ * `collapsed` option, made in one pass over the rows without laying the tree out again. A
+ * folded entry's descendants are the rows right after it (the layout is depth-first), as many
+ * as {@link countBelow} counts below its node. Returns `layout.rows` itself when nothing is
+ * folded.
+ */
+export function foldRows(layout: TreeLayout, collapsed: ReadonlySet<string>): TreeLayoutRow[] {
+	const { rows, active, leafShownAt } = layout;
+	if (collapsed.size === 0) return rows;
+	const out: TreeLayoutRow[] = [];
+	for (let i = 0; i < rows.length; ) {
+		const row = rows[i] as TreeLayoutRow;
+		i++;
+		if (row.kind !== "entry" || row.children === 0 || !collapsed.has(viewId(row.node))) {
+			out.push(row);
+			continue;
+		}
+		const id = viewId(row.node);
+		const count = countBelow(row.node);
+		out.push({ ...row, collapsed: true });
+		out.push({
+			kind: "more",
+			prefix: prefixBelow(row.prefix),
+			parentId: id,
+			count,
+			branches: row.children,
+			leafBelow: leafShownAt !== null && active.has(id) && id !== leafShownAt,
+		});
+		i += count;
+	}
+	return out;
+}
+
 /** The selection, the scroll position and the rows of the tree being browsed. */
 export class BrowseModel {
 	private source: BrowseSource;
@@ -97,6 +153,8 @@ export class BrowseModel {
 	private index = new Map<string, number>();
 	/** The key of the last row selected: kept while a filter shows no row. */
 	private anchor: string | undefined;
+	/** Each filter's rows with nothing folded, laid out once per tree. */
+	private layouts = new Map<TreeFilter, TreeLayout>();
 
 	constructor(source: BrowseSource, filter: TreeFilter = "default") {
 		this.source = source;
@@ -118,18 +176,18 @@ export class BrowseModel {
 	private layout(): void {
 		const keep = this.selectedKey() ?? this.anchor;
 		this.anchor = keep;
-		const { rows, active, leafShownAt } = layoutTree(this.source.roots, {
-			leafId: this.source.leafId,
-			filter: this.filter,
-			collapsed: this.collapsed,
-		});
+		let layout = this.layouts.get(this.filter);
+		if (layout === undefined) {
+			layout = layoutTree(this.source.roots, { leafId: this.source.leafId, filter: this.filter });
+			this.layouts.set(this.filter, layout);
+		}
+		const rows = foldRows(layout, this.collapsed);
 		this.rows = rows;
-		this.active = active;
-		this.leafShownAt = leafShownAt;
-		this.index = new Map();
-		rows.forEach((row, i) => {
-			this.index.set(rowKey(row), i);
-		});
+		this.active = layout.active;
+		this.leafShownAt = layout.leafShownAt;
+		const index = new Map<string, number>();
+		for (let i = 0; i < rows.length; i++) index.set(rowKey(rows[i] as TreeLayoutRow), i);
+		this.index = index;
 		if (keep !== undefined) this.selectKey(keep);
 		else this.selected = Math.min(this.selected, Math.max(0, rows.length - 1));
 	}
@@ -137,6 +195,7 @@ export class BrowseModel {
 	/** Takes a new tree (after a write), keeping the selection, the folds and the filter. */
 	setSource(source: BrowseSource): void {
 		this.source = source;
+		this.layouts.clear();
 		this.layout();
 	}
 
