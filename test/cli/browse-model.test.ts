@@ -298,6 +298,23 @@ describe("browse model: folds on the kept layout", () => {
 					m.setFilter(nextFilter(filter));
 					m.setFilter(filter);
 					assert.deepEqual(m.rows, expected.rows);
+					// Every entry is found at its row, or at its nearest shown ancestor's (the first row without one).
+					const rowAt = new Map(expected.rows.map((row, i) => [rowKey(row), i]));
+					for (const id of ids) {
+						let shown: string | null | undefined = id;
+						while (shown != null && !rowAt.has(shown)) shown = parents.get(shown);
+						assert.equal(m.selectId(id), shown === id, id);
+						assert.equal(m.selected, shown == null ? 0 : rowAt.get(shown), id);
+					}
+					// On a `… N more` row, ← goes to the folded entry's row.
+					expected.rows.forEach((row, i) => {
+						if (row.kind !== "more") return;
+						m.selected = i;
+						m.setFilter(filter);
+						assert.equal(m.selected, i, "a new layout keeps a `more` row selected");
+						assert.equal(m.foldLeft(), "moved");
+						assert.equal(m.selected, rowAt.get(row.parentId));
+					});
 				},
 			),
 			{ numRuns: 300 },

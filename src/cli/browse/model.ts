@@ -103,9 +103,15 @@ export function prefixBelow(prefix: string): string {
  * `collapsed` option, made in one pass over the rows without laying the tree out again. A
  * folded entry's descendants are the rows right after it (the layout is depth-first), as many
  * as {@link countBelow} counts below its node. Returns `layout.rows` itself when nothing is
- * folded.
+ * folded; each fold made is added to `folds`, in order.
  */
-export function foldRows(layout: TreeLayout, collapsed: ReadonlySet<string>): TreeLayoutRow[] {
+/** A fold {@link foldRows} made: the folded entry's row in the layout, and the rows it hides. */
+export interface FoldAt {
+	readonly at: number;
+	readonly count: number;
+}
+
+export function foldRows(layout: TreeLayout, collapsed: ReadonlySet<string>, folds?: FoldAt[]): TreeLayoutRow[] {
 	const { rows, active, leafShownAt } = layout;
 	if (collapsed.size === 0) return rows;
 	const out: TreeLayoutRow[] = [];
@@ -118,6 +124,7 @@ export function foldRows(layout: TreeLayout, collapsed: ReadonlySet<string>): Tr
 		}
 		const id = viewId(row.node);
 		const count = countBelow(row.node);
+		folds?.push({ at: i - 1, count });
 		out.push({ ...row, collapsed: true });
 		out.push({
 			kind: "more",
@@ -130,6 +137,12 @@ export function foldRows(layout: TreeLayout, collapsed: ReadonlySet<string>): Tr
 		i += count;
 	}
 	return out;
+}
+
+/** A filter's rows with nothing folded, and the row of each key among them. */
+interface KeptLayout {
+	readonly layout: TreeLayout;
+	readonly index: ReadonlyMap<string, number>;
 }
 
 /** The selection, the scroll position and the rows of the tree being browsed. */
@@ -149,12 +162,17 @@ export class BrowseModel {
 	selected = 0;
 	/** Index of the first row on the screen. */
 	top = 0;
-	/** The row of each key. */
-	private index = new Map<string, number>();
+	/** The kept rows of the filter in force, with nothing folded (see {@link foldRows}). */
+	private base: KeptLayout = {
+		layout: { rows: [], active: new Set(), leafShownAt: null, shown: new Set() },
+		index: new Map(),
+	};
+	/** The folds applied to them, in order. */
+	private folds: FoldAt[] = [];
 	/** The key of the last row selected: kept while a filter shows no row. */
 	private anchor: string | undefined;
 	/** Each filter's rows with nothing folded, laid out once per tree. */
-	private layouts = new Map<TreeFilter, TreeLayout>();
+	private layouts = new Map<TreeFilter, KeptLayout>();
 
 	constructor(source: BrowseSource, filter: TreeFilter = "default") {
 		this.source = source;
@@ -176,20 +194,44 @@ export class BrowseModel {
 	private layout(): void {
 		const keep = this.selectedKey() ?? this.anchor;
 		this.anchor = keep;
-		let layout = this.layouts.get(this.filter);
-		if (layout === undefined) {
-			layout = layoutTree(this.source.roots, { leafId: this.source.leafId, filter: this.filter });
-			this.layouts.set(this.filter, layout);
+		let base = this.layouts.get(this.filter);
+		if (base === undefined) {
+			const layout = layoutTree(this.source.roots, { leafId: this.source.leafId, filter: this.filter });
+			const index = new Map<string, number>();
+			for (let i = 0; i < layout.rows.length; i++) index.set(rowKey(layout.rows[i] as TreeLayoutRow), i);
+			base = { layout, index };
+			this.layouts.set(this.filter, base);
 		}
-		const rows = foldRows(layout, this.collapsed);
+		this.base = base;
+		this.folds = [];
+		const rows = foldRows(base.layout, this.collapsed, this.folds);
 		this.rows = rows;
-		this.active = layout.active;
-		this.leafShownAt = layout.leafShownAt;
-		const index = new Map<string, number>();
-		for (let i = 0; i < rows.length; i++) index.set(rowKey(rows[i] as TreeLayoutRow), i);
-		this.index = index;
+		this.active = base.layout.active;
+		this.leafShownAt = base.layout.leafShownAt;
 		if (keep !== undefined) this.selectKey(keep);
 		else this.selected = Math.min(this.selected, Math.max(0, rows.length - 1));
+	}
+
+	/**
+	 * The row of a key ({@link rowKey}), if one shows it: its row in the kept layout, moved up by
+	 * the rows the folds above it hide.
+	 */
+	private rowOf(key: string): number | undefined {
+		let at = this.base.index.get(key);
+		const more = at === undefined && key.startsWith("more:");
+		if (more) at = this.base.index.get(key.slice(5));
+		if (at === undefined) return undefined;
+		let shift = 0;
+		for (const fold of this.folds) {
+			if (fold.at >= at) {
+				if (more) return fold.at === at ? at - shift + 1 : undefined;
+				break;
+			}
+			// Folded away.
+			if (at <= fold.at + fold.count) return undefined;
+			shift += fold.count - 1;
+		}
+		return more ? undefined : at - shift;
 	}
 
 	/** Takes a new tree (after a write), keeping the selection, the folds and the filter. */
@@ -217,7 +259,7 @@ export class BrowseModel {
 
 	/** Selects the row of a key; an entry no row shows selects its nearest shown ancestor. */
 	private selectKey(key: string): void {
-		const found = this.index.get(key);
+		const found = this.rowOf(key);
 		if (found !== undefined) {
 			this.selected = found;
 			return;
@@ -234,7 +276,7 @@ export class BrowseModel {
 		const seen = new Set<string>();
 		let current: string | null | undefined = id;
 		while (current !== null && current !== undefined && !seen.has(current)) {
-			const found = this.index.get(current);
+			const found = this.rowOf(current);
 			if (found !== undefined) {
 				this.selected = found;
 				return current === id;
@@ -290,7 +332,7 @@ export class BrowseModel {
 			return "folded";
 		}
 		if (row.kind === "more") {
-			const at = this.index.get(row.parentId);
+			const at = this.rowOf(row.parentId);
 			if (at === undefined) return "none";
 			this.selected = at;
 			return "moved";
