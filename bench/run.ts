@@ -14,7 +14,9 @@
  * --serve-only (run only that section), --no-index (skip the catalog index section,
  * bench/catalog-index.ts), --index-only (run only that section), --no-mcp (skip the `mcp` section,
  * bench/mcp.ts: search and get_context through an MCP client over 1,000 sessions), --mcp-only
- * (run only that section).
+ * (run only that section), --no-browse (skip the `browse` section, bench/browse.ts: first frame,
+ * a key, a filter or fold change and a search in a pseudo-terminal), --browse-only (run only that
+ * section; --base PATH measures another build's CLI beside ours there too).
  */
 
 import { spawnSync } from "node:child_process";
@@ -22,6 +24,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, freemem, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { runBrowse } from "./browse.js";
 import { runCatalogIndex } from "./catalog-index.js";
 import type { Measurement, Op, Side, Task } from "./child.js";
 import { runDirectRead } from "./direct-read.js";
@@ -58,7 +61,7 @@ interface Options {
 	/** Run the direct read section (bench/direct-read.ts) after the rest; only it with `directOnly`. */
 	direct: boolean;
 	directOnly: boolean;
-	/** Another build's CLI, measured beside ours in the direct read section. */
+	/** Another build's CLI, measured beside ours in the direct read and browse sections. */
 	base?: string;
 	/** Run the `serve` section (bench/serve.ts) after the HTML one; only it with `serveOnly`. */
 	serve: boolean;
@@ -69,6 +72,9 @@ interface Options {
 	/** Run the `mcp` section (bench/mcp.ts) at the end; only it with `mcpOnly`. */
 	mcp: boolean;
 	mcpOnly: boolean;
+	/** Run the `browse` section (bench/browse.ts) at the end; only it with `browseOnly`. */
+	browse: boolean;
+	browseOnly: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -90,6 +96,8 @@ function parseArgs(argv: string[]): Options {
 		indexOnly: false,
 		mcp: true,
 		mcpOnly: false,
+		browse: true,
+		browseOnly: false,
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
@@ -118,9 +126,11 @@ function parseArgs(argv: string[]): Options {
 		else if (arg === "--index-only") options.indexOnly = true;
 		else if (arg === "--no-mcp") options.mcp = false;
 		else if (arg === "--mcp-only") options.mcpOnly = true;
+		else if (arg === "--no-browse") options.browse = false;
+		else if (arg === "--browse-only") options.browseOnly = true;
 		else if (arg === "--help" || arg === "-h") {
 			console.log(
-				"npm run bench -- [--runs N] [--sizes 10k,100k,1m] [--large] [--no-chain] [--json FILE] [--no-stores | --stores-only] [--no-html | --html-only] [--no-serve | --serve-only] [--no-import | --import-only] [--no-direct | --direct-only] [--base CLI] [--no-index | --index-only] [--no-mcp | --mcp-only]",
+				"npm run bench -- [--runs N] [--sizes 10k,100k,1m] [--large] [--no-chain] [--json FILE] [--no-stores | --stores-only] [--no-html | --html-only] [--no-serve | --serve-only] [--no-import | --import-only] [--no-direct | --direct-only] [--base CLI] [--no-index | --index-only] [--no-mcp | --mcp-only] [--no-browse | --browse-only]",
 			);
 			process.exit(0);
 		} else throw new Error(`unknown argument ${arg}`);
@@ -402,6 +412,11 @@ async function main(): Promise<void> {
 		await runMcp({ runs: options.runs });
 		return;
 	}
+	const browse = () => runBrowse({ runs: options.runs, ...(options.base ? { base: options.base } : {}) });
+	if (options.browseOnly) {
+		if (!(await browse())) process.exitCode = 1;
+		return;
+	}
 	const direct = () => runDirectRead({ runs: options.runs, ...(options.base ? { base: options.base } : {}) });
 	if (options.directOnly) {
 		if (!(await direct())) process.exitCode = 1;
@@ -595,6 +610,7 @@ async function main(): Promise<void> {
 	if (options.direct && !(await direct())) process.exitCode = 1;
 	if (options.index) await runCatalogIndex({ runs: options.runs });
 	if (options.mcp) await runMcp({ runs: options.runs });
+	if (options.browse && !(await browse())) process.exitCode = 1;
 }
 
 await main();

@@ -10,6 +10,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { after, describe, test } from "node:test";
+import fc from "fast-check";
 import { contextAt, sourceOf } from "../../src/cli/browse/app.js";
 import { NoTerminalError, openTerminalDevice } from "../../src/cli/browse/device.js";
 import { guardTerminal } from "../../src/cli/browse/guard.js";
@@ -18,7 +19,9 @@ import {
 	BrowseModel,
 	type BrowseSource,
 	enterOutcome,
+	foldRows,
 	nextFilter,
+	prefixBelow,
 	rowKey,
 	searchMatcher,
 } from "../../src/cli/browse/model.js";
@@ -225,6 +228,97 @@ describe("browse model: rows", () => {
 		assert.ok(m.search("turn 159999", 1));
 		const lines = renderScreen(m, facts(), 80, 24);
 		assert.equal(lines.length, 24);
+	});
+});
+
+/** A random tree of `size` entries: messages of every role (with and without text), settings entries, labels. */
+function randomTree(shape: ReadonlyArray<{ parent: number; kind: number; label: boolean }>): {
+	roots: SessionTreeNode[];
+	ids: string[];
+	parents: Map<string, string | null>;
+} {
+	const roots: SessionTreeNode[] = [];
+	const nodes: SessionTreeNode[] = [];
+	const ids: string[] = [];
+	const parents = new Map<string, string | null>();
+	shape.forEach(({ parent, kind, label }, i) => {
+		const id = i.toString(16).padStart(8, "0");
+		const holder = i === 0 || parent % (i + 1) === i ? undefined : nodes[parent % i];
+		const parentId = holder ? holder.entry.id : null;
+		const timestamp = "2026-01-01T00:00:00.000Z";
+		const text = [{ type: "text", text: `entry ${i}` }];
+		const entries: SessionEntry[] = [
+			{ type: "message", id, parentId, timestamp, message: { role: "user", content: text, timestamp: 1 } },
+			{
+				type: "message",
+				id,
+				parentId,
+				timestamp,
+				message: { role: "assistant", content: kind % 2 ? text : [], stopReason: "stop", timestamp: 1 },
+			},
+			{ type: "message", id, parentId, timestamp, message: { role: "toolResult", content: text, timestamp: 1 } },
+			{ type: "model_change", id, parentId, timestamp, provider: "p", modelId: "m" },
+		] as unknown as SessionEntry[];
+		const entry = entries[kind % entries.length] as SessionEntry;
+		const node: SessionTreeNode = label ? { entry, children: [], label: `l${i}` } : { entry, children: [] };
+		(holder ? holder.children : roots).push(node);
+		nodes.push(node);
+		ids.push(id);
+		parents.set(id, parentId);
+	});
+	return { roots, ids, parents };
+}
+
+describe("browse model: folds on the kept layout", () => {
+	test("prefixBelow: a connector becomes the line below it; an only child's prefix stays", () => {
+		assert.equal(prefixBelow(""), "");
+		assert.equal(prefixBelow("├── "), "│   ");
+		assert.equal(prefixBelow("│   └── "), "│       ");
+		assert.equal(prefixBelow("│       "), "│       ");
+	});
+
+	test("any tree, filter, leaf and folds: the rows are layoutTree's with those folds", () => {
+		fc.assert(
+			fc.property(
+				fc.array(fc.record({ parent: fc.nat(), kind: fc.nat(), label: fc.boolean() }), { minLength: 1, maxLength: 40 }),
+				fc.nat(),
+				fc.array(fc.nat(), { maxLength: 8 }),
+				fc.constantFrom(...TREE_FILTERS),
+				(shape, leaf, folds, filter) => {
+					const { roots, ids, parents } = randomTree(shape);
+					const leafId = ids[leaf % ids.length] ?? null;
+					const collapsed = new Set(folds.map((k) => ids[k % ids.length] as string));
+					const plain = layoutTree(roots, { leafId, filter });
+					const expected = layoutTree(roots, { leafId, filter, collapsed });
+					assert.deepEqual(foldRows(plain, collapsed), expected.rows);
+					// The model, folding one entry after another and changing filters, gives the same rows.
+					const m = new BrowseModel({ roots, leafId, parentOf: (id) => parents.get(id) }, "all");
+					m.setFilter(filter);
+					for (const id of collapsed) m.collapsed.add(id);
+					m.setFilter(nextFilter(filter));
+					m.setFilter(filter);
+					assert.deepEqual(m.rows, expected.rows);
+					// Every entry is found at its row, or at its nearest shown ancestor's (the first row without one).
+					const rowAt = new Map(expected.rows.map((row, i) => [rowKey(row), i]));
+					for (const id of ids) {
+						let shown: string | null | undefined = id;
+						while (shown != null && !rowAt.has(shown)) shown = parents.get(shown);
+						assert.equal(m.selectId(id), shown === id, id);
+						assert.equal(m.selected, shown == null ? 0 : rowAt.get(shown), id);
+					}
+					// On a `… N more` row, ← goes to the folded entry's row.
+					expected.rows.forEach((row, i) => {
+						if (row.kind !== "more") return;
+						m.selected = i;
+						m.setFilter(filter);
+						assert.equal(m.selected, i, "a new layout keeps a `more` row selected");
+						assert.equal(m.foldLeft(), "moved");
+						assert.equal(m.selected, rowAt.get(row.parentId));
+					});
+				},
+			),
+			{ numRuns: 300 },
+		);
 	});
 });
 

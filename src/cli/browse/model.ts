@@ -4,17 +4,26 @@
  * position, the folded entries, the filter and search. Pure: no I/O, no timers; the app
  * (app.ts) feeds it keys' actions and asks it what to draw.
  *
- * The rows are laid out once per change of the tree, the filter or the folds (iteratively:
- * any depth of tree), and only the rows on the screen are drawn.
+ * The rows of each filter are laid out once per tree (iteratively: any depth of tree) and kept:
+ * a change of filter takes the kept rows, and the folds are applied to them in one pass that
+ * skips what a fold hides (see {@link foldRows}), instead of laying the whole tree out again.
+ * Only the rows on the screen are drawn.
  */
 
+import { viewId } from "../../core/tree-view.js";
 import type { SessionEntry, SessionTreeNode } from "../../core/types.js";
 import { describeEntry } from "../../render/preview.js";
 import {
+	countBelow,
 	layoutTree,
+	TREE_BRANCH,
 	TREE_FILTERS,
+	TREE_LAST,
+	TREE_PIPE,
+	TREE_SPACE,
 	type TreeEntryRow,
 	type TreeFilter,
+	type TreeLayout,
 	type TreeLayoutRow,
 } from "../../render/tree-layout.js";
 
@@ -30,7 +39,8 @@ export interface BrowseSource {
 export function rowKey(row: TreeLayoutRow): string {
 	switch (row.kind) {
 		case "entry":
-			return row.node.entry.id;
+			// Without parsing the entry's body (tree-view.ts).
+			return viewId(row.node);
 		case "more":
 			return `more:${row.parentId}`;
 		case "fold":
@@ -76,6 +86,65 @@ export function rowSearchText(row: TreeLayoutRow): string {
 	return `${entry.id} ${kind} ${text} ${row.node.label ?? ""}`;
 }
 
+/**
+ * The indentation of the rows below an entry row drawn with `prefix`: its connector (`├── `,
+ * `└── `) becomes the line that continues below it (`│   `, `    `); an only child's prefix
+ * is already that (tree-layout's rule, see {@link layoutTree}).
+ */
+export function prefixBelow(prefix: string): string {
+	if (prefix.endsWith(TREE_BRANCH)) return prefix.slice(0, -TREE_BRANCH.length) + TREE_PIPE;
+	if (prefix.endsWith(TREE_LAST)) return prefix.slice(0, -TREE_LAST.length) + TREE_SPACE;
+	return prefix;
+}
+
+/**
+ * The rows of `layout` (laid out with nothing folded) with the descendants of each entry of
+ * `collapsed` folded into a `… N more` row: the rows {@link layoutTree} gives with that
+ * `collapsed` option, made in one pass over the rows without laying the tree out again. A
+ * folded entry's descendants are the rows right after it (the layout is depth-first), as many
+ * as {@link countBelow} counts below its node. Returns `layout.rows` itself when nothing is
+ * folded; each fold made is added to `folds`, in order.
+ */
+/** A fold {@link foldRows} made: the folded entry's row in the layout, and the rows it hides. */
+export interface FoldAt {
+	readonly at: number;
+	readonly count: number;
+}
+
+export function foldRows(layout: TreeLayout, collapsed: ReadonlySet<string>, folds?: FoldAt[]): TreeLayoutRow[] {
+	const { rows, active, leafShownAt } = layout;
+	if (collapsed.size === 0) return rows;
+	const out: TreeLayoutRow[] = [];
+	for (let i = 0; i < rows.length; ) {
+		const row = rows[i] as TreeLayoutRow;
+		i++;
+		if (row.kind !== "entry" || row.children === 0 || !collapsed.has(viewId(row.node))) {
+			out.push(row);
+			continue;
+		}
+		const id = viewId(row.node);
+		const count = countBelow(row.node);
+		folds?.push({ at: i - 1, count });
+		out.push({ ...row, collapsed: true });
+		out.push({
+			kind: "more",
+			prefix: prefixBelow(row.prefix),
+			parentId: id,
+			count,
+			branches: row.children,
+			leafBelow: leafShownAt !== null && active.has(id) && id !== leafShownAt,
+		});
+		i += count;
+	}
+	return out;
+}
+
+/** A filter's rows with nothing folded, and the row of each key among them. */
+interface KeptLayout {
+	readonly layout: TreeLayout;
+	readonly index: ReadonlyMap<string, number>;
+}
+
 /** The selection, the scroll position and the rows of the tree being browsed. */
 export class BrowseModel {
 	private source: BrowseSource;
@@ -93,10 +162,17 @@ export class BrowseModel {
 	selected = 0;
 	/** Index of the first row on the screen. */
 	top = 0;
-	/** The row of each key. */
-	private index = new Map<string, number>();
+	/** The kept rows of the filter in force, with nothing folded (see {@link foldRows}). */
+	private base: KeptLayout = {
+		layout: { rows: [], active: new Set(), leafShownAt: null, shown: new Set() },
+		index: new Map(),
+	};
+	/** The folds applied to them, in order. */
+	private folds: FoldAt[] = [];
 	/** The key of the last row selected: kept while a filter shows no row. */
 	private anchor: string | undefined;
+	/** Each filter's rows with nothing folded, laid out once per tree. */
+	private layouts = new Map<TreeFilter, KeptLayout>();
 
 	constructor(source: BrowseSource, filter: TreeFilter = "default") {
 		this.source = source;
@@ -118,25 +194,50 @@ export class BrowseModel {
 	private layout(): void {
 		const keep = this.selectedKey() ?? this.anchor;
 		this.anchor = keep;
-		const { rows, active, leafShownAt } = layoutTree(this.source.roots, {
-			leafId: this.source.leafId,
-			filter: this.filter,
-			collapsed: this.collapsed,
-		});
+		let base = this.layouts.get(this.filter);
+		if (base === undefined) {
+			const layout = layoutTree(this.source.roots, { leafId: this.source.leafId, filter: this.filter });
+			const index = new Map<string, number>();
+			for (let i = 0; i < layout.rows.length; i++) index.set(rowKey(layout.rows[i] as TreeLayoutRow), i);
+			base = { layout, index };
+			this.layouts.set(this.filter, base);
+		}
+		this.base = base;
+		this.folds = [];
+		const rows = foldRows(base.layout, this.collapsed, this.folds);
 		this.rows = rows;
-		this.active = active;
-		this.leafShownAt = leafShownAt;
-		this.index = new Map();
-		rows.forEach((row, i) => {
-			this.index.set(rowKey(row), i);
-		});
+		this.active = base.layout.active;
+		this.leafShownAt = base.layout.leafShownAt;
 		if (keep !== undefined) this.selectKey(keep);
 		else this.selected = Math.min(this.selected, Math.max(0, rows.length - 1));
+	}
+
+	/**
+	 * The row of a key ({@link rowKey}), if one shows it: its row in the kept layout, moved up by
+	 * the rows the folds above it hide.
+	 */
+	private rowOf(key: string): number | undefined {
+		let at = this.base.index.get(key);
+		const more = at === undefined && key.startsWith("more:");
+		if (more) at = this.base.index.get(key.slice(5));
+		if (at === undefined) return undefined;
+		let shift = 0;
+		for (const fold of this.folds) {
+			if (fold.at >= at) {
+				if (more) return fold.at === at ? at - shift + 1 : undefined;
+				break;
+			}
+			// Folded away.
+			if (at <= fold.at + fold.count) return undefined;
+			shift += fold.count - 1;
+		}
+		return more ? undefined : at - shift;
 	}
 
 	/** Takes a new tree (after a write), keeping the selection, the folds and the filter. */
 	setSource(source: BrowseSource): void {
 		this.source = source;
+		this.layouts.clear();
 		this.layout();
 	}
 
@@ -158,7 +259,7 @@ export class BrowseModel {
 
 	/** Selects the row of a key; an entry no row shows selects its nearest shown ancestor. */
 	private selectKey(key: string): void {
-		const found = this.index.get(key);
+		const found = this.rowOf(key);
 		if (found !== undefined) {
 			this.selected = found;
 			return;
@@ -175,7 +276,7 @@ export class BrowseModel {
 		const seen = new Set<string>();
 		let current: string | null | undefined = id;
 		while (current !== null && current !== undefined && !seen.has(current)) {
-			const found = this.index.get(current);
+			const found = this.rowOf(current);
 			if (found !== undefined) {
 				this.selected = found;
 				return current === id;
@@ -231,7 +332,7 @@ export class BrowseModel {
 			return "folded";
 		}
 		if (row.kind === "more") {
-			const at = this.index.get(row.parentId);
+			const at = this.rowOf(row.parentId);
 			if (at === undefined) return "none";
 			this.selected = at;
 			return "moved";
