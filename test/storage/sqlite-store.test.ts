@@ -39,6 +39,7 @@ import {
 	newHeader,
 	okPosition,
 	okReplace,
+	recordsOf,
 } from "../../src/testing/helpers.js";
 import { assistantMessage, userMessage } from "../support/messages.js";
 
@@ -267,7 +268,7 @@ describe("sqlite: records", () => {
 		);
 		const read = await store.read();
 		assert.deepEqual(
-			read.lines.map((line) => JSON.stringify(line.record)),
+			jsonTexts(recordsOf(read, store.capabilities)),
 			[header, ...records].map((record) => JSON.stringify(record)),
 		);
 		assert.deepEqual(
@@ -275,6 +276,46 @@ describe("sqlite: records", () => {
 			[1, 2, 3],
 			"line numbers are those of a JSONL copy",
 		);
+	});
+
+	test("read: entries as envelopes, bodies read by key on first use (after close too); a replaced session's refused", async () => {
+		const file = newDatabase();
+		const store = sqliteStore(`sqlite:${file}#lazy`, {});
+		const header = newHeader();
+		const p0 = await store.create(header);
+		const messages = chain(3, null, "lazy");
+		const custom = {
+			type: "custom",
+			customType: "x",
+			id: entryId(),
+			parentId: itemAt(messages, -1).id,
+			timestamp: new Date().toISOString(),
+		};
+		const records = [...messages, custom];
+		const p1 = okPosition(await store.append(records, p0));
+		const read = await store.read();
+		assert.deepEqual(
+			read.lines.map((line) => (line.envelope ? "envelope" : line.record ? "record" : "?")),
+			["record", "envelope", "envelope", "envelope", "record"],
+			"the header and the custom entry parsed, the messages as envelopes",
+		);
+		assert.deepEqual(
+			read.lines.map((line) => line.line),
+			[1, 2, 3, 4, 5],
+			"line numbers are those of a JSONL copy",
+		);
+		await store.close();
+		closeSqliteDatabases();
+		assert.deepEqual(jsonTexts(recordsOf(read, store.capabilities)), jsonTexts([header, ...records]));
+		const session = await Session.open(store.location, { load: "all" });
+		assert.deepEqual(
+			session.getBranch().map((entry) => JSON.stringify(entry)),
+			jsonTexts(records),
+			"a full open reads the bodies on use",
+		);
+		okReplace(await store.replace([header, ...records.slice(0, 2)], p1));
+		const envelopes = read.lines.flatMap((line) => (line.envelope ? [line.envelope] : []));
+		assert.throws(() => read.source?.readLines(envelopes), /replaced or removed since it was read.*refresh\(\)/);
 	});
 
 	test("a position from before a remove is stale for a session created again under the same name", async () => {

@@ -116,6 +116,13 @@ const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
 const INSTALL_HINT = "sqlite: locations need the optional dependency better-sqlite3@12: npm install better-sqlite3@12";
 
 let driver: Promise<SqliteDriver> | undefined;
+/** The driver once its import resolved: what a synchronous read of a body uses. */
+let loaded: SqliteDriver | undefined;
+
+/** The driver if {@link loadDriver} has loaded it, else undefined. */
+export function loadedDriver(): SqliteDriver | undefined {
+	return loaded;
+}
 
 /**
  * The driver, imported on first use.
@@ -123,7 +130,10 @@ let driver: Promise<SqliteDriver> | undefined;
  *   (or its native part does not load)
  */
 export async function loadDriver(file: string): Promise<SqliteDriver> {
-	driver ??= import("better-sqlite3").then((module) => module.default);
+	driver ??= import("better-sqlite3").then((module) => {
+		loaded = module.default;
+		return loaded;
+	});
 	try {
 		return await driver;
 	} catch (cause) {
@@ -420,6 +430,8 @@ export class Statements {
 	readonly session: SqliteStatement<[string], SessionRow>;
 	/** A session's records from a seq on (name, seq), in order. */
 	readonly rowsFrom: SqliteStatement<[string, number], LineRow>;
+	/** A session's records from a seq on (name, seq), in order, as the bytes of their text (UTF-8). */
+	readonly bytesFrom: SqliteStatement<[string, number], { seq: number; bytes: Buffer }>;
 	/** One record of a session (name, seq). */
 	readonly lineAt: SqliteStatement<[string, number], LineRow>;
 	/** A new session's row (name, generation, count, created, modified, bytes). */
@@ -452,6 +464,9 @@ export class Statements {
 		this.session = db.prepare<[string], SessionRow>("SELECT generation, count FROM sessions WHERE name = ?");
 		this.rowsFrom = db.prepare<[string, number], LineRow>(
 			"SELECT seq, line FROM records WHERE session = ? AND seq >= ? ORDER BY seq",
+		);
+		this.bytesFrom = db.prepare<[string, number], { seq: number; bytes: Buffer }>(
+			"SELECT seq, CAST(line AS BLOB) AS bytes FROM records WHERE session = ? AND seq >= ? ORDER BY seq",
 		);
 		this.lineAt = db.prepare<[string, number], LineRow>("SELECT seq, line FROM records WHERE session = ? AND seq = ?");
 		this.insertSession = db.prepare<[string, number, number, number, number, number]>(
