@@ -538,17 +538,25 @@ export class SqliteCollection implements SessionCollection {
 	/**
 	 * The sessions with a record whose searchable text holds `query.text`, in any letter case
 	 * (the trigram index folds case; the catalog then matches exactly). Undefined for fewer
-	 * than 3 characters: a trigram index cannot look those up.
+	 * than 3 characters: a trigram index cannot look those up. The index tells which chunks of
+	 * records hold every trigram of the text; for a text of printable ASCII other than `"` and
+	 * `\`, which a record's JSON text holds as it is wherever its searchable text does, the
+	 * records of those chunks are then checked (see {@link textPattern}).
 	 */
 	async searchText(query: TextQuery): Promise<string[] | undefined> {
-		if ([...query.text].length < 3) return undefined;
-		// One FTS5 string: the whole text as a phrase of trigrams, no query syntax.
-		const match = `"${query.text.replaceAll('"', '""')}"`;
+		const chars = [...query.text];
+		if (chars.length < 3) return undefined;
+		const match = trigramQuery(chars);
+		const pattern = textPattern(query);
 		const names = await this.use(
-			(sql) => sql.search.all(match),
+			(sql) => {
+				// A database of an older schema, opened read-only, is not migrated: the catalog reads it all.
+				if (!sql.searchable) return undefined;
+				return pattern === undefined ? sql.text.search.all(match) : sql.text.searchChecked.all(match, pattern);
+			},
 			() => [],
 		);
-		return names.map((row) => sessionUrl(this.location, row.session));
+		return names?.map((row) => sessionUrl(this.location, row.session));
 	}
 
 	/**
@@ -591,6 +599,47 @@ export class SqliteCollection implements SessionCollection {
 		}
 		return url.name;
 	}
+}
+
+/** Trigrams of a query looked up at most (spread over the text): more only narrow a little. */
+const MAX_TRIGRAMS = 32;
+
+/**
+ * An FTS5 query for the rows holding every trigram of `chars` (3 or more characters), each
+ * a quoted string (no query syntax). The index has no positions (`detail = none`), so the
+ * trigrams are looked up apart: a superset of the rows holding the text.
+ */
+export function trigramQuery(chars: readonly string[]): string {
+	const trigrams = new Set<string>();
+	for (let i = 0; i + 3 <= chars.length; i++) trigrams.add(chars.slice(i, i + 3).join(""));
+	let all = [...trigrams];
+	if (all.length > MAX_TRIGRAMS) {
+		const step = all.length / MAX_TRIGRAMS;
+		all = Array.from({ length: MAX_TRIGRAMS }, (_, k) => all[Math.floor(k * step)] as string);
+	}
+	return all.map((trigram) => `"${trigram.replaceAll('"', '""')}"`).join(" AND ");
+}
+
+/**
+ * A GLOB pattern that a record's stored JSON text matches whenever its searchable text holds
+ * `query.text`, in any letter case as the index (and the catalog's `iu` match: `k` also matches
+ * the Kelvin sign, `s` the long s), or undefined when the JSON text need not hold it as it is:
+ * a character JSON escapes (`"`, `\`, control characters) or beyond ASCII.
+ */
+export function textPattern(query: TextQuery): string | undefined {
+	let pattern = "*";
+	for (const char of query.text) {
+		const code = char.charCodeAt(0);
+		if (code < 0x20 || code > 0x7e || char === '"' || char === "\\") return undefined;
+		const lower = char.toLowerCase();
+		const upper = char.toUpperCase();
+		if (lower !== upper) {
+			const odd = lower === "k" ? "\u212a" : lower === "s" ? "\u017f" : "";
+			pattern += `[${lower}${upper}${odd}]`;
+		} else if (char === "*" || char === "?" || char === "[") pattern += `[${char}]`;
+		else pattern += char;
+	}
+	return `${pattern}*`;
 }
 
 /** The store of a `sqlite:` location (registered in `locations.ts`). */
