@@ -11,7 +11,7 @@ import { DirectoryCollection } from "./directory-collection.js";
 import { FileSessionStore } from "./file-store.js";
 import { type LazyBackend, LazyCollection, LazyStore } from "./lazy-store.js";
 import { MemoryCollection, MemorySessionStore } from "./memory-store.js";
-import { SQL_COLLECTION_CAPABILITIES, SQL_STORE_CAPABILITIES } from "./sql/capabilities.js";
+import { SQL_COLLECTION_CAPABILITIES, SQL_STORE_CAPABILITIES, SQLITE_STORE_CAPABILITIES } from "./sql/capabilities.js";
 import { maskPassword, parsePostgresUrl, parseSqliteUrl, type SessionUrl, sessionUrl } from "./sql/urls.js";
 import type { SessionCollection, SessionStore } from "./store.js";
 import type { StoreOptions } from "./store-options.js";
@@ -53,7 +53,7 @@ function database({ base, name }: SessionUrl, where: string): string {
 const SQLITE: LazyBackend = {
 	locate: (location) => canonical(parseSqliteUrl(location)),
 	locateCollection: (location) => database(parseSqliteUrl(location), location),
-	capabilities: SQL_STORE_CAPABILITIES,
+	capabilities: SQLITE_STORE_CAPABILITIES,
 	collectionCapabilities: SQL_COLLECTION_CAPABILITIES,
 	load: async () => {
 		const { sqliteStore, sqliteCollection } = await import("./sql/sqlite-store.js");

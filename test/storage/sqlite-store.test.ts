@@ -39,6 +39,7 @@ import {
 	newHeader,
 	okPosition,
 	okReplace,
+	recordsOf,
 } from "../../src/testing/helpers.js";
 import { assistantMessage, userMessage } from "../support/messages.js";
 
@@ -47,6 +48,23 @@ after(() => {
 	closeSqliteDatabases();
 	rmSync(dir, { recursive: true, force: true });
 });
+
+/** The schema this library wrote at version 2 (before the text index by chunks). */
+const VERSION_2_SQL = `CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL) WITHOUT ROWID;
+INSERT INTO counters (name, value) VALUES ('generation', 0);
+CREATE TABLE sessions (name TEXT PRIMARY KEY, generation INTEGER NOT NULL, count INTEGER NOT NULL,
+	created_ms INTEGER NOT NULL, modified_ms INTEGER NOT NULL, bytes INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE records (rid INTEGER PRIMARY KEY, session TEXT NOT NULL, seq INTEGER NOT NULL, type TEXT, id TEXT,
+	parent_id TEXT, line TEXT NOT NULL, UNIQUE (session, seq));
+CREATE INDEX records_by_id ON records (session, id);
+CREATE VIRTUAL TABLE records_text USING fts5(text, content = '', contentless_delete = 1, tokenize = 'trigram');
+CREATE TABLE backups (session TEXT NOT NULL, generation INTEGER NOT NULL, seq INTEGER NOT NULL, line TEXT NOT NULL,
+	PRIMARY KEY (session, generation, seq)) WITHOUT ROWID;
+CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_ms INTEGER NOT NULL);
+INSERT INTO schema_migrations VALUES (1, 0);
+CREATE TABLE session_tree_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
+INSERT INTO session_tree_meta (key, value) VALUES ('format', 'session-tree');
+INSERT INTO schema_migrations VALUES (2, 0);`;
 
 let databases = 0;
 /** A database file that does not exist yet. */
@@ -267,7 +285,7 @@ describe("sqlite: records", () => {
 		);
 		const read = await store.read();
 		assert.deepEqual(
-			read.lines.map((line) => JSON.stringify(line.record)),
+			jsonTexts(recordsOf(read, store.capabilities)),
 			[header, ...records].map((record) => JSON.stringify(record)),
 		);
 		assert.deepEqual(
@@ -275,6 +293,46 @@ describe("sqlite: records", () => {
 			[1, 2, 3],
 			"line numbers are those of a JSONL copy",
 		);
+	});
+
+	test("read: entries as envelopes, bodies read by key on first use (after close too); a replaced session's refused", async () => {
+		const file = newDatabase();
+		const store = sqliteStore(`sqlite:${file}#lazy`, {});
+		const header = newHeader();
+		const p0 = await store.create(header);
+		const messages = chain(3, null, "lazy");
+		const custom = {
+			type: "custom",
+			customType: "x",
+			id: entryId(),
+			parentId: itemAt(messages, -1).id,
+			timestamp: new Date().toISOString(),
+		};
+		const records = [...messages, custom];
+		const p1 = okPosition(await store.append(records, p0));
+		const read = await store.read();
+		assert.deepEqual(
+			read.lines.map((line) => (line.envelope ? "envelope" : line.record ? "record" : "?")),
+			["record", "envelope", "envelope", "envelope", "record"],
+			"the header and the custom entry parsed, the messages as envelopes",
+		);
+		assert.deepEqual(
+			read.lines.map((line) => line.line),
+			[1, 2, 3, 4, 5],
+			"line numbers are those of a JSONL copy",
+		);
+		await store.close();
+		closeSqliteDatabases();
+		assert.deepEqual(jsonTexts(recordsOf(read, store.capabilities)), jsonTexts([header, ...records]));
+		const session = await Session.open(store.location, { load: "all" });
+		assert.deepEqual(
+			session.getBranch().map((entry) => JSON.stringify(entry)),
+			jsonTexts(records),
+			"a full open reads the bodies on use",
+		);
+		okReplace(await store.replace([header, ...records.slice(0, 2)], p1));
+		const envelopes = read.lines.flatMap((line) => (line.envelope ? [line.envelope] : []));
+		assert.throws(() => read.source?.readLines(envelopes), /replaced or removed since it was read.*refresh\(\)/);
 	});
 
 	test("a position from before a remove is stale for a session created again under the same name", async () => {
@@ -452,6 +510,98 @@ describe("sqlite: the collection", () => {
 		assert.deepEqual(await find("not searched"), [], "custom entries have no searchable text");
 		assert.deepEqual(await find("nowhere"), []);
 		assert.deepEqual(await find("a OR b"), [], "no query syntax");
+	});
+
+	test("searchText by chunks: every record of a large write found, other sessions with the words apart checked out", async () => {
+		const file = newDatabase();
+		const store = sqliteStore(`sqlite:${file}#big`, {});
+		const p0 = await store.create(newHeader());
+		const records = chain(100, null, "filler text");
+		const at = (k: number, text: string) => {
+			const record = itemAt(records, k);
+			records[k] = messageRecord(record.id, record.parentId, text);
+		};
+		at(0, "first: zebra crossing protocol");
+		at(70, "seventieth: Kelvin \u212aelvin and ſtraße");
+		at(99, "last one: ünïcödé text");
+		okPosition(await store.append(records, p0));
+		const decoy = await Session.create({ location: `sqlite:${file}#decoy` });
+		await decoy.appendMessage(userMessage("a protocol for the crossing", 1));
+		const collection = collectionAt(`sqlite:${file}`);
+		const find = (text: string) => collection.searchText?.({ text, ignoreCase: true });
+		const big = [`sqlite:${file}#big`];
+		assert.deepEqual(await find("crossing protocol"), big, "the decoy holds every trigram, not the text");
+		assert.deepEqual(await find("CROSSING PROTOCOL"), big);
+		assert.deepEqual(await find("seventieth"), big);
+		assert.deepEqual(await find("kelvin kelvin"), big, "k matches the Kelvin sign, as the catalog's iu match");
+		assert.deepEqual(await find("ÜNÏCÖDÉ"), big, "beyond ASCII: not checked, found by the index");
+		assert.deepEqual(await find("protocol"), [...big, `sqlite:${file}#decoy`].sort());
+		assert.deepEqual(await find("zebra protocol"), [], "every trigram is there, the text is not");
+		const rows = query<{ chunks: number }>(file, "SELECT count(*) AS chunks FROM search_chunks");
+		assert.ok((rows[0]?.chunks ?? 0) < 100, "fewer index rows than records");
+	});
+
+	test("a database of schema version 2 (one index row per record) migrates to chunks, atomically, and keeps its sessions", async () => {
+		const file = newDatabase();
+		const db = new Database(file);
+		db.exec(VERSION_2_SQL);
+		const header = newHeader();
+		const records = chain(3, null, "old text");
+		itemAt(records, 1).message = { role: "user", content: "needle in the old store", timestamp: 1 };
+		const lines = [header, ...records].map((record) => JSON.stringify(record));
+		const insert = db.prepare(
+			"INSERT INTO records (session, seq, type, id, parent_id, line) VALUES ('old', ?, ?, ?, ?, ?)",
+		);
+		const text = db.prepare("INSERT INTO records_text (rowid, text) VALUES (?, ?)");
+		lines.forEach((line, seq) => {
+			const record = JSON.parse(line) as {
+				type: string;
+				id?: string;
+				parentId?: string | null;
+				message?: { content: string };
+			};
+			const { lastInsertRowid } = insert.run(seq, record.type, record.id ?? null, record.parentId ?? null, line);
+			if (record.message) text.run(lastInsertRowid, record.message.content);
+		});
+		const bytes = lines.reduce((sum, line) => sum + Buffer.byteLength(line) + 1, 0);
+		db.prepare("INSERT INTO sessions VALUES ('old', 1, ?, 0, 0, ?)").run(lines.length, bytes);
+		db.prepare("UPDATE counters SET value = 1").run();
+		db.close();
+		// A migration that fails part way leaves version 2 as it was.
+		const broken = new Database(file);
+		broken.exec("CREATE TABLE search_chunks (x)");
+		broken.close();
+		await assertCode(() => sqliteStore(`sqlite:${file}#old`, {}).append([], "1:4"), "IO_ERROR", "a failed migration");
+		closeSqliteDatabases();
+		assert.deepEqual(
+			query<{ version: number }>(file, "SELECT max(version) AS version FROM schema_migrations")[0]?.version,
+			2,
+		);
+		assert.equal(query(file, "SELECT 1 FROM sqlite_master WHERE name = 'records_text'").length, 1, "kept");
+		const fix = new Database(file);
+		fix.exec("DROP TABLE search_chunks");
+		fix.close();
+
+		const store = sqliteStore(`sqlite:${file}#old`, {});
+		assert.deepEqual(jsonTexts(recordsOf(await store.read(), store.capabilities)), lines, "read as it was");
+		const reading = collectionAt(`sqlite:${file}`);
+		assert.equal(
+			await reading.searchText?.({ text: "needle", ignoreCase: true }),
+			undefined,
+			"a read migrates nothing",
+		);
+		okPosition(await store.append(chain(1, itemAt(records, -1).id, "new text"), "1:4"));
+		assert.equal(
+			query<{ version: number }>(file, "SELECT max(version) AS version FROM schema_migrations")[0]?.version,
+			SCHEMA_VERSION,
+		);
+		assert.equal(query(file, "SELECT 1 FROM sqlite_master WHERE name = 'records_text'").length, 0, "dropped");
+		const collection = collectionAt(`sqlite:${file}`);
+		assert.deepEqual(await collection.searchText?.({ text: "needle", ignoreCase: true }), [store.location]);
+		assert.deepEqual(await collection.searchText?.({ text: "new text", ignoreCase: true }), [store.location]);
+		await collection.remove?.(store.location);
+		assert.deepEqual(query(file, "SELECT * FROM search_chunks"), [], "remove takes the chunks");
+		assert.deepEqual(await collection.searchText?.({ text: "needle", ignoreCase: true }), []);
 	});
 
 	test("remove: the session, its text and its backups go, in one transaction; others stay", async () => {

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { after, test } from "node:test";
 import { isHeaderRecord } from "../../src/core/validate.js";
 import { Session } from "../../src/session.js";
+import { readAllRecords } from "../../src/storage/batches.js";
 import { FileSessionStore } from "../../src/storage/file-store.js";
 import { storeAt } from "../../src/storage/locations.js";
 import { closeSqliteDatabases } from "../../src/storage/sql/sqlite-store.js";
@@ -43,7 +44,7 @@ test(`${WRITERS} processes × ${APPENDS} appends to one SQLite session: every en
 	assert.ok(session.getEntry(root));
 
 	// The same records in a JSONL file open to the same session.
-	const records = (await storeAt(location).read()).lines.map((line) => line.record);
+	const records = await readAllRecords(storeAt(location));
 	const [header, ...rest] = records;
 	assert.ok(header && isHeaderRecord(header), "the first record is the header");
 	const file = new FileSessionStore(join(dir, "copy.jsonl"));

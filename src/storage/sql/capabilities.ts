@@ -14,6 +14,15 @@ export const SQL_STORE_CAPABILITIES: StoreCapabilities = Object.freeze({
 	durability: Object.freeze(["none", "fsync"] as const),
 });
 
+/**
+ * A SQLite session: as {@link SQL_STORE_CAPABILITIES}, and its entries read as envelopes whose
+ * bodies are read by key on first use (the driver is synchronous).
+ */
+export const SQLITE_STORE_CAPABILITIES: StoreCapabilities = Object.freeze({
+	...SQL_STORE_CAPABILITIES,
+	lazyBodies: true,
+});
+
 /** A database of sessions: listed, searched by a full-text index, pruned. */
 export const SQL_COLLECTION_CAPABILITIES: CollectionCapabilities = Object.freeze({
 	listing: true,

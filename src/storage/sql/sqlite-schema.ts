@@ -11,6 +11,7 @@
 import { chmodSync, closeSync, existsSync, openSync } from "node:fs";
 import type Sqlite from "better-sqlite3";
 import { SessionTreeError } from "../../core/errors.js";
+import { searchableTexts } from "../../core/search-text.js";
 import { errorCode } from "../../core/validate.js";
 import { refuseIfNotRegular } from "../regular-file.js";
 import type { IndexedRecord } from "./common.js";
@@ -58,8 +59,10 @@ const BUSY_TIMEOUT_MS = 10_000;
  *
  * No foreign keys: every write touches the rows of one session in one transaction, and a
  * foreign key check would cost a lookup per inserted record.
+ *
+ * Version 3 (see {@link toChunkedSearch}): the text index by chunks, `records_text` dropped.
  */
-const MIGRATIONS: readonly string[] = [
+const MIGRATIONS: readonly Migration[] = [
 	`CREATE TABLE IF NOT EXISTS counters (
 	name TEXT PRIMARY KEY,
 	value INTEGER NOT NULL
@@ -102,7 +105,122 @@ CREATE TABLE IF NOT EXISTS backups (
 	value TEXT NOT NULL
 ) WITHOUT ROWID;
 INSERT OR IGNORE INTO session_tree_meta (key, value) VALUES ('format', 'session-tree');`,
+	(db) => toChunkedSearch(db),
 ];
+
+/** A migration: SQL, or a step that runs statements (inside the migration's transaction). */
+type Migration = string | ((db: SqliteDatabase) => void);
+
+/**
+ * The text index of version 3, which replaces `records_text` (one FTS5 row per record, the
+ * trigram index with positions: about twice the size of the text it indexes, and most of the
+ * time of an import):
+ * - `search_chunks`: runs of records of one session written together (rids `first_rid` to
+ *   `last_rid`, consecutive), at most {@link CHUNK_RECORDS} records or about
+ *   {@link CHUNK_CHARS} characters of searchable text.
+ * - `records_search`: FTS5, trigram tokenizer, `detail = none` (which trigrams a chunk holds,
+ *   not where), one row per chunk (rowid = `first_rid`), its records' searchable texts joined
+ *   by newlines. Contentless, with `contentless_delete`.
+ *
+ * A search looks up the chunks that hold every trigram of the text, then checks their records'
+ * stored text where it can tell (see `searchText` of the store): the index is a small fraction
+ * of the text, and the check keeps the sessions it returns as few as a phrase index gave.
+ * Migrating fills the index from the stored text, in one transaction with the rest.
+ */
+function toChunkedSearch(db: SqliteDatabase): void {
+	db.exec(`CREATE TABLE IF NOT EXISTS search_chunks (
+	first_rid INTEGER PRIMARY KEY,
+	last_rid INTEGER NOT NULL
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS records_search USING fts5(
+	text, content = '', contentless_delete = 1, tokenize = 'trigram', detail = none
+);
+DELETE FROM search_chunks;
+INSERT INTO records_search (records_search) VALUES ('delete-all');`);
+	const page = db.prepare<[number], { rid: number; session: string; line: string }>(
+		"SELECT rid, session, line FROM records WHERE rid > ? ORDER BY rid LIMIT 1000",
+	);
+	const chunks = new SearchChunks(db);
+	let session: string | undefined;
+	for (let after = -1; ; ) {
+		const rows = page.all(after);
+		if (rows.length === 0) break;
+		for (const row of rows) {
+			if (row.session !== session) chunks.end();
+			session = row.session;
+			chunks.add(row.rid, searchableText(row.line));
+		}
+		after = (rows.at(-1) as { rid: number }).rid;
+	}
+	chunks.end();
+	db.exec("DROP TABLE IF EXISTS records_text");
+}
+
+/** The searchable text of a stored record's JSON text, as `indexRecord` (common.ts) gives it when writing. */
+function searchableText(line: string): string | null {
+	let record: unknown;
+	try {
+		record = JSON.parse(line);
+	} catch {
+		return null;
+	}
+	const texts = typeof record === "object" && record !== null ? (searchableTexts(record)?.texts ?? []) : [];
+	return texts.length > 0 ? texts.join("\n") : null;
+}
+
+/** Records per chunk of the text index at most. */
+const CHUNK_RECORDS = 32;
+/** Characters of searchable text past which a chunk ends. */
+const CHUNK_CHARS = 16_384;
+
+/**
+ * Makes the chunks of the text index from records as they are inserted (rid and searchable
+ * text, in rid order): {@link end} closes the current one (at the end of a write, or where
+ * the session changes).
+ */
+class SearchChunks {
+	private first = -1;
+	private last = -1;
+	private texts: string[] = [];
+	private chars = 0;
+	private readonly insertChunk;
+	private readonly insertText;
+
+	constructor(db: SqliteDatabase) {
+		this.insertChunk = db.prepare<[number, number]>("INSERT INTO search_chunks (first_rid, last_rid) VALUES (?, ?)");
+		this.insertText = db.prepare<[number, string]>("INSERT INTO records_search (rowid, text) VALUES (?, ?)");
+	}
+
+	add(rid: number, text: string | null): void {
+		if (this.first !== -1 && rid !== this.last + 1) this.end();
+		if (text === null) {
+			// A record without text extends a chunk, never starts one.
+			if (this.first !== -1) this.last = rid;
+			return;
+		}
+		if (this.first === -1) this.first = rid;
+		this.last = rid;
+		this.texts.push(text);
+		this.chars += text.length;
+		if (this.texts.length >= CHUNK_RECORDS || this.chars >= CHUNK_CHARS) this.end();
+	}
+
+	end(): void {
+		if (this.first !== -1 && this.texts.length > 0) {
+			this.insertChunk.run(this.first, this.last);
+			this.insertText.run(this.first, this.texts.join("\n"));
+		}
+		this.reset();
+	}
+
+	/** Forgets the current chunk without writing it. */
+	reset(): void {
+		this.first = -1;
+		this.last = -1;
+		this.texts = [];
+		this.chars = 0;
+	}
+}
 
 /** The schema version this code writes and reads. */
 export const SCHEMA_VERSION = MIGRATIONS.length;
@@ -116,6 +234,13 @@ const MIGRATIONS_TABLE = `CREATE TABLE IF NOT EXISTS schema_migrations (
 const INSTALL_HINT = "sqlite: locations need the optional dependency better-sqlite3@12: npm install better-sqlite3@12";
 
 let driver: Promise<SqliteDriver> | undefined;
+/** The driver once its import resolved: what a synchronous read of a body uses. */
+let loaded: SqliteDriver | undefined;
+
+/** The driver if {@link loadDriver} has loaded it, else undefined. */
+export function loadedDriver(): SqliteDriver | undefined {
+	return loaded;
+}
 
 /**
  * The driver, imported on first use.
@@ -123,7 +248,10 @@ let driver: Promise<SqliteDriver> | undefined;
  *   (or its native part does not load)
  */
 export async function loadDriver(file: string): Promise<SqliteDriver> {
-	driver ??= import("better-sqlite3").then((module) => module.default);
+	driver ??= import("better-sqlite3").then((module) => {
+		loaded = module.default;
+		return loaded;
+	});
 	try {
 		return await driver;
 	} catch (cause) {
@@ -162,7 +290,8 @@ export function migrate(db: SqliteDatabase, file: string): void {
 			const version = schemaVersion(db);
 			const migration = MIGRATIONS[version];
 			if (migration === undefined) return;
-			db.exec(migration);
+			if (typeof migration === "string") db.exec(migration);
+			else migration(db);
 			db.prepare<[number, number]>("INSERT INTO schema_migrations (version, applied_ms) VALUES (?, ?)").run(
 				version + 1,
 				Date.now(),
@@ -420,6 +549,8 @@ export class Statements {
 	readonly session: SqliteStatement<[string], SessionRow>;
 	/** A session's records from a seq on (name, seq), in order. */
 	readonly rowsFrom: SqliteStatement<[string, number], LineRow>;
+	/** A session's records from a seq on (name, seq), in order, as the bytes of their text (UTF-8). */
+	readonly bytesFrom: SqliteStatement<[string, number], { seq: number; bytes: Buffer }>;
 	/** One record of a session (name, seq). */
 	readonly lineAt: SqliteStatement<[string, number], LineRow>;
 	/** A new session's row (name, generation, count, created, modified, bytes). */
@@ -436,12 +567,10 @@ export class Statements {
 	readonly path: SqliteStatement<[{ session: string; count: number; limit: number }], PathRow>;
 	/** Every session: name, modification time, bytes. */
 	readonly list: SqliteStatement<[], { name: string; modified_ms: number; bytes: number }>;
-	/** The sessions whose text matches an FTS5 query. */
-	readonly search: SqliteStatement<[string], { session: string }>;
+	/** The text index's statements, prepared on first use (a read-only connection to an older schema has no index). */
+	private index: TextIndex | undefined;
 	private readonly generation;
 	private readonly insertRecord;
-	private readonly insertText;
-	private readonly deleteText;
 	private readonly deleteRecords;
 	private readonly deleteBackups;
 	private readonly deleteSessionRow;
@@ -452,6 +581,9 @@ export class Statements {
 		this.session = db.prepare<[string], SessionRow>("SELECT generation, count FROM sessions WHERE name = ?");
 		this.rowsFrom = db.prepare<[string, number], LineRow>(
 			"SELECT seq, line FROM records WHERE session = ? AND seq >= ? ORDER BY seq",
+		);
+		this.bytesFrom = db.prepare<[string, number], { seq: number; bytes: Buffer }>(
+			"SELECT seq, CAST(line AS BLOB) AS bytes FROM records WHERE session = ? AND seq >= ? ORDER BY seq",
 		);
 		this.lineAt = db.prepare<[string, number], LineRow>("SELECT seq, line FROM records WHERE session = ? AND seq = ?");
 		this.insertSession = db.prepare<[string, number, number, number, number, number]>(
@@ -473,19 +605,11 @@ export class Statements {
 		this.list = db.prepare<[], { name: string; modified_ms: number; bytes: number }>(
 			"SELECT name, modified_ms, bytes FROM sessions ORDER BY name",
 		);
-		this.search = db.prepare<[string], { session: string }>(
-			"SELECT DISTINCT r.session AS session FROM records_text JOIN records AS r ON r.rid = records_text.rowid " +
-				"WHERE records_text MATCH ? ORDER BY r.session",
-		);
 		this.generation = db.prepare<[], { value: number }>(
 			"UPDATE counters SET value = value + 1 WHERE name = 'generation' RETURNING value",
 		);
 		this.insertRecord = db.prepare<[string, number, string | null, string | null, string | null, string]>(
 			"INSERT INTO records (session, seq, type, id, parent_id, line) VALUES (?, ?, ?, ?, ?, ?)",
-		);
-		this.insertText = db.prepare<[number | bigint, string]>("INSERT INTO records_text (rowid, text) VALUES (?, ?)");
-		this.deleteText = db.prepare<[string]>(
-			"DELETE FROM records_text WHERE rowid IN (SELECT rid FROM records WHERE session = ?)",
 		);
 		this.deleteRecords = db.prepare<[string]>("DELETE FROM records WHERE session = ?");
 		this.deleteBackups = db.prepare<[string]>("DELETE FROM backups WHERE session = ?");
@@ -506,15 +630,37 @@ export class Statements {
 
 	/** Inserts records as seq `from`, `from + 1`, … of the session, and their searchable text. */
 	insertRecords(session: string, from: number, rows: readonly IndexedRecord[]): void {
-		for (const [k, row] of rows.entries()) {
-			const { lastInsertRowid } = this.insertRecord.run(session, from + k, row.type, row.id, row.parentId, row.line);
-			if (row.text !== null) this.insertText.run(lastInsertRowid, row.text);
+		try {
+			for (const [k, row] of rows.entries()) {
+				const { lastInsertRowid } = this.insertRecord.run(session, from + k, row.type, row.id, row.parentId, row.line);
+				this.text.chunks.add(Number(lastInsertRowid), row.text);
+			}
+			this.text.chunks.end();
+		} finally {
+			// A write that failed part way is rolled back: nothing of it stays for the next.
+			this.text.chunks.reset();
 		}
 	}
 
 	/** Deletes the session's records and their text (not its row or backups). */
+	/** The text index's statements (a connection to a database at {@link SCHEMA_VERSION}). */
+	get text(): TextIndex {
+		this.index ??= new TextIndex(this.db);
+		return this.index;
+	}
+
+	/** True when the database has the text index of version 3 (a read-only connection may be older). */
+	get searchable(): boolean {
+		return (
+			this.index !== undefined ||
+			this.db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'records_search'").get() !==
+				undefined
+		);
+	}
+
 	deleteRows(session: string): void {
-		this.deleteText.run(session);
+		this.text.deleteText.run(session);
+		this.text.deleteChunks.run(session);
 		this.deleteRecords.run(session);
 	}
 
@@ -530,6 +676,38 @@ export class Statements {
 		if (this.synchronous === mode) return;
 		this.db.pragma(`synchronous = ${mode}`);
 		this.synchronous = mode;
+	}
+}
+
+/** The statements of the text index (version 3: see {@link toChunkedSearch}). */
+export class TextIndex {
+	/** The sessions with a chunk whose text matches an FTS5 query. */
+	readonly search: SqliteStatement<[string], { session: string }>;
+	/** The same, of the records of those chunks whose stored text matches a GLOB pattern (query, pattern). */
+	readonly searchChecked: SqliteStatement<[string, string], { session: string }>;
+	/** Writes the chunks of inserted records. */
+	readonly chunks: SearchChunks;
+	readonly deleteText: SqliteStatement<[string]>;
+	readonly deleteChunks: SqliteStatement<[string]>;
+
+	constructor(db: SqliteDatabase) {
+		this.search = db.prepare<[string], { session: string }>(
+			"SELECT DISTINCT r.session AS session FROM records_search JOIN records AS r ON r.rid = records_search.rowid " +
+				"WHERE records_search MATCH ? ORDER BY r.session",
+		);
+		this.searchChecked = db.prepare<[string, string], { session: string }>(
+			"SELECT DISTINCT r.session AS session FROM records_search " +
+				"JOIN search_chunks AS c ON c.first_rid = records_search.rowid " +
+				"JOIN records AS r ON r.rid BETWEEN c.first_rid AND c.last_rid " +
+				"WHERE records_search MATCH ? AND r.line GLOB ? ORDER BY r.session",
+		);
+		this.chunks = new SearchChunks(db);
+		this.deleteText = db.prepare<[string]>(
+			"DELETE FROM records_search WHERE rowid IN (SELECT rid FROM records WHERE session = ?)",
+		);
+		this.deleteChunks = db.prepare<[string]>(
+			"DELETE FROM search_chunks WHERE first_rid IN (SELECT rid FROM records WHERE session = ?)",
+		);
 	}
 }
 

@@ -24,9 +24,12 @@
  */
 
 import { SessionTreeError } from "../../core/errors.js";
+import type { LineSource } from "../../core/lazy.js";
 import type { ParsedLine, RawRecord } from "../../core/records.js";
+import type { Envelope } from "../../core/tree-node.js";
 import type { SessionHeader } from "../../core/types.js";
 import { errorCode } from "../../core/validate.js";
+import { indexOfParentMarker, readEnvelope } from "../envelope.js";
 import type {
 	AppendOutcome,
 	Durability,
@@ -40,13 +43,14 @@ import type {
 	TextQuery,
 } from "../store.js";
 import type { StoreOptions } from "../store-options.js";
-import { SQL_COLLECTION_CAPABILITIES, SQL_STORE_CAPABILITIES } from "./capabilities.js";
+import { SQL_COLLECTION_CAPABILITIES, SQLITE_STORE_CAPABILITIES } from "./capabilities.js";
 import { decodePosition, encodePosition, type IndexedRecord, indexRecord, parseStoredLine } from "./common.js";
 import { compareAndWrite, type NotWritten, type SqlEnd } from "./compare-append.js";
 import {
 	closeSharedDatabase,
 	type DatabaseAccess,
 	loadDriver,
+	loadedDriver,
 	openDatabase,
 	type SessionRow,
 	type SqliteDatabase,
@@ -61,7 +65,7 @@ import { checkSessionName, parseSqliteUrl, sessionUrl } from "./urls.js";
 export { closeSqliteDatabases } from "./sqlite-schema.js";
 export { parseSqliteUrl, type SqliteUrl } from "./urls.js";
 
-const CAPABILITIES = SQL_STORE_CAPABILITIES;
+const CAPABILITIES = SQLITE_STORE_CAPABILITIES;
 const COLLECTION_CAPABILITIES = SQL_COLLECTION_CAPABILITIES;
 
 /** Options of {@link SqliteSessionStore}. */
@@ -191,12 +195,36 @@ export class SqliteSessionStore implements SessionStore {
 		return position;
 	}
 
+	/**
+	 * Every record, in one read transaction. In a session of the current version, entries in
+	 * pi's exact layout come back as envelopes, read in place from the bytes of their text as
+	 * the file store reads a line (`envelope.ts`), and the rest is parsed; the returned
+	 * `source` reads those bodies by key (session, seq) when they are asked for.
+	 */
 	async read(): Promise<StoreRead> {
 		const name = this.required();
 		return this.snapshot(
 			(sql) => {
 				const row = this.row(sql, name);
-				return { lines: parseRows(sql.rowsFrom.all(name, 0), this.location), position: positionOf(row) };
+				const head = sql.lineAt.get(name, 0);
+				const header = head ? parseStoredLine(head.line, 0, this.location) : undefined;
+				if (header?.record?.type !== "session" || header.record.version !== 3) {
+					return { lines: parseRows(sql.rowsFrom.all(name, 0), this.location), position: positionOf(row) };
+				}
+				const lines: ParsedLine[] = [header];
+				let envelopes = 0;
+				let previous: Envelope | undefined;
+				for (const { seq, bytes } of sql.bytesFrom.iterate(name, 1)) {
+					const envelope = oneRecord(bytes) ? readEnvelope(bytes, 0, bytes.length, seq, seq + 1, previous) : undefined;
+					previous = envelope;
+					if (envelope) {
+						envelopes++;
+						lines.push(envelope);
+					} else lines.push(parseStoredLine(bytes.toString("utf8"), seq, this.location));
+				}
+				const read: StoreRead = { lines, position: positionOf(row) };
+				if (envelopes > 0) read.source = new SqliteBodies(this, name, row.generation);
+				return read;
 			},
 			() => {
 				throw this.notFound();
@@ -297,6 +325,23 @@ export class SqliteSessionStore implements SessionStore {
 		if (own?.open) own.close();
 	}
 
+	/**
+	 * Runs `work` on a connection to this store's database at once: the driver must be loaded
+	 * (a read of this store loaded it). Opens the shared connection again when the store was
+	 * closed meanwhile. For reading bodies (see {@link SqliteBodies}).
+	 * @internal
+	 */
+	useNow<T>(work: (sql: Statements) => T): T {
+		const driver = loadedDriver();
+		try {
+			const db = driver && sharedDatabase(driver, this.databaseFile, "read");
+			if (!db) throw this.notFound();
+			return work(statementsOf(db));
+		} catch (error) {
+			throw storeError(error, this.location);
+		}
+	}
+
 	/** Runs `work` on this store's connection (see {@link withDatabase}). */
 	private use<T>(access: DatabaseAccess, work: (sql: Statements) => T, missing: () => T): Promise<T> {
 		return withDatabase(this.location, (driver) => this.connect(driver, access), work, missing);
@@ -356,6 +401,54 @@ export class SqliteSessionStore implements SessionStore {
 
 	private notFound(): SessionTreeError {
 		return new SessionTreeError("FILE_NOT_FOUND", "no such session", { file: this.location });
+	}
+}
+
+/**
+ * True when the text holds one record's envelope marker only (a nested object with a
+ * `parentId` key is left to the parse, as the file store leaves it).
+ */
+function oneRecord(bytes: Buffer): boolean {
+	const marker = indexOfParentMarker(bytes, 0);
+	return marker !== -1 && indexOfParentMarker(bytes, marker + 1) === -1;
+}
+
+/**
+ * The bodies of a SQLite session read with envelopes: each is the text of the record at its
+ * envelope's `offset` (its seq), read by key when asked for. Synchronous (better-sqlite3);
+ * works after the store was closed (it opens the process's shared connection again). A
+ * session replaced since the read (another generation) is refused rather than read: its
+ * records at those seqs are others.
+ */
+class SqliteBodies implements LineSource {
+	constructor(
+		private readonly store: SqliteSessionStore,
+		private readonly name: string,
+		private readonly generation: number,
+	) {}
+
+	readLines(spans: readonly Envelope[]): string[] {
+		if (spans.length === 0) return [];
+		return this.store.useNow((sql) =>
+			sql.db
+				.transaction(() => {
+					const row = sql.session.get(this.name);
+					if (row?.generation !== this.generation) {
+						throw new SessionTreeError(
+							"IO_ERROR",
+							"the session was replaced or removed since it was read (migrated or repaired elsewhere?); await session.refresh() to read it again",
+							{ file: this.store.location },
+						);
+					}
+					const texts: string[] = new Array(spans.length);
+					for (let i = 0; i < spans.length; i++) {
+						// A missing row gives no text: the loader reports that body as unreadable.
+						texts[i] = sql.lineAt.get(this.name, (spans[i] as Envelope).offset)?.line as string;
+					}
+					return texts;
+				})
+				.deferred(),
+		);
 	}
 }
 
@@ -445,17 +538,25 @@ export class SqliteCollection implements SessionCollection {
 	/**
 	 * The sessions with a record whose searchable text holds `query.text`, in any letter case
 	 * (the trigram index folds case; the catalog then matches exactly). Undefined for fewer
-	 * than 3 characters: a trigram index cannot look those up.
+	 * than 3 characters: a trigram index cannot look those up. The index tells which chunks of
+	 * records hold every trigram of the text; for a text of printable ASCII other than `"` and
+	 * `\`, which a record's JSON text holds as it is wherever its searchable text does, the
+	 * records of those chunks are then checked (see {@link textPattern}).
 	 */
 	async searchText(query: TextQuery): Promise<string[] | undefined> {
-		if ([...query.text].length < 3) return undefined;
-		// One FTS5 string: the whole text as a phrase of trigrams, no query syntax.
-		const match = `"${query.text.replaceAll('"', '""')}"`;
+		const chars = [...query.text];
+		if (chars.length < 3) return undefined;
+		const match = trigramQuery(chars);
+		const pattern = textPattern(query);
 		const names = await this.use(
-			(sql) => sql.search.all(match),
+			(sql) => {
+				// A database of an older schema, opened read-only, is not migrated: the catalog reads it all.
+				if (!sql.searchable) return undefined;
+				return pattern === undefined ? sql.text.search.all(match) : sql.text.searchChecked.all(match, pattern);
+			},
 			() => [],
 		);
-		return names.map((row) => sessionUrl(this.location, row.session));
+		return names?.map((row) => sessionUrl(this.location, row.session));
 	}
 
 	/**
@@ -498,6 +599,47 @@ export class SqliteCollection implements SessionCollection {
 		}
 		return url.name;
 	}
+}
+
+/** Trigrams of a query looked up at most (spread over the text): more only narrow a little. */
+const MAX_TRIGRAMS = 32;
+
+/**
+ * An FTS5 query for the rows holding every trigram of `chars` (3 or more characters), each
+ * a quoted string (no query syntax). The index has no positions (`detail = none`), so the
+ * trigrams are looked up apart: a superset of the rows holding the text.
+ */
+export function trigramQuery(chars: readonly string[]): string {
+	const trigrams = new Set<string>();
+	for (let i = 0; i + 3 <= chars.length; i++) trigrams.add(chars.slice(i, i + 3).join(""));
+	let all = [...trigrams];
+	if (all.length > MAX_TRIGRAMS) {
+		const step = all.length / MAX_TRIGRAMS;
+		all = Array.from({ length: MAX_TRIGRAMS }, (_, k) => all[Math.floor(k * step)] as string);
+	}
+	return all.map((trigram) => `"${trigram.replaceAll('"', '""')}"`).join(" AND ");
+}
+
+/**
+ * A GLOB pattern that a record's stored JSON text matches whenever its searchable text holds
+ * `query.text`, in any letter case as the index (and the catalog's `iu` match: `k` also matches
+ * the Kelvin sign, `s` the long s), or undefined when the JSON text need not hold it as it is:
+ * a character JSON escapes (`"`, `\`, control characters) or beyond ASCII.
+ */
+export function textPattern(query: TextQuery): string | undefined {
+	let pattern = "*";
+	for (const char of query.text) {
+		const code = char.charCodeAt(0);
+		if (code < 0x20 || code > 0x7e || char === '"' || char === "\\") return undefined;
+		const lower = char.toLowerCase();
+		const upper = char.toUpperCase();
+		if (lower !== upper) {
+			const odd = lower === "k" ? "\u212a" : lower === "s" ? "\u017f" : "";
+			pattern += `[${lower}${upper}${odd}]`;
+		} else if (char === "*" || char === "?" || char === "[") pattern += `[${char}]`;
+		else pattern += char;
+	}
+	return `${pattern}*`;
 }
 
 /** The store of a `sqlite:` location (registered in `locations.ts`). */

@@ -23,6 +23,7 @@ import type {
 	StorePosition,
 	StoreRead,
 } from "../../../src/storage/store.js";
+import { recordsOf } from "../../../src/testing/helpers.js";
 import { postgresServer, testSchema } from "../../support/postgres.js";
 
 // Asked before any test is declared: the runner would start them (and this file's hooks) meanwhile.
@@ -63,8 +64,10 @@ function behind(outcome: AppendOutcome | ReplaceOutcome): StoreRead {
 
 /** The texts of the user messages a read holds, in order. */
 function texts(read: StoreRead): unknown[] {
-	return read.lines.flatMap((line) => {
-		const record = line.record as { message?: { content?: unknown } } | undefined;
+	// Bodies a store left unparsed (SQLite's envelopes) are read through its source.
+	const lazy = { lazyBodies: true, tailReads: false, pathReads: false, durability: [] };
+	return recordsOf(read, lazy).flatMap((line) => {
+		const record = line as { message?: { content?: unknown } } | undefined;
 		return record?.message ? [record.message.content] : [];
 	});
 }
