@@ -19,10 +19,13 @@ import {
 	BrowseModel,
 	type BrowseSource,
 	enterOutcome,
+	entrySearchText,
 	foldRows,
 	nextFilter,
 	prefixBelow,
 	rowKey,
+	rowSearchText,
+	SearchTexts,
 	searchMatcher,
 } from "../../src/cli/browse/model.js";
 import { paneHeights, renderScreen, type ScreenFacts, wrapText } from "../../src/cli/browse/view.js";
@@ -176,6 +179,67 @@ describe("browse model: rows", () => {
 		assert.equal(selectedId(m), LEAF);
 		assert.equal(searchMatcher("abc")("xABCx"), true);
 		assert.equal(searchMatcher("Abc")("xabcx"), false);
+	});
+
+	test("search with the texts made finds what it finds without them, whatever the query's case", async () => {
+		for (const name of ["branch-in-place", "tool-calls", "labels", "unicode"]) {
+			const { session, model: plain } = await model(name, "all");
+			const fast = new BrowseModel(sourceOf(session), "all");
+			const texts = new SearchTexts(session.getEntries());
+			texts.fill(() => false);
+			assert.ok(texts.done);
+			fast.searchTexts = texts;
+			const haystack = plain.rows.map(rowSearchText).join(" ");
+			const queries = fc.tuple(
+				fc.nat(),
+				fc.integer({ min: 1, max: 12 }),
+				fc.constantFrom("as is", "upper", "lower", "other"),
+			);
+			fc.assert(
+				fc.property(queries, fc.nat(), fc.constantFrom(1 as const, -1 as const), ([at, length, how], start, dir) => {
+					const from = at % Math.max(1, haystack.length);
+					let query = haystack.slice(from, from + length);
+					if (how === "upper") query = query.toUpperCase();
+					if (how === "lower") query = query.toLowerCase();
+					if (how === "other") query = `${query}ΣÉ`;
+					plain.selected = fast.selected = start % Math.max(1, plain.rows.length);
+					assert.equal(fast.search(query, dir), plain.search(query, dir), query);
+					assert.equal(fast.selected, plain.selected, query);
+				}),
+				{ numRuns: 200 },
+			);
+		}
+	});
+
+	test("search with the texts made: a query whose lower case is not in the lowered text (Greek final sigma)", () => {
+		const { roots, ids, parents } = randomTree([{ parent: 0, kind: 0, label: false }]);
+		const node = roots[0] as SessionTreeNode;
+		const entry = { ...node.entry, message: { role: "user", content: "ΑΣΒ", timestamp: 1 } } as SessionEntry;
+		const source: BrowseSource = {
+			roots: [{ entry, children: [] }],
+			leafId: ids[0] ?? null,
+			parentOf: (id) => parents.get(id),
+		};
+		const m = new BrowseModel(source, "all");
+		m.searchTexts = new SearchTexts([entry]);
+		m.searchTexts.fill(() => false);
+		// "ΑΣ" lowers to "ας" (a final sigma), the text to "ασβ": the text itself decides.
+		assert.equal(m.search("ΑΣ", 1, true), true);
+		assert.equal(m.search("ας", 1, true), false);
+	});
+
+	test("search texts are made a slice at a time", async () => {
+		const { session } = await model("deep-chain");
+		const entries = session.getEntries();
+		assert.ok(entries.length > 64, `${entries.length} entries`);
+		const texts = new SearchTexts(entries);
+		texts.fill(() => true);
+		assert.equal(texts.done, false);
+		const last = entries[63] as SessionEntry;
+		assert.equal(texts.lowered(last.id), entrySearchText(last).toLowerCase());
+		assert.equal(texts.lowered(entries[64]?.id ?? ""), undefined);
+		texts.fill(() => false);
+		assert.equal(texts.done, true);
 	});
 
 	test("the selection stays on the screen while it moves and pages", async () => {

@@ -21,7 +21,7 @@ import type { Session } from "../../session.js";
 import { DeviceTerminal, type TerminalDevice } from "./device.js";
 import { guardTerminal } from "./guard.js";
 import { type BrowseAction, keyAction } from "./keys.js";
-import { BrowseModel, type BrowseSource } from "./model.js";
+import { BrowseModel, type BrowseSource, SearchTexts } from "./model.js";
 import { type ContextSize, paneHeights, renderScreen, type ScreenFacts } from "./view.js";
 
 /** How to browse. */
@@ -50,6 +50,10 @@ const LEAVE_SCREEN = "\u001b[?1049l\u001b[?25h";
 const CONTEXT_CACHE = 256;
 /** How long the selection must rest before its context is computed (held keys skip it). */
 const CONTEXT_DELAY_MS = 30;
+/** The longest slice of work done between two keys while the search texts are made. */
+const SLICE_MS = 4;
+/** How long after the first frame the search texts start to be made. */
+const SEARCH_TEXTS_DELAY_MS = 20;
 
 /** The session's tree as the model reads it (asked again after every write). */
 export function sourceOf(session: Session): BrowseSource {
@@ -78,6 +82,9 @@ class BrowseScreen implements Component {
 	private query = "";
 	private readonly contexts = new Map<string, ContextSize | { error: string }>();
 	private contextTimer: NodeJS.Timeout | undefined;
+	/** The next slice of the search texts, and the wait before the first (see fillSearchTexts). */
+	private textsSlice: NodeJS.Immediate | undefined;
+	private textsTimer: NodeJS.Timeout | undefined;
 	private loading = false;
 	/** Rows moved from the preview to the tree with `+` and `-`. */
 	private treeShift = 0;
@@ -92,11 +99,25 @@ class BrowseScreen implements Component {
 
 	/** Reads the tree into a model (after the first frame, so a large session shows at once). */
 	private load(): void {
+		// Every body in one pass over the store: pi's filters read every entry, else one read each.
+		const entries = this.session.getEntries();
 		const model = new BrowseModel(sourceOf(this.session), this.options.filter);
 		model.center(paneHeights(this.tui.terminal.rows, this.treeShift).tree);
+		model.searchTexts = new SearchTexts(entries);
 		this.model = model;
 		this.selectionChanged();
 		this.tui.requestRender();
+		this.textsTimer = setTimeout(() => this.fillSearchTexts(model.searchTexts), SEARCH_TEXTS_DELAY_MS);
+	}
+
+	/** Makes the search texts a slice at a time, keys and frames going between the slices. */
+	private fillSearchTexts(texts: SearchTexts | undefined): void {
+		this.textsTimer = undefined;
+		this.textsSlice = undefined;
+		if (texts === undefined || texts.done) return;
+		const end = performance.now() + SLICE_MS;
+		texts.fill(() => performance.now() >= end);
+		this.textsSlice = setImmediate(() => this.fillSearchTexts(texts));
 	}
 
 	render(width: number): string[] {
@@ -309,7 +330,16 @@ class BrowseScreen implements Component {
 
 	private leave(outcome: BrowseOutcome): void {
 		if (this.contextTimer) clearTimeout(this.contextTimer);
+		this.stopFilling();
 		this.finish(outcome);
+	}
+
+	/** Stops making the search texts (the browser is left). */
+	private stopFilling(): void {
+		if (this.textsTimer) clearTimeout(this.textsTimer);
+		if (this.textsSlice) clearImmediate(this.textsSlice);
+		this.textsTimer = undefined;
+		this.textsSlice = undefined;
 	}
 }
 

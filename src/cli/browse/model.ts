@@ -78,12 +78,80 @@ export function searchMatcher(query: string): (text: string) => boolean {
 	return (text) => text.toLowerCase().includes(query);
 }
 
+/** The text a search looks at for an entry, before its label: the id, the kind and the whole text. */
+export function entrySearchText(entry: SessionEntry): string {
+	const { kind, text } = describeEntry(entry);
+	return `${entry.id} ${kind} ${text} `;
+}
+
 /** The text a search looks at for a row: the id, the kind, the whole text and the label. */
 export function rowSearchText(row: TreeLayoutRow): string {
 	if (row.kind !== "entry") return "";
-	const { entry } = row.node;
-	const { kind, text } = describeEntry(entry);
-	return `${entry.id} ${kind} ${text} ${row.node.label ?? ""}`;
+	return `${entrySearchText(row.node.entry)}${row.node.label ?? ""}`;
+}
+
+/** True when every character of `text` is ASCII. */
+function isAscii(text: string): boolean {
+	for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+	return true;
+}
+
+/**
+ * The search texts of a session's entries ({@link entrySearchText}) in lower case, made a slice
+ * at a time ({@link fill}, between keys) so that a search looks at strings instead of
+ * describing every entry again. {@link BrowseModel.search} uses a text where it has one and
+ * describes the entry otherwise; the results are the same (see {@link matchesRow}).
+ */
+export class SearchTexts {
+	private readonly texts = new Map<string, string>();
+	private next = 0;
+
+	constructor(private readonly entries: readonly SessionEntry[]) {}
+
+	/** True once every entry's text is in. */
+	get done(): boolean {
+		return this.next >= this.entries.length;
+	}
+
+	/** Adds the texts of the next entries until `due()` says to stop (asked every 64 entries). */
+	fill(due: () => boolean): void {
+		while (this.next < this.entries.length) {
+			const end = Math.min(this.entries.length, this.next + 64);
+			for (; this.next < end; this.next++) {
+				const entry = this.entries[this.next] as SessionEntry;
+				this.texts.set(entry.id, entrySearchText(entry).toLowerCase());
+			}
+			if (due()) return;
+		}
+	}
+
+	/** The search text of an entry in lower case, if it is in. */
+	lowered(id: string): string | undefined {
+		return this.texts.get(id);
+	}
+}
+
+/**
+ * Whether `query` matches a row as {@link searchMatcher} on {@link rowSearchText} says, looked
+ * up in `texts` where it can be: a query in lower case is looked for in the lowered text (what
+ * the matcher does); a query with capitals must be in the lowered text in lower case first
+ * (for an ASCII query, lowering keeps a match a match), then in the row's own text. A row with
+ * a label, or an entry not in `texts`, is described as before.
+ */
+export function matchesRow(
+	row: TreeLayoutRow,
+	query: string,
+	matches: (text: string) => boolean,
+	texts: SearchTexts | undefined,
+): boolean {
+	if (row.kind !== "entry") return matches("");
+	const lowered = texts && row.node.label === undefined ? texts.lowered(viewId(row.node)) : undefined;
+	if (lowered !== undefined) {
+		const lower = query.toLowerCase();
+		if (lower === query) return lowered.includes(query);
+		if (isAscii(query) && !lowered.includes(lower)) return false;
+	}
+	return matches(rowSearchText(row));
 }
 
 /**
@@ -97,6 +165,12 @@ export function prefixBelow(prefix: string): string {
 	return prefix;
 }
 
+/** A fold {@link foldRows} made: the folded entry's row in the layout, and the rows it hides. */
+export interface FoldAt {
+	readonly at: number;
+	readonly count: number;
+}
+
 /**
  * The rows of `layout` (laid out with nothing folded) with the descendants of each entry of
  * `collapsed` folded into a `… N more` row: the rows {@link layoutTree} gives with that
@@ -105,12 +179,6 @@ export function prefixBelow(prefix: string): string {
  * as {@link countBelow} counts below its node. Returns `layout.rows` itself when nothing is
  * folded; each fold made is added to `folds`, in order.
  */
-/** A fold {@link foldRows} made: the folded entry's row in the layout, and the rows it hides. */
-export interface FoldAt {
-	readonly at: number;
-	readonly count: number;
-}
-
 export function foldRows(layout: TreeLayout, collapsed: ReadonlySet<string>, folds?: FoldAt[]): TreeLayoutRow[] {
 	const { rows, active, leafShownAt } = layout;
 	if (collapsed.size === 0) return rows;
@@ -169,6 +237,8 @@ export class BrowseModel {
 	};
 	/** The folds applied to them, in order. */
 	private folds: FoldAt[] = [];
+	/** The entries' search texts, as far as they are made (see {@link SearchTexts}). */
+	searchTexts: SearchTexts | undefined;
 	/** The key of the last row selected: kept while a filter shows no row. */
 	private anchor: string | undefined;
 	/** Each filter's rows with nothing folded, laid out once per tree. */
@@ -411,7 +481,7 @@ export class BrowseModel {
 		for (let k = 0; k < count; k++) {
 			const i = (((start + dir * k) % count) + count) % count;
 			const row = this.rows[i];
-			if (row && matches(rowSearchText(row))) {
+			if (row && matchesRow(row, query, matches, this.searchTexts)) {
 				this.selected = i;
 				return true;
 			}
