@@ -1,33 +1,50 @@
 /**
- * The HTML export section of `npm run bench` (issue 11): for the generated s10k and s100k files,
+ * The HTML export section of `npm run bench` (issues 11 and 28): for the generated s10k and
+ * s100k files,
  *
- * - export: the wall time of `node dist/bin/session-tree.js html FILE -o OUT`, a fresh process each run
- *   (start-up, reading, redaction, gzip and writing included);
+ * - export: the wall time of `node dist/bin/session-tree.js html FILE -o OUT`, a fresh process
+ *   each run (start-up, reading, redaction, gzip and writing included), and its peak RSS
+ *   (`process.resourceUsage().maxRSS` at exit, written by bench/rss-probe.ts);
  * - size: the page in MiB and its ratio to the JSONL file;
- * - ready: the time from `page.goto(file:…)` until `<html data-ready="true">` (the data decoded and
- *   the first render done, so the page answers clicks) in headless Chromium, each run in a fresh
- *   browser context of one browser (so the browser's own start-up is not counted, and no cache is
- *   shared between runs).
+ * - interactive: the time from `page.goto(file:…)` until the page is drawn and free: the
+ *   client set `<html data-ready="true">` (the data decoded, the tree built, the first render
+ *   done), the sidebar has its rows and the conversation its selected entry, and the check ran
+ *   in an animation frame (`polling: "raf"`), so the main thread was free to paint and to take
+ *   a click. Each run in a fresh browser context of one browser (the browser's own start-up is
+ *   not counted, no cache is shared between runs);
+ * - leaf change: in that page, the sidebar scrolled to its middle, a click on the middle row in
+ *   view that is not on the active path (choosing it as the leaf), until the conversation shows
+ *   it as its selected entry, the sidebar marks it as the leaf, and the next frame came (the
+ *   redraw); timed in the page. With it, the share of the sidebar's `layoutTree`
+ *   (render/tree-layout.ts) when the client reports it (`performance.measure`
+ *   "session-tree:layout"; a build before issue 28 does not).
  *
- * Medians over the runs. The section is skipped, with the reason, when there is no Chromium at
- * /usr/bin/chromium (or SESSION_TREE_CHROMIUM), or when the CLI has no `html` command. The CLI is
+ * With `base` (`--base PATH`: another build's CLI, e.g. a checkout of the previous commit's
+ * `dist/bin/session-tree.js`), every figure is measured for it too, runs alternating base, ours,
+ * base, ours…, so that the load of the machine hits both. Medians over the runs. The section is
+ * skipped, with the reason, when there is no Chromium at /usr/bin/chromium (or
+ * SESSION_TREE_CHROMIUM), or when the CLI has no `html` command. The CLI is
  * dist/bin/session-tree.js, or SESSION_TREE_BIN.
  *
  * Also runs alone (after `npm run bench` compiled it, or `tsc -p bench/tsconfig.json`):
- * `node bench/data/.build/bench/html.js [--runs N] [--sizes 10k,100k] [--json FILE]`.
+ * `node bench/data/.build/bench/html.js [--runs N] [--sizes 10k,100k] [--base PATH] [--json FILE]`.
  */
 
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { join } from "node:path";
-import { pathToFileURL } from "node:url";
-import { chromium } from "playwright-core";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { type Browser, chromium, type Page } from "playwright-core";
 import { CHROMIUM, CHROMIUM_ARGS } from "../test/support/browser.js";
 import { DATA_DIR, ensureFile, filesForSize, REPO_ROOT } from "./generate.js";
 import { fmtMs, markdownTable, median, scriptArgs } from "./shared.js";
 
 const MiB = 2 ** 20;
+const PROBE = join(dirname(fileURLToPath(import.meta.url)), "rss-probe.js");
+
+/** The targets of issue 28 for s100k. */
+export const PAGE_TARGETS = { exportMs: 3000, exportRss: 400 * 1e6, interactiveMs: 2000, leafChangeMs: 100 } as const;
 
 /** Options of {@link runHtml}. */
 export interface HtmlOptions {
@@ -35,9 +52,32 @@ export interface HtmlOptions {
 	runs: number;
 	/** Sizes of bench/generate.ts (10k, 100k, 1m); default 10k and 100k. */
 	sizes?: string[];
+	/** Another build's CLI (its dist/bin/session-tree.js), measured beside ours. */
+	base?: string;
 	log?: (line: string) => void;
 	/** Where to write the raw figures. Default bench/data/last-html-run.json. */
 	json?: string;
+}
+
+/** The figures of one side (ours, or the base) for one file. */
+export interface SideFigures {
+	htmlBytes?: number;
+	/** Median wall milliseconds of the export, and every sample. */
+	exportMs?: number;
+	exportSamples: number[];
+	/** Median peak RSS of the export process, bytes, and every sample. */
+	exportRss?: number;
+	rssSamples: number[];
+	/** Median milliseconds until the page is interactive (see the module's documentation). */
+	interactiveMs?: number;
+	interactiveSamples: number[];
+	/** Median milliseconds of a leaf change, and every sample. */
+	leafChangeMs?: number;
+	leafChangeSamples: number[];
+	/** Median milliseconds of `layoutTree` in that leaf change, when the client reports it. */
+	layoutMs?: number;
+	layoutSamples: number[];
+	error?: string;
 }
 
 /** The figures of one file. */
@@ -45,14 +85,18 @@ export interface HtmlFigures {
 	file: string;
 	entries: number;
 	jsonlBytes: number;
-	htmlBytes?: number;
-	/** Median wall milliseconds of the export, and every sample. */
-	exportMs?: number;
-	exportSamples: number[];
-	/** Median milliseconds until `data-ready="true"`, and every sample. */
-	readyMs?: number;
-	readySamples: number[];
-	error?: string;
+	ours: SideFigures;
+	base?: SideFigures;
+}
+
+function emptySide(): SideFigures {
+	return {
+		exportSamples: [],
+		rssSamples: [],
+		interactiveSamples: [],
+		leafChangeSamples: [],
+		layoutSamples: [],
+	};
 }
 
 /** The CLI's entry point. */
@@ -60,12 +104,15 @@ function cliMain(): string {
 	return process.env.SESSION_TREE_BIN ?? join(REPO_ROOT, "dist", "bin", "session-tree.js");
 }
 
-/** One export in a fresh process: its wall time, or why it failed. */
-function exportOnce(main: string, file: string, out: string): { ms?: number; error?: string } {
+/** One export in a fresh process: its wall time and peak RSS, or why it failed. */
+function exportOnce(main: string, file: string, out: string): { ms?: number; rss?: number; error?: string } {
 	rmSync(out, { force: true });
+	const figures = `${out}.rss.json`;
+	rmSync(figures, { force: true });
 	const started = performance.now();
-	const child = spawnSync(process.execPath, [main, "html", file, "-o", out], {
+	const child = spawnSync(process.execPath, ["--import", pathToFileURL(PROBE).href, main, "html", file, "-o", out], {
 		encoding: "utf8",
+		env: { ...process.env, BENCH_RSS_FILE: figures },
 		maxBuffer: 16 * MiB,
 		timeout: 10 * 60_000,
 	});
@@ -74,10 +121,12 @@ function exportOnce(main: string, file: string, out: string): { ms?: number; err
 		const why = child.signal ? `killed by ${child.signal}` : `exit code ${child.status}`;
 		return { error: `${why}: ${(child.stderr ?? "").trim().split("\n")[0]?.slice(0, 200) ?? ""}` };
 	}
-	return { ms };
+	const { maxRss } = JSON.parse(readFileSync(figures, "utf8")) as { maxRss: number };
+	rmSync(figures, { force: true });
+	return { ms, rss: maxRss };
 }
 
-/** Why the section cannot run, or undefined. */
+/** Why the section cannot run for this CLI, or undefined. */
 function skipReason(main: string): string | undefined {
 	if (!existsSync(CHROMIUM)) return `no Chromium at ${CHROMIUM} (apt-get install chromium)`;
 	if (!existsSync(main)) return `no CLI at ${main} (npm run build)`;
@@ -90,19 +139,132 @@ function fmtMiBExact(bytes: number | undefined): string {
 	return bytes === undefined ? "—" : `${(bytes / MiB).toFixed(1)} MiB`;
 }
 
+function fmtMB(bytes: number | undefined): string {
+	return bytes === undefined ? "—" : `${(bytes / 1e6).toFixed(0)} MB`;
+}
+
+/**
+ * Waits until a session page is interactive (see the module's documentation): `data-ready`,
+ * a sidebar row and the selected entry in the conversation, checked in an animation frame.
+ */
+export async function waitInteractive(page: Page, timeout = 180_000): Promise<void> {
+	await page.waitForFunction(
+		() => {
+			// A function, not text: the page's policy forbids evaluating text as script.
+			const doc = (
+				globalThis as unknown as {
+					document: { documentElement: { dataset: { ready?: string } }; querySelector(selector: string): unknown };
+				}
+			).document;
+			return (
+				doc.documentElement.dataset.ready === "true" &&
+				doc.querySelector("[data-tree-id]") !== null &&
+				doc.querySelector('article[aria-current="true"]') !== null
+			);
+		},
+		undefined,
+		{ timeout, polling: "raf" },
+	);
+}
+
+/** A leaf change timed in the page, and layoutTree's share of it when the client reports it. */
+export interface LeafChange {
+	ms: number;
+	layoutMs?: number;
+}
+
+/** The page's side of {@link changeLeaf} (the bench is compiled without the DOM's types, so it is text). */
+const CHANGE_LEAF = `(async () => {
+	const frame = () => new Promise((done) => requestAnimationFrame(() => done()));
+	const list = document.querySelector('[data-role="tree"]');
+	if (!list) throw new Error("the page has no sidebar");
+	list.scrollTop = list.scrollHeight / 2;
+	await frame();
+	await new Promise((done) => setTimeout(done, 100));
+	const { top, bottom } = list.getBoundingClientRect();
+	const rows = [...document.querySelectorAll("[data-tree-id]:not([data-on-path])")].filter((row) => {
+		const box = row.getBoundingClientRect();
+		return box.top >= top && box.bottom <= bottom;
+	});
+	const row = rows[Math.floor(rows.length / 2)];
+	const id = row?.getAttribute("data-tree-id");
+	if (!row || !id) throw new Error("no row off the active path in view");
+	performance.clearMeasures("session-tree:layout");
+	const started = performance.now();
+	row.click();
+	const deadline = started + 120000;
+	for (;;) {
+		const selected = document.querySelector('article[aria-current="true"]');
+		const leaf = document.querySelector('[data-tree-id="' + CSS.escape(id) + '"][aria-selected="true"]');
+		if (selected?.getAttribute("data-entry-id") === id && leaf !== null) break;
+		if (performance.now() > deadline) throw new Error("the page did not show " + id + " as the leaf in 120 s");
+		await frame();
+	}
+	await frame();
+	const ms = performance.now() - started;
+	const layout = performance.getEntriesByName("session-tree:layout", "measure").at(-1);
+	return layout === undefined ? { ms } : { ms, layoutMs: layout.duration };
+})()`;
+
+/**
+ * Chooses another leaf in a session page that is interactive: scrolls the sidebar to its
+ * middle, clicks the middle row in view that is not on the active path, and waits until the
+ * conversation selects that entry, the sidebar marks it as the leaf (`aria-selected`), and the
+ * frame after that came. Timed in the page, from the click.
+ */
+export async function changeLeaf(page: Page): Promise<LeafChange> {
+	return (await page.evaluate(CHANGE_LEAF)) as LeafChange;
+}
+
+/** Opens a page in a fresh context and measures it: interactive, then one leaf change. */
+export async function measurePage(browser: Browser, url: string, side: SideFigures, timeout = 180_000): Promise<void> {
+	const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+	try {
+		const page = await context.newPage();
+		const errors: string[] = [];
+		page.on("pageerror", (error) => errors.push(error.message));
+		const begin = performance.now();
+		await page.goto(url, { waitUntil: "commit", timeout });
+		await waitInteractive(page, timeout);
+		side.interactiveSamples.push(performance.now() - begin);
+		const change = await changeLeaf(page);
+		side.leafChangeSamples.push(change.ms);
+		if (change.layoutMs !== undefined) side.layoutSamples.push(change.layoutMs);
+		if (errors.length > 0) side.error = `page error: ${errors[0]}`;
+	} finally {
+		await context.close();
+	}
+}
+
+/** Sets the medians of a side from its samples. */
+export function settle(side: SideFigures): void {
+	side.exportMs = median(side.exportSamples);
+	side.exportRss = median(side.rssSamples);
+	side.interactiveMs = median(side.interactiveSamples);
+	side.leafChangeMs = median(side.leafChangeSamples);
+	side.layoutMs = median(side.layoutSamples);
+}
+
 /** Measures and prints the section; returns the figures (empty when skipped). */
 export async function runHtml(options: HtmlOptions): Promise<HtmlFigures[]> {
 	const log = options.log ?? ((line: string) => console.log(line));
 	const runs = Math.max(1, Math.min(options.runs, 5));
 	const sizes = (options.sizes ?? ["10k", "100k"]).filter((size) => size !== "1m");
 	const main = cliMain();
+	const base = options.base === undefined ? undefined : resolve(options.base);
 	log("");
-	log(`== html export: session-tree html, and the page in Chromium (${runs} run${runs > 1 ? "s" : ""}, median) ==`);
-	const why = skipReason(main);
+	log(
+		`== html export: session-tree html, and the page in Chromium (${runs} run${runs > 1 ? "s" : ""}, median${base ? `; base: ${base}` : ""}) ==`,
+	);
+	const why = skipReason(main) ?? (base ? skipReason(base) : undefined);
 	if (why !== undefined) {
 		log(`html: skipped (${why})`);
 		return [];
 	}
+	const sides: Array<{ name: "ours" | "base"; main: string }> = [
+		...(base ? [{ name: "base" as const, main: base }] : []),
+		{ name: "ours", main },
+	];
 	const started = Date.now();
 	const tempDir = join(DATA_DIR, `.html-tmp-${process.pid}`);
 	mkdirSync(tempDir, { recursive: true });
@@ -113,58 +275,51 @@ export async function runHtml(options: HtmlOptions): Promise<HtmlFigures[]> {
 			const bench = filesForSize(size)[0];
 			if (!bench) continue;
 			const { file, stats } = ensureFile(bench, log);
-			const out = join(tempDir, `${bench.name}.html`);
 			const figure: HtmlFigures = {
 				file: bench.name,
 				entries: stats.entries,
 				jsonlBytes: stats.bytes,
-				exportSamples: [],
-				readySamples: [],
+				ours: emptySide(),
+				...(base ? { base: emptySide() } : {}),
 			};
 			figures.push(figure);
+			const sideOf = (name: "ours" | "base") => (name === "ours" ? figure.ours : (figure.base as SideFigures));
+			const outOf = (name: string) => join(tempDir, `${bench.name}-${name}.html`);
 			for (let run = 0; run < runs; run++) {
-				const result = exportOnce(main, file, out);
-				if (result.error !== undefined) {
-					figure.error = `export: ${result.error}`;
-					break;
+				for (const { name, main: cli } of sides) {
+					const side = sideOf(name);
+					if (side.error !== undefined) continue;
+					const result = exportOnce(cli, file, outOf(name));
+					if (result.error !== undefined) side.error = `export: ${result.error}`;
+					if (result.ms !== undefined) side.exportSamples.push(result.ms);
+					if (result.rss !== undefined) side.rssSamples.push(result.rss);
 				}
-				if (result.ms !== undefined) figure.exportSamples.push(result.ms);
 			}
-			figure.exportMs = median(figure.exportSamples);
-			if (figure.error === undefined) {
-				figure.htmlBytes = statSync(out).size;
-				const url = pathToFileURL(out).href;
-				for (let run = 0; run < runs; run++) {
-					const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+			for (const { name } of sides) {
+				const side = sideOf(name);
+				if (side.error === undefined) side.htmlBytes = statSync(outOf(name)).size;
+			}
+			for (let run = 0; run < runs; run++) {
+				for (const { name } of sides) {
+					const side = sideOf(name);
+					if (side.error !== undefined) continue;
 					try {
-						const page = await context.newPage();
-						const errors: string[] = [];
-						page.on("pageerror", (error) => errors.push(error.message));
-						const begin = performance.now();
-						await page.goto(url, { waitUntil: "commit", timeout: 120_000 });
-						await page.waitForFunction(
-							() =>
-								(globalThis as unknown as { document: { documentElement: { dataset: { ready?: string } } } }).document
-									.documentElement.dataset.ready === "true",
-							undefined,
-							{ timeout: 120_000, polling: 10 },
-						);
-						figure.readySamples.push(performance.now() - begin);
-						if (errors.length > 0) figure.error = `page error: ${errors[0]}`;
+						await measurePage(browser, pathToFileURL(outOf(name)).href, side);
 					} catch (error) {
-						figure.error = `page: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`;
-						break;
-					} finally {
-						await context.close();
+						side.error = `page: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`;
 					}
 				}
-				figure.readyMs = median(figure.readySamples);
 			}
-			log(
-				`${bench.name}: export ${fmtMs(figure.exportMs)}, ${fmtMiBExact(figure.htmlBytes)} ` +
-					`(JSONL ${fmtMiBExact(stats.bytes)}), ready in ${fmtMs(figure.readyMs)}` +
-					`${figure.error ? ` — fails: ${figure.error}` : ""} (${((Date.now() - started) / 1000).toFixed(0)} s so far)`,
-			);
+			for (const { name } of sides) {
+				const side = sideOf(name);
+				settle(side);
+				log(
+					`${bench.name} ${name}: export ${fmtMs(side.exportMs)} (peak RSS ${fmtMB(side.exportRss)}), ` +
+						`${fmtMiBExact(side.htmlBytes)} (JSONL ${fmtMiBExact(stats.bytes)}), interactive in ${fmtMs(side.interactiveMs)}, ` +
+						`leaf change ${fmtMs(side.leafChangeMs)}${side.layoutMs !== undefined ? ` (layoutTree ${fmtMs(side.layoutMs)})` : ""}` +
+						`${side.error ? ` — fails: ${side.error}` : ""} (${((Date.now() - started) / 1000).toFixed(0)} s so far)`,
+				);
+			}
 		}
 	} finally {
 		await browser.close();
@@ -172,26 +327,50 @@ export async function runHtml(options: HtmlOptions): Promise<HtmlFigures[]> {
 	}
 	log("");
 	log(printTable(figures));
+	log(
+		`targets (s100k): export ≤ ${fmtMs(PAGE_TARGETS.exportMs)} and ≤ ${fmtMB(PAGE_TARGETS.exportRss)}, ` +
+			`interactive ≤ ${fmtMs(PAGE_TARGETS.interactiveMs)}, leaf change ≤ ${fmtMs(PAGE_TARGETS.leafChangeMs)}`,
+	);
 	log(`\n(html: ${((Date.now() - started) / 1000).toFixed(0)} s; load average now ${loadavg()[0]?.toFixed(2)})`);
 	writeFileSync(
 		options.json ?? join(DATA_DIR, "last-html-run.json"),
-		`${JSON.stringify({ date: new Date().toISOString(), node: process.version, runs, figures }, null, "\t")}\n`,
+		`${JSON.stringify({ date: new Date().toISOString(), node: process.version, runs, base, figures }, null, "\t")}\n`,
 	);
-	if (figures.some((f) => f.error !== undefined)) process.exitCode = 1;
+	if (figures.some((f) => f.ours.error !== undefined)) process.exitCode = 1;
 	return figures;
 }
 
 function printTable(figures: readonly HtmlFigures[]): string {
-	const header = ["file", "entries", "JSONL", "HTML", "HTML / JSONL", "export (CLI)", "ready in Chromium"];
-	const rows = figures.map((f) => [
-		f.file,
-		f.entries.toLocaleString("en-US"),
-		fmtMiBExact(f.jsonlBytes),
-		fmtMiBExact(f.htmlBytes),
-		f.htmlBytes === undefined ? "—" : `${(f.htmlBytes / f.jsonlBytes).toFixed(2)}×`,
-		f.error?.startsWith("export") ? "fails" : fmtMs(f.exportMs),
-		f.error && !f.error.startsWith("export") ? "fails" : fmtMs(f.readyMs),
-	]);
+	const header = [
+		"file",
+		"side",
+		"entries",
+		"JSONL",
+		"HTML",
+		"export (CLI)",
+		"export peak RSS",
+		"interactive",
+		"leaf change",
+		"of it layoutTree",
+	];
+	const rows: string[][] = [];
+	for (const f of figures) {
+		for (const [name, side] of [...(f.base ? [["base", f.base] as const] : []), ["ours", f.ours] as const]) {
+			const failed = (stage: string) => side.error?.startsWith(stage) === true;
+			rows.push([
+				f.file,
+				name,
+				f.entries.toLocaleString("en-US"),
+				fmtMiBExact(f.jsonlBytes),
+				fmtMiBExact(side.htmlBytes),
+				failed("export") ? "fails" : fmtMs(side.exportMs),
+				failed("export") ? "fails" : fmtMB(side.exportRss),
+				failed("page") ? "fails" : fmtMs(side.interactiveMs),
+				failed("page") ? "fails" : fmtMs(side.leafChangeMs),
+				fmtMs(side.layoutMs),
+			]);
+		}
+	}
 	return markdownTable(header, rows);
 }
 
@@ -201,5 +380,6 @@ if (arg) {
 		runs: Number.parseInt(arg("--runs") ?? "5", 10),
 		sizes: arg("--sizes")?.split(",").filter(Boolean),
 		json: arg("--json"),
+		...(arg("--base") !== undefined ? { base: arg("--base") as string } : {}),
 	});
 }

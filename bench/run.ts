@@ -392,12 +392,13 @@ async function main(): Promise<void> {
 		await runStores({ runs: options.runs, large: options.sizes.includes("1m") });
 		return;
 	}
+	const baseCli = options.base ? { base: options.base } : {};
 	if (options.htmlOnly) {
-		await runHtml({ runs: options.runs, sizes: options.sizes });
+		await runHtml({ runs: options.runs, sizes: options.sizes, ...baseCli });
 		return;
 	}
 	if (options.serveOnly) {
-		await runServe({ runs: options.runs, sizes: options.sizes });
+		await runServe({ runs: options.runs, sizes: options.sizes, ...baseCli });
 		return;
 	}
 	if (options.importOnly) {
@@ -603,8 +604,8 @@ async function main(): Promise<void> {
 	);
 	// A wrong context, or our side failing, fails the run (pi failing on huge files is expected).
 	if (rows.some((r) => r.ratio === "**MISMATCH**" || r.ours === "fails")) process.exitCode = 1;
-	if (options.html) await runHtml({ runs: options.runs, sizes: options.sizes });
-	if (options.serve) await runServe({ runs: options.runs, sizes: options.sizes });
+	if (options.html) await runHtml({ runs: options.runs, sizes: options.sizes, ...baseCli });
+	if (options.serve) await runServe({ runs: options.runs, sizes: options.sizes, ...baseCli });
 	if (options.import) await runImport({ runs: options.runs });
 	if (options.stores) await runStores({ runs: options.runs, large: options.sizes.includes("1m") });
 	if (options.direct && !(await direct())) process.exitCode = 1;

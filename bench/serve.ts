@@ -2,9 +2,12 @@
  * The `serve` section of `npm run bench` (issue 25): `session-tree serve DIR` as a child process
  * over a copy of the generated s10k and s100k files, and the session page in headless Chromium:
  *
- * - ready: the time from `page.goto(/s/KEY)` (the token's redirect included) until
- *   `<html data-ready="true">`, each run in a fresh browser context of one browser (no cache,
- *   no cookie shared between runs), so the page answers clicks;
+ * - interactive: the time from `page.goto(/s/KEY)` (the token's redirect included) until the
+ *   page is drawn and free, as bench/html.ts defines it (`data-ready`, a sidebar row and the
+ *   selected entry, checked in an animation frame), each run in a fresh browser context of one
+ *   browser (no cache, no cookie shared between runs); then a leaf change in that page (as
+ *   bench/html.ts: a click on a row off the active path until both panes show it as the leaf),
+ *   and `layoutTree`'s share of it when the client reports it;
  * - append → shown: the time from a `Session.appendMessage` through the library (the session
  *   opened before the clock starts) until the page shows the new entry as an
  *   `article[data-entry-id]` of its conversation (the page follows the session's leaf), over
@@ -14,22 +17,26 @@
  *   index's first build included), then the newest page and the oldest (`?offset=9900`), each
  *   until the page is ready with its 100 rows.
  *
+ * With `base` (`--base PATH`, another build's CLI) the session page's figures are measured for
+ * it too: its own `serve` over the same file, after ours, in the same run.
+ *
  * The index of the server is a fresh one under a temporary XDG_CACHE_HOME, and HOME is a
  * temporary directory, so no agent's sessions of the machine are read. Medians over the runs.
  * Skipped, with the reason, without Chromium or without a CLI that has `serve`.
  *
  * Also runs alone (after `npm run bench` compiled it): `node bench/data/.build/bench/serve.js
- * [--runs N] [--sizes 10k,100k]`.
+ * [--runs N] [--sizes 10k,100k] [--base PATH]`.
  */
 
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { type Browser, chromium } from "playwright-core";
 import { Session } from "../src/session.js";
 import { CHROMIUM, CHROMIUM_ARGS } from "../test/support/browser.js";
 import { DATA_DIR, ensureFile, filesForSize, REPO_ROOT } from "./generate.js";
+import { changeLeaf, waitInteractive } from "./html.js";
 import { fmtMs, markdownTable, median, scriptArgs } from "./shared.js";
 
 /** Options of {@link runServe}. */
@@ -41,16 +48,26 @@ export interface ServeBenchOptions {
 	log?: (line: string) => void;
 	/** Where to write the raw figures. Default bench/data/last-serve-run.json. */
 	json?: string;
+	/** Another build's CLI (its dist/bin/session-tree.js): its session page is measured too. */
+	base?: string;
 }
 
 /** The figures of one file. */
 export interface ServeFigures {
 	file: string;
+	/** Which CLI: ours, or the base. */
+	side: "ours" | "base";
 	entries: number;
 	/** Milliseconds from `serve` started to its URL printed (the index built for one file). */
 	startMs?: number;
+	/** Median milliseconds until the session page is interactive (see the module's documentation). */
 	readyMs?: number;
 	readySamples: number[];
+	/** Median milliseconds of a leaf change in the page, and of layoutTree in it. */
+	leafChangeMs?: number;
+	leafChangeSamples: number[];
+	layoutMs?: number;
+	layoutSamples: number[];
 	appendMs?: number;
 	appendSamples: number[];
 	error?: string;
@@ -139,14 +156,19 @@ async function measureFile(browser: Browser, main: string, runs: number, figure:
 			try {
 				const tab = await context.newPage();
 				const begin = performance.now();
-				await tab.goto(page, { waitUntil: "commit", timeout: 120_000 });
-				await tab.waitForFunction(ready, undefined, { timeout: 120_000, polling: 10 });
+				await tab.goto(page, { waitUntil: "commit", timeout: 180_000 });
+				await waitInteractive(tab);
 				figure.readySamples.push(performance.now() - begin);
+				const change = await changeLeaf(tab);
+				figure.leafChangeSamples.push(change.ms);
+				if (change.layoutMs !== undefined) figure.layoutSamples.push(change.layoutMs);
 			} finally {
 				await context.close();
 			}
 		}
 		figure.readyMs = median(figure.readySamples);
+		figure.leafChangeMs = median(figure.leafChangeSamples);
+		figure.layoutMs = median(figure.layoutSamples);
 
 		const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
 		const session = await Session.open(copy);
@@ -288,9 +310,12 @@ export async function runServe(options: ServeBenchOptions): Promise<ServeFigures
 	const runs = Math.max(1, options.runs);
 	const sizes = (options.sizes ?? ["10k", "100k"]).filter((size) => size !== "1m");
 	const main = cliMain();
+	const base = options.base === undefined ? undefined : resolve(options.base);
 	log("");
-	log("== serve: a session page of `session-tree serve` in Chromium, and an append shown live (median) ==");
-	const why = skipReason(main);
+	log(
+		`== serve: a session page of \`session-tree serve\` in Chromium, and an append shown live (median${base ? `; base: ${base}` : ""}) ==`,
+	);
+	const why = skipReason(main) ?? (base ? skipReason(base) : undefined);
 	if (why !== undefined) {
 		log(`serve: skipped (${why})`);
 		return [];
@@ -303,17 +328,28 @@ export async function runServe(options: ServeBenchOptions): Promise<ServeFigures
 			const bench = filesForSize(size)[0];
 			if (!bench) continue;
 			const { file, stats } = ensureFile(bench, log);
-			const figure: ServeFigures = { file: bench.name, entries: stats.entries, readySamples: [], appendSamples: [] };
-			figures.push(figure);
-			try {
-				await measureFile(browser, main, runs, figure, file);
-			} catch (error) {
-				figure.error = error instanceof Error ? error.message.split("\n")[0] : String(error);
+			for (const [side, cli] of [...(base ? [["base", base] as const] : []), ["ours", main] as const]) {
+				const figure: ServeFigures = {
+					file: bench.name,
+					side,
+					entries: stats.entries,
+					readySamples: [],
+					leafChangeSamples: [],
+					layoutSamples: [],
+					appendSamples: [],
+				};
+				figures.push(figure);
+				try {
+					await measureFile(browser, cli, runs, figure, file);
+				} catch (error) {
+					figure.error = error instanceof Error ? error.message.split("\n")[0] : String(error);
+				}
+				log(
+					`${bench.name} ${side}: serve up in ${fmtMs(figure.startMs)}, page interactive in ${fmtMs(figure.readyMs)}, ` +
+						`leaf change ${fmtMs(figure.leafChangeMs)}${figure.layoutMs !== undefined ? ` (layoutTree ${fmtMs(figure.layoutMs)})` : ""}, ` +
+						`append shown in ${fmtMs(figure.appendMs)}${figure.error ? ` — fails: ${figure.error}` : ""}`,
+				);
 			}
-			log(
-				`${bench.name}: serve up in ${fmtMs(figure.startMs)}, page ready in ${fmtMs(figure.readyMs)}, ` +
-					`append shown in ${fmtMs(figure.appendMs)}${figure.error ? ` — fails: ${figure.error}` : ""}`,
-			);
 		}
 		const list: ListFigures = { sessions: 10_000 };
 		try {
@@ -335,19 +371,32 @@ export async function runServe(options: ServeBenchOptions): Promise<ServeFigures
 	log(`\n(serve: ${((Date.now() - started) / 1000).toFixed(0)} s; load average now ${loadavg()[0]?.toFixed(2)})`);
 	writeFileSync(
 		options.json ?? join(DATA_DIR, "last-serve-run.json"),
-		`${JSON.stringify({ date: new Date().toISOString(), node: process.version, runs, figures }, null, "\t")}\n`,
+		`${JSON.stringify({ date: new Date().toISOString(), node: process.version, runs, base, figures }, null, "\t")}\n`,
 	);
-	if (figures.some((f) => f.error !== undefined)) process.exitCode = 1;
+	if (figures.some((f) => f.side === "ours" && f.error !== undefined)) process.exitCode = 1;
 	return figures;
 }
 
 function printTable(figures: readonly ServeFigures[]): string {
-	const header = ["file", "entries", "serve up", "page ready", "append → shown (median)", "append → shown (max)"];
+	const header = [
+		"file",
+		"side",
+		"entries",
+		"serve up",
+		"page interactive",
+		"leaf change",
+		"of it layoutTree",
+		"append → shown (median)",
+		"append → shown (max)",
+	];
 	const rows = figures.map((f) => [
 		f.file,
+		f.side,
 		f.entries.toLocaleString("en-US"),
 		fmtMs(f.startMs),
 		fmtMs(f.readyMs),
+		fmtMs(f.leafChangeMs),
+		fmtMs(f.layoutMs),
 		fmtMs(f.appendMs),
 		f.appendSamples.length === 0 ? "—" : fmtMs(Math.max(...f.appendSamples)),
 	]);
@@ -360,5 +409,6 @@ if (arg) {
 		runs: Number.parseInt(arg("--runs") ?? "3", 10),
 		sizes: arg("--sizes")?.split(",").filter(Boolean),
 		json: arg("--json"),
+		...(arg("--base") !== undefined ? { base: arg("--base") as string } : {}),
 	});
 }

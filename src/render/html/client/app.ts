@@ -136,13 +136,35 @@ export async function boot(options: BootOptions = {}): Promise<void> {
 		const leafChanged = next.leafId !== selection.leafId || conversation.entries.length === 0;
 		const changed = leafChanged || next.selectedId !== selection.selectedId;
 		selection = next;
+		const started = performance.now();
+		let path: readonly SessionEntry[] | undefined;
 		if (leafChanged) {
-			conversation.setPath(next.leafId === null ? [] : tree.getBranch(next.leafId), next.selectedId);
+			path = next.leafId === null ? [] : tree.getBranch(next.leafId);
+			conversation.setPath(path, next.selectedId);
 			if (next.selectedId !== next.leafId) conversation.select(next.selectedId, scroll);
 		} else if (changed) conversation.select(next.selectedId, scroll);
+		const drawn = performance.now();
 		sidebar.setSelection(next.leafId, next.selectedId);
-		if (changed || leafChanged) context.show(next.selectedId === null ? [] : tree.getBranch(next.selectedId));
+		const laidOut = performance.now();
+		if (changed || leafChanged) context.show(contextPath(next.selectedId, path));
+		measure("session-tree:conversation", started, drawn);
+		measure("session-tree:sidebar", drawn, laidOut);
+		measure("session-tree:context", laidOut, performance.now());
 		options.onSelection?.(next);
+	};
+
+	/**
+	 * The root-to-entry path of the selected entry for the context panel: the slice of the path
+	 * just read when the entry is on it (no second walk to the root), else read.
+	 */
+	const contextPath = (id: string | null, path: readonly SessionEntry[] | undefined): readonly SessionEntry[] => {
+		if (id === null) return [];
+		if (path !== undefined) {
+			if (path.at(-1)?.id === id) return path;
+			const at = conversation.indexOf(id);
+			if (at !== undefined && path[at]?.id === id) return path.slice(0, at + 1);
+		}
+		return tree.getBranch(id);
 	};
 
 	/** The selection a hash asks for, or undefined when it names no entry. */
@@ -300,6 +322,12 @@ export async function boot(options: BootOptions = {}): Promise<void> {
 	};
 	document.addEventListener("keydown", onKey, { signal });
 	root.setAttribute("data-ready", "true");
+}
+
+/** Records how long a part of a selection took (`performance.getEntriesByName`), for `npm run bench`. */
+function measure(name: string, start: number, end: number): void {
+	performance.clearMeasures(name);
+	performance.measure(name, { start, end });
 }
 
 /**

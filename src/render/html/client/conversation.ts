@@ -1,7 +1,11 @@
 /**
  * The conversation pane: the path from the root to the leaf, one `article[data-entry-id]` per
- * entry in path order. It renders lazily: a window of {@link WINDOW} entries (the last ones,
- * or those around the selected entry), and more when scrolled to either end or asked for.
+ * entry in path order. It renders lazily: a window of {@link FIRST_WINDOW} entries (the last
+ * ones, or those around the selected entry), about what a screen shows, so that a new path is
+ * drawn without rendering entries no one sees; then {@link WINDOW} more at a time when scrolled
+ * to either end or asked for. The path itself is only an array: the index of each of its
+ * entries (for {@link Conversation.indexOf}) is built the first time one other than the last is
+ * looked up.
  *
  * Custom entries (`custom`: an extension's state, or the bookkeeping records an import keeps,
  * such as `codex:turn_context` or `claude-code:progress`) never reach the model; as the tree's
@@ -15,8 +19,10 @@ import { el } from "./dom.js";
 import { type EntryViewOptions, renderEntry, syncOutputToggle } from "./entry-view.js";
 import { groupDigits } from "./format.js";
 
-/** Entries rendered at first, and added at a time. */
+/** Entries added at a time when scrolled to either end. */
 export const WINDOW = 100;
+/** Entries rendered when a path is shown or the selection jumps far. */
+export const FIRST_WINDOW = 24;
 
 /** The conversation pane. */
 export class Conversation {
@@ -28,7 +34,8 @@ export class Conversation {
 	private readonly options: EntryViewOptions;
 	private readonly onSelect: (id: string) => void;
 	private path: readonly SessionEntry[] = [];
-	private positions = new Map<string, number>();
+	/** Path index by id; undefined until needed (see {@link position}). */
+	private positions: Map<string, number> | undefined;
 	/** The rendered entries: path[start, end). */
 	private start = 0;
 	private end = 0;
@@ -71,6 +78,17 @@ export class Conversation {
 
 	/** The index in the path of an entry, if it is on it. */
 	indexOf(id: string): number | undefined {
+		return this.position(id);
+	}
+
+	/** The index of an entry on the path: the last one at once, any other by the index, built once per path. */
+	private position(id: string): number | undefined {
+		const last = this.path.length - 1;
+		if (last >= 0 && this.path[last]?.id === id) return last;
+		if (this.positions === undefined) {
+			this.positions = new Map();
+			for (let i = 0; i < this.path.length; i++) this.positions.set((this.path[i] as SessionEntry).id, i);
+		}
 		return this.positions.get(id);
 	}
 
@@ -82,15 +100,15 @@ export class Conversation {
 	/** Shows a new path with `selectedId` as the selected entry (the last one when null). */
 	setPath(path: readonly SessionEntry[], selectedId: string | null): void {
 		this.path = path;
-		this.positions = new Map(path.map((entry, i) => [entry.id, i]));
+		this.positions = undefined;
 		const n = path.length;
-		const selected = selectedId === null ? n - 1 : (this.positions.get(selectedId) ?? n - 1);
-		if (selected >= n - WINDOW) {
-			this.start = Math.max(0, n - WINDOW);
+		const selected = selectedId === null ? n - 1 : (this.position(selectedId) ?? n - 1);
+		if (selected >= n - FIRST_WINDOW) {
+			this.start = Math.max(0, n - FIRST_WINDOW);
 			this.end = n;
 		} else {
-			this.start = Math.max(0, selected - WINDOW / 2);
-			this.end = Math.min(n, this.start + WINDOW);
+			this.start = Math.max(0, selected - FIRST_WINDOW / 2);
+			this.end = Math.min(n, this.start + FIRST_WINDOW);
 		}
 		this.selected = -1;
 		const fragment = document.createDocumentFragment();
@@ -123,7 +141,7 @@ export class Conversation {
 
 	/** Marks the selected entry (`aria-current`), rendering it if needed, and scrolls to it. */
 	select(id: string | null, where: "center" | "nearest" | "end"): void {
-		const index = id === null ? undefined : this.positions.get(id);
+		const index = id === null ? undefined : this.position(id);
 		this.list.querySelector('[aria-current="true"]')?.removeAttribute("aria-current");
 		this.selected = index ?? -1;
 		if (index === undefined) return;
@@ -172,8 +190,8 @@ export class Conversation {
 		if (index >= this.start && index < this.end) return;
 		if (Math.min(Math.abs(index - this.start), Math.abs(index - this.end)) > WINDOW * 5) {
 			// Far away: a new window around it.
-			this.start = Math.max(0, index - WINDOW / 2);
-			this.end = Math.min(this.path.length, this.start + WINDOW);
+			this.start = Math.max(0, index - FIRST_WINDOW / 2);
+			this.end = Math.min(this.path.length, this.start + FIRST_WINDOW);
 			const fragment = document.createDocumentFragment();
 			for (let i = this.start; i < this.end; i++) fragment.append(this.render(i));
 			this.list.replaceChildren(fragment);

@@ -30,7 +30,7 @@ export const VIRTUAL_THRESHOLD = 2000;
 /** The height of a row in pixels (the stylesheet's `--row-height`). */
 export const ROW_HEIGHT = 22;
 /** Rows rendered above and below the visible ones. */
-const OVERSCAN = 30;
+const OVERSCAN = 12;
 /** Characters of indentation shown (3 nested forks) before it is cut on the left, marked `«N» ` with the depth: the sidebar is narrow, and deep trees (a 100k session nests dozens of forks) would leave no room for the preview. */
 const MAX_INDENT = 12;
 /** Characters of a row's preview. */
@@ -58,8 +58,8 @@ export class Sidebar {
 	private leafId: string | null = null;
 	private currentId: string | null = null;
 	private layout: TreeLayout | undefined;
-	/** Row index by entry id, for the current layout. */
-	private rowOf = new Map<string, number>();
+	/** Row index by entry id, for the current layout: built only when a row is looked for that is not shown (see {@link rowIndex}). */
+	private rowOf: Map<string, number> | undefined;
 	private virtual = false;
 	private frame = 0;
 	/** The first and last row rendered (virtual mode). */
@@ -157,15 +157,16 @@ export class Sidebar {
 
 	private relayout(reveal: boolean): void {
 		const scrollTop = this.list.scrollTop;
+		const started = performance.now();
 		this.layout = layoutTree(this.source.roots, {
 			leafId: this.leafId,
 			filter: this.filter,
 			collapsed: this.collapsed,
 		});
-		this.rowOf = new Map();
-		this.layout.rows.forEach((row, i) => {
-			if (row.kind === "entry") this.rowOf.set(row.node.entry.id, i);
-		});
+		// layoutTree's share of a leaf change or a filter change, for `npm run bench`.
+		performance.clearMeasures("session-tree:layout");
+		performance.measure("session-tree:layout", { start: started, end: performance.now() });
+		this.rowOf = undefined;
 		this.virtual = this.layout.rows.length > VIRTUAL_THRESHOLD;
 		this.spacer.replaceChildren();
 		this.spacer.classList.toggle("virtual", this.virtual);
@@ -225,8 +226,11 @@ export class Sidebar {
 		const layout = this.layout;
 		if (!layout || id === null) return;
 		let at: string | null = id;
-		while (at !== null && !this.rowOf.has(at)) at = this.source.nodes.get(at)?.entry.parentId ?? null;
-		const index = at === null ? undefined : this.rowOf.get(at);
+		let index = this.rowIndex(at, layout);
+		while (index === undefined && at !== null) {
+			at = this.source.nodes.get(at)?.entry.parentId ?? null;
+			index = at === null ? undefined : this.rowIndex(at, layout);
+		}
 		if (index === undefined) return;
 		const top = index * ROW_HEIGHT;
 		const height = this.list.clientHeight;
@@ -244,6 +248,27 @@ export class Sidebar {
 				this.list.scrollTop = Math.max(0, rowTop - height / 2);
 			}
 		}
+	}
+
+	/**
+	 * The row of an entry in the layout, or undefined when it is not shown: one scan of the rows
+	 * for the first look (a leaf change reveals a row that is shown), an index by id after it.
+	 */
+	private rowIndex(id: string, layout: TreeLayout): number | undefined {
+		if (this.rowOf === undefined) {
+			const rows = layout.rows;
+			for (let i = 0; i < rows.length; i++) {
+				const row = rows[i] as TreeLayoutRow;
+				if (row.kind === "entry" && row.node.entry.id === id) return i;
+			}
+			this.rowOf = new Map();
+			for (let i = 0; i < rows.length; i++) {
+				const row = rows[i] as TreeLayoutRow;
+				if (row.kind === "entry") this.rowOf.set(row.node.entry.id, i);
+			}
+			return undefined;
+		}
+		return this.rowOf.get(id);
 	}
 
 	private rowElement(row: TreeLayoutRow, index: number): HTMLElement {
