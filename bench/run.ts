@@ -14,7 +14,9 @@
  * --serve-only (run only that section), --no-index (skip the catalog index section,
  * bench/catalog-index.ts), --index-only (run only that section), --no-mcp (skip the `mcp` section,
  * bench/mcp.ts: search and get_context through an MCP client over 1,000 sessions), --mcp-only
- * (run only that section).
+ * (run only that section), --no-tree (skip the `tree` section, bench/tree-view.ts: `session-tree tree`
+ * of s100k as a whole process, --depth and --from, getTree against pi), --tree-only (run only that
+ * section; --base PATH runs another build's CLI beside ours there and compares the outputs).
  */
 
 import { spawnSync } from "node:child_process";
@@ -33,6 +35,7 @@ import { runServe } from "./serve.js";
 import { fmtMiB, fmtMs, markdownTable, median } from "./shared.js";
 import { measureStartup } from "./startup.js";
 import { runStores } from "./stores.js";
+import { runTreeView } from "./tree-view.js";
 
 const PI_PACKAGE = "@mariozechner/pi-coding-agent";
 const PI_VERSION = "0.73.1";
@@ -69,6 +72,9 @@ interface Options {
 	/** Run the `mcp` section (bench/mcp.ts) at the end; only it with `mcpOnly`. */
 	mcp: boolean;
 	mcpOnly: boolean;
+	/** Run the `tree` section (bench/tree-view.ts) after the main table; only it with `treeOnly`. */
+	tree: boolean;
+	treeOnly: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -90,6 +96,8 @@ function parseArgs(argv: string[]): Options {
 		indexOnly: false,
 		mcp: true,
 		mcpOnly: false,
+		tree: true,
+		treeOnly: false,
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
@@ -118,9 +126,11 @@ function parseArgs(argv: string[]): Options {
 		else if (arg === "--index-only") options.indexOnly = true;
 		else if (arg === "--no-mcp") options.mcp = false;
 		else if (arg === "--mcp-only") options.mcpOnly = true;
+		else if (arg === "--no-tree") options.tree = false;
+		else if (arg === "--tree-only") options.treeOnly = true;
 		else if (arg === "--help" || arg === "-h") {
 			console.log(
-				"npm run bench -- [--runs N] [--sizes 10k,100k,1m] [--large] [--no-chain] [--json FILE] [--no-stores | --stores-only] [--no-html | --html-only] [--no-serve | --serve-only] [--no-import | --import-only] [--no-direct | --direct-only] [--base CLI] [--no-index | --index-only] [--no-mcp | --mcp-only]",
+				"npm run bench -- [--runs N] [--sizes 10k,100k,1m] [--large] [--no-chain] [--json FILE] [--no-stores | --stores-only] [--no-html | --html-only] [--no-serve | --serve-only] [--no-import | --import-only] [--no-direct | --direct-only] [--base CLI] [--no-index | --index-only] [--no-mcp | --mcp-only] [--no-tree | --tree-only]",
 			);
 			process.exit(0);
 		} else throw new Error(`unknown argument ${arg}`);
@@ -402,6 +412,16 @@ async function main(): Promise<void> {
 		await runMcp({ runs: options.runs });
 		return;
 	}
+	const treeView = (piModule?: string) =>
+		runTreeView({
+			runs: options.runs,
+			...(options.base ? { base: options.base } : {}),
+			...(piModule ? { piModule } : {}),
+		});
+	if (options.treeOnly) {
+		if (!(await treeView(piSessionManagerModule()))) process.exitCode = 1;
+		return;
+	}
 	const direct = () => runDirectRead({ runs: options.runs, ...(options.base ? { base: options.base } : {}) });
 	if (options.directOnly) {
 		if (!(await direct())) process.exitCode = 1;
@@ -588,6 +608,7 @@ async function main(): Promise<void> {
 	);
 	// A wrong context, or our side failing, fails the run (pi failing on huge files is expected).
 	if (rows.some((r) => r.ratio === "**MISMATCH**" || r.ours === "fails")) process.exitCode = 1;
+	if (options.tree && !(await treeView(piModule))) process.exitCode = 1;
 	if (options.html) await runHtml({ runs: options.runs, sizes: options.sizes });
 	if (options.serve) await runServe({ runs: options.runs, sizes: options.sizes });
 	if (options.import) await runImport({ runs: options.runs });
