@@ -16,7 +16,9 @@
  * bench/mcp.ts: search and get_context through an MCP client over 1,000 sessions), --mcp-only
  * (run only that section), --no-browse (skip the `browse` section, bench/browse.ts: first frame,
  * a key, a filter or fold change and a search in a pseudo-terminal), --browse-only (run only that
- * section; --base PATH measures another build's CLI beside ours there too).
+ * section; --base PATH measures another build's CLI beside ours there too), --no-tree (skip the `tree` section, bench/tree-view.ts: `session-tree tree`
+ * of s100k as a whole process, --depth and --from, getTree against pi), --tree-only (run only that
+ * section; --base PATH runs another build's CLI beside ours there and compares the outputs).
  */
 
 import { spawnSync } from "node:child_process";
@@ -36,6 +38,7 @@ import { runServe } from "./serve.js";
 import { fmtMiB, fmtMs, markdownTable, median } from "./shared.js";
 import { measureStartup } from "./startup.js";
 import { runStores } from "./stores.js";
+import { runTreeView } from "./tree-view.js";
 
 const PI_PACKAGE = "@mariozechner/pi-coding-agent";
 const PI_VERSION = "0.73.1";
@@ -75,6 +78,9 @@ interface Options {
 	/** Run the `browse` section (bench/browse.ts) at the end; only it with `browseOnly`. */
 	browse: boolean;
 	browseOnly: boolean;
+	/** Run the `tree` section (bench/tree-view.ts) after the main table; only it with `treeOnly`. */
+	tree: boolean;
+	treeOnly: boolean;
 }
 
 function parseArgs(argv: string[]): Options {
@@ -98,6 +104,8 @@ function parseArgs(argv: string[]): Options {
 		mcpOnly: false,
 		browse: true,
 		browseOnly: false,
+		tree: true,
+		treeOnly: false,
 	};
 	for (let i = 0; i < argv.length; i++) {
 		const arg = argv[i];
@@ -128,9 +136,11 @@ function parseArgs(argv: string[]): Options {
 		else if (arg === "--mcp-only") options.mcpOnly = true;
 		else if (arg === "--no-browse") options.browse = false;
 		else if (arg === "--browse-only") options.browseOnly = true;
+		else if (arg === "--no-tree") options.tree = false;
+		else if (arg === "--tree-only") options.treeOnly = true;
 		else if (arg === "--help" || arg === "-h") {
 			console.log(
-				"npm run bench -- [--runs N] [--sizes 10k,100k,1m] [--large] [--no-chain] [--json FILE] [--no-stores | --stores-only] [--no-html | --html-only] [--no-serve | --serve-only] [--no-import | --import-only] [--no-direct | --direct-only] [--base CLI] [--no-index | --index-only] [--no-mcp | --mcp-only] [--no-browse | --browse-only]",
+				"npm run bench -- [--runs N] [--sizes 10k,100k,1m] [--large] [--no-chain] [--json FILE] [--no-stores | --stores-only] [--no-html | --html-only] [--no-serve | --serve-only] [--no-import | --import-only] [--no-direct | --direct-only] [--base CLI] [--no-index | --index-only] [--no-mcp | --mcp-only] [--no-browse | --browse-only] [--no-tree | --tree-only]",
 			);
 			process.exit(0);
 		} else throw new Error(`unknown argument ${arg}`);
@@ -418,6 +428,16 @@ async function main(): Promise<void> {
 		if (!(await browse())) process.exitCode = 1;
 		return;
 	}
+	const treeView = (piModule?: string) =>
+		runTreeView({
+			runs: options.runs,
+			...(options.base ? { base: options.base } : {}),
+			...(piModule ? { piModule } : {}),
+		});
+	if (options.treeOnly) {
+		if (!(await treeView(piSessionManagerModule()))) process.exitCode = 1;
+		return;
+	}
 	const direct = () => runDirectRead({ runs: options.runs, ...(options.base ? { base: options.base } : {}) });
 	if (options.directOnly) {
 		if (!(await direct())) process.exitCode = 1;
@@ -606,6 +626,7 @@ async function main(): Promise<void> {
 	if (rows.some((r) => r.ratio === "**MISMATCH**" || r.ours === "fails")) process.exitCode = 1;
 	if (options.html) await runHtml({ runs: options.runs, sizes: options.sizes, ...baseCli });
 	if (options.serve) await runServe({ runs: options.runs, sizes: options.sizes, ...baseCli });
+	if (options.tree && !(await treeView(piModule))) process.exitCode = 1;
 	if (options.import) await runImport({ runs: options.runs });
 	if (options.stores) await runStores({ runs: options.runs, large: options.sizes.includes("1m") });
 	if (options.direct && !(await direct())) process.exitCode = 1;

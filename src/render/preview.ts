@@ -8,7 +8,7 @@
 
 import type { SessionRecord, UnknownEntry } from "../core/types.js";
 import { isObject } from "../core/validate.js";
-import { sanitize } from "./sanitize.js";
+import { BIDI_CONTROL_CLASS, sanitize } from "./sanitize.js";
 import { segmentGraphemes, truncateToWidth } from "./text-width.js";
 
 // What makes text safe for a terminal, in a module of its own (the CLI's error output needs it
@@ -45,8 +45,8 @@ export function oneLine(text: string, max: number = DEFAULT_PREVIEW_LENGTH): str
 	// Never scan more than needed: a tool result may be a megabyte long. The start is read first
 	// (four characters a cluster), more only when its cleaned text is too short to decide.
 	const budget = Math.max(16, max * 16);
-	const ascii = oneLineAscii(text, max, budget);
-	if (ascii !== undefined) return ascii;
+	const simple = oneLineSimple(text, max, budget);
+	if (simple !== undefined) return simple;
 	for (let size = Math.min(budget, Math.max(64, max * 4)); ; size = Math.min(budget, size * 4)) {
 		const whole = text.length <= size;
 		const clean = sanitize(whole ? text : text.slice(0, size))
@@ -59,28 +59,67 @@ export function oneLine(text: string, max: number = DEFAULT_PREVIEW_LENGTH): str
 	}
 }
 
+/** What a code unit is to {@link oneLineSimple}; 0: not known yet. */
+const VISIBLE = 1;
+const SPACE = 2;
+const DROPPED = 3;
+const JOINING = 4;
+
+/** Each UTF-16 code unit's class, found on first use (ASCII at once). */
+const CLASSES = new Uint8Array(0x10000);
+for (let c = 0; c < 0x80; c++) CLASSES[c] = c <= 0x20 || c === 0x7f ? SPACE : VISIBLE;
+const INVISIBLE_ONE = new RegExp(`^[${BIDI_CONTROL_CLASS}\\ufeff]$`);
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
+const CONTROL_ONE = /^[\u0000-\u001f\u007f-\u009f\u2028\u2029\s]$/;
+
+function classOf(c: number): number {
+	let k = CLASSES[c] as number;
+	if (k === 0) {
+		const ch = String.fromCharCode(c);
+		// As sanitize and the collapse treat it: dropped first, then controls and spaces are one space.
+		if (INVISIBLE_ONE.test(ch)) k = DROPPED;
+		else if ((c >= 0xd800 && c <= 0xdfff) || JOINS.test(ch)) k = JOINING;
+		else if (CONTROL_ONE.test(ch)) k = SPACE;
+		else k = VISIBLE;
+		CLASSES[c] = k;
+	}
+	return k;
+}
+
 /**
- * {@link oneLine} of a text whose characters up to the decision are ASCII, in one pass without
- * the regular expressions: there every control character is whitespace (sanitized to a space,
- * then collapsed with the spaces) and every other character a cluster of its own. Undefined
- * when a character beyond ASCII comes first (the general path then decides); else what the
- * general path gives, which reads at most the first `budget` characters.
+ * {@link oneLine} in one pass without the regular expressions, for a text with no character
+ * that joins clusters (see {@link JOINS}) before the decision: there every code unit is a
+ * cluster of its own, and is dropped (bidi controls, the BOM), whitespace (controls, spaces of
+ * every kind: a run of them is one space) or shown. Undefined when a joining character comes
+ * first (the general path then decides); else what the general path gives, which reads at
+ * most the first `budget` characters.
  */
-function oneLineAscii(text: string, max: number, budget: number): string | undefined {
+function oneLineSimple(text: string, max: number, budget: number): string | undefined {
 	if (!(max >= 0) || max !== Math.floor(max)) return undefined;
 	const end = Math.min(text.length, budget);
 	// The cleaned text so far is `out` and then text[start, i) as it is (a piece whose only
 	// whitespace is single spaces); `count` is its length. `run` is where a whitespace run not
-	// written yet starts (-1: none), `plain` whether that run is one space.
+	// written yet starts (-1: none), `plain` whether that run is one space and nothing else.
 	let out = "";
 	let start = -1;
 	let count = 0;
 	let run = -1;
 	let plain = false;
+	const piece = (to: number) => (start === -1 ? "" : text.slice(start, to));
 	for (let i = 0; i < end; i++) {
 		const c = text.charCodeAt(i);
-		if (c >= 0x80) return undefined;
-		if (c <= 0x20 || c === 0x7f) {
+		const k = classOf(c);
+		if (k === JOINING) return undefined;
+		if (k === DROPPED) {
+			// Gone before the rest is cleaned: it splits a piece, and a run over it is not one space.
+			if (run !== -1) plain = false;
+			else if (start !== -1) {
+				out += text.slice(start, i);
+				start = -1;
+			}
+			continue;
+		}
+		if (k === SPACE) {
 			// Leading whitespace is trimmed.
 			if (count === 0) continue;
 			if (run === -1) {
@@ -91,19 +130,19 @@ function oneLineAscii(text: string, max: number, budget: number): string | undef
 		}
 		if (run !== -1) {
 			// The run becomes one space: more than max characters, or one more.
-			if (count === max) return `${out}${text.slice(start, run)}…`;
-			if (!plain) {
-				out += `${text.slice(start, run)} `;
+			if (count === max) return `${out}${piece(run)}…`;
+			if (!plain || start === -1) {
+				out += `${piece(run)} `;
 				start = i;
 			}
 			count++;
 			run = -1;
 		}
-		if (count === max) return `${(out + text.slice(start, i)).trimEnd()}…`;
+		if (count === max) return `${(out + piece(i)).trimEnd()}…`;
 		if (start === -1) start = i;
 		count++;
 	}
-	const clean = start === -1 ? out : out + text.slice(start, run === -1 ? end : run);
+	const clean = out + piece(run === -1 ? end : run);
 	if (end === text.length) return clean;
 	// Undecided at the budget: cut there.
 	return `${clean.trimEnd()}…`;

@@ -83,9 +83,10 @@ test("the text in pieces is the text in one string, each piece whole lines", () 
 	assert.deepEqual(renderTreePieces([], {}), ["(empty)\n"]);
 });
 
-test("the preview of ASCII text, in one pass, is the one the regular expressions make (property)", () => {
-	// The general path of oneLine as it was before the ASCII one: sanitize, collapse, trim, cut;
-	// read in growing prefixes up to the budget. In ASCII a character is a cluster.
+test("the preview in one pass is the one the regular expressions and the segmenter make (property)", () => {
+	// The general path of oneLine as it was before the one-pass one: sanitize, collapse, trim,
+	// cut by grapheme clusters; read in growing prefixes up to the budget.
+	const segmenter = new Intl.Segmenter(undefined, { granularity: "grapheme" });
 	const reference = (text: string, max: number): string => {
 		const budget = Math.max(16, max * 16);
 		for (let size = Math.min(budget, Math.max(64, max * 4)); ; size = Math.min(budget, size * 4)) {
@@ -93,25 +94,31 @@ test("the preview of ASCII text, in one pass, is the one the regular expressions
 			const clean = sanitize(whole ? text : text.slice(0, size))
 				.replace(/\s+/g, " ")
 				.trim();
-			if (clean.length > max) return `${clean.slice(0, max).trimEnd()}…`;
+			const clusters = [...segmenter.segment(clean)].map((part) => part.segment);
+			if (clusters.length > max) return `${clusters.slice(0, max).join("").trimEnd()}…`;
 			if (whole) return clean;
 			if (size >= budget) return `${clean.trimEnd()}…`;
 		}
 	};
-	const pieces = fc.constantFrom("a", "bc", " ", "  ", "\n", "\r\n", "\t", "\u0000", "\u001b[2J", "\u007f", "x y", "~");
-	fc.assert(
-		fc.property(
-			fc.array(pieces, { maxLength: 400 }),
-			fc.integer({ min: 0, max: 30 }),
-			fc.nat(40),
-			(parts, max, lead) => {
-				const text = " ".repeat(lead) + parts.join("");
-				assert.equal(oneLine(text, max), reference(text, max));
-			},
-		),
-		{ numRuns: 3000 },
-	);
+	const ascii = ["a", "bc", " ", "  ", "\n", "\r\n", "\t", "\u0000", "\u001b[2J", "\u007f", "x y", "~"];
+	const wider = ["中", "é", "“", "\u00a0", "\u0085", "\u2028", "\u3000", "\u200e", "\u202e", "\ufeff", "\u061c"];
+	const joining = ["e\u0301", "👍", "\u200d", "\ud800", "\u1100\u1161"];
+	for (const pool of [ascii, [...ascii, ...wider], [...ascii, ...wider, ...joining]]) {
+		fc.assert(
+			fc.property(
+				fc.array(fc.constantFrom(...pool), { maxLength: 400 }),
+				fc.integer({ min: 0, max: 30 }),
+				fc.nat(40),
+				(parts, max, lead) => {
+					const text = " ".repeat(lead) + parts.join("");
+					assert.equal(oneLine(text, max), reference(text, max));
+				},
+			),
+			{ numRuns: 2000 },
+		);
+	}
 	// Past the budget with nothing decided: cut there.
 	assert.equal(oneLine(`a${" ".repeat(2000)}b`, 10), "a…");
 	assert.equal(oneLine(`${"\n".repeat(2000)}b`, 10), "…");
+	assert.equal(oneLine(`a \u200eb\u200e c\u00a0\u00a0d`, 10), "a b c d");
 });
