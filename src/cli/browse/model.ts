@@ -113,14 +113,11 @@ export class SearchTexts {
 		return this.next >= this.entries.length;
 	}
 
-	/** Adds the texts of the next entries until `due()` says to stop (asked every 64 entries). */
+	/** Adds the texts of the next entries until `due()` says to stop (asked after each entry). */
 	fill(due: () => boolean): void {
 		while (this.next < this.entries.length) {
-			const end = Math.min(this.entries.length, this.next + 64);
-			for (; this.next < end; this.next++) {
-				const entry = this.entries[this.next] as SessionEntry;
-				this.texts.set(entry.id, entrySearchText(entry).toLowerCase());
-			}
+			const entry = this.entries[this.next++] as SessionEntry;
+			this.texts.set(entry.id, entrySearchText(entry).toLowerCase());
 			if (due()) return;
 		}
 	}
@@ -132,26 +129,26 @@ export class SearchTexts {
 }
 
 /**
- * Whether `query` matches a row as {@link searchMatcher} on {@link rowSearchText} says, looked
- * up in `texts` where it can be: a query in lower case is looked for in the lowered text (what
- * the matcher does); a query with capitals must be in the lowered text in lower case first
- * (for an ASCII query, lowering keeps a match a match), then in the row's own text. A row with
- * a label, or an entry not in `texts`, is described as before.
+ * Whether `query` matches a row as {@link searchMatcher} on {@link rowSearchText} says, given
+ * the row's lowered search text from {@link SearchTexts} where there is one: a query in lower
+ * case is looked for in the lowered text (what the matcher does); a query with capitals must
+ * be in the lowered text in lower case first (for an ASCII query lowering keeps a match a
+ * match), then in the row's own text. A row with a label, or without a lowered text, is
+ * described as before.
  */
-export function matchesRow(
-	row: TreeLayoutRow,
-	query: string,
-	matches: (text: string) => boolean,
-	texts: SearchTexts | undefined,
-): boolean {
-	if (row.kind !== "entry") return matches("");
-	const lowered = texts && row.node.label === undefined ? texts.lowered(viewId(row.node)) : undefined;
-	if (lowered !== undefined) {
-		const lower = query.toLowerCase();
-		if (lower === query) return lowered.includes(query);
-		if (isAscii(query) && !lowered.includes(lower)) return false;
-	}
-	return matches(rowSearchText(row));
+export function rowMatcher(query: string): (row: TreeLayoutRow, lowered: string | undefined) => boolean {
+	const matches = searchMatcher(query);
+	const lower = query.toLowerCase();
+	const caseless = lower === query;
+	const ascii = isAscii(query);
+	return (row, lowered) => {
+		if (row.kind !== "entry") return matches("");
+		if (lowered !== undefined && row.node.label === undefined) {
+			if (caseless) return lowered.includes(query);
+			if (ascii && !lowered.includes(lower)) return false;
+		}
+		return matches(rowSearchText(row));
+	};
 }
 
 /**
@@ -211,6 +208,8 @@ export function foldRows(layout: TreeLayout, collapsed: ReadonlySet<string>, fol
 interface KeptLayout {
 	readonly layout: TreeLayout;
 	readonly index: ReadonlyMap<string, number>;
+	/** The key of each row. */
+	readonly keys: readonly string[];
 }
 
 /** The selection, the scroll position and the rows of the tree being browsed. */
@@ -234,6 +233,7 @@ export class BrowseModel {
 	private base: KeptLayout = {
 		layout: { rows: [], active: new Set(), leafShownAt: null, shown: new Set() },
 		index: new Map(),
+		keys: [],
 	};
 	/** The folds applied to them, in order. */
 	private folds: FoldAt[] = [];
@@ -268,8 +268,13 @@ export class BrowseModel {
 		if (base === undefined) {
 			const layout = layoutTree(this.source.roots, { leafId: this.source.leafId, filter: this.filter });
 			const index = new Map<string, number>();
-			for (let i = 0; i < layout.rows.length; i++) index.set(rowKey(layout.rows[i] as TreeLayoutRow), i);
-			base = { layout, index };
+			const keys: string[] = [];
+			for (let i = 0; i < layout.rows.length; i++) {
+				const key = rowKey(layout.rows[i] as TreeLayoutRow);
+				keys.push(key);
+				index.set(key, i);
+			}
+			base = { layout, index, keys };
 			this.layouts.set(this.filter, base);
 		}
 		this.base = base;
@@ -280,6 +285,24 @@ export class BrowseModel {
 		this.leafShownAt = base.layout.leafShownAt;
 		if (keep !== undefined) this.selectKey(keep);
 		else this.selected = Math.min(this.selected, Math.max(0, rows.length - 1));
+	}
+
+	/**
+	 * The row in the kept layout of each row (-1 for a `… N more` row), or undefined when nothing
+	 * is folded (each row is its own).
+	 */
+	private baseRows(): Int32Array | undefined {
+		if (this.folds.length === 0) return undefined;
+		const out = new Int32Array(this.rows.length);
+		let at = 0;
+		let i = 0;
+		for (const fold of this.folds) {
+			while (at <= fold.at) out[i++] = at++;
+			out[i++] = -1;
+			at += fold.count;
+		}
+		while (i < out.length) out[i++] = at++;
+		return out;
 	}
 
 	/**
@@ -476,12 +499,18 @@ export class BrowseModel {
 	search(query: string, dir: 1 | -1, includeSelected = false): boolean {
 		const count = this.rows.length;
 		if (query === "" || count === 0) return false;
-		const matches = searchMatcher(query);
+		const matches = rowMatcher(query);
+		const texts = this.searchTexts;
+		// Each row's id from the kept layout's keys (`rowKey` on every row would cost more than the search).
+		const { keys } = this.base;
+		const baseRows = texts ? this.baseRows() : undefined;
 		const start = includeSelected ? this.selected : this.selected + dir;
 		for (let k = 0; k < count; k++) {
 			const i = (((start + dir * k) % count) + count) % count;
 			const row = this.rows[i];
-			if (row && matchesRow(row, query, matches, this.searchTexts)) {
+			const at = baseRows ? (baseRows[i] as number) : i;
+			const id = texts && at >= 0 ? keys[at] : undefined;
+			if (row && matches(row, id === undefined ? undefined : texts?.lowered(id))) {
 				this.selected = i;
 				return true;
 			}
