@@ -77,7 +77,54 @@ export interface SideFigures {
 	/** Median milliseconds of `layoutTree` in that leaf change, when the client reports it. */
 	layoutMs?: number;
 	layoutSamples: number[];
+	/** Milliseconds from the navigation's start to each step of the page's start (see {@link PHASES}), every sample. */
+	phaseSamples: Record<string, number[]>;
 	error?: string;
+}
+
+/**
+ * The steps of a page's start, in order, as milliseconds from the navigation's start: the
+ * file read (`responseEnd`), the HTML parsed (`domInteractive`), then the client's marks
+ * (data.ts, app.ts): the records decompressed and decoded to text, parsed, the tree loaded and
+ * indexed, the first render done. What bounds the time to interactive.
+ */
+export const PHASES = [
+	["response", "file read"],
+	["dom", "HTML parsed"],
+	["session-tree:decoded", "gunzip + UTF-8"],
+	["session-tree:parsed", "JSON.parse"],
+	["session-tree:loaded", "loadTree"],
+	["session-tree:indexed", "getTree + index"],
+	["session-tree:rendered", "first render"],
+] as const;
+
+/** The page's {@link PHASES}, read after it is interactive. */
+const READ_PHASES = `(() => {
+	const nav = performance.getEntriesByType("navigation")[0];
+	const out = { response: nav?.responseEnd, dom: nav?.domInteractive };
+	for (const mark of performance.getEntriesByType("mark")) if (mark.name.startsWith("session-tree:")) out[mark.name] = mark.startTime;
+	return out;
+})()`;
+
+/** Adds the page's {@link PHASES} to `samples`. */
+export async function readPhases(page: Page, samples: Record<string, number[]>): Promise<void> {
+	const phases = (await page.evaluate(READ_PHASES)) as Record<string, number | undefined>;
+	for (const [key, at] of Object.entries(phases)) {
+		if (typeof at === "number") samples[key] = [...(samples[key] ?? []), at];
+	}
+}
+
+/** The medians of the {@link PHASES} of a side, as a line. */
+export function phasesLine(samples: Record<string, number[]>): string {
+	const parts: string[] = [];
+	let before = 0;
+	for (const [key, name] of PHASES) {
+		const at = median(samples[key] ?? []);
+		if (at === undefined) continue;
+		parts.push(`${name} ${fmtMs(at - before)}`);
+		before = at;
+	}
+	return parts.join(", ");
 }
 
 /** The figures of one file. */
@@ -96,6 +143,7 @@ function emptySide(): SideFigures {
 		interactiveSamples: [],
 		leafChangeSamples: [],
 		layoutSamples: [],
+		phaseSamples: {},
 	};
 }
 
@@ -227,6 +275,7 @@ export async function measurePage(browser: Browser, url: string, side: SideFigur
 		await page.goto(url, { waitUntil: "commit", timeout });
 		await waitInteractive(page, timeout);
 		side.interactiveSamples.push(performance.now() - begin);
+		await readPhases(page, side.phaseSamples);
 		const change = await changeLeaf(page);
 		side.leafChangeSamples.push(change.ms);
 		if (change.layoutMs !== undefined) side.layoutSamples.push(change.layoutMs);
@@ -319,6 +368,7 @@ export async function runHtml(options: HtmlOptions): Promise<HtmlFigures[]> {
 						`leaf change ${fmtMs(side.leafChangeMs)}${side.layoutMs !== undefined ? ` (layoutTree ${fmtMs(side.layoutMs)})` : ""}` +
 						`${side.error ? ` — fails: ${side.error}` : ""} (${((Date.now() - started) / 1000).toFixed(0)} s so far)`,
 				);
+				log(`  the page's start, step by step (medians): ${phasesLine(side.phaseSamples)}`);
 			}
 		}
 	} finally {

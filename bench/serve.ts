@@ -36,7 +36,7 @@ import { type Browser, chromium } from "playwright-core";
 import { Session } from "../src/session.js";
 import { CHROMIUM, CHROMIUM_ARGS } from "../test/support/browser.js";
 import { DATA_DIR, ensureFile, filesForSize, REPO_ROOT } from "./generate.js";
-import { changeLeaf, waitInteractive } from "./html.js";
+import { changeLeaf, phasesLine, readPhases, waitInteractive } from "./html.js";
 import { fmtMs, markdownTable, median, scriptArgs } from "./shared.js";
 
 /** Options of {@link runServe}. */
@@ -68,6 +68,8 @@ export interface ServeFigures {
 	leafChangeSamples: number[];
 	layoutMs?: number;
 	layoutSamples: number[];
+	/** The page's start, step by step (bench/html.ts PHASES), every sample. */
+	phaseSamples: Record<string, number[]>;
 	appendMs?: number;
 	appendSamples: number[];
 	error?: string;
@@ -159,6 +161,7 @@ async function measureFile(browser: Browser, main: string, runs: number, figure:
 				await tab.goto(page, { waitUntil: "commit", timeout: 180_000 });
 				await waitInteractive(tab);
 				figure.readySamples.push(performance.now() - begin);
+				await readPhases(tab, figure.phaseSamples);
 				const change = await changeLeaf(tab);
 				figure.leafChangeSamples.push(change.ms);
 				if (change.layoutMs !== undefined) figure.layoutSamples.push(change.layoutMs);
@@ -336,6 +339,7 @@ export async function runServe(options: ServeBenchOptions): Promise<ServeFigures
 					readySamples: [],
 					leafChangeSamples: [],
 					layoutSamples: [],
+					phaseSamples: {},
 					appendSamples: [],
 				};
 				figures.push(figure);
@@ -349,6 +353,7 @@ export async function runServe(options: ServeBenchOptions): Promise<ServeFigures
 						`leaf change ${fmtMs(figure.leafChangeMs)}${figure.layoutMs !== undefined ? ` (layoutTree ${fmtMs(figure.layoutMs)})` : ""}, ` +
 						`append shown in ${fmtMs(figure.appendMs)}${figure.error ? ` — fails: ${figure.error}` : ""}`,
 				);
+				log(`  the page's start, step by step (medians): ${phasesLine(figure.phaseSamples)}`);
 			}
 		}
 		const list: ListFigures = { sessions: 10_000 };

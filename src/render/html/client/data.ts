@@ -74,9 +74,10 @@ export function readViewOptions(): ViewOptions {
 export async function readSessionData(): Promise<SessionData> {
 	const compressed = base64Bytes(embedded(DATA_ELEMENT_ID));
 	const stream = new Blob([compressed]).stream().pipeThrough(new DecompressionStream("gzip"));
-	const blob = await new Response(stream).blob();
-	const jsonl = new Blob([blob], { type: "application/x-ndjson" });
-	const text = await jsonl.text();
+	// Bytes, decoded here: a Blob read back as text would cross to the browser's process and back.
+	const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
+	const text = new TextDecoder().decode(bytes);
+	const jsonl = new Blob([bytes], { type: "application/x-ndjson" });
 	performance.mark("session-tree:decoded");
 	const lines: ParsedLine[] = [];
 	let unreadable = 0;
