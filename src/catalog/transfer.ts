@@ -184,7 +184,7 @@ async function writeSession(
 		const rest = recordBatches({ ...read, lines: read.lines.slice(held.count) }, location);
 		await appendBatches(store, rest, held.position, "copy");
 		await store.flush();
-		await verifyCopy(read, location, store);
+		await verifyCopy(read, store);
 	} catch (error) {
 		if (created) await removeUnfinished(store, collection);
 		throw error;
@@ -324,7 +324,7 @@ async function updateSession(
  * compared as records (a source line with other spacing, say). Batch by batch: a copy of a
  * large file never holds all of its lines at once.
  */
-async function verifyCopy(original: StoreRead, location: string, store: SessionStore): Promise<void> {
+async function verifyCopy(original: StoreRead, store: SessionStore): Promise<void> {
 	const copied = lineTexts(await store.read());
 	let line = 0;
 	const differs = () =>
