@@ -40,8 +40,11 @@ export type StoreTask =
 	 * `count` awaited appends; the session is deleted afterwards.
 	 */
 	| { op: "append"; dir: string; count: number; durability: "none" | "fsync" }
-	/** Session.open(location, { load }) + buildSessionContext(). `probe` warms the connection first. */
-	| { op: "resume"; location: string; load: "context" | "all"; probe: string }
+	/**
+	 * Session.open(location, { load }) + buildSessionContext() (with `tree`, getTree() between
+	 * them: a full open's walk of every node). `probe` warms the connection first.
+	 */
+	| { op: "resume"; location: string; load: "context" | "all"; probe: string; tree?: boolean }
 	/** searchSessions(collectionAt(collection), compileQuery({ pattern }), { scan }). */
 	| { op: "search"; collection: string; pattern: string; scan: boolean; probe?: string };
 
@@ -63,9 +66,22 @@ export interface StoreMeasurement {
 	location?: string;
 	/** import: why an existing copy was replaced. */
 	reason?: string;
+	/** resume with `tree`: the nodes getTree() gave. */
+	nodes?: number;
 	/** Peak resident set size of the process, bytes. */
 	maxRss: number;
 	error?: string;
+}
+
+/** The nodes of a tree, walked without recursion. */
+function countNodes(roots: readonly { children: readonly unknown[] }[]): number {
+	let count = 0;
+	const stack = [...roots];
+	for (let node = stack.pop(); node; node = stack.pop()) {
+		count++;
+		for (const child of node.children) stack.push(child as { children: readonly unknown[] });
+	}
+	return count;
 }
 
 function sha256(text: string): string {
@@ -190,6 +206,7 @@ async function measure(task: StoreTask): Promise<StoreMeasurement> {
 		result.connectMs = await warmUp(task.probe);
 		const t0 = performance.now();
 		const session = await Session.open(task.location, { load: task.load });
+		if (task.tree) result.nodes = countNodes(session.getTree());
 		const context = session.buildSessionContext();
 		result.ms = performance.now() - t0;
 		const { messages, thinkingLevel, model } = context;

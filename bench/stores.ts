@@ -30,7 +30,7 @@ import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { DATA_DIR, ensureFile, filesForSize, generateSession, Rng } from "./generate.js";
-import { fmtMiB, fmtMs, markdownTable, median } from "./shared.js";
+import { fmtMiB, fmtMs, markdownTable, median, scriptArgs } from "./shared.js";
 import type { StoreMeasurement, StoreTask } from "./store-child.js";
 
 const STORE_CHILD = join(dirname(fileURLToPath(import.meta.url)), "store-child.js");
@@ -119,9 +119,14 @@ function storeDefs(tempDir: string): StoreDef[] {
 
 // ---- child processes -----------------------------------------------------------------------------
 
-function runStoreChild(task: StoreTask, timeoutMs = 20 * 60_000, nodeArgs: string[] = []): StoreMeasurement {
+function runStoreChild(
+	task: StoreTask,
+	timeoutMs = 20 * 60_000,
+	nodeArgs: string[] = [],
+	script = STORE_CHILD,
+): StoreMeasurement {
 	const extra = (process.env.BENCH_NODE_ARGS ?? "").split(" ").filter(Boolean);
-	const child = spawnSync(process.execPath, [...extra, ...nodeArgs, STORE_CHILD, JSON.stringify(task)], {
+	const child = spawnSync(process.execPath, [...extra, ...nodeArgs, script, JSON.stringify(task)], {
 		encoding: "utf8",
 		maxBuffer: 16 * MiB,
 		timeout: timeoutMs,
@@ -626,4 +631,155 @@ export async function runStores(options: StoresOptions): Promise<void> {
 	} finally {
 		rmSync(tempDir, { recursive: true, force: true });
 	}
+}
+
+// ---- the database targets of issue 28 -------------------------------------------------------------------
+
+/** Options of {@link runDatabaseTargets}. */
+export interface DatabaseTargetsOptions {
+	/** The bench file measured with this build: "1m" (s1m) or "100k". */
+	size: string;
+	/**
+	 * Another build's bench directory (its `bench/data/.build/bench`, holding store-child.js),
+	 * measured in the same run on `baseSize`.
+	 */
+	base?: string;
+	/** The bench file measured with the base build (its 1M copy into SQLite takes 500 s or more). */
+	baseSize: string;
+	/** Runs of the full opens and searches (the median is reported); copies run once. */
+	runs: number;
+	/** Skip PostgreSQL. */
+	noPostgres?: boolean;
+	log?: (line: string) => void;
+}
+
+/** The size of a SQLite database with its WAL, bytes. */
+function databaseBytes(file: string): number {
+	let bytes = 0;
+	for (const name of [file, `${file}-wal`]) if (existsSync(name)) bytes += statSync(name).size;
+	return bytes;
+}
+
+/**
+ * The database targets of issue 28, for one build (ours, or the base's): `copy` of a bench file
+ * into a new SQLite database (default heap) and a PostgreSQL schema (12 GiB heap: its read-back
+ * parses every record), the SQLite file's size against the JSONL's, a full open (`load: "all"`,
+ * getTree, buildSessionContext) from each under the default heap, and the search of the 1,000
+ * sessions through each index. Prints one table.
+ */
+export function runDatabaseTargets(options: DatabaseTargetsOptions): void {
+	const log = options.log ?? ((line: string) => console.log(line));
+	const pgBase = process.env.SESSION_TREE_PG_URL || DEFAULT_PG_URL;
+	const sides = [
+		{ name: "ours", script: STORE_CHILD, size: options.size },
+		...(options.base ? [{ name: "base", script: join(options.base, "store-child.js"), size: options.baseSize }] : []),
+	];
+	const rows: string[][] = [];
+	const set = ensureSearchSet(log);
+	log(`\n== database targets (issue 28): load average ${loadavg()[0]?.toFixed(2)} ==`);
+	for (const side of sides) {
+		const bench = filesForSize(side.size)[0];
+		if (!bench) throw new Error(`no bench file of size ${side.size}`);
+		const { file, stats } = ensureFile(bench, log);
+		const records = stats.entries + 1;
+		const run = (task: StoreTask, nodeArgs: string[] = [], timeout = 90 * 60_000) =>
+			runStoreChild(task, timeout, nodeArgs, side.script);
+		const sqliteFile = join(DATA_DIR, `targets-${side.name}.db`);
+		const sqlite = `sqlite:${sqliteFile}`;
+		const pg = withSchema(pgBase, `session_tree_targets_${side.name}`);
+		const targets = [
+			{ label: "SQLite", collection: sqlite, heap: [] as string[] },
+			...(options.noPostgres ? [] : [{ label: "PostgreSQL", collection: pg, heap: ["--max-old-space-size=12288"] }]),
+		];
+		const add = (figure: string, value: string, check = "") => rows.push([side.name, bench.name, figure, value, check]);
+		const reference = run({ op: "resume", location: file, load: "all", probe: file, tree: true });
+		add("JSONL full open (all + getTree + context)", fmtMs(reference.ms), `peak RSS ${fmtMiB(reference.maxRss)}`);
+		log(`${side.name}: JSONL full open of ${bench.name}: ${fmtMs(reference.ms)}`);
+		for (const target of targets) {
+			const location = inCollection(target.collection, `bench-${bench.name}`);
+			if (target.label === "SQLite")
+				for (const suffix of ["", "-wal", "-shm"]) rmSync(sqliteFile + suffix, { force: true });
+			log(`${side.name}: copy ${bench.name} into ${target.label}...`);
+			const copy = run(
+				{ op: "import", file, location, collection: target.collection, records, bytes: stats.bytes, force: true },
+				target.heap,
+			);
+			const heap = target.heap.length > 0 ? "12 GiB heap" : "default heap";
+			add(
+				`copy into ${target.label}`,
+				copy.error ? "fails" : fmtMs(copy.ms),
+				copy.error ?? `${heap}; peak RSS ${fmtMiB(copy.maxRss)}`,
+			);
+			log(`  ${copy.error ?? fmtMs(copy.ms)}`);
+			if (copy.error) continue;
+			if (target.label === "SQLite") {
+				const bytes = databaseBytes(sqliteFile);
+				add("SQLite file / JSONL", `${(bytes / stats.bytes).toFixed(2)}×`, `${fmtMiB(bytes)} / ${fmtMiB(stats.bytes)}`);
+			}
+			const opens: StoreMeasurement[] = [];
+			for (let k = 0; k < options.runs; k++) {
+				const open = run({ op: "resume", location, load: "all", probe: location, tree: true });
+				opens.push(open);
+				if (open.error) break;
+			}
+			const failed = opens.find((open) => open.error);
+			const same = opens.every((open) => open.hash === reference.hash);
+			add(
+				`full open from ${target.label} (default heap)`,
+				failed ? "fails" : fmtMs(median(opens.map((open) => open.ms ?? 0))),
+				failed?.error ??
+					`peak RSS ${fmtMiB(median(opens.map((open) => open.maxRss)))}; ${same ? "same context as JSONL" : "**MISMATCH**"}${opens[0]?.nodes === undefined ? "; no getTree (not in this build's child)" : ""}`,
+			);
+			if (!failed && !same) process.exitCode = 1;
+		}
+		// Search: the 1,000 sessions in a database of this build's own.
+		const searchFile = join(DATA_DIR, `targets-search-${side.name}.db`);
+		for (const suffix of ["", "-wal", "-shm"]) rmSync(searchFile + suffix, { force: true });
+		const searchCollection = `sqlite:${searchFile}`;
+		const imported = run({
+			op: "import-collection",
+			dir: SEARCH_DIR,
+			collection: searchCollection,
+			sessions: set.sessions,
+			bytes: set.bytes,
+			force: true,
+		});
+		if (imported.error) add("search 1,000 sessions (SQLite index)", "fails", imported.error);
+		else {
+			const searches: StoreMeasurement[] = [];
+			for (let k = 0; k < Math.max(3, options.runs); k++) {
+				searches.push(
+					run({
+						op: "search",
+						collection: searchCollection,
+						pattern: SEARCH.pattern,
+						scan: false,
+						probe: inCollection(searchCollection, "bench-probe"),
+					}),
+				);
+			}
+			const first = searches[0];
+			add(
+				"search 1,000 sessions (SQLite index)",
+				first?.error ? "fails" : fmtMs(median(searches.map((m) => m.ms ?? 0))),
+				first?.error ??
+					`${first?.hits} hits in ${first?.hitSessions} sessions (${set.expectedHits} planted); import ${fmtMs(imported.ms)}; file ${fmtMiB(databaseBytes(searchFile))}`,
+			);
+		}
+		for (const suffix of ["", "-wal", "-shm"]) rmSync(sqliteFile + suffix, { force: true });
+	}
+	log("");
+	log(markdownTable(["build", "file", "figure", "value", "notes"], rows));
+	log(`\n(load average now ${loadavg()[0]?.toFixed(2)})`);
+}
+
+const targetArgs = scriptArgs(import.meta.url);
+if (targetArgs && process.argv.includes("--db-targets")) {
+	runDatabaseTargets({
+		size: targetArgs("--size") ?? "1m",
+		base: targetArgs("--base"),
+		baseSize: targetArgs("--base-size") ?? "100k",
+		runs: Number(targetArgs("--runs") ?? 3),
+		noPostgres: process.argv.includes("--no-postgres"),
+	});
 }

@@ -169,9 +169,9 @@ function searchableText(line: string): string | null {
 }
 
 /** Records per chunk of the text index at most. */
-const CHUNK_RECORDS = 32;
+const CHUNK_RECORDS = 128;
 /** Characters of searchable text past which a chunk ends. */
-const CHUNK_CHARS = 16_384;
+const CHUNK_CHARS = 65_536;
 
 /**
  * Makes the chunks of the text index from records as they are inserted (rid and searchable
