@@ -3,7 +3,8 @@
  * process (wall time, CPU time, peak RSS; the output to a scratch file), `tree --depth 3`,
  * `tree --from ID` of an entry deep on the active path (alone and with `--depth 3`), the open
  * alone as their floor (`info FILE`, which opens the file as `tree` does and prints 8 lines),
- * and `getTree` ours against pi's SessionManager (fresh child processes, alternating).
+ * `getTree` ours against pi's SessionManager (fresh child processes, alternating), and the
+ * floor of any view that needs every body: reading the file and `JSON.parse` of every line.
  *
  * With `--base PATH` (another build's CLI, e.g. the previous commit's `dist/bin/session-tree.js`)
  * every command runs for it too, interleaved with ours, and its output must be byte for byte
@@ -232,11 +233,21 @@ export async function runTreeView(options: TreeViewOptions): Promise<boolean> {
 			(r === undefined ? "" : ` (≥ ${GET_TREE_TARGET}× ${r >= GET_TREE_TARGET ? "met" : "MISSED"})`) +
 			`; samples pi ${(times.pi ?? []).map((v) => v.toFixed(0)).join(" ")}, ours ${(times.ours ?? []).map((v) => v.toFixed(0)).join(" ")}`,
 	);
+	// What any view that needs every body pays: read the file and JSON.parse every line (wall
+	// and CPU time of the whole process, as for the commands above).
+	const floor: Sample[] = [];
+	const task: Task = { side: "floor", op: "parse", file };
+	for (let run = 0; run < Math.min(3, runs); run++) floor.push(runCli(CHILD, [JSON.stringify(task)], false));
+	const floorPick = (key: "wallMs" | "cpuMs") =>
+		median(floor.map((f) => f[key]).filter((v): v is number => v !== undefined));
+	log(
+		`floor: read + JSON.parse of every line (no tree, no output), whole process: wall ${fmtMs(floorPick("wallMs"))}, CPU ${fmtMs(floorPick("cpuMs"))}`,
+	);
 	log(`(load average now ${loadavg()[0]?.toFixed(2)})`);
 	const jsonFile = options.json ?? join(DATA_DIR, "last-tree-run.json");
 	writeFileSync(
 		jsonFile,
-		`${JSON.stringify({ date: new Date().toISOString(), node: process.version, file, base, deep, raw, getTree: times }, null, "\t")}\n`,
+		`${JSON.stringify({ date: new Date().toISOString(), node: process.version, file, base, deep, raw, getTree: times, floor }, null, "\t")}\n`,
 	);
 	return ok;
 }
