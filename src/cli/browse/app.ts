@@ -54,6 +54,8 @@ const CONTEXT_DELAY_MS = 30;
 const SLICE_MS = 4;
 /** How long after the first frame the search texts start to be made. */
 const SEARCH_TEXTS_DELAY_MS = 20;
+/** How long after a key the search texts wait, so that the key's frame is drawn first. */
+const KEY_PAUSE_MS = 50;
 
 /** The session's tree as the model reads it (asked again after every write). */
 export function sourceOf(session: Session): BrowseSource {
@@ -85,6 +87,8 @@ class BrowseScreen implements Component {
 	/** The next slice of the search texts, and the wait before the first (see fillSearchTexts). */
 	private textsSlice: NodeJS.Immediate | undefined;
 	private textsTimer: NodeJS.Timeout | undefined;
+	/** When the last key came (the search texts wait after one). */
+	private lastKeyAt = 0;
 	private loading = false;
 	/** Rows moved from the preview to the tree with `+` and `-`. */
 	private treeShift = 0;
@@ -115,6 +119,11 @@ class BrowseScreen implements Component {
 		this.textsTimer = undefined;
 		this.textsSlice = undefined;
 		if (texts === undefined || texts.done) return;
+		const sinceKey = performance.now() - this.lastKeyAt;
+		if (sinceKey < KEY_PAUSE_MS) {
+			this.textsTimer = setTimeout(() => this.fillSearchTexts(texts), KEY_PAUSE_MS - sinceKey);
+			return;
+		}
 		const end = performance.now() + SLICE_MS;
 		texts.fill(() => performance.now() >= end);
 		this.textsSlice = setImmediate(() => this.fillSearchTexts(texts));
@@ -183,6 +192,7 @@ class BrowseScreen implements Component {
 	}
 
 	handleInput(data: string): void {
+		this.lastKeyAt = performance.now();
 		if (this.input) {
 			this.input.field.handleInput(data);
 			return;
