@@ -227,13 +227,19 @@ const CHANGE_LEAF = `(async () => {
 	const list = document.querySelector('[data-role="tree"]');
 	if (!list) throw new Error("the page has no sidebar");
 	list.scrollTop = list.scrollHeight / 2;
-	await frame();
-	await new Promise((done) => setTimeout(done, 100));
 	const { top, bottom } = list.getBoundingClientRect();
-	const rows = [...document.querySelectorAll("[data-tree-id]:not([data-on-path])")].filter((row) => {
+	const inView = () => [...document.querySelectorAll("[data-tree-id]:not([data-on-path])")].filter((row) => {
 		const box = row.getBoundingClientRect();
 		return box.top >= top && box.bottom <= bottom;
 	});
+	// The sidebar draws the rows of a new scroll position in an animation frame (sidebar.ts).
+	let rows = [];
+	for (let tries = 0; tries < 600 && rows.length === 0; tries++) {
+		await frame();
+		rows = inView();
+	}
+	if (rows.length === 0) rows = [...document.querySelectorAll("[data-tree-id]:not([data-on-path])")];
+	await new Promise((done) => setTimeout(done, 100));
 	const row = rows[Math.floor(rows.length / 2)];
 	const id = row?.getAttribute("data-tree-id");
 	if (!row || !id) throw new Error("no row off the active path in view");

@@ -25,7 +25,7 @@
  * Skipped, with the reason, without Chromium or without a CLI that has `serve`.
  *
  * Also runs alone (after `npm run bench` compiled it): `node bench/data/.build/bench/serve.js
- * [--runs N] [--sizes 10k,100k] [--base PATH]`.
+ * [--runs N] [--sizes 10k,100k] [--base PATH] [--no-list]`.
  */
 
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
@@ -50,6 +50,8 @@ export interface ServeBenchOptions {
 	json?: string;
 	/** Another build's CLI (its dist/bin/session-tree.js): its session page is measured too. */
 	base?: string;
+	/** Measure the sessions page over 10,000 sessions (default true; `--no-list` when run alone). */
+	list?: boolean;
 }
 
 /** The figures of one file. */
@@ -356,18 +358,20 @@ export async function runServe(options: ServeBenchOptions): Promise<ServeFigures
 				log(`  the page's start, step by step (medians): ${phasesLine(figure.phaseSamples)}`);
 			}
 		}
-		const list: ListFigures = { sessions: 10_000 };
-		try {
-			await measureList(browser, main, runs, list);
-		} catch (error) {
-			list.error = error instanceof Error ? error.message.split("\n")[0] : String(error);
+		if (options.list !== false) {
+			const list: ListFigures = { sessions: 10_000 };
+			try {
+				await measureList(browser, main, runs, list);
+			} catch (error) {
+				list.error = error instanceof Error ? error.message.split("\n")[0] : String(error);
+			}
+			log(
+				`sessions page over ${list.sessions.toLocaleString("en-US")} sessions: serve up in ${fmtMs(list.startMs)}, ` +
+					`first page ready in ${fmtMs(list.firstReadyMs)} (the index built), then the newest page in ` +
+					`${fmtMs(list.newestMs)} and the oldest in ${fmtMs(list.oldestMs)}${list.error ? ` — fails: ${list.error}` : ""}`,
+			);
+			if (list.error !== undefined) process.exitCode = 1;
 		}
-		log(
-			`sessions page over ${list.sessions.toLocaleString("en-US")} sessions: serve up in ${fmtMs(list.startMs)}, ` +
-				`first page ready in ${fmtMs(list.firstReadyMs)} (the index built), then the newest page in ` +
-				`${fmtMs(list.newestMs)} and the oldest in ${fmtMs(list.oldestMs)}${list.error ? ` — fails: ${list.error}` : ""}`,
-		);
-		if (list.error !== undefined) process.exitCode = 1;
 	} finally {
 		await browser.close();
 	}
@@ -414,6 +418,7 @@ if (arg) {
 		runs: Number.parseInt(arg("--runs") ?? "3", 10),
 		sizes: arg("--sizes")?.split(",").filter(Boolean),
 		json: arg("--json"),
+		list: !process.argv.includes("--no-list"),
 		...(arg("--base") !== undefined ? { base: arg("--base") as string } : {}),
 	});
 }

@@ -131,20 +131,26 @@ export class Sidebar {
 
 	/** Rows of each filter without a leaf: only the leaf's own row can differ (see treeFilterShows). */
 	private baseCounts: Map<TreeFilter, number> | undefined;
+	/** Whether the base counts are being computed (after the first render, when the page is idle). */
+	private countsPending = false;
 
+	/**
+	 * Writes the number of rows of each filter into its option. The counts go over every node
+	 * (every filter's rule for each), which the first render does not wait for: they are
+	 * computed once, when the page is next idle, and the options show the bare filter names
+	 * until then.
+	 */
 	private updateCounts(): void {
 		if (!this.baseCounts) {
-			const base = new Map<TreeFilter, number>(TREE_FILTERS.map((filter) => [filter, 0]));
-			// Archived branches count only where they are shown (the `all` filter).
-			const away = putAwayIds(this.source.roots);
-			for (const node of this.source.nodes.values()) {
-				const hidden = away.has(node.entry.id);
-				for (const filter of TREE_FILTERS) {
-					if (hidden && !showsArchived(filter)) continue;
-					if (treeFilterShows(node, filter, null)) base.set(filter, (base.get(filter) ?? 0) + 1);
-				}
-			}
-			this.baseCounts = base;
+			if (this.countsPending) return;
+			this.countsPending = true;
+			const compute = () => {
+				this.baseCounts = this.computeBaseCounts();
+				this.updateCounts();
+			};
+			if (typeof requestIdleCallback === "function") requestIdleCallback(compute, { timeout: 1000 });
+			else setTimeout(compute, 0);
+			return;
 		}
 		const leaf = this.leafId === null ? undefined : this.source.nodes.get(this.leafId);
 		for (const option of this.select.options) {
@@ -153,6 +159,20 @@ export class Sidebar {
 			if (leaf && treeFilterShows(leaf, filter, this.leafId) && !treeFilterShows(leaf, filter, null)) count++;
 			option.textContent = `${filter} (${groupDigits(count)})`;
 		}
+	}
+
+	private computeBaseCounts(): Map<TreeFilter, number> {
+		const base = new Map<TreeFilter, number>(TREE_FILTERS.map((filter) => [filter, 0]));
+		// Archived branches count only where they are shown (the `all` filter).
+		const away = putAwayIds(this.source.roots);
+		for (const node of this.source.nodes.values()) {
+			const hidden = away.has(node.entry.id);
+			for (const filter of TREE_FILTERS) {
+				if (hidden && !showsArchived(filter)) continue;
+				if (treeFilterShows(node, filter, null)) base.set(filter, (base.get(filter) ?? 0) + 1);
+			}
+		}
+		return base;
 	}
 
 	private relayout(reveal: boolean): void {
