@@ -11,7 +11,11 @@ import { DirectoryCollection } from "./directory-collection.js";
 import { FileSessionStore } from "./file-store.js";
 import { type LazyBackend, LazyCollection, LazyStore } from "./lazy-store.js";
 import { MemoryCollection, MemorySessionStore } from "./memory-store.js";
-import { SQL_COLLECTION_CAPABILITIES, SQL_STORE_CAPABILITIES, SQLITE_STORE_CAPABILITIES } from "./sql/capabilities.js";
+import {
+	POSTGRES_STORE_CAPABILITIES,
+	SQL_COLLECTION_CAPABILITIES,
+	SQLITE_STORE_CAPABILITIES,
+} from "./sql/capabilities.js";
 import { maskPassword, parsePostgresUrl, parseSqliteUrl, type SessionUrl, sessionUrl } from "./sql/urls.js";
 import type { SessionCollection, SessionStore } from "./store.js";
 import type { StoreOptions } from "./store-options.js";
@@ -63,7 +67,7 @@ const SQLITE: LazyBackend = {
 const POSTGRES: LazyBackend = {
 	locate: (location) => canonical(parsePostgresUrl(location)),
 	locateCollection: (location) => database(parsePostgresUrl(location), maskPassword(location)),
-	capabilities: SQL_STORE_CAPABILITIES,
+	capabilities: POSTGRES_STORE_CAPABILITIES,
 	collectionCapabilities: SQL_COLLECTION_CAPABILITIES,
 	load: async () => {
 		const { postgresStore, postgresCollection } = await import("./sql/postgres-store.js");

@@ -26,7 +26,17 @@ import {
 	readPostgresBackup,
 	searchWords,
 } from "../../src/storage/sql/postgres-store.js";
-import { chain, messageRecord, newHeader } from "../../src/testing/helpers.js";
+import {
+	chain,
+	entryId,
+	itemAt,
+	jsonTexts,
+	messageRecord,
+	newHeader,
+	okPosition,
+	okReplace,
+	recordsOf,
+} from "../../src/testing/helpers.js";
 import { assistantMessage, userMessage } from "../support/messages.js";
 import { postgresServer, query, testSchema } from "../support/postgres.js";
 
@@ -159,6 +169,38 @@ await client.end();`;
 				await Promise.all(pools.map((pool) => pool.end()));
 				await query(pg, `DROP SCHEMA IF EXISTS "${schema}" CASCADE; DROP SCHEMA IF EXISTS "${other}" CASCADE`);
 			}
+		});
+
+		test("a large session's full read: envelopes, bodies kept aside and read on use, after close too", async () => {
+			const location = db.session(randomUUID());
+			const store = new PostgresSessionStore(location, { lazyFrom: 0 });
+			const header = newHeader();
+			const p0 = await store.create(header);
+			const records = chain(2500, null, "paged");
+			const last = itemAt(records, -1);
+			const custom = { type: "custom", customType: "x", id: entryId(), parentId: last.id, timestamp: last.timestamp };
+			const p1 = okPosition(await store.append([...records, custom], p0));
+			const read = await store.read();
+			assert.equal(read.lines.filter((line) => line.envelope).length, 2500, "every message an envelope");
+			assert.equal(read.lines.at(-1)?.record?.type, "custom", "the custom entry parsed");
+			assert.deepEqual(
+				read.lines.map((line) => line.line),
+				Array.from({ length: 2502 }, (_, k) => k + 1),
+			);
+			await store.close();
+			assert.deepEqual(jsonTexts(recordsOf(read, store.capabilities)), jsonTexts([header, ...records, custom]));
+			const session = await Session.openStore(new PostgresSessionStore(location, { lazyFrom: 0 }), { load: "all" });
+			assert.equal(session.getBranch().length, 2501, "a full open reads the bodies on use");
+			assert.equal(JSON.stringify(session.getEntry(itemAt(records, 1234).id)), JSON.stringify(itemAt(records, 1234)));
+			// Below the threshold: parsed, as before.
+			const small = await new PostgresSessionStore(location).read();
+			assert.equal(small.lines.filter((line) => line.envelope).length, 0);
+			// After a replace: the new generation's records.
+			const racing = new PostgresSessionStore(location, { lazyFrom: 0 });
+			const replaced = okReplace(await racing.replace([header, ...records.slice(0, 3)], p1));
+			const again = await new PostgresSessionStore(location, { lazyFrom: 0 }).read();
+			assert.equal(again.position, replaced.position);
+			assert.deepEqual(jsonTexts(recordsOf(again, store.capabilities)), jsonTexts([header, ...records.slice(0, 3)]));
 		});
 
 		test("records come back byte for byte: unicode, U+2028, emoji, escapes; bytes counts the JSONL size", async () => {

@@ -11,10 +11,11 @@ import { PostgresSessionStore, readPostgresBackup } from "../../src/storage/sql/
 import { type ConformanceTarget, storeConformance } from "../../src/testing/index.js";
 import { postgresServer, type TestSchema, testSchema } from "../support/postgres.js";
 
-function postgresTarget(db: TestSchema, durability: Durability): ConformanceTarget {
+function postgresTarget(db: TestSchema, durability: Durability, lazyFrom?: number): ConformanceTarget {
+	const lazy = lazyFrom === undefined ? {} : { lazyFrom };
 	return {
-		newStore: () => new PostgresSessionStore(db.session(randomUUID()), { durability }),
-		sameSession: (store) => new PostgresSessionStore(store.location, { durability, privatePool: true }),
+		newStore: () => new PostgresSessionStore(db.session(randomUUID()), { durability, ...lazy }),
+		sameSession: (store) => new PostgresSessionStore(store.location, { durability, privatePool: true, ...lazy }),
 		readBackup: (backup) => readPostgresBackup(backup),
 	};
 }
@@ -27,4 +28,6 @@ if ("skip" in server) {
 	for (const mode of ["fsync", "none"] as const) {
 		storeConformance(`PostgresSessionStore (durability ${mode})`, postgresTarget(db, mode));
 	}
+	// Every full read paged, its entries as envelopes with their bodies kept aside (large sessions' way).
+	storeConformance("PostgresSessionStore (full reads paged, bodies kept aside)", postgresTarget(db, "none", 0));
 }

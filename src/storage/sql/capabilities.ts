@@ -23,6 +23,15 @@ export const SQLITE_STORE_CAPABILITIES: StoreCapabilities = Object.freeze({
 	lazyBodies: true,
 });
 
+/**
+ * A PostgreSQL session: as {@link SQL_STORE_CAPABILITIES}, and a large session's entries read
+ * as envelopes whose bodies are kept aside in a temporary file while it is open.
+ */
+export const POSTGRES_STORE_CAPABILITIES: StoreCapabilities = Object.freeze({
+	...SQL_STORE_CAPABILITIES,
+	lazyBodies: true,
+});
+
 /** A database of sessions: listed, searched by a full-text index, pruned. */
 export const SQL_COLLECTION_CAPABILITIES: CollectionCapabilities = Object.freeze({
 	listing: true,

@@ -127,6 +127,7 @@ function statementsFor(schema: string) {
 		exists: `SELECT 1 FROM ${s}.sessions WHERE name = $1`,
 		create: `INSERT INTO ${s}.sessions (name, generation, count, bytes) VALUES ($1, 0, 0, 0) ON CONFLICT (name) DO NOTHING`,
 		lock: `SELECT generation, count FROM ${s}.sessions WHERE name = $1 FOR UPDATE`,
+		position: `SELECT generation, count FROM ${s}.sessions WHERE name = $1`,
 		// Records and the session row in one statement: one snapshot, so the position matches the rows.
 		read: `SELECT s.generation, s.count, r.seq, r.line FROM ${s}.sessions s
 	LEFT JOIN ${s}.records r ON r.session = s.name AND r.seq >= $2

@@ -31,11 +31,17 @@
  * substring starting at a word's start is found. The catalog then confirms the substring.
  */
 
+import { closeSync, fstatSync, mkdtempSync, openSync, rmSync, unlinkSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { ClientBase } from "pg";
 import { SessionTreeError } from "../../core/errors.js";
 import type { ParsedLine, RawRecord } from "../../core/records.js";
+import type { Envelope } from "../../core/tree-node.js";
 import type { SessionHeader } from "../../core/types.js";
 import { errorCode } from "../../core/validate.js";
+import { indexOfParentMarker, readEnvelope } from "../envelope.js";
+import { FileLineSource, fileIdentity } from "../line-source.js";
 import type {
 	AppendOutcome,
 	Durability,
@@ -49,7 +55,7 @@ import type {
 	TextQuery,
 } from "../store.js";
 import type { StoreOptions } from "../store-options.js";
-import { SQL_COLLECTION_CAPABILITIES, SQL_STORE_CAPABILITIES } from "./capabilities.js";
+import { POSTGRES_STORE_CAPABILITIES, SQL_COLLECTION_CAPABILITIES } from "./capabilities.js";
 import { decodePosition, encodePosition, parseStoredLine } from "./common.js";
 import { compareAndWrite, type SqlEnd, sameEnd } from "./compare-append.js";
 import { PostgresPool } from "./postgres-pool.js";
@@ -72,7 +78,12 @@ export { searchWords } from "./postgres-rows.js";
 export { migratePostgres } from "./postgres-schema.js";
 export { maskPassword, parsePostgresUrl } from "./urls.js";
 
-const CAPABILITIES = SQL_STORE_CAPABILITIES;
+const CAPABILITIES = POSTGRES_STORE_CAPABILITIES;
+
+/** Records a page of a full read holds (about 1.3 MB of text in pi's sessions). */
+const READ_PAGE = 1000;
+/** Records from which a full read keeps bodies aside (see {@link PostgresSessionStore.read}). */
+const LAZY_FROM = 10_000;
 const COLLECTION_CAPABILITIES = SQL_COLLECTION_CAPABILITIES;
 
 /** How many sessions {@link PostgresCollection.list} fetches per query. */
@@ -98,6 +109,12 @@ export interface PostgresStoreOptions extends StoreOptions {
 	 * the pool this process shares per database: a second writer as another process would be.
 	 */
 	privatePool?: boolean;
+	/**
+	 * Records from which a full read gives entries as envelopes, their bodies kept in a
+	 * temporary file (default 10,000; 0: always).
+	 * @internal
+	 */
+	lazyFrom?: number;
 }
 
 /**
@@ -186,10 +203,85 @@ export class PostgresSessionStore implements SessionStore {
 		return encodePosition(0, 1);
 	}
 
+	/**
+	 * Every record. A large session of the current version (see `lazyFrom`) is read in pages
+	 * of {@link READ_PAGE} records, each checked to be of the generation the first had (a
+	 * session's records below its count never change within a generation), and its entries in
+	 * pi's exact layout come back as envelopes, read in place from their text as the file store
+	 * reads a line (`envelope.ts`): their bodies are written to a temporary file, removed at
+	 * once and read by offset from its open descriptor on first use (PostgreSQL answers
+	 * asynchronously, and a body is read synchronously), so that a session of a million entries
+	 * opens within Node's default heap.
+	 */
 	async read(): Promise<StoreRead> {
+		const name = this.required();
+		const head = await this.run(
+			(client) => client.query<{ generation: string; count: string }>(this.sql.position, [name]),
+			() => undefined,
+		);
+		const row = head?.rows[0];
+		if (row && num(row.count) >= (this.options.lazyFrom ?? LAZY_FROM)) {
+			const paged = await this.readPaged(name, num(row.generation), num(row.count));
+			if (paged) return paged;
+		}
 		const read = await this.readFrom(0);
 		if (!read) throw new SessionTreeError("FILE_NOT_FOUND", "no such session", { file: this.where() });
 		return read.read;
+	}
+
+	/**
+	 * The records below `count` of generation `generation`, in pages, with bodies kept aside
+	 * (see {@link read}); undefined when the session is of another version or was replaced
+	 * meanwhile (the caller reads it whole).
+	 */
+	private async readPaged(name: string, generation: number, count: number): Promise<StoreRead | undefined> {
+		const spill = new BodySpill();
+		try {
+			const lines: ParsedLine[] = [];
+			let lazy = false;
+			let previous: Envelope | undefined;
+			for (let from = 0; from < count; from += READ_PAGE) {
+				const to = Math.min(count, from + READ_PAGE);
+				const page = await this.run(
+					(client) =>
+						client.query<{ generation: string; seq: string | null; line: string | null }>(this.sql.range, [
+							name,
+							from,
+							to,
+						]),
+					() => undefined,
+				);
+				const rows = page?.rows ?? [];
+				if (rows.length !== to - from || num(rows[0]?.generation) !== generation) return undefined;
+				for (const row of rows) {
+					if (row.seq === null || row.line === null) return undefined;
+					const seq = num(row.seq);
+					if (seq === 0) {
+						const header = parseStoredLine(row.line, 0, this.location);
+						if (header.record?.type !== "session" || header.record.version !== 3) return undefined;
+						lazy = true;
+						lines.push(header);
+						continue;
+					}
+					const bytes = Buffer.from(row.line);
+					const envelope =
+						lazy && oneRecord(bytes)
+							? readEnvelope(bytes, 0, bytes.length, spill.offset, seq + 1, previous)
+							: undefined;
+					previous = envelope;
+					if (envelope) {
+						spill.write(bytes);
+						lines.push(envelope);
+					} else lines.push(parseStoredLine(row.line, seq, this.location));
+				}
+			}
+			const read: StoreRead = { lines, position: encodePosition(generation, count) };
+			const source = spill.source(this.where());
+			if (source) read.source = source;
+			return read;
+		} finally {
+			spill.release();
+		}
 	}
 
 	async readSince(position: StorePosition): Promise<StoreRead | undefined> {
@@ -470,6 +562,57 @@ export class PostgresSessionStore implements SessionStore {
 			begin: statementMs > 0 ? `${this.begin}; SET LOCAL statement_timeout = ${statementMs + extra}` : this.begin,
 			queryMs: queryMs > 0 ? queryMs + extra : undefined,
 		};
+	}
+}
+
+/**
+ * True when the text holds one record's envelope marker only (a nested object with a
+ * `parentId` key is left to the parse, as the file store leaves it).
+ */
+function oneRecord(bytes: Buffer): boolean {
+	const marker = indexOfParentMarker(bytes, 0);
+	return marker !== -1 && indexOfParentMarker(bytes, marker + 1) === -1;
+}
+
+/**
+ * The bodies of a full read, written one after another to a temporary file that is removed at
+ * once (only its descriptor names it), then read by offset through a {@link FileLineSource},
+ * which closes the descriptor when nobody can reach it any more.
+ */
+class BodySpill {
+	offset = 0;
+	private fd: number | undefined;
+	private file: string | undefined;
+	private handedOver = false;
+
+	write(bytes: Buffer): void {
+		if (this.fd === undefined) {
+			const dir = mkdtempSync(join(tmpdir(), "session-tree-pg-"));
+			this.file = join(dir, "bodies");
+			this.fd = openSync(this.file, "w+", 0o600);
+			unlinkSync(this.file);
+			rmSync(dir, { recursive: true, force: true });
+		}
+		for (let done = 0; done < bytes.length; )
+			done += writeSync(this.fd, bytes, done, bytes.length - done, this.offset + done);
+		this.offset += bytes.length;
+	}
+
+	/** The source of the bodies written, which owns the descriptor from now on; undefined when none were. */
+	source(where: string): FileLineSource | undefined {
+		if (this.fd === undefined || this.file === undefined) return undefined;
+		this.handedOver = true;
+		return new FileLineSource(
+			`${where} (bodies kept in a removed temporary file)`,
+			this.fd,
+			fileIdentity(fstatSync(this.fd)),
+		);
+	}
+
+	/** Closes the descriptor unless a source took it. */
+	release(): void {
+		if (!this.handedOver && this.fd !== undefined) closeSync(this.fd);
+		this.fd = undefined;
 	}
 }
 

@@ -696,9 +696,10 @@ export class TextIndex {
 				"WHERE records_search MATCH ? ORDER BY r.session",
 		);
 		this.searchChecked = db.prepare<[string, string], { session: string }>(
+			// CROSS JOIN keeps the index outside whatever the planner guesses of a database never analysed.
 			"SELECT DISTINCT r.session AS session FROM records_search " +
-				"JOIN search_chunks AS c ON c.first_rid = records_search.rowid " +
-				"JOIN records AS r ON r.rid BETWEEN c.first_rid AND c.last_rid " +
+				"CROSS JOIN search_chunks AS c ON c.first_rid = records_search.rowid " +
+				"CROSS JOIN records AS r ON r.rid BETWEEN c.first_rid AND c.last_rid " +
 				"WHERE records_search MATCH ? AND r.line GLOB ? ORDER BY r.session",
 		);
 		this.chunks = new SearchChunks(db);
