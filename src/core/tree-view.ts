@@ -23,6 +23,17 @@ function nodeOf(view: object) {
 	return nodeBehind(view) ?? (Object.getOwnPropertyDescriptor(view, "entry")?.get ? copies.get(view) : undefined);
 }
 
+/**
+ * The tree node behind a view (its `id`, `type` and `declaredParentId` known without parsing),
+ * or undefined for a view read through its `entry`: what {@link viewId} and {@link viewType}
+ * read, looked up once for both.
+ */
+export function viewNodeOf(
+	view: object,
+): { readonly id: string; readonly type: string; readonly declaredParentId: string | null } | undefined {
+	return nodeOf(view);
+}
+
 /** The entry's id, without parsing its body. */
 export function viewId(view: { readonly entry: SessionEntry }): string {
 	return nodeOf(view)?.id ?? view.entry.id;

@@ -25,7 +25,7 @@
  */
 
 import { isArchiveRecord } from "../core/archive.js";
-import { copyViewNode, viewId, viewParentId, viewType } from "../core/tree-view.js";
+import { copyViewNode, viewId, viewNodeOf, viewParentId, viewType } from "../core/tree-view.js";
 import type { SessionTreeNode } from "../core/types.js";
 import { isObject } from "../core/validate.js";
 
@@ -132,6 +132,30 @@ export function indexTreeNodes(roots: readonly SessionTreeNode[]): Map<string, S
 }
 
 /**
+ * {@link indexTreeNodes}, and with `checkPutAway` whether any node is put away
+ * ({@link isPutAway}; undefined without it): one walk, each node's tree node looked up once.
+ */
+function indexTree(
+	roots: readonly SessionTreeNode[],
+	checkPutAway: boolean,
+): { byId: Map<string, SessionTreeNode>; putAway: boolean | undefined } {
+	const byId = new Map<string, SessionTreeNode>();
+	let putAway = false;
+	const stack = [...roots];
+	for (let node = stack.pop(); node; node = stack.pop()) {
+		const behind = viewNodeOf(node);
+		byId.set(behind ? behind.id : node.entry.id, node);
+		if (checkPutAway && !putAway) {
+			putAway =
+				node.archived === true ||
+				((behind ? behind.type : node.entry.type) === "custom" && isArchiveRecord(node.entry));
+		}
+		for (const child of node.children) stack.push(child);
+	}
+	return { byId, putAway: checkPutAway ? putAway : undefined };
+}
+
+/**
  * The tree as pi's `/tree` shows it under `filter`: the shown entries, each with its shown
  * descendants re-attached to it where hidden entries were between (children stay in order).
  * Archived branches are left out unless the filter is `all` (see {@link showsArchived}).
@@ -161,8 +185,10 @@ function buildView(
 	show: ((node: SessionTreeNode) => boolean) | undefined,
 	always: string | undefined,
 	hideArchived: boolean,
+	/** Whether a node below `starts` is put away, when the caller found out already. */
+	putAway?: boolean,
 ): { roots: SessionTreeNode[]; shown: ReadonlySet<string>; whole: boolean } {
-	if (!show && (!hideArchived || !anyPutAway(starts))) {
+	if (!show && (!hideArchived || !(putAway ?? anyPutAway(starts)))) {
 		return { roots: [...starts], shown: lazySubtreeIds(starts), whole: true };
 	}
 	const roots: SessionTreeNode[] = [];
@@ -407,11 +433,16 @@ export function layoutTree(roots: readonly SessionTreeNode[], options: TreeLayou
 	const collapsed = options.collapsed;
 	const clip = options.maxIndent === undefined ? undefined : Math.max(0, Math.floor(options.maxIndent));
 
-	const byId =
-		options.from !== undefined || leafId !== null ? indexTreeNodes(roots) : new Map<string, SessionTreeNode>();
+	const filter = options.filter;
+	const hideArchived = !showsArchived(filter, options.archived);
+	// One walk indexes the nodes and, for the whole tree, finds whether any is put away.
+	const indexed =
+		options.from !== undefined || leafId !== null
+			? indexTree(roots, filter === undefined && hideArchived && options.from === undefined)
+			: undefined;
+	const byId = indexed?.byId ?? new Map<string, SessionTreeNode>();
 	const from = options.from === undefined ? undefined : byId.get(options.from);
 	const starts: readonly SessionTreeNode[] = options.from === undefined ? roots : from ? [from] : [];
-	const filter = options.filter;
 	const {
 		roots: view,
 		shown,
@@ -420,7 +451,8 @@ export function layoutTree(roots: readonly SessionTreeNode[], options: TreeLayou
 		starts,
 		filter === undefined ? undefined : (node) => treeFilterShows(node, filter, leafId),
 		from === undefined ? undefined : viewId(from),
-		!showsArchived(filter, options.archived),
+		hideArchived,
+		indexed?.putAway,
 	);
 	const active = activePathIds(byId, leafId);
 	// Every node of the tree is shown: the index says which ids are (no set of them to make).
