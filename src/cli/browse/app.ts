@@ -51,7 +51,7 @@ const CONTEXT_CACHE = 256;
 /** How long the selection must rest before its context is computed (held keys skip it). */
 const CONTEXT_DELAY_MS = 30;
 /** The longest slice of work done between two keys while the search texts are made. */
-const SLICE_MS = 4;
+const SLICE_MS = 1;
 /** How long after the first frame the search texts start to be made. */
 const SEARCH_TEXTS_DELAY_MS = 20;
 /** How long after a key the search texts wait, so that the key's frame is drawn first. */

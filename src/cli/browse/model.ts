@@ -173,23 +173,35 @@ export interface FoldAt {
  * `collapsed` folded into a `… N more` row: the rows {@link layoutTree} gives with that
  * `collapsed` option, made in one pass over the rows without laying the tree out again. A
  * folded entry's descendants are the rows right after it (the layout is depth-first), as many
- * as {@link countBelow} counts below its node. Returns `layout.rows` itself when nothing is
- * folded; each fold made is added to `folds`, in order.
+ * as {@link countBelow} counts below its node. `index` gives the row of each entry's id in
+ * `layout` (the folded entries are looked up there, not every row looked at). Returns
+ * `layout.rows` itself when nothing is folded; each fold made is added to `folds`, in order.
  */
-export function foldRows(layout: TreeLayout, collapsed: ReadonlySet<string>, folds?: FoldAt[]): TreeLayoutRow[] {
+export function foldRows(
+	layout: TreeLayout,
+	collapsed: ReadonlySet<string>,
+	index: ReadonlyMap<string, number>,
+	folds?: FoldAt[],
+): TreeLayoutRow[] {
 	const { rows, active, leafShownAt } = layout;
-	if (collapsed.size === 0) return rows;
+	// The rows of the folded entries that have children, top to bottom.
+	const ats: number[] = [];
+	for (const id of collapsed) {
+		const at = index.get(id);
+		const row = at === undefined ? undefined : rows[at];
+		if (at !== undefined && row?.kind === "entry" && row.children > 0) ats.push(at);
+	}
+	if (ats.length === 0) return rows;
+	ats.sort((a, b) => a - b);
 	const out: TreeLayoutRow[] = [];
-	for (let i = 0; i < rows.length; ) {
-		const row = rows[i] as TreeLayoutRow;
-		i++;
-		if (row.kind !== "entry" || row.children === 0 || !collapsed.has(viewId(row.node))) {
-			out.push(row);
-			continue;
-		}
+	let from = 0;
+	for (const at of ats) {
+		// Inside a fold above: hidden with it.
+		if (at < from) continue;
+		const row = rows[at] as TreeEntryRow;
 		const id = viewId(row.node);
 		const count = countBelow(row.node);
-		folds?.push({ at: i - 1, count });
+		for (let i = from; i < at; i++) out.push(rows[i] as TreeLayoutRow);
 		out.push({ ...row, collapsed: true });
 		out.push({
 			kind: "more",
@@ -199,8 +211,10 @@ export function foldRows(layout: TreeLayout, collapsed: ReadonlySet<string>, fol
 			branches: row.children,
 			leafBelow: leafShownAt !== null && active.has(id) && id !== leafShownAt,
 		});
-		i += count;
+		folds?.push({ at, count });
+		from = at + 1 + count;
 	}
+	for (let i = from; i < rows.length; i++) out.push(rows[i] as TreeLayoutRow);
 	return out;
 }
 
@@ -279,7 +293,7 @@ export class BrowseModel {
 		}
 		this.base = base;
 		this.folds = [];
-		const rows = foldRows(base.layout, this.collapsed, this.folds);
+		const rows = foldRows(base.layout, this.collapsed, base.index, this.folds);
 		this.rows = rows;
 		this.active = base.layout.active;
 		this.leafShownAt = base.layout.leafShownAt;
