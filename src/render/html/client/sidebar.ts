@@ -60,6 +60,8 @@ export class Sidebar {
 	private layout: TreeLayout | undefined;
 	/** Row index by entry id, for the current layout: built only when a row is looked for that is not shown (see {@link rowIndex}). */
 	private rowOf: Map<string, number> | undefined;
+	/** Whether a row was looked for in the current layout (see {@link rowIndex}). */
+	private looked = false;
 	private virtual = false;
 	private frame = 0;
 	/** The first and last row rendered (virtual mode). */
@@ -187,6 +189,7 @@ export class Sidebar {
 		performance.clearMeasures("session-tree:layout");
 		performance.measure("session-tree:layout", { start: started, end: performance.now() });
 		this.rowOf = undefined;
+		this.looked = false;
 		this.virtual = this.layout.rows.length > VIRTUAL_THRESHOLD;
 		this.spacer.replaceChildren();
 		this.spacer.classList.toggle("virtual", this.virtual);
@@ -272,21 +275,24 @@ export class Sidebar {
 
 	/**
 	 * The row of an entry in the layout, or undefined when it is not shown: one scan of the rows
-	 * for the first look (a leaf change reveals a row that is shown), an index by id after it.
+	 * for the first look (a leaf change reveals a row that is shown), an index by id from the
+	 * second look on (moving along the path with the keys looks once per key).
 	 */
 	private rowIndex(id: string, layout: TreeLayout): number | undefined {
 		if (this.rowOf === undefined) {
 			const rows = layout.rows;
-			for (let i = 0; i < rows.length; i++) {
-				const row = rows[i] as TreeLayoutRow;
-				if (row.kind === "entry" && row.node.entry.id === id) return i;
+			if (!this.looked) {
+				this.looked = true;
+				for (let i = 0; i < rows.length; i++) {
+					const row = rows[i] as TreeLayoutRow;
+					if (row.kind === "entry" && row.node.entry.id === id) return i;
+				}
 			}
 			this.rowOf = new Map();
 			for (let i = 0; i < rows.length; i++) {
 				const row = rows[i] as TreeLayoutRow;
 				if (row.kind === "entry") this.rowOf.set(row.node.entry.id, i);
 			}
-			return undefined;
 		}
 		return this.rowOf.get(id);
 	}
