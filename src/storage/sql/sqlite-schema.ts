@@ -32,9 +32,6 @@ export type SqliteDriver = typeof Sqlite;
  */
 const BUSY_TIMEOUT_MS = 10_000;
 
-/** The page cache of a read-write connection, KiB. */
-const WRITE_CACHE_KIB = 65_536;
-
 /**
  * The migrations, in order: applying `MIGRATIONS[k]` brings a database to version `k + 1`.
  * Each is idempotent (`IF NOT EXISTS`, `OR IGNORE`) so a migration interrupted by a crash, or
@@ -422,11 +419,6 @@ export function openDatabase(
 		// WAL: readers never wait for the writer, and a commit appends to one file.
 		db.pragma("journal_mode = WAL");
 		db.pragma("synchronous = NORMAL");
-		// A page cache of up to 64 MiB (the default is 2 MiB): writes of a large session insert
-		// into `records_by_id` at random ids and merge the text index's segments, both of which
-		// outgrow a small cache (a copy of 1M records took 16× as long as one of 100k). Pages are
-		// cached only as they are used.
-		db.pragma(`cache_size = ${-WRITE_CACHE_KIB}`);
 		migrate(db, file);
 		for (const suffix of ["-wal", "-shm"]) {
 			if (existsSync(file + suffix)) chmodSync(file + suffix, 0o600);
