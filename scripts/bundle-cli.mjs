@@ -39,13 +39,13 @@ const packages = [...Object.keys(manifest.dependencies ?? {}), ...Object.keys(ma
 
 /** Modules of the `cli` chunk (paths below DIST, without `.js`). */
 const CLI =
-	/[\\/](cli[\\/](args|terminal|run|registry|loaders|help|version|specs[\\/][^\\/]+)|core[\\/](errors|mask|validate|nesting)|render[\\/]sanitize)\.js$/;
+	/^[\\/](cli[\\/](args|terminal|run|registry|loaders|help|version|specs[\\/][^\\/]+)|core[\\/](errors|mask|validate|nesting)|render[\\/]sanitize)\.js$/;
 /**
  * Modules of the `runtime` chunk: the core, the stores but the SQL ones, the session, the opener, text basics.
  * Not storage/batches (the records of `copy` and `import` in batches): only those commands load it.
  */
 const RUNTIME =
-	/[\\/](core[\\/][^\\/]+|storage[\\/](?!batches\.)[^\\/]+|session[^\\/]*|cli[\\/]open|render[\\/](terminal|color|preview|text-width|context-text))\.js$/;
+	/^[\\/](core[\\/][^\\/]+|storage[\\/](?!batches\.)[^\\/]+|session[^\\/]*|cli[\\/]open|render[\\/](terminal|color|preview|text-width|context-text))\.js$/;
 
 rmSync(out, { recursive: true, force: true });
 const bundle = await rollup({
@@ -64,8 +64,12 @@ await bundle.write({
 	chunkFileNames: "[name]-[hash].js",
 	manualChunks: (id) => {
 		if (!id.startsWith(dist)) return undefined;
-		if (CLI.test(id)) return "cli";
-		return RUNTIME.test(id) ? "runtime" : undefined;
+		// Matched below DIST only: `session[^/]*` must take dist/session*.js, not
+		// dist/mcp/sessions.js or dist/serve/session-page.js (which pulled the MCP SDK and zod
+		// into every command's start).
+		const path = id.slice(dist.length);
+		if (CLI.test(path)) return "cli";
+		return RUNTIME.test(path) ? "runtime" : undefined;
 	},
 });
 await bundle.close();
