@@ -9,6 +9,7 @@
  */
 
 import { SessionTreeError } from "./errors.js";
+import { assistantShownBytes, type ShownAnswer, UNKNOWN } from "./shown-bytes.js";
 import type { Envelope } from "./tree-node.js";
 import type { SessionEntry } from "./types.js";
 import { contentErrorAction, entryContentError, entryShapeError, isEntryRecord, parseRecord } from "./validate.js";
@@ -114,6 +115,22 @@ export class LazyBodies {
 			for (const [i, envelope] of chunk.entries()) entries.push(this.parse(envelope, texts[i]));
 		}
 		return entries;
+	}
+
+	/**
+	 * Whether pi's filters let the assistant message of each envelope through, decided from the
+	 * raw bytes of its line without parsing it (`assistantShownBytes`, shown-bytes.ts): one pass
+	 * over the store, nothing decoded or kept. An answer is exact or `UNKNOWN` (then the body is
+	 * parsed as before). A message of another role than the assistant's is `OTHER_ROLE` when its
+	 * body is a valid entry of the role its envelope says (the filters then read the role alone).
+	 * @throws SessionTreeError when the store cannot be read any more
+	 */
+	shown(envelopes: readonly Envelope[]): ShownAnswer[] {
+		const answers = new Array<ShownAnswer>(envelopes.length).fill(UNKNOWN);
+		visitLines(this.source, envelopes, (index, bytes, start, end) => {
+			answers[index] = assistantShownBytes(bytes, start, end, envelopes[index] as Envelope);
+		});
+		return answers;
 	}
 
 	/** `text` is undefined only when the source broke its contract (one text per span). */

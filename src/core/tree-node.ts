@@ -6,11 +6,14 @@
  * reads: lazy.ts and tree.ts both import this module, and not each other.
  */
 
+import { HIDDEN, OTHER_ROLE, SHOWN, type ShownAnswer } from "./shown-bytes.js";
 import type { PathStep, SessionEntry } from "./types.js";
 
 /** What a lazily read node's body is read from (`LazyBodies`, lazy.ts): entries for envelopes, in order. */
 export interface EntryBodies {
 	load(envelopes: readonly Envelope[]): SessionEntry[];
+	/** Whether pi's filters let each envelope's assistant message through, from its bytes (`LazyBodies.shown`). */
+	shown?(envelopes: readonly Envelope[]): ShownAnswer[];
 }
 
 /**
@@ -40,6 +43,11 @@ export class TreeNode {
 	private value: SessionEntry | undefined;
 	/** Where an unparsed body is read from, once a lazily read node joined a tree. */
 	private bodies: EntryBodies | undefined = undefined;
+	/**
+	 * For an unparsed assistant message, what its bytes said of pi's filters (see
+	 * {@link decideShown}): 0 not asked yet, else a `ShownAnswer` of shown-bytes.ts.
+	 */
+	private shownBytes = 0;
 
 	protected constructor(
 		readonly id: string,
@@ -151,6 +159,54 @@ export class TreeNode {
 		}
 		for (let i = 0; i < nodes.length; i++) if (out[i] === undefined) out[i] = (nodes[i] as TreeNode).peekEntry();
 		return out;
+	}
+
+	/**
+	 * Whether pi's filters let this assistant message through (it has text, or stopped with an
+	 * error or was aborted; see `treeFilterShows`), as its bytes said when {@link decideShown}
+	 * read them: undefined when not asked, not decided from the bytes, or once the entry is
+	 * parsed (the parsed entry is then the answer). True and false are exact: what the parsed
+	 * entry would say, and the parse would report no problem.
+	 */
+	get assistantShown(): boolean | undefined {
+		if (this.value !== undefined) return undefined;
+		return this.shownBytes === SHOWN ? true : this.shownBytes === HIDDEN ? false : undefined;
+	}
+
+	/**
+	 * True for an unparsed message of another role than "assistant" whose bytes
+	 * {@link decideShown} found to be a valid entry of the role its envelope says: the filters
+	 * can read the role of the envelope (`role`) for it, as they would read the parsed one.
+	 */
+	get roleChecked(): boolean {
+		return this.value === undefined && this.shownBytes === OTHER_ROLE;
+	}
+
+	/**
+	 * Decides {@link assistantShown} (and {@link roleChecked}) for the unparsed messages among
+	 * `nodes` not asked before, in one pass over their store's bytes (nothing parsed or kept but
+	 * the answer): what a view that filters many nodes asks before laying them out, so that the
+	 * filters parse no body and the bodies of the rows they hide are never parsed.
+	 * @internal
+	 */
+	static decideShown(nodes: Iterable<TreeNode>): void {
+		const pending = new Map<EntryBodies, { nodes: TreeNode[]; envelopes: Envelope[] }>();
+		for (const node of nodes) {
+			const { bodies, envelope } = node;
+			if (node.value !== undefined || node.shownBytes !== 0 || !bodies?.shown || !envelope) continue;
+			if (node.type !== "message" || node.role === undefined) continue;
+			const batch = pending.get(bodies);
+			if (batch) {
+				batch.nodes.push(node);
+				batch.envelopes.push(envelope);
+			} else {
+				pending.set(bodies, { nodes: [node], envelopes: [envelope] });
+			}
+		}
+		for (const [bodies, batch] of pending) {
+			const answers = bodies.shown?.(batch.envelopes) ?? [];
+			for (let i = 0; i < batch.nodes.length; i++) (batch.nodes[i] as TreeNode).shownBytes = answers[i] ?? 0;
+		}
 	}
 
 	/** The parent id the entry names (before any lenient bridging), known without parsing it. */

@@ -25,6 +25,7 @@
  */
 
 import { isArchiveRecord } from "../core/archive.js";
+import { TreeNode } from "../core/tree-node.js";
 import { copyViewNode, viewId, viewNodeOf, viewParentId, viewType } from "../core/tree-view.js";
 import type { SessionTreeNode } from "../core/types.js";
 import { isObject } from "../core/validate.js";
@@ -69,6 +70,25 @@ const SETTINGS_TYPES = new Set(["label", "custom", "model_change", "thinking_lev
  * - `all`: everything.
  */
 export function treeFilterShows(node: SessionTreeNode, filter: TreeFilter, leafId?: string | null): boolean {
+	const behind = viewNodeOf(node);
+	// An unparsed assistant message whose bytes decided the rule (see decideAssistantsShown):
+	// what its parse would say, without parsing it.
+	const known = behind instanceof TreeNode ? behind.assistantShown : undefined;
+	if (known !== undefined) {
+		if (!known && (behind as TreeNode).id !== leafId) return false;
+		// A message entry of role "assistant".
+		if (filter === "user-only") return false;
+		if (filter === "labeled-only") return node.label !== undefined;
+		return true;
+	}
+	// Another message whose bytes were checked: its envelope's role is the parsed one.
+	if (behind instanceof TreeNode && behind.roleChecked) {
+		const messageRole = behind.role;
+		if (filter === "user-only") return messageRole === "user";
+		if (filter === "no-tools") return messageRole !== "toolResult";
+		if (filter === "labeled-only") return node.label !== undefined;
+		return true;
+	}
 	const { entry } = node;
 	const message = entry.type === "message" ? entry.message : undefined;
 	const role = message?.role;
@@ -89,6 +109,38 @@ export function treeFilterShows(node: SessionTreeNode, filter: TreeFilter, leafI
 		default:
 			return !SETTINGS_TYPES.has(entry.type);
 	}
+}
+
+/**
+ * Has the bytes of the unparsed messages in the tree below `roots` (below the entry `from`
+ * only, when given) tell what {@link treeFilterShows} needs of them (see
+ * `TreeNode.decideShown`: whether an assistant message passes pi's rule, that another message
+ * has the role its envelope says), in one pass over the store: what a view asks before it lays
+ * out many nodes under a filter, so that the filter parses no message and the bodies of the
+ * rows it hides are never parsed. Each node is asked once; a parsed body is its own answer.
+ * Iterative.
+ */
+export function decideAssistantsShown(roots: readonly SessionTreeNode[], from?: string): void {
+	const nodes: TreeNode[] = [];
+	const stack = [...roots];
+	let collecting = from === undefined;
+	for (let view = stack.pop(); view; view = stack.pop()) {
+		const behind = viewNodeOf(view);
+		if (!collecting) {
+			if ((behind ? behind.id : view.entry.id) !== from) {
+				for (const child of view.children) stack.push(child);
+				continue;
+			}
+			// The subtree of `from` only.
+			collecting = true;
+			stack.length = 0;
+		}
+		if (behind instanceof TreeNode && behind.type === "message" && behind.role !== undefined && !behind.loaded) {
+			nodes.push(behind);
+		}
+		for (const child of view.children) stack.push(child);
+	}
+	if (nodes.length > 0) TreeNode.decideShown(nodes);
 }
 
 /**

@@ -38,7 +38,14 @@ import {
 	sanitize,
 } from "./preview.js";
 import { displayWidth, type Style, truncateToWidth } from "./terminal.js";
-import { layoutTree, showsActiveMark, type TreeEntryRow, type TreeFilter, type TreeLayoutRow } from "./tree-layout.js";
+import {
+	decideAssistantsShown,
+	layoutTree,
+	showsActiveMark,
+	type TreeEntryRow,
+	type TreeFilter,
+	type TreeLayoutRow,
+} from "./tree-layout.js";
 
 // The layout (which rows, their prefixes, the filters) is in tree-layout.ts, shared with the
 // HTML export; these names are part of this module's interface as before.
@@ -155,6 +162,9 @@ function renderRows(roots: readonly SessionTreeNode[], options: TreeTextOptions,
 	}
 
 	const filter = options.filter;
+	// The filter's rule for assistant messages from their bytes, in one pass: the bodies of the
+	// rows it hides are never parsed (those it shows are, below, for their previews).
+	if (filter !== undefined) decideAssistantsShown(roots, options.from);
 	// Prefixes come clipped to `maxIndent` (see clipPrefix): whole ones can be thousands of
 	// characters long below deep forks.
 	const { rows, active, leafShownAt } = layoutTree(roots, {

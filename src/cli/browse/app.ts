@@ -103,11 +103,12 @@ class BrowseScreen implements Component {
 
 	/** Reads the tree into a model (after the first frame, so a large session shows at once). */
 	private load(): void {
-		// Every body in one pass over the store: pi's filters read every entry, else one read each.
-		const entries = this.session.getEntries();
-		const model = new BrowseModel(sourceOf(this.session), this.options.filter);
+		// No body is parsed for the layout: pi's filters read the assistant messages' bytes
+		// (decideAssistantsShown); the search texts read the bodies in slices after the first frame.
+		const source = sourceOf(this.session);
+		const model = new BrowseModel(source, this.options.filter);
 		model.center(paneHeights(this.tui.terminal.rows, this.treeShift).tree);
-		model.searchTexts = new SearchTexts(entries);
+		model.searchTexts = new SearchTexts(source);
 		this.model = model;
 		this.selectionChanged();
 		this.tui.requestRender();
@@ -125,7 +126,13 @@ class BrowseScreen implements Component {
 			return;
 		}
 		const end = performance.now() + SLICE_MS;
-		texts.fill(() => performance.now() >= end);
+		try {
+			texts.fill(() => performance.now() >= end);
+		} catch (error) {
+			// A body that cannot be read (strict): the browse ends with the error, as before the first frame.
+			this.fail(error);
+			return;
+		}
 		this.textsSlice = setImmediate(() => this.fillSearchTexts(texts));
 	}
 

@@ -10,11 +10,12 @@
  * Only the rows on the screen are drawn.
  */
 
-import { viewId } from "../../core/tree-view.js";
+import { peekViewEntries, viewId } from "../../core/tree-view.js";
 import type { SessionEntry, SessionTreeNode } from "../../core/types.js";
 import { describeEntry } from "../../render/preview.js";
 import {
 	countBelow,
+	decideAssistantsShown,
 	layoutTree,
 	TREE_BRANCH,
 	TREE_FILTERS,
@@ -96,28 +97,70 @@ function isAscii(text: string): boolean {
 	return true;
 }
 
+/** Entries {@link SearchTexts.fill} reads per pass over the store (about 40 KB of pi's lines). */
+const TEXTS_BATCH = 32;
+
+/** The entries a search looks at: parsed already, or the views of a tree whose bodies are read as the texts are made. */
+export type SearchSource = readonly SessionEntry[] | { readonly roots: readonly SessionTreeNode[] };
+
 /**
  * The search texts of a session's entries ({@link entrySearchText}) in lower case, made a slice
  * at a time ({@link fill}, between keys) so that a search looks at strings instead of
  * describing every entry again. {@link BrowseModel.search} uses a text where it has one and
  * describes the entry otherwise; the results are the same (see {@link matchesRow}).
+ *
+ * Given a tree, the bodies are read {@link TEXTS_BATCH} at a time, each batch in one pass over
+ * the store, and not kept in the tree (see `peekViewEntries`): the first frame reads no body
+ * for them, and the texts hold what a search needs instead of every parsed entry.
  */
 export class SearchTexts {
 	private readonly texts = new Map<string, string>();
 	private next = 0;
+	/** The entries, or the views whose entries are read (every node of the tree, found on the first fill). */
+	private items: readonly SessionEntry[] | readonly SessionTreeNode[] | undefined;
+	private readonly roots: readonly SessionTreeNode[] | undefined;
 
-	constructor(private readonly entries: readonly SessionEntry[]) {}
+	constructor(source: SearchSource) {
+		if (Array.isArray(source)) this.items = source as readonly SessionEntry[];
+		else this.roots = (source as { readonly roots: readonly SessionTreeNode[] }).roots;
+	}
 
 	/** True once every entry's text is in. */
 	get done(): boolean {
-		return this.next >= this.entries.length;
+		return this.items !== undefined && this.next >= this.items.length;
 	}
 
-	/** Adds the texts of the next entries until `due()` says to stop (asked after each entry). */
+	/**
+	 * Adds the texts of the next entries until `due()` says to stop (asked after each entry, or
+	 * each batch of bodies read).
+	 * @throws SessionTreeError when a body cannot be read (as the entry's own read would)
+	 */
 	fill(due: () => boolean): void {
-		while (this.next < this.entries.length) {
-			const entry = this.entries[this.next++] as SessionEntry;
-			this.texts.set(entry.id, entrySearchText(entry).toLowerCase());
+		if (this.items === undefined) {
+			// Every node of the tree, in no particular order (a text is found by id).
+			const views: SessionTreeNode[] = [];
+			const stack = [...(this.roots ?? [])];
+			for (let view = stack.pop(); view; view = stack.pop()) {
+				views.push(view);
+				for (const child of view.children) stack.push(child);
+			}
+			this.items = views;
+			if (due()) return;
+		}
+		const items = this.items;
+		if (this.roots === undefined) {
+			while (this.next < items.length) {
+				const entry = items[this.next++] as SessionEntry;
+				this.texts.set(entry.id, entrySearchText(entry).toLowerCase());
+				if (due()) return;
+			}
+			return;
+		}
+		while (this.next < items.length) {
+			const to = Math.min(items.length, this.next + TEXTS_BATCH);
+			const entries = peekViewEntries((items as readonly SessionTreeNode[]).slice(this.next, to));
+			for (const entry of entries) this.texts.set(entry.id, entrySearchText(entry).toLowerCase());
+			this.next = to;
 			if (due()) return;
 		}
 	}
@@ -257,6 +300,8 @@ export class BrowseModel {
 	private anchor: string | undefined;
 	/** Each filter's rows with nothing folded, laid out once per tree. */
 	private layouts = new Map<TreeFilter, KeptLayout>();
+	/** Whether the tree's assistant messages were decided from their bytes (see {@link layout}). */
+	private decided = false;
 
 	constructor(source: BrowseSource, filter: TreeFilter = "default") {
 		this.source = source;
@@ -280,6 +325,12 @@ export class BrowseModel {
 		this.anchor = keep;
 		let base = this.layouts.get(this.filter);
 		if (base === undefined) {
+			// Once per tree: the filters' rule for the assistant messages from their bytes, so that
+			// no layout parses a body (each node is asked once; a later tree asks only its new ones).
+			if (!this.decided) {
+				decideAssistantsShown(this.source.roots);
+				this.decided = true;
+			}
 			const layout = layoutTree(this.source.roots, { leafId: this.source.leafId, filter: this.filter });
 			const index = new Map<string, number>();
 			const keys: string[] = [];
@@ -345,6 +396,7 @@ export class BrowseModel {
 	setSource(source: BrowseSource): void {
 		this.source = source;
 		this.layouts.clear();
+		this.decided = false;
 		this.layout();
 	}
 
@@ -515,6 +567,9 @@ export class BrowseModel {
 		if (query === "" || count === 0) return false;
 		const matches = rowMatcher(query);
 		const texts = this.searchTexts;
+		// The texts not made yet are made now, their bodies read in batches: else each row
+		// without one would read its own body (one read each).
+		if (texts && !texts.done) texts.fill(() => false);
 		// Each row's id from the kept layout's keys (`rowKey` on every row would cost more than the search).
 		const { keys } = this.base;
 		const baseRows = texts ? this.baseRows() : undefined;
