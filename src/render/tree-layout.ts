@@ -396,8 +396,8 @@ export interface TreeLayout {
 	readonly shown: ReadonlySet<string>;
 }
 
-/** A straight run waiting to be laid out. */
-interface Pending {
+/** A straight run waiting to be laid out. @internal */
+export interface Pending {
 	view: SessionTreeNode;
 	/** Drawn before the entry: the indentation and the connector (clipped with `maxIndent`). */
 	linePrefix: string;
@@ -422,17 +422,60 @@ interface ForkPrefixes {
 }
 
 /**
+ * What the rows below a start depend on besides the shown tree: the options, the leaf's row
+ * and the active path. @internal
+ */
+export interface RowRules {
+	readonly maxDepth: number | undefined;
+	readonly collapsed: ReadonlySet<string> | undefined;
+	readonly fold: boolean;
+	readonly foldLimit: number;
+	/** `maxIndent`, a whole number, or undefined for whole prefixes. */
+	readonly clip: number | undefined;
+	readonly leafShownAt: string | null;
+	readonly active: ReadonlySet<string>;
+}
+
+/** The {@link RowRules} of a layout's options, for a leaf's row and active path. @internal */
+export function rowRules(
+	options: TreeLayoutOptions,
+	leafShownAt: string | null,
+	active: ReadonlySet<string>,
+): RowRules {
+	return {
+		maxDepth: options.depth !== undefined && options.depth >= 0 ? Math.floor(options.depth) : undefined,
+		collapsed: options.collapsed,
+		fold: options.fold === true,
+		foldLimit: Math.max(4, options.foldLimit ?? DEFAULT_FOLD_LIMIT),
+		clip: options.maxIndent === undefined ? undefined : Math.max(0, Math.floor(options.maxIndent)),
+		leafShownAt,
+		active,
+	};
+}
+
+/** A layout, and what it was made of (for tree-leaf.ts, which updates it for another leaf). @internal */
+export interface LaidOutTree {
+	readonly layout: TreeLayout;
+	/** The shown tree: the roots of copies (or of the nodes themselves when `whole`). */
+	readonly view: SessionTreeNode[];
+	/** Every node of the tree by id, when the layout needed it (a `from` or a leaf). */
+	readonly byId: Map<string, SessionTreeNode> | undefined;
+	/** True when every node below the start is shown as it is (no copies: see `buildView`). */
+	readonly whole: boolean;
+}
+
+/**
  * The rows a tree (as {@link SessionTree.getTree} returns it) is drawn as, top to bottom (see
  * the module's documentation for the rules). Linear in the number of entries, iterative; the
  * nodes are copied only where a filter or an archived branch hides some (see `buildView`).
  */
 export function layoutTree(roots: readonly SessionTreeNode[], options: TreeLayoutOptions = {}): TreeLayout {
-	const leafId = options.leafId ?? null;
-	const foldLimit = Math.max(4, options.foldLimit ?? DEFAULT_FOLD_LIMIT);
-	const maxDepth = options.depth !== undefined && options.depth >= 0 ? Math.floor(options.depth) : undefined;
-	const collapsed = options.collapsed;
-	const clip = options.maxIndent === undefined ? undefined : Math.max(0, Math.floor(options.maxIndent));
+	return layOutTree(roots, options).layout;
+}
 
+/** {@link layoutTree}, with the shown tree it laid out. @internal */
+export function layOutTree(roots: readonly SessionTreeNode[], options: TreeLayoutOptions = {}): LaidOutTree {
+	const leafId = options.leafId ?? null;
 	const filter = options.filter;
 	const hideArchived = !showsArchived(filter, options.archived);
 	// One walk indexes the nodes and, for the whole tree, finds whether any is put away.
@@ -457,71 +500,108 @@ export function layoutTree(roots: readonly SessionTreeNode[], options: TreeLayou
 	const active = activePathIds(byId, leafId);
 	// Every node of the tree is shown: the index says which ids are (no set of them to make).
 	const isShown = whole && options.from === undefined ? (id: string) => byId.has(id) : (id: string) => shown.has(id);
-	// A leaf the filter hides is pointed at from its nearest shown ancestor, as pi selects that one.
-	let leafShownAt = leafId;
-	while (leafShownAt !== null && !isShown(leafShownAt)) {
-		const node = byId.get(leafShownAt);
-		leafShownAt = node ? viewParentId(node) : null;
-	}
+	const leafShownAt = shownAncestor(byId, leafId, isShown);
 	const rows: TreeLayoutRow[] = [];
-	if (view.length === 0) return { rows, active, leafShownAt, shown };
-
-	// With `maxIndent`, an indentation is kept as its last `clip` characters and its levels.
-	const shownPrefix = (tail: string, levels: number): string =>
-		clip === undefined || levels * TREE_PIPE.length <= clip ? tail : `«${levels}» ${tail}`;
-	const keepLast = (text: string): string =>
-		clip === undefined || text.length <= clip ? text : text.slice(text.length - clip);
-	const forkPrefixes = (child: string, tail: string, levels: number): ForkPrefixes => {
-		if (clip === undefined) {
-			return {
-				branchLine: child + TREE_BRANCH,
-				branchChild: child + TREE_PIPE,
-				branchTail: "",
-				lastLine: child + TREE_LAST,
-				lastChild: child + TREE_SPACE,
-				lastTail: "",
-			};
-		}
-		const branchTail = keepLast(tail + TREE_PIPE);
-		const lastTail = keepLast(tail + TREE_SPACE);
-		return {
-			branchLine: shownPrefix(keepLast(tail + TREE_BRANCH), levels + 1),
-			branchChild: shownPrefix(branchTail, levels + 1),
-			branchTail,
-			lastLine: shownPrefix(keepLast(tail + TREE_LAST), levels + 1),
-			lastChild: shownPrefix(lastTail, levels + 1),
-			lastTail,
-		};
-	};
-
+	const laidOut = { layout: { rows, active, leafShownAt, shown }, view, byId: indexed?.byId, whole };
+	if (view.length === 0) return laidOut;
 	const stack: Pending[] = [];
-	const pushChildren = (children: readonly SessionTreeNode[], at: Pending | undefined, depth: number) => {
-		const childPrefix = at ? at.childPrefix : "";
-		const childTail = at ? at.childTail : "";
-		const levels = at ? at.levels : 0;
-		const only = onlyChild(children);
-		if (only) {
-			stack.push({ view: only, linePrefix: childPrefix, childPrefix, childTail, levels, depth });
-			return;
-		}
-		const fork = forkPrefixes(childPrefix, childTail, levels);
-		// Pushed last child first, so that they pop in order.
-		for (let k = children.length - 1; k >= 0; k--) {
-			const last = k === children.length - 1;
-			stack.push({
-				view: children[k] as SessionTreeNode,
-				linePrefix: last ? fork.lastLine : fork.branchLine,
-				childPrefix: last ? fork.lastChild : fork.branchChild,
-				childTail: last ? fork.lastTail : fork.branchTail,
-				levels: levels + 1,
-				depth,
-			});
-		}
-	};
-	pushChildren(view, undefined, 0);
+	const rules = rowRules(options, leafShownAt, active);
+	pushChildren(rules, stack, view, undefined, 0);
+	layRows(rules, stack, rows);
+	return laidOut;
+}
 
-	const isCollapsed = (node: SessionTreeNode) =>
-		collapsed !== undefined && node.children.length > 0 && collapsed.has(viewId(node));
+/**
+ * The row that carries the leaf marker: the leaf, or, when the filter hides it, its nearest
+ * shown ancestor (as pi selects that one). @internal
+ */
+export function shownAncestor(
+	byId: ReadonlyMap<string, SessionTreeNode>,
+	leafId: string | null,
+	isShown: (id: string) => boolean,
+): string | null {
+	let at = leafId;
+	while (at !== null && !isShown(at)) {
+		const node = byId.get(at);
+		at = node ? viewParentId(node) : null;
+	}
+	return at;
+}
+
+/** With `maxIndent` (`clip`), an indentation is kept as its last `clip` characters and its levels. */
+function shownPrefix(clip: number | undefined, tail: string, levels: number): string {
+	return clip === undefined || levels * TREE_PIPE.length <= clip ? tail : `«${levels}» ${tail}`;
+}
+
+function keepLast(clip: number | undefined, text: string): string {
+	return clip === undefined || text.length <= clip ? text : text.slice(text.length - clip);
+}
+
+function forkPrefixes(clip: number | undefined, child: string, tail: string, levels: number): ForkPrefixes {
+	if (clip === undefined) {
+		return {
+			branchLine: child + TREE_BRANCH,
+			branchChild: child + TREE_PIPE,
+			branchTail: "",
+			lastLine: child + TREE_LAST,
+			lastChild: child + TREE_SPACE,
+			lastTail: "",
+		};
+	}
+	const branchTail = keepLast(clip, tail + TREE_PIPE);
+	const lastTail = keepLast(clip, tail + TREE_SPACE);
+	return {
+		branchLine: shownPrefix(clip, keepLast(clip, tail + TREE_BRANCH), levels + 1),
+		branchChild: shownPrefix(clip, branchTail, levels + 1),
+		branchTail,
+		lastLine: shownPrefix(clip, keepLast(clip, tail + TREE_LAST), levels + 1),
+		lastChild: shownPrefix(clip, lastTail, levels + 1),
+		lastTail,
+	};
+}
+
+/**
+ * Pushes the runs that `children` (of the entry `at`, or the roots) start onto `stack`, last
+ * child first so that they pop in order. @internal
+ */
+export function pushChildren(
+	rules: RowRules,
+	stack: Pending[],
+	children: readonly SessionTreeNode[],
+	at: Pending | undefined,
+	depth: number,
+): void {
+	const childPrefix = at ? at.childPrefix : "";
+	const childTail = at ? at.childTail : "";
+	const levels = at ? at.levels : 0;
+	const only = onlyChild(children);
+	if (only) {
+		stack.push({ view: only, linePrefix: childPrefix, childPrefix, childTail, levels, depth });
+		return;
+	}
+	const fork = forkPrefixes(rules.clip, childPrefix, childTail, levels);
+	for (let k = children.length - 1; k >= 0; k--) {
+		const last = k === children.length - 1;
+		stack.push({
+			view: children[k] as SessionTreeNode,
+			linePrefix: last ? fork.lastLine : fork.branchLine,
+			childPrefix: last ? fork.lastChild : fork.branchChild,
+			childTail: last ? fork.lastTail : fork.branchTail,
+			levels: levels + 1,
+			depth,
+		});
+	}
+}
+
+/** Whether a shown node's descendants are folded away by `collapsed`. @internal */
+export function isCollapsedIn(rules: RowRules, node: SessionTreeNode): boolean {
+	return rules.collapsed !== undefined && node.children.length > 0 && rules.collapsed.has(viewId(node));
+}
+
+/** Lays out the runs on `stack` and everything below them, appending to `rows`. Iterative. @internal */
+export function layRows(rules: RowRules, stack: Pending[], rows: TreeLayoutRow[]): void {
+	const { maxDepth, leafShownAt, active } = rules;
+	const isCollapsed = (node: SessionTreeNode) => isCollapsedIn(rules, node);
 	const keep = (node: SessionTreeNode) => node.label !== undefined || viewId(node) === leafShownAt;
 	const run: SessionTreeNode[] = [];
 	for (let item = stack.pop(); item; item = stack.pop()) {
@@ -540,8 +620,8 @@ export function layoutTree(roots: readonly SessionTreeNode[], options: TreeLayou
 			run.push(last);
 			depth++;
 		}
-		if (options.fold && run.length > foldLimit) {
-			const folded = foldRun(run, foldLimit, keep);
+		if (rules.fold && run.length > rules.foldLimit) {
+			const folded = foldRun(run, rules.foldLimit, keep);
 			for (let i = 0; i < folded.length; i++) {
 				const row = folded[i] as SessionTreeNode | number;
 				const prefix = i === 0 ? linePrefix : childPrefix;
@@ -556,25 +636,34 @@ export function layoutTree(roots: readonly SessionTreeNode[], options: TreeLayou
 		}
 		if (last.children.length === 0) continue;
 		if ((maxDepth !== undefined && depth >= maxDepth) || isCollapsed(last)) {
-			const lastId = viewId(last);
-			rows.push({
-				kind: "more",
-				prefix: childPrefix,
-				parentId: lastId,
-				count: countBelow(last),
-				branches: last.children.length,
-				// The leaf among them: say so, as a filter's hidden leaf is pointed at.
-				leafBelow: leafShownAt !== null && active.has(lastId) && lastId !== leafShownAt,
-			});
+			rows.push(moreRow(last, childPrefix, leafShownAt, active));
 			continue;
 		}
-		pushChildren(last.children, item, depth + 1);
+		pushChildren(rules, stack, last.children, item, depth + 1);
 	}
-	return { rows, active, leafShownAt, shown };
 }
 
-/** An entry row (one shape for all of them). */
-function entryRow(node: SessionTreeNode, prefix: string, collapsed: boolean): TreeEntryRow {
+/** The `more` row below a node whose descendants are cut (depth) or folded away (`collapsed`). @internal */
+export function moreRow(
+	node: SessionTreeNode,
+	prefix: string,
+	leafShownAt: string | null,
+	active: ReadonlySet<string>,
+): TreeMoreRow {
+	const id = viewId(node);
+	return {
+		kind: "more",
+		prefix,
+		parentId: id,
+		count: countBelow(node),
+		branches: node.children.length,
+		// The leaf among them: say so, as a filter's hidden leaf is pointed at.
+		leafBelow: leafShownAt !== null && active.has(id) && id !== leafShownAt,
+	};
+}
+
+/** An entry row (one shape for all of them). @internal */
+export function entryRow(node: SessionTreeNode, prefix: string, collapsed: boolean): TreeEntryRow {
 	return { kind: "entry", node, prefix, children: node.children.length, collapsed };
 }
 
