@@ -26,13 +26,9 @@ import { copyViewNode, viewId, viewParentId } from "../core/tree-view.js";
 import type { SessionTreeNode } from "../core/types.js";
 import {
 	activePathIds,
-	entryRow,
 	indexTreeNodes,
-	isCollapsedIn,
 	isPutAway,
 	layOutTree,
-	layRows,
-	moreRow,
 	rowRules,
 	shownAncestor,
 	showsArchived,
@@ -46,6 +42,7 @@ import {
 	type TreeLayoutRow,
 	treeFilterShows,
 } from "./tree-layout.js";
+import { entryRow, isCollapsedIn, layRows, moreRow } from "./tree-rows.js";
 
 const NO_IDS: ReadonlySet<string> = new Set();
 

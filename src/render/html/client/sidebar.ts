@@ -10,7 +10,6 @@
 
 import type { SessionTreeNode } from "../../../core/types.js";
 import { countOf, describeEntry, oneLine, sanitize } from "../../preview.js";
-import { LeafLayout } from "../../tree-leaf.js";
 import {
 	clipPrefix,
 	putAwayIds,
@@ -22,6 +21,7 @@ import {
 	type TreeLayoutRow,
 	treeFilterShows,
 } from "../../tree-layout.js";
+import { LeafLayout } from "../../tree-leaf.js";
 import { el } from "./dom.js";
 import { groupDigits } from "./format.js";
 
