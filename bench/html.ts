@@ -77,6 +77,8 @@ export interface SideFigures {
 	/** Median milliseconds of `layoutTree` in that leaf change, when the client reports it. */
 	layoutMs?: number;
 	layoutSamples: number[];
+	/** The parts of each leaf change (see {@link LEAF_PARTS}), by name. */
+	leafPartSamples: Record<string, number[]>;
 	/** Milliseconds from the navigation's start to each step of the page's start (see {@link PHASES}), every sample. */
 	phaseSamples: Record<string, number[]>;
 	error?: string;
@@ -142,6 +144,7 @@ function emptySide(): SideFigures {
 		rssSamples: [],
 		interactiveSamples: [],
 		leafChangeSamples: [],
+		leafPartSamples: {},
 		layoutSamples: [],
 		phaseSamples: {},
 	};
@@ -219,6 +222,20 @@ export async function waitInteractive(page: Page, timeout = 180_000): Promise<vo
 export interface LeafChange {
 	ms: number;
 	layoutMs?: number;
+	/** The parts of the change the client measures (app.ts): conversation, sidebar, context, in milliseconds. */
+	parts?: Record<string, number>;
+}
+
+/** The parts of a leaf change the client measures (app.ts), by the name printed. */
+export const LEAF_PARTS = [
+	["session-tree:conversation", "conversation"],
+	["session-tree:sidebar", "sidebar"],
+	["session-tree:context", "context"],
+] as const;
+
+/** One line of the medians of a leaf change's parts. */
+export function leafPartsLine(samples: Record<string, number[]>): string {
+	return LEAF_PARTS.map(([, name]) => `${name} ${fmtMs(median(samples[name] ?? []))}`).join(", ");
 }
 
 /** The page's side of {@link changeLeaf} (the bench is compiled without the DOM's types, so it is text). */
@@ -257,7 +274,12 @@ const CHANGE_LEAF = `(async () => {
 	await frame();
 	const ms = performance.now() - started;
 	const layout = performance.getEntriesByName("session-tree:layout", "measure").at(-1);
-	return layout === undefined ? { ms } : { ms, layoutMs: layout.duration };
+	const parts = {};
+	for (const [mark, name] of ${JSON.stringify(LEAF_PARTS)}) {
+		const entry = performance.getEntriesByName(mark, "measure").at(-1);
+		if (entry !== undefined) parts[name] = entry.duration;
+	}
+	return layout === undefined ? { ms, parts } : { ms, layoutMs: layout.duration, parts };
 })()`;
 
 /**
@@ -285,6 +307,11 @@ export async function measurePage(browser: Browser, url: string, side: SideFigur
 		const change = await changeLeaf(page);
 		side.leafChangeSamples.push(change.ms);
 		if (change.layoutMs !== undefined) side.layoutSamples.push(change.layoutMs);
+		for (const [name, ms] of Object.entries(change.parts ?? {})) {
+			const samples = side.leafPartSamples[name] ?? [];
+			samples.push(ms);
+			side.leafPartSamples[name] = samples;
+		}
 		if (errors.length > 0) side.error = `page error: ${errors[0]}`;
 	} finally {
 		await context.close();
@@ -375,6 +402,7 @@ export async function runHtml(options: HtmlOptions): Promise<HtmlFigures[]> {
 						`${side.error ? ` — fails: ${side.error}` : ""} (${((Date.now() - started) / 1000).toFixed(0)} s so far)`,
 				);
 				log(`  the page's start, step by step (medians): ${phasesLine(side.phaseSamples)}`);
+				log(`  the leaf change's parts (medians): ${leafPartsLine(side.leafPartSamples)}`);
 			}
 		}
 	} finally {

@@ -36,7 +36,7 @@ import { type Browser, chromium } from "playwright-core";
 import { Session } from "../src/session.js";
 import { CHROMIUM, CHROMIUM_ARGS } from "../test/support/browser.js";
 import { DATA_DIR, ensureFile, filesForSize, REPO_ROOT } from "./generate.js";
-import { changeLeaf, phasesLine, readPhases, waitInteractive } from "./html.js";
+import { changeLeaf, leafPartsLine, phasesLine, readPhases, waitInteractive } from "./html.js";
 import { fmtMs, markdownTable, median, scriptArgs } from "./shared.js";
 
 /** Options of {@link runServe}. */
@@ -70,6 +70,8 @@ export interface ServeFigures {
 	leafChangeSamples: number[];
 	layoutMs?: number;
 	layoutSamples: number[];
+	/** The parts of each leaf change (bench/html.ts's LEAF_PARTS), by name. */
+	leafPartSamples: Record<string, number[]>;
 	/** The page's start, step by step (bench/html.ts PHASES), every sample. */
 	phaseSamples: Record<string, number[]>;
 	appendMs?: number;
@@ -167,6 +169,11 @@ async function measureFile(browser: Browser, main: string, runs: number, figure:
 				const change = await changeLeaf(tab);
 				figure.leafChangeSamples.push(change.ms);
 				if (change.layoutMs !== undefined) figure.layoutSamples.push(change.layoutMs);
+				for (const [name, ms] of Object.entries(change.parts ?? {})) {
+					const samples = figure.leafPartSamples[name] ?? [];
+					samples.push(ms);
+					figure.leafPartSamples[name] = samples;
+				}
 			} finally {
 				await context.close();
 			}
@@ -340,6 +347,7 @@ export async function runServe(options: ServeBenchOptions): Promise<ServeFigures
 					entries: stats.entries,
 					readySamples: [],
 					leafChangeSamples: [],
+					leafPartSamples: {},
 					layoutSamples: [],
 					phaseSamples: {},
 					appendSamples: [],
@@ -356,6 +364,7 @@ export async function runServe(options: ServeBenchOptions): Promise<ServeFigures
 						`append shown in ${fmtMs(figure.appendMs)}${figure.error ? ` — fails: ${figure.error}` : ""}`,
 				);
 				log(`  the page's start, step by step (medians): ${phasesLine(figure.phaseSamples)}`);
+				log(`  the leaf change's parts (medians): ${leafPartsLine(figure.leafPartSamples)}`);
 			}
 		}
 		if (options.list !== false) {

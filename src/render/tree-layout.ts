@@ -29,21 +29,33 @@ import { TreeNode } from "../core/tree-node.js";
 import { copyViewNode, viewId, viewNodeOf, viewParentId, viewType } from "../core/tree-view.js";
 import type { SessionTreeNode } from "../core/types.js";
 import { isObject } from "../core/validate.js";
+import {
+	layRows,
+	type Pending,
+	pushChildren,
+	type RowRules,
+	TREE_PIPE,
+	type TreeEntryRow,
+	type TreeLayoutRow,
+} from "./tree-rows.js";
+
+export {
+	countBelow,
+	TREE_BRANCH,
+	TREE_LAST,
+	TREE_PIPE,
+	TREE_SPACE,
+	type TreeEntryRow,
+	type TreeFoldRow,
+	type TreeLayoutRow,
+	type TreeMoreRow,
+} from "./tree-rows.js";
 
 /** pi's `/tree` filters, see {@link treeFilterShows}. */
 export type TreeFilter = "default" | "no-tools" | "user-only" | "labeled-only" | "all";
 
 /** Every {@link TreeFilter}, in pi's order. */
 export const TREE_FILTERS: readonly TreeFilter[] = ["default", "no-tools", "user-only", "labeled-only", "all"];
-
-/** The connector before an entry that has a later sibling. */
-export const TREE_BRANCH = "├── ";
-/** The connector before the last of several siblings. */
-export const TREE_LAST = "└── ";
-/** The indentation below an entry that has a later sibling. */
-export const TREE_PIPE = "│   ";
-/** The indentation below the last of several siblings. */
-export const TREE_SPACE = "    ";
 
 const DEFAULT_FOLD_LIMIT = 6;
 
@@ -304,22 +316,6 @@ function lazySubtreeIds(starts: readonly SessionTreeNode[]): ReadonlySet<string>
 	};
 }
 
-/** The one node of a list of children, if there is exactly one. */
-function onlyChild(children: readonly SessionTreeNode[]): SessionTreeNode | undefined {
-	return children.length === 1 ? children[0] : undefined;
-}
-
-/** Number of entries below a node. */
-export function countBelow(node: SessionTreeNode): number {
-	let count = 0;
-	const stack = [...node.children];
-	for (let next = stack.pop(); next; next = stack.pop()) {
-		count++;
-		for (const child of next.children) stack.push(child);
-	}
-	return count;
-}
-
 /** Ids on the path from the root to `leafId` (none for null or an id not in `byId`). */
 export function activePathIds(
 	byId: ReadonlyMap<string, SessionTreeNode>,
@@ -334,33 +330,6 @@ export function activePathIds(
 		id = viewParentId(node);
 	}
 	return ids;
-}
-
-/** One straight run, with its middle folded: nodes to show and the number of entries between. */
-function foldRun(
-	run: readonly SessionTreeNode[],
-	limit: number,
-	keep: (view: SessionTreeNode) => boolean,
-): Array<SessionTreeNode | number> {
-	if (run.length <= limit) return [...run];
-	const rows: Array<SessionTreeNode | number> = [];
-	let hidden = 0;
-	const flush = (before: SessionTreeNode | undefined) => {
-		if (hidden === 1 && before) rows.push(before);
-		else if (hidden > 1) rows.push(hidden);
-		hidden = 0;
-	};
-	let lastHidden: SessionTreeNode | undefined;
-	run.forEach((view, i) => {
-		if (i < 2 || i >= run.length - 2 || keep(view)) {
-			flush(lastHidden);
-			rows.push(view);
-		} else {
-			hidden++;
-			lastHidden = view;
-		}
-	});
-	return rows;
 }
 
 /** What {@link layoutTree} lays out. */
@@ -393,46 +362,6 @@ export interface TreeLayoutOptions {
 	maxIndent?: number;
 }
 
-/** A row that shows an entry. */
-export interface TreeEntryRow {
-	readonly kind: "entry";
-	/** The node, as the filter shows it: `children` are its shown children. */
-	readonly node: SessionTreeNode;
-	/** What is drawn before the entry: the indentation and the connector (empty above the first fork). */
-	readonly prefix: string;
-	/** Its shown children, of which there may be more than the rows show (depth, `collapsed`). */
-	readonly children: number;
-	/** True when its descendants are folded away by `collapsed`. */
-	readonly collapsed: boolean;
-}
-
-/** A row that stands for the middle of a folded straight run (`┆ … N entries …`). */
-export interface TreeFoldRow {
-	readonly kind: "fold";
-	/** The indentation of the run. */
-	readonly prefix: string;
-	/** Entries folded away. */
-	readonly count: number;
-}
-
-/** A row that stands for what lies below the depth limit or a collapsed entry (`… N more`). */
-export interface TreeMoreRow {
-	readonly kind: "more";
-	/** The indentation of the entries below. */
-	readonly prefix: string;
-	/** The entry whose descendants these are. */
-	readonly parentId: string;
-	/** Entries below. */
-	readonly count: number;
-	/** Its shown children: more than one means as many branches. */
-	readonly branches: number;
-	/** True when the leaf (the end of the active path) is among them. */
-	readonly leafBelow: boolean;
-}
-
-/** One row of a {@link TreeLayout}. */
-export type TreeLayoutRow = TreeEntryRow | TreeFoldRow | TreeMoreRow;
-
 /** What {@link layoutTree} returns. */
 export interface TreeLayout {
 	/** The rows, top to bottom. Empty when no entry is shown. */
@@ -448,29 +377,32 @@ export interface TreeLayout {
 	readonly shown: ReadonlySet<string>;
 }
 
-/** A straight run waiting to be laid out. */
-interface Pending {
-	view: SessionTreeNode;
-	/** Drawn before the entry: the indentation and the connector (clipped with `maxIndent`). */
-	linePrefix: string;
-	/** Indentation of the rows below this entry (clipped with `maxIndent`). */
-	childPrefix: string;
-	/** With `maxIndent`: the last `maxIndent` characters of the whole indentation below this entry. */
-	childTail: string;
-	/** Levels of indentation (4 characters each) of both prefixes. */
-	levels: number;
-	/** Levels below the start. */
-	depth: number;
+/** The {@link RowRules} of a layout's options, for a leaf's row and active path. @internal */
+export function rowRules(
+	options: TreeLayoutOptions,
+	leafShownAt: string | null,
+	active: ReadonlySet<string>,
+): RowRules {
+	return {
+		maxDepth: options.depth !== undefined && options.depth >= 0 ? Math.floor(options.depth) : undefined,
+		collapsed: options.collapsed,
+		fold: options.fold === true,
+		foldLimit: Math.max(4, options.foldLimit ?? DEFAULT_FOLD_LIMIT),
+		clip: options.maxIndent === undefined ? undefined : Math.max(0, Math.floor(options.maxIndent)),
+		leafShownAt,
+		active,
+	};
 }
 
-/** The prefixes of the children of one fork (all but the last share theirs). */
-interface ForkPrefixes {
-	branchLine: string;
-	branchChild: string;
-	branchTail: string;
-	lastLine: string;
-	lastChild: string;
-	lastTail: string;
+/** A layout, and what it was made of (for tree-leaf.ts, which updates it for another leaf). @internal */
+export interface LaidOutTree {
+	readonly layout: TreeLayout;
+	/** The shown tree: the roots of copies (or of the nodes themselves when `whole`). */
+	readonly view: SessionTreeNode[];
+	/** Every node of the tree by id, when the layout needed it (a `from` or a leaf). */
+	readonly byId: Map<string, SessionTreeNode> | undefined;
+	/** True when every node below the start is shown as it is (no copies: see `buildView`). */
+	readonly whole: boolean;
 }
 
 /**
@@ -479,12 +411,12 @@ interface ForkPrefixes {
  * nodes are copied only where a filter or an archived branch hides some (see `buildView`).
  */
 export function layoutTree(roots: readonly SessionTreeNode[], options: TreeLayoutOptions = {}): TreeLayout {
-	const leafId = options.leafId ?? null;
-	const foldLimit = Math.max(4, options.foldLimit ?? DEFAULT_FOLD_LIMIT);
-	const maxDepth = options.depth !== undefined && options.depth >= 0 ? Math.floor(options.depth) : undefined;
-	const collapsed = options.collapsed;
-	const clip = options.maxIndent === undefined ? undefined : Math.max(0, Math.floor(options.maxIndent));
+	return layOutTree(roots, options).layout;
+}
 
+/** {@link layoutTree}, with the shown tree it laid out. @internal */
+export function layOutTree(roots: readonly SessionTreeNode[], options: TreeLayoutOptions = {}): LaidOutTree {
+	const leafId = options.leafId ?? null;
 	const filter = options.filter;
 	const hideArchived = !showsArchived(filter, options.archived);
 	// One walk indexes the nodes and, for the whole tree, finds whether any is put away.
@@ -509,125 +441,32 @@ export function layoutTree(roots: readonly SessionTreeNode[], options: TreeLayou
 	const active = activePathIds(byId, leafId);
 	// Every node of the tree is shown: the index says which ids are (no set of them to make).
 	const isShown = whole && options.from === undefined ? (id: string) => byId.has(id) : (id: string) => shown.has(id);
-	// A leaf the filter hides is pointed at from its nearest shown ancestor, as pi selects that one.
-	let leafShownAt = leafId;
-	while (leafShownAt !== null && !isShown(leafShownAt)) {
-		const node = byId.get(leafShownAt);
-		leafShownAt = node ? viewParentId(node) : null;
-	}
+	const leafShownAt = shownAncestor(byId, leafId, isShown);
 	const rows: TreeLayoutRow[] = [];
-	if (view.length === 0) return { rows, active, leafShownAt, shown };
-
-	// With `maxIndent`, an indentation is kept as its last `clip` characters and its levels.
-	const shownPrefix = (tail: string, levels: number): string =>
-		clip === undefined || levels * TREE_PIPE.length <= clip ? tail : `«${levels}» ${tail}`;
-	const keepLast = (text: string): string =>
-		clip === undefined || text.length <= clip ? text : text.slice(text.length - clip);
-	const forkPrefixes = (child: string, tail: string, levels: number): ForkPrefixes => {
-		if (clip === undefined) {
-			return {
-				branchLine: child + TREE_BRANCH,
-				branchChild: child + TREE_PIPE,
-				branchTail: "",
-				lastLine: child + TREE_LAST,
-				lastChild: child + TREE_SPACE,
-				lastTail: "",
-			};
-		}
-		const branchTail = keepLast(tail + TREE_PIPE);
-		const lastTail = keepLast(tail + TREE_SPACE);
-		return {
-			branchLine: shownPrefix(keepLast(tail + TREE_BRANCH), levels + 1),
-			branchChild: shownPrefix(branchTail, levels + 1),
-			branchTail,
-			lastLine: shownPrefix(keepLast(tail + TREE_LAST), levels + 1),
-			lastChild: shownPrefix(lastTail, levels + 1),
-			lastTail,
-		};
-	};
-
+	const laidOut = { layout: { rows, active, leafShownAt, shown }, view, byId: indexed?.byId, whole };
+	if (view.length === 0) return laidOut;
 	const stack: Pending[] = [];
-	const pushChildren = (children: readonly SessionTreeNode[], at: Pending | undefined, depth: number) => {
-		const childPrefix = at ? at.childPrefix : "";
-		const childTail = at ? at.childTail : "";
-		const levels = at ? at.levels : 0;
-		const only = onlyChild(children);
-		if (only) {
-			stack.push({ view: only, linePrefix: childPrefix, childPrefix, childTail, levels, depth });
-			return;
-		}
-		const fork = forkPrefixes(childPrefix, childTail, levels);
-		// Pushed last child first, so that they pop in order.
-		for (let k = children.length - 1; k >= 0; k--) {
-			const last = k === children.length - 1;
-			stack.push({
-				view: children[k] as SessionTreeNode,
-				linePrefix: last ? fork.lastLine : fork.branchLine,
-				childPrefix: last ? fork.lastChild : fork.branchChild,
-				childTail: last ? fork.lastTail : fork.branchTail,
-				levels: levels + 1,
-				depth,
-			});
-		}
-	};
-	pushChildren(view, undefined, 0);
-
-	const isCollapsed = (node: SessionTreeNode) =>
-		collapsed !== undefined && node.children.length > 0 && collapsed.has(viewId(node));
-	const keep = (node: SessionTreeNode) => node.label !== undefined || viewId(node) === leafShownAt;
-	const run: SessionTreeNode[] = [];
-	for (let item = stack.pop(); item; item = stack.pop()) {
-		const { linePrefix, childPrefix } = item;
-		// The straight run starting here: every later entry is its predecessor's only child.
-		run.length = 0;
-		run.push(item.view);
-		let depth = item.depth;
-		let last = item.view;
-		for (
-			let next = onlyChild(last.children);
-			next && (maxDepth === undefined || depth < maxDepth) && !isCollapsed(last);
-			next = onlyChild(last.children)
-		) {
-			last = next;
-			run.push(last);
-			depth++;
-		}
-		if (options.fold && run.length > foldLimit) {
-			const folded = foldRun(run, foldLimit, keep);
-			for (let i = 0; i < folded.length; i++) {
-				const row = folded[i] as SessionTreeNode | number;
-				const prefix = i === 0 ? linePrefix : childPrefix;
-				if (typeof row === "number") rows.push({ kind: "fold", prefix, count: row });
-				else rows.push(entryRow(row, prefix, row === last && isCollapsed(row)));
-			}
-		} else {
-			for (let i = 0; i < run.length; i++) {
-				const node = run[i] as SessionTreeNode;
-				rows.push(entryRow(node, i === 0 ? linePrefix : childPrefix, node === last && isCollapsed(node)));
-			}
-		}
-		if (last.children.length === 0) continue;
-		if ((maxDepth !== undefined && depth >= maxDepth) || isCollapsed(last)) {
-			const lastId = viewId(last);
-			rows.push({
-				kind: "more",
-				prefix: childPrefix,
-				parentId: lastId,
-				count: countBelow(last),
-				branches: last.children.length,
-				// The leaf among them: say so, as a filter's hidden leaf is pointed at.
-				leafBelow: leafShownAt !== null && active.has(lastId) && lastId !== leafShownAt,
-			});
-			continue;
-		}
-		pushChildren(last.children, item, depth + 1);
-	}
-	return { rows, active, leafShownAt, shown };
+	const rules = rowRules(options, leafShownAt, active);
+	pushChildren(rules, stack, view, undefined, 0);
+	layRows(rules, stack, rows);
+	return laidOut;
 }
 
-/** An entry row (one shape for all of them). */
-function entryRow(node: SessionTreeNode, prefix: string, collapsed: boolean): TreeEntryRow {
-	return { kind: "entry", node, prefix, children: node.children.length, collapsed };
+/**
+ * The row that carries the leaf marker: the leaf, or, when the filter hides it, its nearest
+ * shown ancestor (as pi selects that one). @internal
+ */
+export function shownAncestor(
+	byId: ReadonlyMap<string, SessionTreeNode>,
+	leafId: string | null,
+	isShown: (id: string) => boolean,
+): string | null {
+	let at = leafId;
+	while (at !== null && !isShown(at)) {
+		const node = byId.get(at);
+		at = node ? viewParentId(node) : null;
+	}
+	return at;
 }
 
 /**

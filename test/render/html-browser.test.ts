@@ -35,6 +35,7 @@ import {
 	problems,
 	type TestBrowser,
 } from "../support/browser.js";
+import { say, toolRound } from "./helpers.js";
 
 const HOSTILE = join(REPO, "test", "fixtures", "html", "hostile.jsonl");
 const S100K = join(REPO, "bench", "data", "s100k.jsonl");
@@ -362,6 +363,59 @@ describe("session-tree html in Chromium", { skip: BROWSER_SKIP }, () => {
 			assertClean(opened, name);
 		}
 		t.diagnostic(`${checked} leaves checked on ${CONTEXT_FIXTURES.length} fixtures`);
+	});
+
+	test("a leaf change draws the rows a fresh layout draws (the old leaf hidden, the new one shown)", async (t) => {
+		const source = join(tempDir(), "leaves.jsonl");
+		generateSession({ file: source, entries: 600, seed: 28 });
+		const session = await Session.open(source);
+		// Tool calls without text on branches of their own: a filter shows such a message only as the leaf.
+		const bare: string[] = [];
+		const messages = session.getEntries().filter((entry) => entry.type === "message");
+		for (const at of [30, 200, 201, 450, messages.length - 1]) {
+			await session.branch((messages[at] as { id: string }).id);
+			const [call] = await toolRound(session, "read", { path: `${at}.ts` }, "text");
+			bare.push(call);
+			if (at !== 201) await say(session, "user", `after ${at}`);
+			if (at === 450) bare.push((await toolRound(session, "grep", { q: "x" }, "y"))[0]);
+		}
+		await session.close();
+		const others = [messages[40], messages.at(-5), messages[3]].map((entry) => (entry as { id: string }).id);
+		const leaves = [bare[0], others[0], bare[1], bare[2], bare[3], others[1], bare[4], bare[5], others[2]] as string[];
+		const opened = await open(await exportHtml(source));
+		const { page } = opened;
+		const drawn = () =>
+			page.evaluate(() => {
+				const rows = (globalThis as unknown as PageGlobals).document.querySelectorAll('[data-role="tree"] .row');
+				return Array.from(rows, (row) =>
+					[
+						row.getAttribute("data-tree-id"),
+						row.getAttribute("aria-selected"),
+						row.getAttribute("data-on-path"),
+						row.textContent,
+					].join("|"),
+				);
+			});
+		for (const filter of ["default", "no-tools", "all"] as const) {
+			await page.selectOption('select[data-role="filter"]', filter);
+			for (const id of leaves) {
+				await setHash(page, `#leaf=${id}`);
+				await expectCurrent(page, id, `${filter} #leaf=${id}`);
+				const updated = await drawn();
+				// The leaf's row, or its nearest shown ancestor's when the filter hides it.
+				assert.equal(
+					updated.filter((row) => row.split("|")[1] === "true").length,
+					1,
+					`${filter}: one row marked as the leaf (${id})`,
+				);
+				// Another filter and back: the sidebar lays the tree out afresh with the same leaf.
+				await page.selectOption('select[data-role="filter"]', filter === "all" ? "default" : "all");
+				await page.selectOption('select[data-role="filter"]', filter);
+				assert.deepEqual(updated, await drawn(), `${filter}: the rows after the leaf change to ${id}`);
+			}
+		}
+		t.diagnostic(`${leaves.length} leaves under 3 filters, ${bare.length} assistant messages without text`);
+		assertClean(opened, "leaf changes");
 	});
 
 	test("#entry=ID selects the path through ID and shows it", async () => {

@@ -12,7 +12,6 @@ import type { SessionTreeNode } from "../../../core/types.js";
 import { countOf, describeEntry, oneLine, sanitize } from "../../preview.js";
 import {
 	clipPrefix,
-	layoutTree,
 	putAwayIds,
 	showsActiveMark,
 	showsArchived,
@@ -22,8 +21,15 @@ import {
 	type TreeLayoutRow,
 	treeFilterShows,
 } from "../../tree-layout.js";
+import { LeafLayout } from "../../tree-leaf.js";
 import { el } from "./dom.js";
 import { groupDigits } from "./format.js";
+
+/** Records how long the layout took (`session-tree:layout`), for `npm run bench`. */
+function measureLayout(started: number): void {
+	performance.clearMeasures("session-tree:layout");
+	performance.measure("session-tree:layout", { start: started, end: performance.now() });
+}
 
 /** More rows than this are virtualised. */
 export const VIRTUAL_THRESHOLD = 2000;
@@ -58,6 +64,8 @@ export class Sidebar {
 	private leafId: string | null = null;
 	private currentId: string | null = null;
 	private layout: TreeLayout | undefined;
+	/** The layout kept for changes of the leaf (made again for a filter or a fold). */
+	private kept: LeafLayout | undefined;
 	/** Row index by entry id, for the current layout: built only when a row is looked for that is not shown (see {@link rowIndex}). */
 	private rowOf: Map<string, number> | undefined;
 	/** Whether a row was looked for in the current layout (see {@link rowIndex}). */
@@ -105,7 +113,8 @@ export class Sidebar {
 		this.currentId = currentId;
 		if (leafChanged) {
 			this.updateCounts();
-			this.relayout(true);
+			if (this.kept) this.changeLeaf(leafId, this.kept);
+			else this.relayout(true);
 		} else {
 			this.refreshRows();
 			this.reveal(currentId ?? leafId);
@@ -177,17 +186,36 @@ export class Sidebar {
 		return base;
 	}
 
+	/** Lays the tree out afresh (a filter or a fold changed) and draws it. */
 	private relayout(reveal: boolean): void {
-		const scrollTop = this.list.scrollTop;
 		const started = performance.now();
-		this.layout = layoutTree(this.source.roots, {
+		this.kept = new LeafLayout(this.source.roots, {
 			leafId: this.leafId,
 			filter: this.filter,
 			collapsed: this.collapsed,
 		});
-		// layoutTree's share of a leaf change or a filter change, for `npm run bench`.
-		performance.clearMeasures("session-tree:layout");
-		performance.measure("session-tree:layout", { start: started, end: performance.now() });
+		this.layout = this.kept.layout;
+		// The layout's share of a filter or fold change, for `npm run bench`.
+		measureLayout(started);
+		this.draw(reveal);
+	}
+
+	/**
+	 * Another leaf: the kept layout updates the rows that change (the marks, the rows the filter
+	 * shows or hides with the leaf), then the rows are drawn.
+	 */
+	private changeLeaf(leafId: string | null, kept: LeafLayout): void {
+		const started = performance.now();
+		this.layout = kept.setLeaf(leafId);
+		// The layout's share of a leaf change, for `npm run bench`.
+		measureLayout(started);
+		this.draw(true);
+	}
+
+	/** Draws the rows of the current layout, keeping the scroll position. */
+	private draw(reveal: boolean): void {
+		if (!this.layout) return;
+		const scrollTop = this.list.scrollTop;
 		this.rowOf = undefined;
 		this.looked = false;
 		this.virtual = this.layout.rows.length > VIRTUAL_THRESHOLD;

@@ -1,0 +1,228 @@
+/**
+ * LeafLayout (render/tree-leaf.ts): after each change of the leaf, the rows, marks and shown
+ * ids are those of a fresh layoutTree with that leaf, on random trees, leaves, filters and
+ * folds, and on a chain 100,000 entries deep.
+ */
+
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { ARCHIVE_CUSTOM_TYPE } from "../../src/core/archive.js";
+import { viewId } from "../../src/core/tree-view.js";
+import type { SessionEntry, SessionTreeNode } from "../../src/core/types.js";
+import {
+	layoutTree,
+	TREE_FILTERS,
+	type TreeFilter,
+	type TreeLayout,
+	type TreeLayoutOptions,
+	type TreeLayoutRow,
+} from "../../src/render/tree-layout.js";
+import { LeafLayout } from "../../src/render/tree-leaf.js";
+import { memorySession, say, toolRound } from "./helpers.js";
+
+/** A small deterministic generator (mulberry32), so that a failing seed can be run again. */
+function random(seed: number): () => number {
+	let a = seed >>> 0;
+	return () => {
+		a = (a + 0x6d2b79f5) >>> 0;
+		let t = a;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+}
+
+/** An entry of a kind chosen at random: many assistant messages without text (shown only as the leaf). */
+function randomEntry(id: string, parentId: string | null, pick: () => number): SessionEntry {
+	const base = { id, parentId, timestamp: "2026-01-01T00:00:00.000Z" };
+	const r = pick();
+	const message = (m: Record<string, unknown>) => ({ ...base, type: "message", message: m }) as unknown as SessionEntry;
+	if (r < 0.3) {
+		// A tool call alone: hidden by every filter unless it is the leaf.
+		return message({
+			role: "assistant",
+			content: [{ type: "toolCall", id: "t", name: "read", arguments: {} }],
+			stopReason: "toolUse",
+		});
+	}
+	if (r < 0.45) return message({ role: "assistant", content: [{ type: "text", text: "answer" }], stopReason: "stop" });
+	if (r < 0.5) return message({ role: "assistant", content: [], stopReason: "aborted" });
+	if (r < 0.7) return message({ role: "user", content: "question" });
+	if (r < 0.8)
+		return message({ role: "toolResult", toolCallId: "t", toolName: "read", content: [{ type: "text", text: "out" }] });
+	if (r < 0.86) return { ...base, type: "model_change", provider: "p", modelId: "m" } as unknown as SessionEntry;
+	if (r < 0.9) return { ...base, type: "label", targetId: id, label: "l" } as unknown as SessionEntry;
+	if (r < 0.93)
+		return { ...base, type: "custom", customType: ARCHIVE_CUSTOM_TYPE, data: {} } as unknown as SessionEntry;
+	return { ...base, type: "custom", customType: "x", data: {} } as unknown as SessionEntry;
+}
+
+/** A random tree of `size` nodes: mostly chains, with forks, a few roots, labels and archived branches. */
+function randomTree(size: number, pick: () => number): { roots: SessionTreeNode[]; nodes: SessionTreeNode[] } {
+	const roots: SessionTreeNode[] = [];
+	const nodes: SessionTreeNode[] = [];
+	for (let i = 0; i < size; i++) {
+		const id = `n${i}`;
+		const r = pick();
+		// Most often below the last node (a chain), else below any earlier one (a fork), rarely a new root.
+		const parent = i === 0 || r < 0.04 ? undefined : r < 0.75 ? nodes[i - 1] : nodes[Math.floor(pick() * i)];
+		const node: SessionTreeNode = { entry: randomEntry(id, parent ? parent.entry.id : null, pick), children: [] };
+		if (pick() < 0.08) node.label = `label ${i}`;
+		if (pick() < 0.03) node.archived = true;
+		(parent ? parent.children : roots).push(node);
+		nodes.push(node);
+	}
+	return { roots, nodes };
+}
+
+/** What a row shows, in plain values (the node as its id and its shown children's ids). */
+function plainRow(row: TreeLayoutRow): unknown {
+	if (row.kind !== "entry") return row;
+	return {
+		kind: row.kind,
+		id: viewId(row.node),
+		shownChildren: row.node.children.map((child) => viewId(child)),
+		prefix: row.prefix,
+		children: row.children,
+		collapsed: row.collapsed,
+	};
+}
+
+function plainLayout(layout: TreeLayout): unknown {
+	return {
+		rows: layout.rows.map(plainRow),
+		active: [...layout.active].sort(),
+		leafShownAt: layout.leafShownAt,
+		shown: [...layout.shown].sort(),
+	};
+}
+
+function assertSameAsFresh(
+	roots: readonly SessionTreeNode[],
+	kept: LeafLayout,
+	options: TreeLayoutOptions,
+	leafId: string | null,
+	what: string,
+): void {
+	const fresh = layoutTree(roots, { ...options, leafId });
+	assert.deepEqual(plainLayout(kept.layout), plainLayout(fresh), what);
+}
+
+test("after every change of the leaf, the layout is a fresh layoutTree's (random trees, filters, folds, leaves)", () => {
+	let toggled = 0;
+	for (let seed = 1; seed <= 400; seed++) {
+		const pick = random(seed);
+		const { roots, nodes } = randomTree(2 + Math.floor(pick() * 60), pick);
+		const ids = nodes.map((node) => node.entry.id);
+		const any = () => ids[Math.floor(pick() * ids.length)] as string;
+		const filters: Array<TreeFilter | undefined> = [undefined, ...TREE_FILTERS];
+		const options: TreeLayoutOptions = { filter: filters[Math.floor(pick() * filters.length)] };
+		const r = pick();
+		if (r < 0.6) options.collapsed = new Set(Array.from({ length: Math.floor(pick() * 4) }, any));
+		if (pick() < 0.15) options.archived = pick() < 0.5 ? "show" : "hide";
+		if (pick() < 0.1) options.from = any();
+		// Options under which a change of the leaf is a fresh layout: the rows must match too.
+		if (pick() < 0.05) options.fold = true;
+		if (pick() < 0.05) options.depth = Math.floor(pick() * 4);
+		if (pick() < 0.05) options.maxIndent = Math.floor(pick() * 10);
+		const first = pick() < 0.1 ? null : any();
+		const kept = new LeafLayout(roots, { ...options, leafId: first });
+		assertSameAsFresh(roots, kept, options, first, `seed ${seed}, first leaf`);
+		for (let step = 0; step < 12; step++) {
+			const leaf = pick() < 0.05 ? null : pick() < 0.03 ? "no-such-id" : any();
+			const before = kept.layout.shown.size;
+			kept.setLeaf(leaf);
+			if (kept.layout.shown.size !== before) toggled++;
+			assertSameAsFresh(
+				roots,
+				kept,
+				options,
+				leaf,
+				`seed ${seed}, step ${step}, leaf ${leaf}, ${JSON.stringify({ ...options, collapsed: [...(options.collapsed ?? [])] })}`,
+			);
+		}
+	}
+	// The leaf's own row came and went (an assistant message without text) often enough to test it.
+	assert.ok(toggled > 500, `entries shown or hidden by a change of the leaf: ${toggled}`);
+});
+
+test("a session's own tree nodes (parsed on demand): the same rows as a fresh layout", async () => {
+	const s = await memorySession();
+	const ids: string[] = [];
+	for (let i = 0; i < 6; i++) {
+		ids.push(await say(s, "user", `q${i}`));
+		await toolRound(s, "read", { path: `${i}.ts` }, "text");
+		ids.push(s.getLeafId() as string);
+		if (i % 2 === 1) await s.branch(ids[i] as string);
+	}
+	const roots = s.getTree();
+	const all: string[] = [];
+	const stack = [...roots];
+	for (let node = stack.pop(); node; node = stack.pop()) {
+		all.push(node.entry.id);
+		stack.push(...node.children);
+	}
+	for (const filter of TREE_FILTERS) {
+		const kept = new LeafLayout(roots, { filter, leafId: s.getLeafId() });
+		for (const leaf of [...all, ...all.toReversed()]) {
+			kept.setLeaf(leaf);
+			assertSameAsFresh(roots, kept, { filter }, leaf, `${filter}, leaf ${leaf}`);
+		}
+	}
+});
+
+test("a chain 100,000 entries deep: leaves shown and hidden in its middle, no stack overflow", () => {
+	const roots: SessionTreeNode[] = [];
+	let parent: SessionTreeNode | undefined;
+	const nodes: SessionTreeNode[] = [];
+	for (let i = 0; i < 100_000; i++) {
+		const id = `c${i}`;
+		// user, a tool call alone (hidden unless the leaf), its result, an answer; a fork now and then.
+		const kind = i % 4;
+		const base = {
+			id,
+			parentId: parent ? parent.entry.id : null,
+			timestamp: "2026-01-01T00:00:00.000Z",
+			type: "message",
+		};
+		const message =
+			kind === 0
+				? { role: "user", content: "q" }
+				: kind === 1
+					? {
+							role: "assistant",
+							content: [{ type: "toolCall", id: "t", name: "x", arguments: {} }],
+							stopReason: "toolUse",
+						}
+					: kind === 2
+						? { role: "toolResult", toolCallId: "t", toolName: "x", content: "r" }
+						: { role: "assistant", content: [{ type: "text", text: "a" }], stopReason: "stop" };
+		const node: SessionTreeNode = { entry: { ...base, message } as unknown as SessionEntry, children: [] };
+		(parent ? parent.children : roots).push(node);
+		nodes.push(node);
+		if (i % 25_000 === 10 && parent) {
+			const side: SessionTreeNode = {
+				entry: { ...base, id: `side${i}`, message: { role: "user", content: "side" } } as unknown as SessionEntry,
+				children: [],
+			};
+			parent.children.push(side);
+		}
+		parent = node;
+	}
+	const toolCalls = nodes.filter((_, i) => i % 4 === 1);
+	const leaves = [
+		nodes.at(-1),
+		toolCalls[20_000],
+		toolCalls[3],
+		nodes[50_001],
+		toolCalls.at(-1),
+		toolCalls[12_345],
+	].map((node) => (node as SessionTreeNode).entry.id);
+	for (const filter of ["default", "no-tools"] as const) {
+		const kept = new LeafLayout(roots, { filter, leafId: leaves[0] as string });
+		for (const leaf of leaves.slice(1)) {
+			kept.setLeaf(leaf);
+			assertSameAsFresh(roots, kept, { filter }, leaf, `${filter}, leaf ${leaf}`);
+		}
+	}
+});
