@@ -112,7 +112,8 @@ const CODE_LIKE = /^[A-Za-z_][A-Za-z0-9_.]*(?:\(.*)?[);,]*$/;
  */
 export const ENV_RULE: ServiceRule = {
 	kind: ENV_KIND,
-	gate: /passw|passphrase|secret|token|api_?key|access_?key|private_?key|auth_?key|credential/i,
+	// The keyword and the separator after it: "token" alone is common in prose about models.
+	gate: /(?:passw(?:or)?d|passphrase|secret(?:_?key)?|token|api_?key|access_?key|private_?key|auth_?key|credentials?)\\?["']?[ \t]{0,8}[:=]/i,
 	pattern:
 		/(?<pre>(?<![A-Za-z0-9_])[A-Za-z0-9_]{0,40}?(?:passw(?:or)?d|passphrase|secret(?:_?key)?|token|api_?key|access_?key|private_?key|auth_?key|credentials?)\\?["']?(?<sep>[ \t]{0,8}[:=][ \t]{0,8})\\?["']?)(?<secret>[^\s"'`\\,;&]{6}[^\s"'`\\,;&]*)/gi,
 	accept(secret, match) {
