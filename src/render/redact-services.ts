@@ -30,40 +30,65 @@ export interface ServiceRule {
 	readonly kind: (typeof SERVICE_KINDS)[number] | typeof ENV_KIND;
 	readonly pattern: RegExp;
 	readonly accept?: (secret: string, match: RegExpExecArray, text: string) => boolean;
+	/** The literal part every match contains, looked for first (see redact.ts's `Rule.gate`). */
+	readonly gate?: RegExp;
 }
 
 export const SERVICE_RULES: readonly ServiceRule[] = [
 	// Hugging Face user tokens `hf_…` and organisation tokens `api_org_…` (34 letters).
-	{ kind: "huggingface-token", pattern: /(?<![A-Za-z0-9_])(?:hf|api_org)_[A-Za-z0-9]{30}[A-Za-z0-9]*/g },
+	{
+		kind: "huggingface-token",
+		gate: /hf_|api_org_/,
+		pattern: /(?<![A-Za-z0-9_])(?:hf|api_org)_[A-Za-z0-9]{30}[A-Za-z0-9]*/g,
+	},
 	// npm access tokens: `npm_` and 36 alphanumerics.
-	{ kind: "npm-token", pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g },
+	{ kind: "npm-token", gate: /npm_/, pattern: /(?<![A-Za-z0-9_])npm_[A-Za-z0-9]{36}(?![A-Za-z0-9])/g },
 	// GitLab personal, pipeline-trigger, deploy, runner and OAuth-application tokens.
 	{
 		kind: "gitlab-token",
+		gate: /gl(?:pat|ptt|dt|rt|oas|cbt|ft|soat)-/,
 		pattern: /(?<![A-Za-z0-9_-])(?:glpat|glptt|gldt|glrt|gloas|glcbt|glft|glsoat)-[A-Za-z0-9_-]{20}[A-Za-z0-9_-]*/g,
 	},
 	// PyPI upload tokens: `pypi-` and a macaroon that starts with the encoded `pypi.org`.
-	{ kind: "pypi-token", pattern: /(?<![A-Za-z0-9_-])pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40}[A-Za-z0-9_-]*/g },
+	{
+		kind: "pypi-token",
+		gate: /pypi-AgEIcHlwaS5vcmc/,
+		pattern: /(?<![A-Za-z0-9_-])pypi-AgEIcHlwaS5vcmc[A-Za-z0-9_-]{40}[A-Za-z0-9_-]*/g,
+	},
 	// SendGrid API keys: `SG.`, 22, `.`, 43 (base64url).
 	{
 		kind: "sendgrid-key",
+		gate: /SG\./,
 		pattern: /(?<![A-Za-z0-9_.-])SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g,
 	},
 	// Shopify access, custom-app, private-app tokens and shared secrets: `shpat_` … and 32 hex digits.
-	{ kind: "shopify-token", pattern: /(?<![A-Za-z0-9_])shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9])/g },
+	{
+		kind: "shopify-token",
+		gate: /shp(?:at|ca|pa|ss)_/,
+		pattern: /(?<![A-Za-z0-9_])shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}(?![A-Za-z0-9])/g,
+	},
 	// DigitalOcean personal, OAuth and refresh tokens: `dop_v1_`, `doo_v1_`, `dor_v1_` and 64 hex digits.
-	{ kind: "digitalocean-token", pattern: /(?<![A-Za-z0-9_])do[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9])/g },
+	{
+		kind: "digitalocean-token",
+		gate: /do[opr]_v1_/,
+		pattern: /(?<![A-Za-z0-9_])do[opr]_v1_[a-f0-9]{64}(?![A-Za-z0-9])/g,
+	},
 	// Google OAuth client secrets.
-	{ kind: "google-oauth-secret", pattern: /(?<![A-Za-z0-9_-])GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])/g },
+	{
+		kind: "google-oauth-secret",
+		gate: /GOCSPX-/,
+		pattern: /(?<![A-Za-z0-9_-])GOCSPX-[A-Za-z0-9_-]{28}(?![A-Za-z0-9_-])/g,
+	},
 	// Telegram bot tokens: the bot's id, `:`, then `AA` and 33 of base64url (in API URLs right after `bot`).
-	{ kind: "telegram-bot-token", pattern: /(?<![0-9])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g },
+	{ kind: "telegram-bot-token", gate: /:AA/, pattern: /(?<![0-9])[0-9]{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g },
 	// age (file encryption) secret keys. No lookbehind: the prefix is distinctive, and in a
 	// JSON-escaped file it follows the `n` of `\n`.
-	{ kind: "age-secret-key", pattern: /AGE-SECRET-KEY-1[0-9A-Z]{58}(?![A-Za-z0-9])/g },
+	{ kind: "age-secret-key", gate: /AGE-SECRET-KEY-1/, pattern: /AGE-SECRET-KEY-1[0-9A-Z]{58}(?![A-Za-z0-9])/g },
 	// Azure storage and Service Bus / Event Hubs connection strings (`AccountKey=`, `SharedAccessKey=`)
 	// and the signature of a SAS URL (`sig=`): only the value is replaced.
 	{
 		kind: "azure-key",
+		gate: /(?:accountkey|sharedaccesskey|sig)=/i,
 		pattern:
 			/(?<pre>(?<![A-Za-z0-9])(?:AccountKey|SharedAccessKey|sig)=)(?<secret>[A-Za-z0-9+/%]{20}[A-Za-z0-9+/%]*(?:={1,2}|%3D){0,2})/gi,
 	},
@@ -87,6 +112,8 @@ const CODE_LIKE = /^[A-Za-z_][A-Za-z0-9_.]*(?:\(.*)?[);,]*$/;
  */
 export const ENV_RULE: ServiceRule = {
 	kind: ENV_KIND,
+	// The keyword and the separator after it: "token" alone is common in prose about models.
+	gate: /(?:passw(?:or)?d|passphrase|secret(?:_?key)?|token|api_?key|access_?key|private_?key|auth_?key|credentials?)\\?["']?[ \t]{0,8}[:=]/i,
 	pattern:
 		/(?<pre>(?<![A-Za-z0-9_])[A-Za-z0-9_]{0,40}?(?:passw(?:or)?d|passphrase|secret(?:_?key)?|token|api_?key|access_?key|private_?key|auth_?key|credentials?)\\?["']?(?<sep>[ \t]{0,8}[:=][ \t]{0,8})\\?["']?)(?<secret>[^\s"'`\\,;&]{6}[^\s"'`\\,;&]*)/gi,
 	accept(secret, match) {

@@ -11,12 +11,14 @@ import { test } from "node:test";
 import fc from "fast-check";
 import {
 	formatCounts,
+	hasHexRun,
 	REDACTION_KINDS,
 	type RedactionCounts,
 	type RedactionKind,
 	redactionMarker,
 	redactRecords,
 	redactText,
+	redactTextEveryRule,
 } from "../../src/render/redact.js";
 
 // ---- fake secrets ------------------------------------------------------------------------------
@@ -867,4 +869,90 @@ test("a 5 MB text with secrets scattered through it is redacted quickly and comp
 	// And as a field of a record.
 	const recordMs = timed(() => redactRecords([{ type: "message", message: { content: [{ type: "text", text }] } }]));
 	assert.ok(recordMs < 2000, `${recordMs.toFixed(0)} ms`);
+});
+
+// ---- the shortcuts: pre-tests and gates find every secret the rules alone find ------------------
+
+test("hasHexRun says what /[0-9a-f]{32}/i says, at every offset and run length", () => {
+	const reference = /[0-9a-f]{32}/i;
+	for (let before = 0; before < 70; before++) {
+		for (let run = 28; run <= 36; run++) {
+			for (const edge of ["", "g", "-", "Z", "é"]) {
+				const text = `${"x".repeat(before)}${edge}${"aF3".repeat(12).slice(0, run)}${edge}${"y".repeat(before % 5)}`;
+				assert.equal(hasHexRun(text), reference.test(text), JSON.stringify(text));
+			}
+		}
+	}
+	fc.assert(
+		fc.property(
+			fc.array(fc.constantFrom("0", "a", "F", "9", "g", " ", "-", "é", "\n", hex(16), hex(31)), { maxLength: 60 }),
+			(parts) => {
+				const text = parts.join("");
+				assert.equal(hasHexRun(text), reference.test(text), JSON.stringify(text));
+			},
+		),
+		{ numRuns: 5000 },
+	);
+});
+
+test("property: redactText equals every rule run on every text (pre-tests and gates lose nothing)", () => {
+	const secrets = KIND_CASES.map((c) => c.input);
+	// Pieces of every kind's literal part, in both cases (the case-blind rules' gates must be too).
+	const fragments = [
+		...secrets,
+		...secrets.map((s) => s.toUpperCase()),
+		...secrets.map((s) => s.toLowerCase()),
+		"Bearer ",
+		"bEaReR ",
+		"Authorization: ",
+		"AUTHORIZATION=",
+		"proxy-authorization: basic ",
+		"://u:",
+		"@h",
+		"aws_secret_access_key=",
+		"SECRET_ACCESS_KEY ",
+		"AccountKey=",
+		"SIG=",
+		"PassPhrase: ",
+		"my_token=",
+		"Credentials: ",
+		"glsoat-",
+		"dor_v1_",
+		"shpss_",
+		":AA",
+		"0x",
+		"sha256:",
+		"commit ",
+		hex(16),
+		hex(32).toUpperCase(),
+		alnum(12),
+		alnum(40),
+		"0123",
+		" ",
+		"\n",
+		'"',
+		"=",
+	];
+	fc.assert(
+		fc.property(fc.array(fc.constantFrom(...fragments), { maxLength: 12 }), (parts) => {
+			const text = parts.join("");
+			const fast: RedactionCounts = {};
+			const every: RedactionCounts = {};
+			assert.equal(redactText(text, fast), redactTextEveryRule(text, every));
+			assert.deepEqual(fast, every);
+		}),
+		{ numRuns: 3000 },
+	);
+	// And each kind's own case, where the expected text is written out above.
+	for (const { input, output } of KIND_CASES) assert.equal(redactTextEveryRule(input), output);
+});
+
+test("redactRecords: a field name with a secret is redacted every time, however often clean names repeat", () => {
+	const key = `${"gh"}p_${alnum(36)}`;
+	const records = Array.from({ length: 5 }, (_, i) => ({ role: "user", totalTokens: i, [key]: i }));
+	const { records: copies, counts } = redactRecords(records);
+	assert.deepEqual(counts, { "github-token": 5 });
+	for (const [i, copy] of copies.entries()) {
+		assert.deepEqual(copy, { role: "user", totalTokens: i, [R("github-token")]: i });
+	}
 });
