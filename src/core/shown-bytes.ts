@@ -116,6 +116,11 @@ function hexValue(byte: number): number {
 
 let decoder: InstanceType<typeof TextDecoder> | undefined;
 
+function isAscii(text: string): boolean {
+	for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return false;
+	return true;
+}
+
 /**
  * The bytes of one line, walked once. Each method starts at `at` and leaves it after what it
  * read; a method that finds the text is not JSON returns false (or NO), and the line is UNKNOWN.
@@ -263,6 +268,23 @@ class Scanner {
 		return this.is(from, this.at, this.escaped, literal);
 	}
 
+	/**
+	 * Whether the string just read (from `from`, its opening quote) has the value `text`. An id
+	 * or a parent compared on every line: without an escape, an ASCII `text` is equal exactly
+	 * when the bytes are (a non-ASCII byte decodes to a character no ASCII text holds), so
+	 * nothing is decoded; anything else is compared by value.
+	 */
+	lastEquals(from: number, text: string): boolean {
+		const { bytes } = this;
+		const to = this.at;
+		if (!this.escaped && isAscii(text)) {
+			if (to - from - 2 !== text.length) return false;
+			for (let i = 0; i < text.length; i++) if (bytes[from + 1 + i] !== text.charCodeAt(i)) return false;
+			return true;
+		}
+		return this.value(from, to) === text;
+	}
+
 	/** The value of the string `bytes[from, to)`, quotes included (one the scan found valid). */
 	value(from: number, to = this.at): string {
 		decoder ??= new TextDecoder();
@@ -325,22 +347,54 @@ class Scanner {
 		return this.at;
 	}
 
-	/** Any value at `at`, validated and skipped; `depth` is the nesting of the container it is in. */
+	/** The closing bytes of the containers {@link skip} is inside (at most {@link MAX_DEPTH}). */
+	private readonly closers = new Uint8Array(MAX_DEPTH + 1);
+
+	/**
+	 * Any value at `at`, validated and skipped; `depth` is the nesting of the container it is in.
+	 * Iterative, with the open containers' closing bytes on a stack: most of a line's structure
+	 * (a tool call's arguments, usage, anything the rule does not read) goes through here, and a
+	 * callback per member cost more than the bytes.
+	 */
 	skip(depth: number): boolean {
-		const byte = this.peek();
-		if (byte === QUOTE) return this.string(false);
-		if (byte === 0x7b) {
-			if (depth + 1 > MAX_DEPTH) return false;
-			return this.object(() => this.skip(depth + 1));
+		const closers = this.closers;
+		let open = 0;
+		for (;;) {
+			// A value at `at`.
+			const byte = this.peek();
+			if (byte === QUOTE) {
+				if (!this.string(false)) return false;
+			} else if (byte === 0x7b || byte === 0x5b) {
+				if (depth + open + 1 > MAX_DEPTH) return false;
+				const close = byte === 0x7b ? 0x7d : 0x5d;
+				this.at++;
+				if (this.peek() === close) this.at++;
+				else {
+					closers[open++] = close;
+					if (close === 0x7d && !this.key()) return false;
+					continue;
+				}
+			} else if (byte === 0x74) {
+				if (!this.word("true")) return false;
+			} else if (byte === 0x66) {
+				if (!this.word("false")) return false;
+			} else if (byte === 0x6e) {
+				if (!this.word("null")) return false;
+			} else if (!this.number()) return false;
+			// After a value: the next member or element, or the end of containers.
+			for (;;) {
+				if (open === 0) return true;
+				const close = closers[open - 1] as number;
+				const next = this.peek();
+				this.at++;
+				if (next === 0x2c) {
+					if (close === 0x7d && !this.key()) return false;
+					break;
+				}
+				if (next !== close) return false;
+				open--;
+			}
 		}
-		if (byte === 0x5b) {
-			if (depth + 1 > MAX_DEPTH) return false;
-			return this.array(() => this.skip(depth + 1));
-		}
-		if (byte === 0x74) return this.word("true");
-		if (byte === 0x66) return this.word("false");
-		if (byte === 0x6e) return this.word("null");
-		return this.number();
 	}
 
 	/** The elements of an array at `at` (its `[`), each read by `element`. False if not JSON. */
@@ -469,10 +523,12 @@ function scanEntry(scan: Scanner, found: Found, expect: ShownExpectation | undef
 		if (!scan.skip(1)) return false;
 		if (checked === 1) found.typeOk = isString && scan.isLast(from, V_MESSAGE);
 		else if (checked === 2) {
-			found.idOk = isString && scan.at - from > 2 && (expect === undefined || scan.value(from) === expect.id);
+			found.idOk = isString && scan.at - from > 2 && (expect === undefined || scan.lastEquals(from, expect.id));
 		} else if (checked === 3) {
 			if (byte === 0x6e) found.parentOk = expect === undefined || expect.parentId === null;
-			else found.parentOk = isString && (expect === undefined || scan.value(from) === expect.parentId);
+			else
+				found.parentOk =
+					isString && (expect === undefined || (expect.parentId !== null && scan.lastEquals(from, expect.parentId)));
 		} else found.timestampOk = isString;
 		return true;
 	});
@@ -491,7 +547,7 @@ function scanMessage(scan: Scanner, found: Found, expect: ShownExpectation | und
 			if (!scan.skip(2)) return false;
 			const isString = byte === QUOTE;
 			found.roleOk = isString && other === undefined && scan.isLast(from, V_ASSISTANT);
-			found.otherRoleOk = isString && other !== undefined && scan.value(from) === other;
+			found.otherRoleOk = isString && other !== undefined && scan.lastEquals(from, other);
 			return true;
 		}
 		if (same(K_CONTENT)) {

@@ -405,6 +405,82 @@ describe("assistant messages shown by pi's filters, from their bytes", () => {
 		assert.equal(assistantShownBytes(Buffer.from(shallow), 0, Buffer.byteLength(shallow)), HIDDEN);
 	});
 
+	test("the depth followed is exact: a tool call's arguments up to the limit, and not one level more", () => {
+		// By hand: the entry is one level, its message two, `content` three, the block four; the
+		// arguments' containers come after those, so MAX_DEPTH - 4 of them are the most followed.
+		const withArguments = (levels: number, open: string, close: string): string =>
+			`{"type":"message","id":"a","parentId":null,"timestamp":"t","message":{"role":"assistant","content":[{"type":"toolCall","arguments":${open.repeat(levels)}1${close.repeat(levels)}}],"stopReason":"toolUse"}}`;
+		const answer = (line: string): ShownAnswer => assistantShownBytes(Buffer.from(line), 0, Buffer.byteLength(line));
+		const most = MAX_DEPTH - 4;
+		for (const [open, close] of [
+			["[", "]"],
+			['{"k":', "}"],
+		] as const) {
+			JSON.parse(withArguments(most + 1, open, close));
+			assert.equal(answer(withArguments(most, open, close)), HIDDEN, open);
+			assert.equal(answer(withArguments(most + 1, open, close)), UNKNOWN, open);
+		}
+	});
+
+	test("a skipped value that is not JSON leaves the line unanswered, whatever the nesting", () => {
+		const line = (value: string): string =>
+			`{"type":"message","id":"a","parentId":null,"timestamp":"t","message":{"role":"assistant","content":[{"type":"toolCall","arguments":${value}},{"type":"text","text":"t"}],"usage":${value},"stopReason":"stop"}}`;
+		const answer = (value: string): ShownAnswer => {
+			const text = line(value);
+			return assistantShownBytes(Buffer.from(text), 0, Buffer.byteLength(text));
+		};
+		const valid = [
+			'{"a":[1,{"b":null}],"c":true}',
+			"[[],{},[{}]]",
+			'{"a":{"b":{"c":[false,-1.5e3]}}}',
+			'{ "a" : [ 1 , 2 ] }',
+		];
+		const invalid = [
+			"[1}",
+			'{"a":1]',
+			"{1:2}",
+			'{"a":1,}',
+			"[1,]",
+			'{"a" 1}',
+			'{"a":1 "b":2}',
+			"[[1]",
+			'{"a":{"b":1}',
+			"[1 2]",
+			'{"a":tru}',
+			'{"a":01}',
+			"[,1]",
+			'{,"a":1}',
+		];
+		for (const value of valid) {
+			JSON.parse(value);
+			assert.equal(answer(value), SHOWN, value);
+		}
+		for (const value of invalid) {
+			assert.throws(() => JSON.parse(line(value)), SyntaxError, value);
+			assert.equal(answer(value), UNKNOWN, value);
+		}
+	});
+
+	test("ids and parents are compared by value: escapes, non-ASCII text, a prefix is not equal", () => {
+		const line = (id: string, parent: string): string =>
+			`{"type":"message","id":${id},"parentId":${parent},"timestamp":"t","message":{"role":"assistant","content":"hi","stopReason":"stop"}}`;
+		const answer = (text: string, id: string, parentId: string | null): ShownAnswer =>
+			assistantShownBytes(Buffer.from(text), 0, Buffer.byteLength(text), { id, parentId });
+		// Each expectation below is what JSON.parse of the line gives, written out by hand.
+		assert.equal(answer(line('"ab"', '"p"'), "ab", "p"), SHOWN);
+		assert.equal(answer(line('"\\u0061b"', '"p"'), "ab", "p"), SHOWN);
+		assert.equal(answer(line('"é1"', '"pä"'), "é1", "pä"), SHOWN);
+		assert.equal(answer(line('"\\u00e91"', '"p\\u00e4"'), "é1", "pä"), SHOWN);
+		assert.equal(answer(line('"abc"', '"p"'), "ab", "p"), UNKNOWN);
+		assert.equal(answer(line('"ab"', '"p"'), "abc", "p"), UNKNOWN);
+		assert.equal(answer(line('"ab"', '"pq"'), "ab", "p"), UNKNOWN);
+		assert.equal(answer(line('"ab"', '"p"'), "ab", null), UNKNOWN);
+		assert.equal(answer(line('"ab"', "null"), "ab", "p"), UNKNOWN);
+		assert.equal(answer(line('"é"', '"p"'), "e", "p"), UNKNOWN);
+		assert.equal(answer(line('"e"', '"p"'), "é", "p"), UNKNOWN);
+		assert.equal(answer(line('"aB"', '"p"'), "ab", "p"), UNKNOWN);
+	});
+
 	test("pi's own shapes: thinking then text, tool calls only, string content, errors", () => {
 		const line = (message: string): string =>
 			`{"type":"message","id":"ef5fa879","parentId":"378497da","timestamp":"2025-01-07T04:40:10.455Z","message":${message}}`;
