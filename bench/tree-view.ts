@@ -1,7 +1,8 @@
 /**
  * The `tree` section of `npm run bench` (issue 28): `session-tree tree` of s100k as a whole
  * process (wall time, CPU time, peak RSS; the output to a scratch file), `tree --depth 3`,
- * `tree --from ID` of an entry deep on the active path (alone and with `--depth 3`), the open
+ * `tree --filter default` (pi's filter, decided from the bytes of each message), `tree --from ID`
+ * of an entry deep on the active path (alone and with `--depth 3`), the open
  * alone as their floor (`info FILE`, which opens the file as `tree` does and prints 8 lines),
  * `getTree` ours against pi's SessionManager (fresh child processes, alternating), and the
  * floor of any view that needs every body: reading the file and `JSON.parse` of every line.
@@ -149,6 +150,8 @@ export async function runTreeView(options: TreeViewOptions): Promise<boolean> {
 	);
 	const commands: ReadonlyArray<{ name: string; args: string[] }> = [
 		{ name: "tree FILE", args: ["tree", file] },
+		// pi's default filter: the bytes of every message decide whether it is shown (shown-bytes.ts).
+		{ name: "tree FILE --filter default", args: ["tree", file, "--filter", "default"] },
 		{ name: "tree FILE --depth 3", args: ["tree", file, "--depth", "3"] },
 		{ name: `tree FILE --from ${deep}`, args: ["tree", file, "--from", deep] },
 		{ name: `tree FILE --from ${deep} --depth 3`, args: ["tree", file, "--from", deep, "--depth", "3"] },
