@@ -565,8 +565,17 @@ export function compareCodeUnits(a: string, b: string): number {
  * @internal
  */
 export function nodeBehind(view: object): TreeNode | undefined {
-	const node = TreeViewNode.nodeOf(view) ?? FlatRow.nodeOf(view);
-	return node && Object.getOwnPropertyDescriptor(view, "entry")?.get ? node : undefined;
+	return TreeViewNode.nodeOf(view) ?? FlatRow.nodeOf(view);
+}
+
+/**
+ * A node of {@link SessionTree.getTree} for the tree node behind `view` (see {@link nodeBehind})
+ * with no children: what `copyViewNode` (tree-view.ts) makes of such a view, so that the copy is
+ * known by its private field like the nodes it copies (no side table, no descriptor to read).
+ * @internal
+ */
+export function childlessViewNode(node: TreeNode): SessionTreeNode {
+	return new TreeViewNode(node, []);
 }
 
 /**
@@ -574,13 +583,17 @@ export function nodeBehind(view: object): TreeNode | undefined {
  * `Object.keys`, `JSON.stringify` and deep comparisons see it as the data property it stands
  * for. Assigning to it replaces it with a plain value.
  */
-export function lazyEntryProperty<T extends object>(read: (target: T) => SessionEntry): PropertyDescriptor {
+export function lazyEntryProperty<T extends object>(
+	read: (target: T) => SessionEntry,
+	assigned?: (target: T) => void,
+): PropertyDescriptor {
 	return {
 		get(this: T) {
 			return read(this);
 		},
 		set(this: T, value: SessionEntry) {
 			Object.defineProperty(this, "entry", { value, writable: true, enumerable: true, configurable: true });
+			assigned?.(this);
 		},
 		enumerable: true,
 		configurable: true,
@@ -700,11 +713,20 @@ class TreeViewNode implements SessionTreeNode {
 	declare labelTimestamp?: string;
 	declare archived?: boolean;
 	readonly #node: TreeNode;
-	static readonly #entry = lazyEntryProperty<TreeViewNode>((target) => target.#node.entry);
+	/** Set when `entry` was assigned: the node then knows nothing of the value (see {@link nodeBehind}). */
+	#assigned = false;
+	static readonly #entry = lazyEntryProperty<TreeViewNode>(
+		(target) => target.#node.entry,
+		(target) => {
+			target.#assigned = true;
+		},
+	);
 
-	/** The tree node behind `view`, if it is one of these. */
+	/** The tree node behind `view`, if it is one of these and its `entry` was not assigned. */
 	static nodeOf(view: object): TreeNode | undefined {
-		return #node in view ? view.#node : undefined;
+		// A private field, not the property's descriptor: read for every node a view lays out,
+		// and a descriptor is an object made at each read.
+		return #node in view && !view.#assigned ? view.#node : undefined;
 	}
 
 	constructor(node: TreeNode, children: SessionTreeNode[]) {
@@ -722,11 +744,18 @@ class FlatRow implements FlatTreeRow {
 	declare label?: string;
 	declare archived?: boolean;
 	readonly #node: TreeNode;
-	static readonly #entry = lazyEntryProperty<FlatRow>((target) => target.#node.entry);
+	/** Set when `entry` was assigned (see {@link TreeViewNode}). */
+	#assigned = false;
+	static readonly #entry = lazyEntryProperty<FlatRow>(
+		(target) => target.#node.entry,
+		(target) => {
+			target.#assigned = true;
+		},
+	);
 
-	/** The tree node behind `row`, if it is one of these. */
+	/** The tree node behind `row`, if it is one of these and its `entry` was not assigned. */
 	static nodeOf(row: object): TreeNode | undefined {
-		return #node in row ? row.#node : undefined;
+		return #node in row && !row.#assigned ? row.#node : undefined;
 	}
 
 	constructor(node: TreeNode, depth: number) {

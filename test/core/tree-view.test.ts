@@ -9,7 +9,8 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
 import { loadTree } from "../../src/core/load.js";
-import { copyViewNode, peekViewEntry, viewId, viewParentId, viewType } from "../../src/core/tree-view.js";
+import { copyViewNode, peekViewEntry, viewId, viewNodeOf, viewParentId, viewType } from "../../src/core/tree-view.js";
+import type { SessionTreeNode } from "../../src/core/types.js";
 import { layoutTree } from "../../src/render/tree-layout.js";
 import { renderTreeLines } from "../../src/render/tree-text.js";
 import { FileSessionStore } from "../../src/storage/file-store.js";
@@ -61,8 +62,18 @@ test("ids, parents, types and entries read without parsing are the entries' own;
 	for (const view of all) {
 		const copy = copyViewNode(view);
 		assert.deepEqual(Object.keys(copy), Object.keys({ ...view, children: [] }));
-		assert.deepEqual(copy, { ...view, children: [] });
+		// A node of the tree's own class (so, read through its own keys, the spread).
+		assert.equal(Object.getPrototypeOf(copy), Object.getPrototypeOf(view));
+		assert.deepEqual({ ...copy }, { ...view, children: [] });
 		assert.equal(viewId(copy), view.entry.id);
+		assert.ok(viewNodeOf(copy), "a copy is read without parsing, as its node is");
+	}
+	{
+		// A copy whose entry was replaced is read through what it holds now, like a node.
+		const copy = copyViewNode(all[1] as SessionTreeNode);
+		copy.entry = { ...copy.entry, id: "replaced copy" };
+		assert.equal(viewId(copy), "replaced copy");
+		assert.equal(viewNodeOf(copy), undefined);
 	}
 	// A node whose entry was replaced is read through what it holds now.
 	const [first] = all;
