@@ -360,6 +360,25 @@ export interface TreeLayoutOptions {
 	 * prefixes in all). Default: whole prefixes.
 	 */
 	maxIndent?: number;
+	/**
+	 * What a layout learns of the tree whatever the filter (each entry's node by id, whether any
+	 * is put away, the active path): given, it is filled by the first layout and read by the
+	 * next ones, which then skip those walks. The caller owns it for one tree: a new one for a
+	 * tree whose nodes changed (a view that shows many filters of one tree keeps one).
+	 */
+	index?: TreeLayoutIndex;
+}
+
+/** See {@link TreeLayoutOptions.index}; its fields are the layouts' to fill. */
+export interface TreeLayoutIndex {
+	/** @internal */
+	byId?: Map<string, SessionTreeNode>;
+	/** @internal */
+	putAway?: boolean;
+	/** @internal */
+	activeFor?: string | null;
+	/** @internal */
+	active?: Set<string>;
 }
 
 /** What {@link layoutTree} returns. */
@@ -420,10 +439,20 @@ export function layOutTree(roots: readonly SessionTreeNode[], options: TreeLayou
 	const filter = options.filter;
 	const hideArchived = !showsArchived(filter, options.archived);
 	// One walk indexes the nodes and, for the whole tree, finds whether any is put away.
-	const indexed =
-		options.from !== undefined || leafId !== null
-			? indexTree(roots, filter === undefined && hideArchived && options.from === undefined)
-			: undefined;
+	const cache = options.index;
+	let indexed: ReturnType<typeof indexTree> | undefined;
+	if (options.from !== undefined || leafId !== null) {
+		const checkPutAway = filter === undefined && hideArchived && options.from === undefined;
+		if (cache?.byId !== undefined && cache.putAway !== undefined) {
+			indexed = { byId: cache.byId, putAway: checkPutAway ? cache.putAway : undefined };
+		} else if (cache !== undefined) {
+			// Kept for the next layouts: both answers, whatever this one needs.
+			const whole = indexTree(roots, true);
+			cache.byId = whole.byId;
+			cache.putAway = whole.putAway;
+			indexed = { byId: whole.byId, putAway: checkPutAway ? whole.putAway : undefined };
+		} else indexed = indexTree(roots, checkPutAway);
+	}
 	const byId = indexed?.byId ?? new Map<string, SessionTreeNode>();
 	const from = options.from === undefined ? undefined : byId.get(options.from);
 	const starts: readonly SessionTreeNode[] = options.from === undefined ? roots : from ? [from] : [];
@@ -438,7 +467,15 @@ export function layOutTree(roots: readonly SessionTreeNode[], options: TreeLayou
 		hideArchived,
 		indexed?.putAway,
 	);
-	const active = activePathIds(byId, leafId);
+	let active: Set<string>;
+	if (cache?.active !== undefined && cache.activeFor === leafId) active = cache.active;
+	else {
+		active = activePathIds(byId, leafId);
+		if (cache !== undefined && indexed !== undefined) {
+			cache.active = active;
+			cache.activeFor = leafId;
+		}
+	}
 	// Every node of the tree is shown: the index says which ids are (no set of them to make).
 	const isShown = whole && options.from === undefined ? (id: string) => byId.has(id) : (id: string) => shown.has(id);
 	const leafShownAt = shownAncestor(byId, leafId, isShown);

@@ -1,7 +1,8 @@
 /**
  * LeafLayout (render/tree-leaf.ts): after each change of the leaf, the rows, marks and shown
  * ids are those of a fresh layoutTree with that leaf, on random trees, leaves, filters and
- * folds, and on a chain 100,000 entries deep.
+ * folds, and on a chain 100,000 entries deep; and layouts sharing a tree's index
+ * (`TreeLayoutOptions.index`) are fresh layouts too.
  */
 
 import assert from "node:assert/strict";
@@ -144,6 +145,35 @@ test("after every change of the leaf, the layout is a fresh layoutTree's (random
 	}
 	// The leaf's own row came and went (an assistant message without text) often enough to test it.
 	assert.ok(toggled > 500, `entries shown or hidden by a change of the leaf: ${toggled}`);
+});
+
+test("layouts of one tree sharing an index (TreeLayoutOptions.index) are fresh layouts (random filters, leaves, from)", () => {
+	let reused = 0;
+	for (let seed = 1; seed <= 300; seed++) {
+		const pick = random(seed);
+		const { roots, nodes } = randomTree(2 + Math.floor(pick() * 60), pick);
+		const ids = nodes.map((node) => node.entry.id);
+		const any = () => ids[Math.floor(pick() * ids.length)] as string;
+		const filters: Array<TreeFilter | undefined> = [undefined, ...TREE_FILTERS];
+		// One index for the tree, as browse keeps it: filled by the first layout, read by the rest.
+		const index = {};
+		for (let step = 0; step < 10; step++) {
+			const options: TreeLayoutOptions = {
+				filter: filters[Math.floor(pick() * filters.length)],
+				leafId: pick() < 0.1 ? null : pick() < 0.05 ? "no-such-id" : any(),
+			};
+			if (pick() < 0.15) options.archived = pick() < 0.5 ? "show" : "hide";
+			if (pick() < 0.1) options.from = any();
+			const what = `seed ${seed}, step ${step}, ${JSON.stringify(options)}`;
+			if (step > 0 && Object.keys(index).length > 0) reused++;
+			assert.deepEqual(
+				plainLayout(layoutTree(roots, { ...options, index })),
+				plainLayout(layoutTree(roots, options)),
+				what,
+			);
+		}
+	}
+	assert.ok(reused > 1000, `layouts that read a filled index: ${reused}`);
 });
 
 test("a session's own tree nodes (parsed on demand): the same rows as a fresh layout", async () => {

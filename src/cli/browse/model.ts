@@ -25,6 +25,7 @@ import {
 	type TreeEntryRow,
 	type TreeFilter,
 	type TreeLayout,
+	type TreeLayoutIndex,
 	type TreeLayoutRow,
 } from "../../render/tree-layout.js";
 
@@ -302,6 +303,8 @@ export class BrowseModel {
 	private layouts = new Map<TreeFilter, KeptLayout>();
 	/** Whether the tree's assistant messages were decided from their bytes (see {@link layout}). */
 	private decided = false;
+	/** What every filter's layout of this tree shares (see `TreeLayoutOptions.index`). */
+	private treeIndex: TreeLayoutIndex = {};
 
 	constructor(source: BrowseSource, filter: TreeFilter = "default") {
 		this.source = source;
@@ -331,7 +334,11 @@ export class BrowseModel {
 				decideAssistantsShown(this.source.roots);
 				this.decided = true;
 			}
-			const layout = layoutTree(this.source.roots, { leafId: this.source.leafId, filter: this.filter });
+			const layout = layoutTree(this.source.roots, {
+				leafId: this.source.leafId,
+				filter: this.filter,
+				index: this.treeIndex,
+			});
 			const index = new Map<string, number>();
 			const keys: string[] = [];
 			for (let i = 0; i < layout.rows.length; i++) {
@@ -397,6 +404,7 @@ export class BrowseModel {
 		this.source = source;
 		this.layouts.clear();
 		this.decided = false;
+		this.treeIndex = {};
 		this.layout();
 	}
 
