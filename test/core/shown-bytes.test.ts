@@ -33,18 +33,7 @@ import { decideAssistantsShown, layoutTree, TREE_FILTERS, treeFilterShows } from
 import { renderTreeLines } from "../../src/render/tree-text.js";
 import { FileSessionStore } from "../../src/storage/file-store.js";
 import { repoRoot } from "../support/fixtures.js";
-
-/** A small seeded generator (mulberry32): the same lines on every run. */
-function random(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
+import { mulberry32 } from "../support/random.js";
 
 /** pi's rule, written out from its tree selector (independent of src/render/tree-layout.ts). */
 function piPasses(message: Record<string, unknown>): boolean {
@@ -329,7 +318,7 @@ describe("assistant messages shown by pi's filters, from their bytes", () => {
 	});
 
 	test("every generated line answered gets what JSON.parse and pi's rule give", () => {
-		const next = random(28);
+		const next = mulberry32(28);
 		let answered = 0;
 		let shown = 0;
 		let hidden = 0;
@@ -350,7 +339,7 @@ describe("assistant messages shown by pi's filters, from their bytes", () => {
 	});
 
 	test("with the envelope: answered exactly when the parse succeeds, as treeFilterShows decides after it", () => {
-		const next = random(2028);
+		const next = mulberry32(2028);
 		const lines = Array.from({ length: 8000 }, (_, n) => generate(next, n, true));
 		const { source, envelopes } = store(lines);
 		const problems: BodyProblem[] = [];
@@ -561,7 +550,7 @@ describe("the views: same rows, hidden bodies left unparsed", () => {
 
 	/** A session of generated assistant messages (well formed) between user messages, with a fork. */
 	function sessionFile(): string {
-		const next = random(99);
+		const next = mulberry32(99);
 		const lines = [`{"type":"session","version":3,"id":"s1","timestamp":"2025-01-07T04:00:00.000Z","cwd":"/tmp"}`];
 		let parent: string | null = null;
 		for (let n = 0; n < 400; n++) {

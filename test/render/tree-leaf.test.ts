@@ -19,19 +19,8 @@ import {
 	type TreeLayoutRow,
 } from "../../src/render/tree-layout.js";
 import { LeafLayout } from "../../src/render/tree-leaf.js";
+import { mulberry32 } from "../support/random.js";
 import { memorySession, say, toolRound } from "./helpers.js";
-
-/** A small deterministic generator (mulberry32), so that a failing seed can be run again. */
-function random(seed: number): () => number {
-	let a = seed >>> 0;
-	return () => {
-		a = (a + 0x6d2b79f5) >>> 0;
-		let t = a;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
-}
 
 /** An entry of a kind chosen at random: many assistant messages without text (shown only as the leaf). */
 function randomEntry(id: string, parentId: string | null, pick: () => number): SessionEntry {
@@ -112,7 +101,7 @@ function assertSameAsFresh(
 test("after every change of the leaf, the layout is a fresh layoutTree's (random trees, filters, folds, leaves)", () => {
 	let toggled = 0;
 	for (let seed = 1; seed <= 400; seed++) {
-		const pick = random(seed);
+		const pick = mulberry32(seed);
 		const { roots, nodes } = randomTree(2 + Math.floor(pick() * 60), pick);
 		const ids = nodes.map((node) => node.entry.id);
 		const any = () => ids[Math.floor(pick() * ids.length)] as string;
@@ -150,7 +139,7 @@ test("after every change of the leaf, the layout is a fresh layoutTree's (random
 test("layouts of one tree sharing an index (TreeLayoutOptions.index) are fresh layouts (random filters, leaves, from)", () => {
 	let reused = 0;
 	for (let seed = 1; seed <= 300; seed++) {
-		const pick = random(seed);
+		const pick = mulberry32(seed);
 		const { roots, nodes } = randomTree(2 + Math.floor(pick() * 60), pick);
 		const ids = nodes.map((node) => node.entry.id);
 		const any = () => ids[Math.floor(pick() * ids.length)] as string;

@@ -21,6 +21,7 @@ import type {
 	TailRead,
 	TextQuery,
 } from "../../src/index.js";
+import { mulberry32 } from "./random.js";
 
 /** Options of {@link SlowStore}. */
 export interface SlowStoreOptions {
@@ -28,18 +29,6 @@ export interface SlowStoreOptions {
 	maxDelayMs?: number;
 	/** Seeds the delays. Default: a fresh one; read it back from {@link SlowStore.seed}. */
 	seed?: number;
-}
-
-/** mulberry32: a small seeded generator of numbers in [0, 1). */
-function generator(seed: number): () => number {
-	let state = seed >>> 0;
-	return () => {
-		state = (state + 0x6d2b79f5) >>> 0;
-		let t = state;
-		t = Math.imul(t ^ (t >>> 15), t | 1);
-		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-	};
 }
 
 /** Seeded random waits around operations: what makes a slow store or collection slow. */
@@ -50,7 +39,7 @@ class Delays {
 
 	constructor(options: SlowStoreOptions) {
 		this.seed = options.seed ?? Math.floor(Math.random() * 2 ** 32);
-		this.random = generator(this.seed);
+		this.random = mulberry32(this.seed);
 		this.maxDelayMs = options.maxDelayMs ?? 3;
 	}
 
