@@ -14,6 +14,9 @@
  * - search: `/`, a query no entry holds (so every entry is looked at), then Enter, timed from
  *   the Enter to the frame that says so.
  *
+ * Under the table: the first frame's parts measured in one process for each build (the open,
+ * `getTree`, pi's filter decided from the bytes, the layout; bench/browse-parts.ts).
+ *
  * Before each key the output must have been quiet for a moment (the context size computed after
  * the selection rests draws a frame of its own), so each key is timed alone. Figures are the
  * median over the runs (and over the presses of a run). With `--base PATH` (another build's CLI,
@@ -24,10 +27,11 @@
  * `node bench/data/.build/bench/browse.js [--runs N] [--base PATH] [--file s100k] [--json FILE]`.
  */
 
-import { type ChildProcess, spawn } from "node:child_process";
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
-import { join, resolve } from "node:path";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { DATA_DIR, dataPath, ensureFile, filesForSize, REPO_ROOT } from "./generate.js";
 import { fmtMs, markdownTable, median, scriptArgs } from "./shared.js";
 
@@ -229,6 +233,15 @@ function medianOf(runs: readonly RunFigures[], name: FigureName): number | undef
 	return median(runs.flatMap((run) => run[name]));
 }
 
+const PARTS = join(dirname(fileURLToPath(import.meta.url)), "browse-parts.js");
+
+/** The first frame's parts (bench/browse-parts.ts) for the build in `dist`, or undefined when that fails. */
+function firstFrameParts(dist: string, file: string): Record<string, number> | undefined {
+	const child = spawnSync(process.execPath, [PARTS, dist, file], { encoding: "utf8", timeout: 5 * 60_000 });
+	if (child.status !== 0) return undefined;
+	return (JSON.parse(child.stdout) as { parts: Record<string, number> }).parts;
+}
+
 /** Measures and prints the section; returns false when a run fails. */
 export async function runBrowse(options: BrowseBenchOptions): Promise<boolean> {
 	const log = options.log ?? ((line: string) => console.log(line));
@@ -279,6 +292,19 @@ export async function runBrowse(options: BrowseBenchOptions): Promise<boolean> {
 	});
 	log("");
 	log(markdownTable(header, rows));
+	// Where the first frame goes: its parts in one process, for each build (bench/browse-parts.ts).
+	const parts: Record<string, Record<string, number>[]> = {};
+	for (let run = 0; run < runs; run++) {
+		for (const [cli, who] of [...(base ? [[base, "base"] as const] : []), [ours, "ours"] as const]) {
+			const figures = firstFrameParts(dirname(dirname(cli)), file);
+			if (figures) (parts[who] ??= []).push(figures);
+		}
+	}
+	for (const [who, samples] of Object.entries(parts)) {
+		const names = Object.keys(samples[0] ?? {});
+		const line = names.map((name) => `${name} ${fmtMs(median(samples.map((sample) => sample[name] ?? 0)))}`);
+		log(`first frame's parts in one process, ${who} (median of ${samples.length}): ${line.join(", ")}`);
+	}
 	log(`(load after: ${loadavg()[0]?.toFixed(2)})`);
 	writeFileSync(
 		options.json ?? join(DATA_DIR, "last-browse.json"),
