@@ -297,7 +297,10 @@ export async function runBrowse(options: BrowseBenchOptions): Promise<boolean> {
 	for (let run = 0; run < runs; run++) {
 		for (const [cli, who] of [...(base ? [[base, "base"] as const] : []), [ours, "ours"] as const]) {
 			const figures = firstFrameParts(dirname(dirname(cli)), file);
-			if (figures) (parts[who] ??= []).push(figures);
+			if (figures === undefined) continue;
+			const samples = parts[who] ?? [];
+			samples.push(figures);
+			parts[who] = samples;
 		}
 	}
 	for (const [who, samples] of Object.entries(parts)) {
