@@ -65,6 +65,16 @@ function randomTree(size: number, pick: () => number): { roots: SessionTreeNode[
 	return { roots, nodes };
 }
 
+/** A random tree of a seed, its generator (to go on drawing), any of its ids, and the filters (none first). */
+function randomCase(seed: number) {
+	const pick = mulberry32(seed);
+	const { roots, nodes } = randomTree(2 + Math.floor(pick() * 60), pick);
+	const ids = nodes.map((node) => node.entry.id);
+	const any = () => ids[Math.floor(pick() * ids.length)] as string;
+	const filters: Array<TreeFilter | undefined> = [undefined, ...TREE_FILTERS];
+	return { pick, roots, any, filters };
+}
+
 /** What a row shows, in plain values (the node as its id and its shown children's ids). */
 function plainRow(row: TreeLayoutRow): unknown {
 	if (row.kind !== "entry") return row;
@@ -101,11 +111,7 @@ function assertSameAsFresh(
 test("after every change of the leaf, the layout is a fresh layoutTree's (random trees, filters, folds, leaves)", () => {
 	let toggled = 0;
 	for (let seed = 1; seed <= 400; seed++) {
-		const pick = mulberry32(seed);
-		const { roots, nodes } = randomTree(2 + Math.floor(pick() * 60), pick);
-		const ids = nodes.map((node) => node.entry.id);
-		const any = () => ids[Math.floor(pick() * ids.length)] as string;
-		const filters: Array<TreeFilter | undefined> = [undefined, ...TREE_FILTERS];
+		const { pick, roots, any, filters } = randomCase(seed);
 		const options: TreeLayoutOptions = { filter: filters[Math.floor(pick() * filters.length)] };
 		const r = pick();
 		if (r < 0.6) options.collapsed = new Set(Array.from({ length: Math.floor(pick() * 4) }, any));
@@ -139,11 +145,7 @@ test("after every change of the leaf, the layout is a fresh layoutTree's (random
 test("layouts of one tree sharing an index (TreeLayoutOptions.index) are fresh layouts (random filters, leaves, from)", () => {
 	let reused = 0;
 	for (let seed = 1; seed <= 300; seed++) {
-		const pick = mulberry32(seed);
-		const { roots, nodes } = randomTree(2 + Math.floor(pick() * 60), pick);
-		const ids = nodes.map((node) => node.entry.id);
-		const any = () => ids[Math.floor(pick() * ids.length)] as string;
-		const filters: Array<TreeFilter | undefined> = [undefined, ...TREE_FILTERS];
+		const { pick, roots, any, filters } = randomCase(seed);
 		// One index for the tree, as browse keeps it: filled by the first layout, read by the rest.
 		const index = {};
 		for (let step = 0; step < 10; step++) {
