@@ -235,10 +235,15 @@ function medianOf(runs: readonly RunFigures[], name: FigureName): number | undef
 
 const PARTS = join(dirname(fileURLToPath(import.meta.url)), "browse-parts.js");
 
-/** The first frame's parts (bench/browse-parts.ts) for the build in `dist`, or undefined when that fails. */
-function firstFrameParts(dist: string, file: string): Record<string, number> | undefined {
+/** The first frame's parts (bench/browse-parts.ts) for the build in `dist`, or why they could not be measured. */
+function firstFrameParts(dist: string, file: string): Record<string, number> | string {
 	const child = spawnSync(process.execPath, [PARTS, dist, file], { encoding: "utf8", timeout: 5 * 60_000 });
-	if (child.status !== 0) return undefined;
+	if (child.status !== 0) {
+		// Node ends a crash with its version: the error's own line says why.
+		const lines = child.stderr.trim().split("\n");
+		const why = child.error?.message ?? lines.find((line) => /Error/.test(line)) ?? `status ${child.status}`;
+		return `browse-parts.js ${dist}: ${why}`;
+	}
 	return (JSON.parse(child.stdout) as { parts: Record<string, number> }).parts;
 }
 
@@ -297,7 +302,10 @@ export async function runBrowse(options: BrowseBenchOptions): Promise<boolean> {
 	for (let run = 0; run < runs; run++) {
 		for (const [cli, who] of [...(base ? [[base, "base"] as const] : []), [ours, "ours"] as const]) {
 			const figures = firstFrameParts(dirname(dirname(cli)), file);
-			if (figures === undefined) continue;
+			if (typeof figures === "string") {
+				log(`  first frame's parts, ${who}, run ${run + 1}: ${figures}`);
+				continue;
+			}
 			const samples = parts[who] ?? [];
 			samples.push(figures);
 			parts[who] = samples;
@@ -311,7 +319,7 @@ export async function runBrowse(options: BrowseBenchOptions): Promise<boolean> {
 	log(`(load after: ${loadavg()[0]?.toFixed(2)})`);
 	writeFileSync(
 		options.json ?? join(DATA_DIR, "last-browse.json"),
-		`${JSON.stringify({ date: new Date().toISOString(), node: process.version, file, base, ours: mine, base_runs: theirs }, null, "\t")}\n`,
+		`${JSON.stringify({ date: new Date().toISOString(), node: process.version, file, base, ours: mine, base_runs: theirs, first_frame_parts: parts }, null, "\t")}\n`,
 	);
 	return ok;
 }
