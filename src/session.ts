@@ -33,7 +33,7 @@ import {
 	planPick,
 } from "./core/pick.js";
 import type { LoadProblem } from "./core/reducer.js";
-import type { FlatTreeRow, ListBranchesOptions, ReadonlySessionTree, SessionTree } from "./core/tree.js";
+import type { EntryLine, FlatTreeRow, ListBranchesOptions, ReadonlySessionTree, SessionTree } from "./core/tree.js";
 import {
 	type AgentMessage,
 	type ContextMessage,
@@ -284,6 +284,15 @@ export class Session {
 	 */
 	walkEntries(start = 0): Iterable<SessionEntry> {
 		return this.tree.walkEntries(start);
+	}
+
+	/**
+	 * {@link walkEntries} with the stored bytes of each entry's line where the entry is their
+	 * parse as it is (see `SessionTree.walkEntryLines`): what an export copies.
+	 * @internal
+	 */
+	walkEntryLines(start = 0): Iterable<EntryLine> {
+		return this.tree.walkEntryLines(start);
 	}
 
 	/** The whole tree: roots in file order, children oldest first, labels attached. */

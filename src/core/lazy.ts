@@ -96,6 +96,8 @@ export interface LazyBodiesOptions {
  * with the checks a full parse at open would have made.
  */
 export class LazyBodies {
+	private readonly decoder = new TextDecoder();
+
 	constructor(
 		private readonly source: LineSource,
 		private readonly options: LazyBodiesOptions,
@@ -105,16 +107,50 @@ export class LazyBodies {
 	 * The entries of these envelopes, read from the store {@link LOAD_CHUNK} lines at a time:
 	 * each chunk's texts are garbage once parsed, so they die young instead of all being held
 	 * until the last is parsed (the 100,000 bodies of a 125 MiB file were 125 MB of strings that
-	 * the garbage collector promoted, then had to collect from the old generation).
+	 * the garbage collector promoted, then had to collect from the old generation). With
+	 * `lines`, the stored bytes (UTF-8) of each line whose entry is their `JSON.parse` as it is
+	 * go into `lines[i]` (undefined for a body that could not be used): a writer can copy them
+	 * instead of encoding the entry again.
 	 */
-	load(envelopes: readonly Envelope[]): SessionEntry[] {
+	load(envelopes: readonly Envelope[], lines?: Array<Uint8Array | undefined>): SessionEntry[] {
 		const entries: SessionEntry[] = [];
 		for (let from = 0; from < envelopes.length; from += LOAD_CHUNK) {
 			const chunk = envelopes.length <= LOAD_CHUNK ? envelopes : envelopes.slice(from, from + LOAD_CHUNK);
-			const texts = this.source.readLines(chunk);
-			for (const [i, envelope] of chunk.entries()) entries.push(this.parse(envelope, texts[i]));
+			const bytes = lines === undefined ? undefined : new Array<Uint8Array | undefined>(chunk.length);
+			const texts = bytes === undefined ? this.source.readLines(chunk) : this.readWithBytes(chunk, bytes);
+			for (const [i, envelope] of chunk.entries()) {
+				const entry = this.parse(envelope, texts[i]);
+				// The bytes, when the entry is their parse as it is (not a stub standing for it).
+				if (lines !== undefined) lines[from + i] = isUnreadable(entry) ? undefined : bytes?.[i];
+				entries.push(entry);
+			}
 		}
 		return entries;
+	}
+
+	/**
+	 * The texts of the spans, and their bytes as stored in `bytes`: views of one copy of the
+	 * chunk's lines (a copy per line cost as much as decoding it).
+	 */
+	private readWithBytes(spans: readonly Envelope[], bytes: Array<Uint8Array | undefined>): string[] {
+		let size = 0;
+		for (const span of spans) size += span.length;
+		const copy = new Uint8Array(size);
+		let at = 0;
+		const texts = new Array<string>(spans.length);
+		visitLines(this.source, spans, (index, read, start, end) => {
+			const line = read.subarray(start, end);
+			if (at + line.length > copy.length) {
+				// A source that gave more than the span (it may not): a copy of its own.
+				bytes[index] = line.slice();
+			} else {
+				copy.set(line, at);
+				bytes[index] = copy.subarray(at, at + line.length);
+				at += line.length;
+			}
+			texts[index] = this.decoder.decode(line);
+		});
+		return texts;
 	}
 
 	/**

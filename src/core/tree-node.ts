@@ -11,7 +11,8 @@ import type { PathStep, SessionEntry } from "./types.js";
 
 /** What a lazily read node's body is read from (`LazyBodies`, lazy.ts): entries for envelopes, in order. */
 export interface EntryBodies {
-	load(envelopes: readonly Envelope[]): SessionEntry[];
+	/** The entries of these envelopes; with `lines`, each line's stored bytes where the entry is their parse (`LazyBodies.load`). */
+	load(envelopes: readonly Envelope[], lines?: Array<Uint8Array | undefined>): SessionEntry[];
 	/** Whether pi's filters let each envelope's assistant message through, from its bytes (`LazyBodies.shown`). */
 	shown?(envelopes: readonly Envelope[]): ShownAnswer[];
 }
@@ -134,10 +135,12 @@ export class TreeNode {
 	/**
 	 * {@link peekEntry} of many nodes at once: the bodies not parsed yet are read in one pass
 	 * over their store (by offset, nearby lines together, as {@link load} reads them) and
-	 * parsed for the caller, in the order given, without being kept in the tree.
+	 * parsed for the caller, in the order given, without being kept in the tree. With `lines`,
+	 * `lines[i]` holds the stored bytes of the entry's line when it was parsed from them here
+	 * (see `EntryBodies.load`), else undefined.
 	 * @internal
 	 */
-	static peekMany(nodes: readonly TreeNode[]): SessionEntry[] {
+	static peekMany(nodes: readonly TreeNode[], lines?: Array<Uint8Array | undefined>): SessionEntry[] {
 		const out = new Array<SessionEntry>(nodes.length);
 		let bodies: EntryBodies | undefined;
 		const at: number[] = [];
@@ -152,10 +155,13 @@ export class TreeNode {
 				envelopes.push(envelope);
 			}
 		}
-		const parsed = bodies ? bodies.load(envelopes) : [];
+		const texts: Array<Uint8Array | undefined> | undefined = lines === undefined ? undefined : [];
+		const parsed = bodies ? bodies.load(envelopes, texts) : [];
+		if (lines !== undefined) lines.length = nodes.length;
 		for (let k = 0; k < at.length; k++) {
 			const entry = parsed[k];
 			if (entry !== undefined) out[at[k] as number] = entry;
+			if (lines !== undefined) lines[at[k] as number] = texts?.[k];
 		}
 		for (let i = 0; i < nodes.length; i++) if (out[i] === undefined) out[i] = (nodes[i] as TreeNode).peekEntry();
 		return out;

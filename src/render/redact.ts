@@ -545,6 +545,50 @@ export function redactRecords<T extends object>(records: readonly T[]): { record
 	return { records: result as T[], counts };
 }
 
+/** Containers {@link holdsSecret} looks into before it leaves the answer to {@link redactRecords}. */
+const MAX_LOOKED_AT = 100_000;
+
+/**
+ * False only when {@link redactRecords} would give `record` back unchanged (equal, with no
+ * count): no string value or field name that {@link redactText} changes, and no field whose name
+ * makes its value a secret (`Authorization`, the AWS secret key's label: true for those without
+ * looking, the full redaction decides). The base64 `data` of an image block is passed over as
+ * the redaction keeps it. Nothing is copied, so a writer redacts the few records that hold a
+ * secret and writes the others as they are (an export of s100k copied every record before).
+ * Iterative; a record of more than {@link MAX_LOOKED_AT} arrays and objects (or one that holds
+ * itself) is answered true.
+ * @internal
+ */
+export function holdsSecret(record: object): boolean {
+	const counts: RedactionCounts = {};
+	const stack: object[] = [record];
+	let looked = 0;
+	for (let value = stack.pop(); value !== undefined; value = stack.pop()) {
+		if (++looked > MAX_LOOKED_AT) return true;
+		if (Array.isArray(value)) {
+			for (let i = 0; i < value.length; i++) {
+				if (!(i in value)) continue;
+				const item: unknown = value[i];
+				if (typeof item === "string") {
+					if (redactText(item) !== item) return true;
+				} else if (typeof item === "object" && item !== null) stack.push(item);
+			}
+			continue;
+		}
+		// Not plain: kept by reference, not walked (see redactRecords).
+		if (!isPlainObject(value)) continue;
+		for (const name of Object.keys(value)) {
+			if (redactName(name, counts) !== name) return true;
+			const item = value[name];
+			if (typeof item === "string") {
+				if (AUTH_FIELD.test(name) || AWS_SECRET_FIELD.test(name)) return true;
+				if (!isImageData(value, name, item) && redactText(item) !== item) return true;
+			} else if (typeof item === "object" && item !== null) stack.push(item);
+		}
+	}
+	return false;
+}
+
 /**
  * The counts as one line for a diagnostic, e.g. `2 api-key, 1 jwt`: most frequent first, ties
  * by name; kinds with no secret left out. Empty when nothing was redacted.

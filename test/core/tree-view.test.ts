@@ -6,6 +6,8 @@
  */
 
 import assert from "node:assert/strict";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { test } from "node:test";
 import { loadTree } from "../../src/core/load.js";
@@ -110,3 +112,72 @@ for (const name of ["branched-session-clean", "two-compactions", "deep-chain"]) 
 		assert.deepEqual([...again], [...again]);
 	});
 }
+
+test("walkEntryLines gives each entry read for the walk with its stored line's bytes, and nothing for the rest", async () => {
+	const file = join(FIXTURES, "branched-session-clean.jsonl");
+	const stored = readFileSync(file, "utf8").split("\n");
+	const tree = await lazyTree("branched-session-clean");
+	// One body parsed into the tree before the walk: the walk has no line for it.
+	const kept = tree.nodesInOrder().find((node) => node.envelope !== undefined);
+	assert.ok(kept);
+	tree.getEntry(kept.id);
+	const walked = [...tree.walkEntryLines()];
+	assert.deepEqual(
+		walked.map((item) => item.entry),
+		tree.getEntries(),
+	);
+	let withLine = 0;
+	for (const [i, { entry, line }] of walked.entries()) {
+		const node = tree.nodesInOrder()[i];
+		assert.ok(node);
+		if (node.id === kept.id || node.envelope === undefined) {
+			assert.equal(line, undefined, `entry ${entry.id} was not read for the walk`);
+			continue;
+		}
+		assert.ok(line, `entry ${entry.id} has its line`);
+		// The bytes of the line as the file holds it (independent: the file split by hand).
+		const text = new TextDecoder().decode(line);
+		assert.equal(text, stored[node.envelope.line - 1]);
+		assert.deepEqual(JSON.parse(text), entry);
+		withLine++;
+	}
+	// Every entry read from its envelope but the one parsed before the walk.
+	const lazy = tree.nodesInOrder().filter((node) => node.envelope !== undefined).length;
+	assert.ok(lazy >= 5);
+	assert.equal(withLine, lazy - 1);
+	// From the `start`th on, as walkEntries.
+	assert.deepEqual(
+		[...tree.walkEntryLines(3)].map((item) => item.entry.id),
+		[...tree.walkEntries(3)].map((entry) => entry.id),
+	);
+});
+
+test("walkEntryLines: a body a lenient read cannot use has no line (its stub is not its parse)", async () => {
+	const dir = mkdtempSync(join(tmpdir(), "walk-lines-"));
+	try {
+		const lines = readFileSync(join(FIXTURES, "branched-session-clean.jsonl"), "utf8").split("\n");
+		const at = lines.findIndex((line, i) => i > 0 && line.startsWith('{"type":"message"'));
+		assert.ok(at > 0);
+		// The envelope (type, id, parent, timestamp) stays readable; the body after it is not JSON.
+		const line = lines[at] as string;
+		assert.ok(line.includes('"content":'));
+		lines[at] = line.replace('"content":', '"content";');
+		const file = join(dir, "damaged.jsonl");
+		writeFileSync(file, lines.join("\n"));
+		const read = await new FileSessionStore(file).read();
+		assert.ok(read.source);
+		const { tree, problems } = loadTree(read.lines, { source: read.source, file, lenient: true });
+		const id = (JSON.parse(line) as { id: string }).id;
+		const walked = [...tree.walkEntryLines()];
+		const damaged = walked.find((item) => item.entry.id === id);
+		assert.ok(damaged, "the damaged entry is walked (its stub)");
+		assert.equal(damaged.line, undefined);
+		assert.equal(problems.filter((problem) => problem.code === "INVALID_JSON").length, 1);
+		assert.equal(
+			walked.filter((item) => item.line !== undefined).length,
+			walked.filter((item) => tree.nodesInOrder().find((node) => node.id === item.entry.id)?.envelope).length - 1,
+		);
+	} finally {
+		rmSync(dir, { recursive: true, force: true });
+	}
+});

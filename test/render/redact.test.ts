@@ -12,6 +12,7 @@ import fc from "fast-check";
 import {
 	formatCounts,
 	hasHexRun,
+	holdsSecret,
 	REDACTION_KINDS,
 	type RedactionCounts,
 	type RedactionKind,
@@ -955,4 +956,64 @@ test("redactRecords: a field name with a secret is redacted every time, however 
 	for (const [i, copy] of copies.entries()) {
 		assert.deepEqual(copy, { role: "user", totalTokens: i, [R("github-token")]: i });
 	}
+});
+
+test("property: holdsSecret is false only for records redactRecords gives back unchanged", () => {
+	const secrets = KIND_CASES.map((c) => c.input);
+	const texts = [
+		...secrets,
+		"plain words",
+		"Bearer abc",
+		"Basic dXNlcjpwdw==",
+		AWS_SECRET,
+		`/${hex(64)}/`,
+		"totalTokens",
+		"",
+		"token budget",
+		"https://example.com/x",
+	];
+	// Names that make a value a secret, names that hold one, and ordinary ones.
+	const names = ["role", "text", "data", "type", "totalTokens", "Authorization", "aws_secret_access_key", "headers"];
+	const names2 = [...names, ...secrets.slice(0, 3)];
+	const value = fc.letrec<{ value: unknown }>((tie) => ({
+		value: fc.oneof(
+			{ depthSize: "small", withCrossShrink: true },
+			fc.constantFrom<unknown>(...texts, 1, null, true),
+			fc.array(tie("value"), { maxLength: 4 }),
+			fc.dictionary(fc.constantFrom(...names2), tie("value"), { maxKeys: 4 }),
+			fc.record({ type: fc.constant("image"), data: fc.constantFrom(`iVBORw0KGgo/${hex(64)}/`, secrets[0] ?? "") }),
+		),
+	})).value;
+	let unchanged = 0;
+	let changed = 0;
+	fc.assert(
+		fc.property(fc.dictionary(fc.constantFrom(...names2), value, { maxKeys: 5 }), (record) => {
+			const { records, counts } = redactRecords([record]);
+			const same = Object.keys(counts).length === 0 && JSON.stringify(records[0]) === JSON.stringify(record);
+			if (!holdsSecret(record)) {
+				assert.ok(same, JSON.stringify(record));
+				unchanged++;
+			} else {
+				// True without a change only for a field named as a header or the AWS key's label.
+				const special = /authorization|aws_secret_access_key/i.test(JSON.stringify(record));
+				if (!special) assert.ok(!same, JSON.stringify(record));
+				if (!same) changed++;
+			}
+		}),
+		{ numRuns: 3000 },
+	);
+	// Both answers were given many times (the property did not hold by never asking).
+	assert.ok(unchanged > 300 && changed > 300, `${unchanged} unchanged, ${changed} changed`);
+	// Each kind alone, in a value and as a name.
+	for (const secret of secrets) {
+		assert.equal(holdsSecret({ message: { content: [{ type: "text", text: secret }] } }), true);
+		assert.equal(holdsSecret({ [secret]: 1 }), true);
+	}
+	assert.equal(holdsSecret({ type: "message", message: { role: "user", content: "hello", totalTokens: 3 } }), false);
+	// A value that would be redacted only for its field's name.
+	assert.equal(holdsSecret({ headers: { Authorization: "Bearer abc" } }), true);
+	// A record that holds itself is answered true (the full redaction handles cycles).
+	const cyclic: { self?: unknown } = {};
+	cyclic.self = cyclic;
+	assert.equal(holdsSecret(cyclic), true);
 });

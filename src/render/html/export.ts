@@ -4,7 +4,7 @@
  */
 
 import type { Session } from "../../session.js";
-import { type RedactionCounts, redactRecords, redactText } from "../redact.js";
+import { holdsSecret, type RedactionCounts, redactRecords, redactText } from "../redact.js";
 import { firstPrompt } from "../title.js";
 import { loadClientScript } from "./client-script.js";
 import { encodeRecordsInPieces, htmlPageAround } from "./page.js";
@@ -83,12 +83,14 @@ export async function exportSessionHtmlParts(
 	const header = redacted(session.getHeader());
 	// The title's first prompt is taken from the records as the page holds them, as it is being written.
 	let prompt: string | undefined;
-	const entries: Iterable<object> = {
+	const entries: Iterable<object | Uint8Array> = {
 		*[Symbol.iterator]() {
-			for (const entry of session.walkEntries()) {
-				const copy = redacted(entry);
+			for (const { entry, line } of session.walkEntryLines()) {
+				// Only a record that holds a secret is copied; any other is written as it is: as the
+				// stored bytes of its line when it was parsed from them (not made JSON and UTF-8 again).
+				const copy = redact && holdsSecret(entry) ? redacted(entry) : entry;
 				if (prompt === undefined && entry.type === "message") prompt = firstPrompt([copy]);
-				yield copy;
+				yield copy === entry && line !== undefined ? line : copy;
 			}
 		},
 	};

@@ -14,7 +14,7 @@
 
 import { createHash } from "node:crypto";
 import { once } from "node:events";
-import { createGzip, gzipSync } from "node:zlib";
+import { createGzip, gzipSync, type ZlibOptions } from "node:zlib";
 import type { SessionHeader } from "../../core/types.js";
 import { sessionTitle } from "../title.js";
 import { PAGE_CSS } from "./style.js";
@@ -92,14 +92,28 @@ export function encodeRecords(header: SessionHeader, records: readonly object[],
  * record is made JSON when the iteration reaches it and given to a gzip stream, whose output is
  * turned into base64 as it comes. With records read as they are reached
  * (`Session.walkEntries`), a large session costs its compressed page, not every record, the
- * whole JSONL text and its gzip besides.
+ * whole JSONL text and its gzip besides. A record given as bytes is a JSON text already, UTF-8
+ * (the stored line the record was parsed from, `Session.walkEntryLines`), and is written as it is.
+ *
+ * gzip runs on libuv's thread pool beside this loop: each batch is handed over whole (an output
+ * buffer of {@link GZIP_CHUNK}, so one job compresses one batch), up to {@link GZIP_AHEAD}
+ * ahead, and the loop lets the event loop turn after each one so that the finished job's
+ * callback can start the next. Before, the stream took 16 KiB per job and the loop waited for
+ * each batch to drain: the two took turns on one core (s100k: 5.0 s, of it 1.3 s idle; 3.9 s
+ * since).
  */
 export async function encodeRecordsInPieces(
 	header: SessionHeader,
-	records: Iterable<object>,
+	records: Iterable<object | Uint8Array>,
 	level = HTML_GZIP_LEVEL,
 ): Promise<string[]> {
-	const gzip = createGzip({ level });
+	// `writableHighWaterMark` is the stream's option, which zlib passes on (absent from ZlibOptions' type).
+	const options: ZlibOptions & { writableHighWaterMark: number } = {
+		level,
+		chunkSize: GZIP_CHUNK,
+		writableHighWaterMark: GZIP_AHEAD,
+	};
+	const gzip = createGzip(options);
 	const pieces: string[] = [];
 	// Base64 of pieces is the base64 of the whole when every piece but the last is a multiple of 3 bytes.
 	let carry = Buffer.alloc(0);
@@ -110,16 +124,38 @@ export async function encodeRecordsInPieces(
 		carry = Buffer.from(bytes.subarray(cut));
 	});
 	try {
-		// Lines are handed over about 1 MiB at a time: one write per record would cost more than it compresses.
-		let batch = `${JSON.stringify(header)}\n`;
+		// Lines are handed over about 1 MiB at a time: one write per record would cost more than
+		// it compresses. Records made JSON here gather as text; stored lines join as they are.
+		let text = `${JSON.stringify(header)}\n`;
+		const parts: Uint8Array[] = [];
+		let size = 0;
+		const takeText = () => {
+			if (text === "") return;
+			const bytes = Buffer.from(text, "utf8");
+			parts.push(bytes);
+			size += bytes.length;
+			text = "";
+		};
 		for (const record of records) {
-			batch += `${JSON.stringify(record)}\n`;
-			if (batch.length < GZIP_BATCH) continue;
+			if (record instanceof Uint8Array) {
+				takeText();
+				parts.push(record, NEWLINE);
+				size += record.length + 1;
+			} else {
+				text += `${JSON.stringify(record)}\n`;
+				if (text.length >= GZIP_BATCH) takeText();
+			}
+			if (size < GZIP_BATCH) continue;
+			const batch = Buffer.concat(parts, size);
+			parts.length = 0;
+			size = 0;
 			if (!gzip.write(batch)) await once(gzip, "drain");
-			batch = "";
+			// A turn of the event loop: the job that finished hands gzip its next batch.
+			else await new Promise(setImmediate);
 		}
+		takeText();
 		const ended = once(gzip, "end");
-		gzip.end(batch);
+		gzip.end(Buffer.concat(parts, size));
 		await ended;
 	} catch (error) {
 		gzip.destroy();
@@ -129,8 +165,13 @@ export async function encodeRecordsInPieces(
 	return pieces;
 }
 
-/** Characters of JSONL text given to the gzip stream at a time (see {@link encodeRecordsInPieces}). */
+/** Bytes of JSONL text given to the gzip stream at a time (see {@link encodeRecordsInPieces}). */
 const GZIP_BATCH = 2 ** 20;
+const NEWLINE = new Uint8Array([0x0a]);
+/** gzip's output buffer: a batch compresses to less, so one thread-pool job takes a whole batch. */
+const GZIP_CHUNK = 2 ** 20;
+/** Bytes of batches given to gzip before the loop waits for it. */
+const GZIP_AHEAD = 8 * 2 ** 20;
 
 /** Throws when text could end the inline `<script>` or `<style>` that holds it. */
 function checkInlinable(text: string, tag: "script" | "style"): void {
