@@ -6,7 +6,8 @@
  */
 
 import type { SessionTree } from "../../../core/tree.js";
-import type { SessionEntry, SessionTreeNode } from "../../../core/types.js";
+import type { TreeNode } from "../../../core/tree-node.js";
+import type { PathStep, SessionEntry, SessionTreeNode } from "../../../core/types.js";
 import { countOf } from "../../preview.js";
 import { firstPrompt, sessionTitle } from "../../title.js";
 import { indexTreeNodes } from "../../tree-layout.js";
@@ -137,10 +138,12 @@ export async function boot(options: BootOptions = {}): Promise<void> {
 		const changed = leafChanged || next.selectedId !== selection.selectedId;
 		selection = next;
 		const started = performance.now();
-		let path: readonly SessionEntry[] | undefined;
+		// The path as the tree's own nodes: the context panel reads them as steps (their type and
+		// role without a copy per entry), the conversation their entries.
+		let path: readonly TreeNode[] | undefined;
 		if (leafChanged) {
-			path = next.leafId === null ? [] : tree.getBranch(next.leafId);
-			conversation.setPath(path, next.selectedId);
+			path = next.leafId === null ? [] : tree.getPath(next.leafId);
+			conversation.setPath(entriesOf(path), next.selectedId);
 			if (next.selectedId !== next.leafId) conversation.select(next.selectedId, scroll);
 		} else if (changed) conversation.select(next.selectedId, scroll);
 		const drawn = performance.now();
@@ -157,14 +160,14 @@ export async function boot(options: BootOptions = {}): Promise<void> {
 	 * The root-to-entry path of the selected entry for the context panel: the slice of the path
 	 * just read when the entry is on it (no second walk to the root), else read.
 	 */
-	const contextPath = (id: string | null, path: readonly SessionEntry[] | undefined): readonly SessionEntry[] => {
+	const contextPath = (id: string | null, path: readonly TreeNode[] | undefined): readonly PathStep[] => {
 		if (id === null) return [];
 		if (path !== undefined) {
 			if (path.at(-1)?.id === id) return path;
 			const at = conversation.indexOf(id);
 			if (at !== undefined && path[at]?.id === id) return path.slice(0, at + 1);
 		}
-		return tree.getBranch(id);
+		return tree.getPath(id);
 	};
 
 	/** The selection a hash asks for, or undefined when it names no entry. */
@@ -322,6 +325,13 @@ export async function boot(options: BootOptions = {}): Promise<void> {
 	};
 	document.addEventListener("keydown", onKey, { signal });
 	root.setAttribute("data-ready", "true");
+}
+
+/** The entries of a path of tree nodes (every entry of the page is parsed). */
+function entriesOf(path: readonly TreeNode[]): SessionEntry[] {
+	const entries = new Array<SessionEntry>(path.length);
+	for (let i = 0; i < path.length; i++) entries[i] = (path[i] as TreeNode).entry;
+	return entries;
 }
 
 /** Records how long a part of a selection took (`performance.getEntriesByName`), for `npm run bench`. */
