@@ -133,6 +133,16 @@ export class LazyBodies {
 	 * chunk's lines (a copy per line cost as much as decoding it).
 	 */
 	private readWithBytes(spans: readonly Envelope[], bytes: Array<Uint8Array | undefined>): string[] {
+		if (!this.source.visitLines) {
+			// A source of texts only (a database, a transcript made again as JSON): their UTF-8.
+			const texts = this.source.readLines(spans);
+			const encoder = new TextEncoder();
+			for (let i = 0; i < spans.length; i++) {
+				const text = texts[i];
+				bytes[i] = text === undefined ? undefined : encoder.encode(text);
+			}
+			return texts;
+		}
 		let size = 0;
 		for (const span of spans) size += span.length;
 		const copy = new Uint8Array(size);
@@ -141,7 +151,7 @@ export class LazyBodies {
 		visitLines(this.source, spans, (index, read, start, end) => {
 			const line = read.subarray(start, end);
 			if (at + line.length > copy.length) {
-				// A source that gave more than the span (it may not): a copy of its own.
+				// More than the spans said (a source may not do this): a copy of its own.
 				bytes[index] = line.slice();
 			} else {
 				copy.set(line, at);

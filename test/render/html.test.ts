@@ -6,7 +6,8 @@
 
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
-import { readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
 import { gunzipSync } from "node:zlib";
@@ -204,6 +205,38 @@ describe("the exported page", () => {
 		const keptData = parsePage(kept.html).dataText;
 		for (const secret of [SK, AKIA, PEM_BODY]) assert.ok(keptData.includes(secret), `redact: false keeps ${secret}`);
 		assert.deepEqual(kept.redactions, {});
+	});
+
+	test("a record without a secret is its stored line; a secret behind a JSON escape is still found", async () => {
+		const dir = mkdtempSync(join(tmpdir(), "html-lines-"));
+		try {
+			// two-compactions.jsonl, lines 2 and 3: a user's and an assistant's message before the
+			// first compaction (outside the context, so the open leaves their bodies unread).
+			const lines = readFileSync(join(FIXTURES, "two-compactions.jsonl"), "utf8").split("\n");
+			const user = lines[1] as string;
+			const assistant = lines[2] as string;
+			assert.ok(user.includes('"content":"Object cost') && assistant.includes('"text":"N'));
+			// As another writer may store them: é as an escape, and the key's first letter as one.
+			lines[1] = user.replace('"content":"Object cost', '"content":"caf\\u00e9 Object cost');
+			lines[2] = assistant.replace('"text":"N', `"text":"key \\u0073${SK.slice(1)} N`);
+			const file = join(dir, "escaped.jsonl");
+			writeFileSync(file, lines.join("\n"));
+			const session = await Session.open(file);
+			const result = await exportSessionHtml(session);
+			const page = parsePage(result.html);
+			const expected = redactRecords([session.getHeader(), ...session.getEntries()]).records;
+			assert.deepEqual(page.records, JSON.parse(JSON.stringify(expected)));
+			// The user's line went in as stored (its escape kept): it was not made JSON again.
+			assert.ok(page.dataText.includes("caf\\u00e9 Object cost"));
+			assert.ok(JSON.stringify(page.records).includes("café Object cost"));
+			// The key, escaped in the file, was found in the parsed text and redacted.
+			assert.ok(!page.dataText.includes(SK.slice(1)), "no part of the key is in the data");
+			assert.ok(page.dataText.includes('"text":"key [REDACTED:api-key] N'));
+			assert.deepEqual(result.redactions, { "api-key": 1 });
+			await session.close();
+		} finally {
+			rmSync(dir, { recursive: true, force: true });
+		}
 	});
 
 	test("leafId: a unique prefix is resolved; an unknown id is ENTRY_NOT_FOUND", async () => {
