@@ -447,8 +447,16 @@ export class SessionTree implements ReadonlySessionTree {
 	*walkEntryLines(start = 0): Iterable<EntryLine> {
 		const nodes = this.ordered;
 		for (let from = start; from < nodes.length; from += PEEK_BATCH) {
+			const batch = nodes.slice(from, from + PEEK_BATCH);
 			const lines: Array<Uint8Array | undefined> = [];
-			const entries = TreeNode.peekMany(nodes.slice(from, from + PEEK_BATCH), lines);
+			let entries: SessionEntry[];
+			try {
+				entries = TreeNode.peekMany(batch, lines);
+			} catch {
+				// As in walkEntries: the entries before a body that cannot be read come first.
+				for (const node of batch) yield { entry: node.peekEntry(), line: undefined };
+				continue;
+			}
 			for (let i = 0; i < entries.length; i++) yield { entry: entries[i] as SessionEntry, line: lines[i] };
 		}
 	}
@@ -719,7 +727,18 @@ function peekEach(nodes: readonly TreeNode[]): Iterable<SessionEntry> {
 			// A batch at a time: one read covers the nearby lines of a batch, where a read per
 			// entry cost 100,000 system calls for a walk over s100k (0.8 s of an export's 5 s).
 			for (let start = 0; start < nodes.length; start += PEEK_BATCH) {
-				yield* TreeNode.peekMany(nodes.slice(start, start + PEEK_BATCH));
+				const batch = nodes.slice(start, start + PEEK_BATCH);
+				let entries: SessionEntry[];
+				try {
+					entries = TreeNode.peekMany(batch);
+				} catch {
+					// A body of the batch cannot be read (a strict read throws): one at a time, so
+					// that the entries before it are given before its error (an output written as
+					// it is read, `session-tree md`, keeps them).
+					for (const node of batch) yield node.peekEntry();
+					continue;
+				}
+				yield* entries;
 			}
 		},
 	};

@@ -173,6 +173,18 @@ test("walkEntryLines: a body a lenient read cannot use has no line (its stub is 
 		assert.ok(damaged, "the damaged entry is walked (its stub)");
 		assert.equal(damaged.line, undefined);
 		assert.equal(problems.filter((problem) => problem.code === "INVALID_JSON").length, 1);
+		// Read strictly, the walk gives the entries before the damaged one, then its error.
+		const again = await new FileSessionStore(file).read();
+		const strict = loadTree(again.lines, { source: again.source, file }).tree;
+		const before: string[] = [];
+		assert.throws(
+			() => {
+				for (const item of strict.walkEntryLines()) before.push(item.entry.id);
+			},
+			(error: unknown) => error instanceof Error && /not valid JSON/.test(error.message),
+		);
+		const order = strict.nodesInOrder().map((node) => node.id);
+		assert.deepEqual(before, order.slice(0, order.indexOf(id)));
 		assert.equal(
 			walked.filter((item) => item.line !== undefined).length,
 			walked.filter((item) => tree.nodesInOrder().find((node) => node.id === item.entry.id)?.envelope).length - 1,
