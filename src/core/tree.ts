@@ -422,8 +422,8 @@ export class SessionTree implements ReadonlySessionTree {
 	 * them, each parsed for the caller when it is reached and not kept in the tree (see
 	 * `TreeNode.peekEntry`): a body not parsed yet is read from the store again by the next
 	 * walk. Writing out a long path of a large session (`session-tree md`) so holds one batch of
-	 * bodies at a time (a few hundred, read together), where `getBranch` keeps every body it parses. Throws ENTRY_NOT_FOUND for an
-	 * unknown id (at once, before the first entry).
+	 * bodies at a time (a few hundred, read together), where `getBranch` keeps every body it
+	 * parses. Throws ENTRY_NOT_FOUND for an unknown id (at once, before the first entry).
 	 */
 	walkBranch(fromId?: string | null): Iterable<SessionEntry> {
 		return peekEach(this.getPath(fromId));
@@ -444,21 +444,9 @@ export class SessionTree implements ReadonlySessionTree {
 	 * bytes instead of encoding the entry again.
 	 * @internal
 	 */
-	*walkEntryLines(start = 0): Iterable<EntryLine> {
-		const nodes = this.ordered;
-		for (let from = start; from < nodes.length; from += PEEK_BATCH) {
-			const batch = nodes.slice(from, from + PEEK_BATCH);
-			const lines: Array<Uint8Array | undefined> = [];
-			let entries: SessionEntry[];
-			try {
-				entries = TreeNode.peekMany(batch, lines);
-			} catch {
-				// As in walkEntries: the entries before a body that cannot be read come first.
-				for (const node of batch) yield { entry: node.peekEntry(), line: undefined };
-				continue;
-			}
-			for (let i = 0; i < entries.length; i++) yield { entry: entries[i] as SessionEntry, line: lines[i] };
-		}
+	walkEntryLines(start = 0): Iterable<EntryLine> {
+		const nodes = this.ordered.slice(start);
+		return { [Symbol.iterator]: () => peekBatches(nodes, true) };
 	}
 
 	/**
@@ -724,24 +712,33 @@ Object.freeze(ReadonlyTreeView.prototype);
 function peekEach(nodes: readonly TreeNode[]): Iterable<SessionEntry> {
 	return {
 		*[Symbol.iterator]() {
-			// A batch at a time: one read covers the nearby lines of a batch, where a read per
-			// entry cost 100,000 system calls for a walk over s100k (0.8 s of an export's 5 s).
-			for (let start = 0; start < nodes.length; start += PEEK_BATCH) {
-				const batch = nodes.slice(start, start + PEEK_BATCH);
-				let entries: SessionEntry[];
-				try {
-					entries = TreeNode.peekMany(batch);
-				} catch {
-					// A body of the batch cannot be read (a strict read throws): one at a time, so
-					// that the entries before it are given before its error (an output written as
-					// it is read, `session-tree md`, keeps them).
-					for (const node of batch) yield node.peekEntry();
-					continue;
-				}
-				yield* entries;
-			}
+			for (const { entry } of peekBatches(nodes, false)) yield entry;
 		},
 	};
+}
+
+/**
+ * The entries of `nodes` as {@link peekEach} gives them, with their lines' bytes when asked
+ * (see {@link SessionTree.walkEntryLines}). A batch at a time: one read covers the nearby lines
+ * of a batch, where a read per entry cost 100,000 system calls for a walk over s100k (0.8 s of
+ * an export's 5 s).
+ */
+function* peekBatches(nodes: readonly TreeNode[], withLines: boolean): Generator<EntryLine> {
+	for (let start = 0; start < nodes.length; start += PEEK_BATCH) {
+		const batch = nodes.slice(start, start + PEEK_BATCH);
+		const lines: Array<Uint8Array | undefined> | undefined = withLines ? [] : undefined;
+		let entries: SessionEntry[];
+		try {
+			entries = TreeNode.peekMany(batch, lines);
+		} catch {
+			// A body of the batch cannot be read (a strict read throws): one at a time, so that
+			// the entries before it are given before its error (an output written as it is read,
+			// `session-tree md`, keeps them).
+			for (const node of batch) yield { entry: node.peekEntry(), line: undefined };
+			continue;
+		}
+		for (let i = 0; i < entries.length; i++) yield { entry: entries[i] as SessionEntry, line: lines?.[i] };
+	}
 }
 
 /** An entry of {@link SessionTree.walkEntryLines} and, when it was parsed from them as it is, the stored bytes of its line. @internal */

@@ -145,6 +145,12 @@ test("walkEntryLines gives each entry read for the walk with its stored line's b
 	const lazy = tree.nodesInOrder().filter((node) => node.envelope !== undefined).length;
 	assert.ok(lazy >= 5);
 	assert.equal(withLine, lazy - 1);
+	// A walk that can be walked again, as walkEntries.
+	const walk = tree.walkEntryLines();
+	assert.deepEqual(
+		[...walk].map((item) => item.entry.id),
+		[...walk].map((item) => item.entry.id),
+	);
 	// From the `start`th on, as walkEntries.
 	assert.deepEqual(
 		[...tree.walkEntryLines(3)].map((item) => item.entry.id),
