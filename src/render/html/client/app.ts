@@ -143,7 +143,10 @@ export async function boot(options: BootOptions = {}): Promise<void> {
 		let path: readonly TreeNode[] | undefined;
 		if (leafChanged) {
 			path = next.leafId === null ? [] : tree.getPath(next.leafId);
-			conversation.setPath(entriesOf(path), next.selectedId);
+			conversation.setPath(
+				path.map((node) => node.entry),
+				next.selectedId,
+			);
 			if (next.selectedId !== next.leafId) conversation.select(next.selectedId, scroll);
 		} else if (changed) conversation.select(next.selectedId, scroll);
 		const drawn = performance.now();
@@ -325,13 +328,6 @@ export async function boot(options: BootOptions = {}): Promise<void> {
 	};
 	document.addEventListener("keydown", onKey, { signal });
 	root.setAttribute("data-ready", "true");
-}
-
-/** The entries of a path of tree nodes (every entry of the page is parsed). */
-function entriesOf(path: readonly TreeNode[]): SessionEntry[] {
-	const entries = new Array<SessionEntry>(path.length);
-	for (let i = 0; i < path.length; i++) entries[i] = (path[i] as TreeNode).entry;
-	return entries;
 }
 
 /** Records how long a part of a selection took (`performance.getEntriesByName`), for `npm run bench`. */

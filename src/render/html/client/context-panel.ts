@@ -24,17 +24,6 @@ export function messagesOf(entries: readonly SessionEntry[]): unknown[] {
 	return messages;
 }
 
-/** The messages of a path's steps, for adding up usage. */
-function stepMessages(path: readonly PathStep[]): unknown[] {
-	const messages: unknown[] = [];
-	for (const step of path) {
-		if (step.type !== "message") continue;
-		const entry = step.entry;
-		if (entry.type === "message") messages.push(entry.message);
-	}
-	return messages;
-}
-
 /** The context panel. */
 export class ContextPanel {
 	/** `aside[data-role="context"]`. */
@@ -112,7 +101,7 @@ export class ContextPanel {
 			el("p", {
 				class: "ctx-usage",
 				attrs: { "data-role": "path-usage", title: totalsTitle },
-				text: `Path: ${reportedTotalsText(reportedTotals(stepMessages(path)))}`,
+				text: `Path: ${reportedTotalsText(reportedTotals(messagesOf(path.map((step) => step.entry))))}`,
 			}),
 			el("p", {
 				class: "ctx-usage",
