@@ -120,6 +120,38 @@ describe("postgres locations (no server needed)", () => {
 		assert.deepEqual(searchWords("... --- !!"), []);
 		assert.equal(searchWords("y".repeat(2000))[0]?.length, 500);
 	});
+
+	test("search words of ASCII text (read without Unicode classes): those of the general rule", () => {
+		// The general rule, as the query side had it before the ASCII path: Unicode classes after lower then upper case.
+		const general = (text: string) => [
+			...new Set(
+				[
+					...text
+						.toLowerCase()
+						.toUpperCase()
+						.matchAll(/[\p{L}\p{N}\p{M}]+/gu),
+				].map(([w]) => w.slice(0, 500)),
+			),
+		];
+		const alphabet = "aZk9_ -./\\\"'\n\t\u0000\u007f{}[]:,!@#$%^&*()+=<>?|~`";
+		let seed = 7;
+		const random = () => {
+			seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+			return seed / 2 ** 31;
+		};
+		for (let k = 0; k < 300; k++) {
+			let text = "";
+			const length = Math.floor(random() * 80);
+			for (let i = 0; i < length; i++) text += alphabet[Math.floor(random() * alphabet.length)];
+			assert.deepEqual(searchWords(text), general(text), JSON.stringify(text));
+		}
+		const long = `${"word ".repeat(3)}${"x".repeat(700)} end`;
+		assert.deepEqual(searchWords(long), general(long));
+		assert.deepEqual(
+			searchWords('{"role":"user","content":"Fix src/a.ts line 42"}'),
+			general('{"role":"user","content":"Fix src/a.ts line 42"}'),
+		);
+	});
 });
 
 const server = await postgresServer();
