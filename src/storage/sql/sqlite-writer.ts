@@ -108,7 +108,12 @@ export class SqliteWriter {
 		if (current) return current;
 		const url = workerUrl();
 		if (!url) return undefined;
-		current = new SqliteWriter(new Worker(url));
+		try {
+			current = new SqliteWriter(new Worker(url));
+		} catch {
+			// No thread to be had (a limit on threads, say): the store writes in its own thread.
+			return undefined;
+		}
 		return current;
 	}
 
