@@ -49,7 +49,11 @@ const RUNTIME =
 
 rmSync(out, { recursive: true, force: true });
 const bundle = await rollup({
-	input: { "session-tree": join(dist, "cli", "main.js") },
+	// The worker of `tree`'s previews (src/cli/tree-previews.ts) is loaded by its URL beside the chunk that starts it.
+	input: {
+		"session-tree": join(dist, "cli", "main.js"),
+		"tree-previews-worker": join(dist, "cli", "tree-previews-worker.js"),
+	},
 	external: (id) => id.startsWith("node:") || packages.some((name) => id === name || id.startsWith(`${name}/`)),
 	onwarn(warning, warn) {
 		// The core's modules import each other in cycles that ES modules resolve (types and

@@ -142,7 +142,7 @@ export { type ContextTextOptions, renderContext } from "./render/context-text.js
 export { exportSessionHtml, type HtmlExport, type HtmlExportOptions } from "./render/html/export.js";
 export { type MarkdownInput, renderMarkdown } from "./render/markdown.js";
 export type { RedactionCounts } from "./render/redact.js";
-export { renderTree, type TreeFilter, type TreeTextOptions } from "./render/tree-text.js";
+export { renderTree, type TreeFilter, type TreePreviews, type TreeTextOptions } from "./render/tree-text.js";
 export { type PickOptions, type PickResult, Session } from "./session.js";
 export type {
 	CreateSessionOptions,

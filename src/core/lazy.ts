@@ -182,26 +182,15 @@ export class LazyBodies {
 	/** `text` is undefined only when the source broke its contract (one text per span). */
 	private parse(envelope: Envelope, text: string | undefined): SessionEntry {
 		if (text === undefined) return this.unreadable("the store gave no text for the line", envelope);
-		const parsed = parseRecord(text);
-		if (parsed.tooDeep) {
-			this.report("INVALID_RECORD", parsed.reason, envelope, "its body is left out of the context");
+		const read = readBody(text, envelope);
+		if (read.kind === "entry") return read.entry;
+		if (read.kind === "too-deep") {
+			this.report("INVALID_RECORD", read.problem, envelope, "its body is left out of the context");
 			return unreadableEntry(envelope);
 		}
-		if (!parsed.record) return this.unreadable(parsed.reason, envelope);
-		const value = parsed.record;
-		if (!isEntryRecord(value)) return this.unreadable(entryShapeError(value) ?? "not an entry", envelope);
-		if (
-			value.type === "leaf" ||
-			value.type !== envelope.type ||
-			value.id !== envelope.id ||
-			value.parentId !== envelope.parentId
-		) {
-			const problem = `the line no longer holds ${envelope.type} entry ${envelope.id} (the file was changed in place)`;
-			return this.unreadable(problem, envelope);
-		}
-		const content = entryContentError(value);
-		if (content) this.report("INVALID_RECORD", content, envelope, contentErrorAction(value));
-		return value;
+		if (read.kind === "unusable") return this.unreadable(read.problem, envelope);
+		this.report("INVALID_RECORD", read.problem, envelope, read.action);
+		return read.entry;
 	}
 
 	/** Reports a body that cannot be used (strict: throws) and gives its stub. */
@@ -215,6 +204,49 @@ export class LazyBodies {
 		if (!this.options.lenient) throw new SessionTreeError(code, message, { file: this.options.file, line });
 		this.options.problems.push({ code, message: `${message}; ${action}`, line, entryId: envelope.id });
 	}
+}
+
+/** What the text of an entry's line gives (see {@link readBody}). */
+export type BodyReading =
+	/** The entry, without any problem. */
+	| { kind: "entry"; entry: SessionEntry }
+	/** The entry, with a problem of its content to report and what a lenient read does about it (it keeps the entry). */
+	| { kind: "content"; entry: SessionEntry; problem: string; action: string }
+	/** Nested deeper than the codec reads. */
+	| { kind: "too-deep"; problem: string }
+	/** No entry of the expected type, id and parent (invalid JSON, another record, a line changed in place). */
+	| { kind: "unusable"; problem: string };
+
+/**
+ * The one rule for the body of a lazily read entry: `text` parsed and checked as the entry
+ * `expected` names (its type, id and parent, as the store's envelope of the line said; without
+ * it, any entry: the caller then compares them with the envelope itself). What
+ * {@link LazyBodies} reports and keeps follows from the answer; a reader elsewhere (another
+ * thread making the previews of `tree`) uses an entry only when the answer is `entry`.
+ * @internal
+ */
+export function readBody(
+	text: string,
+	expected: { readonly type: string; readonly id: string; readonly parentId: string | null } | undefined,
+): BodyReading {
+	const parsed = parseRecord(text);
+	if (parsed.tooDeep) return { kind: "too-deep", problem: parsed.reason };
+	if (!parsed.record) return { kind: "unusable", problem: parsed.reason };
+	const value = parsed.record;
+	if (!isEntryRecord(value)) return { kind: "unusable", problem: entryShapeError(value) ?? "not an entry" };
+	const other =
+		expected !== undefined &&
+		(value.type !== expected.type || value.id !== expected.id || value.parentId !== expected.parentId);
+	if (value.type === "leaf" || other) {
+		const problem = expected
+			? `the line no longer holds ${expected.type} entry ${expected.id} (the file was changed in place)`
+			: "a leaf record, not an entry";
+		return { kind: "unusable", problem };
+	}
+	const content = entryContentError(value);
+	return content
+		? { kind: "content", entry: value, problem: content, action: contentErrorAction(value) }
+		: { kind: "entry", entry: value };
 }
 
 /** Stubs standing for unreadable bodies (see {@link isUnreadable}). */

@@ -27,6 +27,24 @@ export function viewNodeOf(
 	return nodeOf(view);
 }
 
+/**
+ * Where the line of a view's entry is in its store (byte offset and length) with what the
+ * store's envelope of it says (type, id, parent), for an entry read lazily from a store of
+ * lines; undefined for any other view. What another reader of the same file (the second
+ * thread of `session-tree tree`) matches its own reading of that line against.
+ */
+export function viewLineOf(view: object):
+	| {
+			readonly offset: number;
+			readonly length: number;
+			readonly type: string;
+			readonly id: string;
+			readonly parentId: string | null;
+	  }
+	| undefined {
+	return nodeOf(view)?.envelope;
+}
+
 /** The entry's id, without parsing its body. */
 export function viewId(view: { readonly entry: SessionEntry }): string {
 	return nodeOf(view)?.id ?? view.entry.id;

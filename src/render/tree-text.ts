@@ -25,7 +25,7 @@
  * which the HTML export's sidebar draws from too; this module turns the rows into text.
  */
 
-import { peekViewEntries } from "../core/tree-view.js";
+import { peekViewEntries, viewId } from "../core/tree-view.js";
 import type { SessionEntry, SessionTreeNode } from "../core/types.js";
 import { kindStyle, lineWriter, type Segment } from "./color.js";
 import {
@@ -42,7 +42,6 @@ import {
 	decideAssistantsShown,
 	layoutTree,
 	showsActiveMark,
-	type TreeEntryRow,
 	type TreeFilter,
 	type TreeLayoutRow,
 } from "./tree-layout.js";
@@ -90,6 +89,23 @@ export interface TreeTextOptions {
 	 * (`session-tree tree`); printed again, it parses them again. Default false.
 	 */
 	transient?: boolean;
+	/**
+	 * Previews made elsewhere (`session-tree tree` makes most of them in a second thread), used
+	 * for plain lines (no `width`, no `color`) when made at the preview length those lines use.
+	 */
+	previews?: TreePreviews;
+}
+
+/**
+ * The kind and preview of entry rows, made from their bodies elsewhere: for a node, exactly
+ * what {@link describeEntry} and {@link oneLine} at `previewLength` make of its entry, or
+ * undefined for a row this module is to read itself.
+ */
+export interface TreePreviews {
+	/** The preview length the previews were cut to. */
+	readonly previewLength: number;
+	/** The kind (not sanitized yet) and the one-line preview of the node's entry, if made. */
+	previewOf(node: SessionTreeNode): { kind: string; preview: string } | undefined;
 }
 
 const ACTIVE = "• ";
@@ -188,26 +204,39 @@ function renderRows(roots: readonly SessionTreeNode[], options: TreeTextOptions,
 	const leafBelow = `  ${leafMarker} below (${sanitize(String(leafId))})`;
 	const leafText = leafShownAt === leafId ? `  ${leafMarker}` : leafBelow;
 
+	const tails = (node: SessionTreeNode, id: string) => ({
+		label: node.label === undefined ? undefined : sanitize(node.label),
+		leafTail: leafShownAt !== null && id === leafShownAt ? leafText : "",
+		// The first entry of an archived branch, where `--filter all` shows it.
+		archivedTail: node.archived === true ? " (archived)" : "",
+	});
+	// Plain text (no width, no colour): the segments below, joined, without making them.
+	const plain = width === undefined && !color;
+	const plainLine = (
+		node: SessionTreeNode,
+		id: string,
+		kind: string,
+		preview: string,
+		prefix: string,
+		marked: boolean,
+	) => {
+		const { label, leafTail, archivedTail } = tails(node, id);
+		return (
+			prefix +
+			(marked && markActive ? ACTIVE : "") +
+			`${sanitize(id)} ${sanitize(kind)}` +
+			(preview ? `: ${preview}` : "") +
+			(label !== undefined ? ` [${label}]` : "") +
+			archivedTail +
+			leafTail
+		);
+	};
 	const entryLine = (node: SessionTreeNode, entry: SessionEntry, prefix: string, marked: boolean): string => {
 		const description = describeEntry(entry);
+		if (plain)
+			return plainLine(node, entry.id, description.kind, oneLine(description.text, previewLength), prefix, marked);
 		const kind = sanitize(description.kind);
-		const label = node.label === undefined ? undefined : sanitize(node.label);
-		const leafTail = leafShownAt !== null && entry.id === leafShownAt ? leafText : "";
-		// The first entry of an archived branch, where `--filter all` shows it.
-		const archivedTail = node.archived === true ? " (archived)" : "";
-		if (width === undefined && !color) {
-			// Plain text: the segments below, joined, without making them.
-			const preview = oneLine(description.text, previewLength);
-			return (
-				prefix +
-				(marked && markActive ? ACTIVE : "") +
-				`${sanitize(entry.id)} ${kind}` +
-				(preview ? `: ${preview}` : "") +
-				(label !== undefined ? ` [${label}]` : "") +
-				archivedTail +
-				leafTail
-			);
-		}
+		const { label, leafTail, archivedTail } = tails(node, entry.id);
 		const bold: Style | undefined = color && active.has(entry.id) ? "bold" : undefined;
 		const head: Segment[] = [];
 		if (prefix) head.push({ text: prefix, styles: ["gray"] });
@@ -257,21 +286,37 @@ function renderRows(roots: readonly SessionTreeNode[], options: TreeTextOptions,
 		return fit(segments);
 	};
 	const transient = options.transient === true;
+	const previews = plain && options.previews?.previewLength === previewLength ? options.previews : undefined;
 	const batch: SessionTreeNode[] = [];
+	// The previews made elsewhere for the rows of a batch, by row (see TreePreviews).
+	const made: Array<{ kind: string; preview: string } | undefined> = [];
 	for (let from = 0; from < rows.length; from += ENTRY_BATCH) {
 		const to = Math.min(rows.length, from + ENTRY_BATCH);
-		// Transient: the bodies of these rows read in one pass, none kept in the tree.
+		// Transient: the bodies of these rows read in one pass, none kept in the tree (but those
+		// of the rows whose previews were made elsewhere).
 		batch.length = 0;
-		if (transient)
-			for (let i = from; i < to; i++) if (rows[i]?.kind === "entry") batch.push((rows[i] as TreeEntryRow).node);
+		made.length = 0;
+		for (let i = from; i < to; i++) {
+			const row = rows[i] as TreeLayoutRow;
+			if (row.kind !== "entry") continue;
+			const preview = previews?.previewOf(row.node);
+			made[i - from] = preview;
+			if (transient && !preview) batch.push(row.node);
+		}
 		const entries = transient ? peekViewEntries(batch) : undefined;
 		let next = 0;
 		for (let i = from; i < to; i++) {
 			const row = rows[i] as TreeLayoutRow;
 			switch (row.kind) {
 				case "entry": {
+					const marked = showsActiveMark(row, active);
+					const preview = made[i - from];
+					if (preview) {
+						emit(plainLine(row.node, viewId(row.node), preview.kind, preview.preview, row.prefix, marked));
+						break;
+					}
 					const entry = entries ? (entries[next++] as SessionEntry) : row.node.entry;
-					emit(entryLine(row.node, entry, row.prefix, showsActiveMark(row, active)));
+					emit(entryLine(row.node, entry, row.prefix, marked));
 					break;
 				}
 				case "fold":

@@ -5,6 +5,7 @@
  * names (src/cli/repl/view-commands.ts) print the same lines.
  */
 
+import { resolve } from "node:path";
 import { parentSessionOf } from "../../core/migrate.js";
 import { checkToolPairing } from "../../core/tool-pairing.js";
 import { viewId, viewParentId, viewType } from "../../core/tree-view.js";
@@ -17,6 +18,7 @@ import {
 	renderTreePieces,
 	TREE_FILTERS,
 	type TreeFilter,
+	type TreePreviews,
 	type TreeTextOptions,
 } from "../../render/tree-text.js";
 import type { Session } from "../../session.js";
@@ -32,6 +34,7 @@ import {
 } from "../args.js";
 import { jsonLine } from "../json.js";
 import { openSession, resolveEntryId } from "../open.js";
+import { previewThreadFor, type TreePreviewThread } from "../tree-previews.js";
 
 /** How text output looks: colours on a terminal (NO_COLOR, FORCE_COLOR), the width to fit. */
 function textStyle(values: CommandInput["values"], command: string): { color: boolean; width?: number } {
@@ -61,6 +64,8 @@ export interface TreeView {
 	readonly color?: boolean;
 	/** Printed once: bodies are read one at a time and not kept (a large session). */
 	readonly transient?: boolean;
+	/** Previews made elsewhere (the second thread of `session-tree tree`, tree-previews.ts). */
+	readonly previews?: TreePreviews | undefined;
 }
 
 /**
@@ -96,6 +101,7 @@ function treeTextOptions(session: Session, view: TreeView): TreeTextOptions {
 		...(view.width !== undefined ? { width: view.width } : {}),
 		color: view.color === true,
 		...(view.transient === true ? { transient: true } : {}),
+		...(view.previews !== undefined ? { previews: view.previews } : {}),
 	};
 }
 
@@ -230,40 +236,74 @@ export const treeCommand: CommandHandler = {
 		const foldLimit = wholeNumberOption(values, "fold-limit", 4, "tree");
 		const style = values.json ? undefined : textStyle(values, "tree");
 
-		const session = await openSession(requiredPositional(positionals, 0), io, values.lenient === true);
+		const location = requiredPositional(positionals, 0);
 		const from = stringValue(values, "from");
-		if (values.json) {
-			const start = from === undefined ? undefined : resolveEntryId(session, from);
-			// Ids and types are known without parsing a body: none is read.
-			const rows = session.flattenTree(start).map((flat) => {
-				const row: TreeRow = {
-					id: viewId(flat),
-					parentId: viewParentId(flat),
-					type: viewType(flat),
-					depth: flat.depth,
-				};
-				if (flat.label !== undefined) row.label = flat.label;
-				if (flat.archived === true) row.archived = true;
-				return row;
-			});
-			io.out(jsonLine(rows));
-			return;
+		// The whole tree as plain text: most of its previews made in a second thread, which
+		// starts reading while the session opens (tree-previews.ts).
+		const whole = from === undefined && depth === undefined && values.fold !== true && foldLimit === undefined;
+		const plain = style !== undefined && style.width === undefined && !style.color;
+		const previews = whole && plain && values.lenient !== true ? previewThreadFor(location) : undefined;
+		try {
+			await printTree(location, { values, io, from, filter, depth, foldLimit, style, previews });
+		} finally {
+			previews?.stop();
 		}
-		const view: TreeView = {
-			leaf: stringValue(values, "leaf"),
-			filter,
-			from,
-			depth,
-			fold: values.fold === true,
-			foldLimit,
-			...style,
-			transient: true,
-		};
-		// Written a piece at a time once all are made: an error (a body that cannot be read)
-		// still prints nothing.
-		for (const piece of treeText(session, view)) io.out(piece);
 	},
 };
+
+/** What {@link treeCommand} has made of its arguments. */
+interface TreeRun {
+	values: CommandInput["values"];
+	io: CommandInput["io"];
+	from: string | undefined;
+	filter: TreeFilter | undefined;
+	depth: number | undefined;
+	foldLimit: number | undefined;
+	style: ReturnType<typeof textStyle> | undefined;
+	previews: TreePreviewThread | undefined;
+}
+
+/** Opens the session at `location` and prints its tree as `run` says. */
+async function printTree(location: string, run: TreeRun): Promise<void> {
+	const { values, io, from, filter, depth, foldLimit, style } = run;
+	const session = await openSession(location, io, values.lenient === true);
+	// Only for the file the worker reads (not another agent's transcript found at the path).
+	const previews =
+		run.previews && session.file !== undefined && resolve(session.file) === resolve(location)
+			? run.previews
+			: undefined;
+	if (values.json) {
+		const start = from === undefined ? undefined : resolveEntryId(session, from);
+		// Ids and types are known without parsing a body: none is read.
+		const rows = session.flattenTree(start).map((flat) => {
+			const row: TreeRow = {
+				id: viewId(flat),
+				parentId: viewParentId(flat),
+				type: viewType(flat),
+				depth: flat.depth,
+			};
+			if (flat.label !== undefined) row.label = flat.label;
+			if (flat.archived === true) row.archived = true;
+			return row;
+		});
+		io.out(jsonLine(rows));
+		return;
+	}
+	const view: TreeView = {
+		leaf: stringValue(values, "leaf"),
+		filter,
+		from,
+		depth,
+		fold: values.fold === true,
+		foldLimit,
+		...style,
+		transient: true,
+		previews,
+	};
+	// Written a piece at a time once all are made: an error (a body that cannot be read)
+	// still prints nothing.
+	for (const piece of treeText(session, view)) io.out(piece);
+}
 
 /** The object `info --json` prints. */
 export interface SessionInfo {
