@@ -182,7 +182,7 @@ async function writeSession(
 	if (!created && held.count === total) return { outcome: "already", appended: 0 };
 	try {
 		const rest = recordBatches({ ...read, lines: read.lines.slice(held.count) }, location);
-		await appendBatches(store, rest, held.position, "copy", COPY_GROUP);
+		await appendBatches(store, rest, held.position, "copy");
 		await store.flush();
 		await verifyCopy(read, store);
 	} catch (error) {
@@ -191,15 +191,6 @@ async function writeSession(
 	}
 	return { outcome: created ? "copied" : "completed", appended: total - held.count };
 }
-
-/**
- * Batches of {@link RECORD_BATCH} records per append of a copy. Each append is one transaction of
- * a database store, and a SQLite commit that fills the write-ahead log past its limit checkpoints
- * it (two syncs): ten times fewer commits took SQLite's share of a copy of s100k from 11.5 to
- * 8.6 s (docs/performance.md, "fourth round"). Ten thousand records of 1.3 KB are a few tens of
- * MB held at once.
- */
-const COPY_GROUP = 10;
 
 /** How much of a source a session holds: its first `count` records, and the position after them. */
 interface Held {

@@ -14,7 +14,7 @@ import type { Envelope } from "../core/tree-node.js";
 import { parseRecord } from "../core/validate.js";
 import { collectionAt } from "./locations.js";
 import { collectionOfSession } from "./placement.js";
-import type { AppendOutcome, SessionCollection, SessionStore, StorePosition, StoreRead } from "./store.js";
+import type { SessionCollection, SessionStore, StorePosition, StoreRead } from "./store.js";
 
 /** Where a copy or an import writes: a collection (a new session named by the header's id) or one session's location. */
 export type CopyTarget = { collection: SessionCollection } | { location: string };
@@ -89,15 +89,10 @@ export function* inBatches(records: readonly RawRecord[]): Generator<readonly Ra
 }
 
 /**
- * Appends batches of records at the end of a session that ends at `from`, `group` batches per
- * compare-and-append, and returns the position after them. The next group is taken from
- * `batches` (read and parsed, for a copy) while the one before is being written: a store that
- * writes elsewhere (PostgreSQL's server, SQLite's writer thread) does both at once, on two
- * cores. Between the batches of a group the event loop gets a turn, so that the write in flight
- * goes on (a query's bytes are sent as the socket takes them). Nobody else is expected to write
- * meanwhile: another writer's records (`behind`) or a replaced session (`stale`) stop it with
- * WRITE_CONFLICT, and what was appended before stays (a re-run of the copy or import goes on from
- * there). A failure of `batches` waits for the append in flight before it is thrown.
+ * Appends batches of records at the end of a session that ends at `from`, one compare-and-append
+ * each, and returns the position after them. Nobody else is expected to write meanwhile: another
+ * writer's records (`behind`) or a replaced session (`stale`) stop it with WRITE_CONFLICT, and
+ * what was appended before stays (a re-run of the copy or import goes on from there).
  * @param task what is writing, for the message: "copy", "import"
  * @throws SessionTreeError WRITE_CONFLICT, or the store's error
  */
@@ -106,15 +101,11 @@ export async function appendBatches(
 	batches: Iterable<readonly RawRecord[]>,
 	from: StorePosition,
 	task: string,
-	group = 1,
 ): Promise<StorePosition> {
 	let position = from;
-	let pending: Promise<AppendOutcome> | undefined;
-	/** Waits for the append in flight, if any: its position, or WRITE_CONFLICT. */
-	const settle = async () => {
-		if (!pending) return;
-		const outcome = await pending;
-		pending = undefined;
+	for (const batch of batches) {
+		if (batch.length === 0) continue;
+		const outcome = await store.append(batch, position);
 		if (outcome.status !== "ok") {
 			throw new SessionTreeError(
 				"WRITE_CONFLICT",
@@ -125,45 +116,8 @@ export async function appendBatches(
 			);
 		}
 		position = outcome.position;
-	};
-	const start = (records: readonly RawRecord[]) => {
-		const append = Promise.resolve(store.append(records, position));
-		// Handled here and awaited by settle: a failure while the next group is read is not "unhandled".
-		append.catch(() => {});
-		pending = append;
-	};
-	try {
-		let records: RawRecord[] = [];
-		let taken = 0;
-		for (const batch of batches) {
-			if (batch.length === 0) continue;
-			if (group === 1) records = batch as RawRecord[];
-			else for (const record of batch) records.push(record);
-			if (++taken < group) {
-				if (pending) await nextTurn();
-				continue;
-			}
-			await settle();
-			start(records);
-			records = [];
-			taken = 0;
-		}
-		if (records.length > 0) {
-			await settle();
-			start(records);
-		}
-		await settle();
-	} catch (error) {
-		// The append in flight ends before the caller removes what it wrote, or runs the copy again.
-		await pending?.catch(() => {});
-		throw error;
 	}
 	return position;
-}
-
-/** Resolves after the event loop's next turn: I/O callbacks run meanwhile. */
-function nextTurn(): Promise<void> {
-	return new Promise((resolve) => setImmediate(resolve));
 }
 
 /**

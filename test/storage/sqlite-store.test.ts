@@ -12,7 +12,6 @@ import { join, resolve } from "node:path";
 import { after, describe, test } from "node:test";
 import { pathToFileURL } from "node:url";
 import Database from "better-sqlite3";
-import { Envelope } from "../../src/core/tree-node.js";
 import { Session } from "../../src/session.js";
 import { collectionAt, storeAt } from "../../src/storage/locations.js";
 import {
@@ -336,31 +335,6 @@ describe("sqlite: records", () => {
 		assert.throws(() => read.source?.readLines(envelopes), /replaced or removed since it was read.*refresh\(\)/);
 	});
 
-	test("bodies asked for in runs, out of order, twice, or past the end: each span gets its own text or none", async () => {
-		const file = newDatabase();
-		const store = sqliteStore(`sqlite:${file}#runs`, {});
-		const header = newHeader();
-		const records = chain(12, null, "runs");
-		okPosition(await store.append(records, await store.create(header)));
-		const read = await store.read();
-		const envelopes = read.lines.flatMap((line) => (line.envelope ? [line.envelope] : []));
-		assert.equal(envelopes.length, 12);
-		const texts = jsonTexts(records);
-		// A run (seq 1–4), a gap, a run backwards, the same span twice, a single one, then a run again.
-		const order = [0, 1, 2, 3, 6, 5, 5, 9, 10, 11, 7];
-		const spans = order.map((k) => itemAt(envelopes, k));
-		assert.deepEqual(
-			read.source?.readLines(spans),
-			order.map((k) => texts[k]),
-		);
-		// Spans past the session's last record (a row that is not there) give no text: the loader reports those.
-		const last = itemAt(envelopes, -1);
-		const past = (k: number) =>
-			new Envelope(last.type, last.id, last.parentId, last.timestamp, last.role, last.offset + k, last.length, 0);
-		const beyond = [last, past(1), past(2)];
-		assert.deepEqual(read.source?.readLines(beyond), [itemAt(texts, -1), undefined, undefined]);
-	});
-
 	test("a position from before a remove is stale for a session created again under the same name", async () => {
 		const file = newDatabase();
 		const location = `sqlite:${file}#again`;
@@ -389,102 +363,6 @@ describe("sqlite: records", () => {
 		await assertCode(() => readSqliteBackup(store.location), "INVALID_ARGUMENT", "not a backup name");
 		await new SqliteCollection(`sqlite:${file}`).remove(store.location);
 		await assertCode(() => readSqliteBackup(backup), "FILE_NOT_FOUND", "the backup went with the session");
-	});
-});
-
-describe("sqlite: large appends in the writer thread", () => {
-	/** The stored rows of a session, without their rids (which differ between sessions). */
-	const rowsOf = (file: string, name: string) =>
-		query<{ seq: number; type: string; id: string; parent_id: string; line: string }>(
-			file,
-			"SELECT seq, type, id, parent_id, line FROM records WHERE session = ? ORDER BY seq",
-			name,
-		);
-	/** The chunks of the text index of a session, as offsets from its header's rid. */
-	const chunksOf = (file: string, name: string) =>
-		query<{ first: number; last: number }>(
-			file,
-			`SELECT c.first_rid - h.rid AS first, c.last_rid - h.rid AS last FROM search_chunks c
-			JOIN records h ON h.session = ? AND h.seq = 0
-			WHERE c.first_rid IN (SELECT rid FROM records WHERE session = ?) ORDER BY c.first_rid`,
-			name,
-			name,
-		);
-
-	test("the same rows, chunks and search results as the same append in this thread", async () => {
-		const file = newDatabase();
-		const header = newHeader();
-		// 2,500 records (the thread takes 2,000 or more), one of them with text beyond ASCII.
-		const records = chain(2500, null, "thread text");
-		records[1234] = { ...itemAt(records, 1234), message: userMessage("ünïcödé needle \u2028 here", 1) };
-		const threaded = sqliteStore(`sqlite:${file}#threaded`, {});
-		okPosition(await threaded.append(records, await threaded.create(header)));
-		// A private connection writes in this thread whatever the size.
-		const here = new SqliteSessionStore(`sqlite:${file}#here`, { privateConnection: true });
-		okPosition(await here.append(records, await here.create(header)));
-		await here.close();
-		assert.equal(rowsOf(file, "threaded").length, 2501);
-		assert.deepEqual(rowsOf(file, "threaded"), rowsOf(file, "here"));
-		assert.deepEqual(chunksOf(file, "threaded"), chunksOf(file, "here"));
-		const collection = collectionAt(`sqlite:${file}`);
-		for (const text of ["thread text 2499", "ünïcödé needle", "THREAD TEXT 17"]) {
-			assert.deepEqual(await collection.searchText?.({ text, ignoreCase: true }), [
-				`sqlite:${file}#here`,
-				`sqlite:${file}#threaded`,
-			]);
-		}
-		assert.deepEqual(recordsOf(await threaded.read(), threaded.capabilities), [header, ...records]);
-	});
-
-	test("compare-and-append holds: behind with the other writer's records, stale after a replace, FILE_NOT_FOUND after a remove", async () => {
-		const file = newDatabase();
-		const location = `sqlite:${file}#cas`;
-		const store = sqliteStore(location, {});
-		const header = newHeader();
-		const p0 = await store.create(header);
-		const other = new SqliteSessionStore(location, { privateConnection: true });
-		const theirs = chain(3, null, "theirs");
-		const p1 = okPosition(await other.append(theirs, p0));
-		const big = chain(2000, null, "mine");
-		const behind = await store.append(big, p0);
-		assert.equal(behind.status, "behind");
-		assert.ok(behind.status === "behind");
-		assert.deepEqual(jsonTexts(recordsOf(behind.read, store.capabilities)), jsonTexts(theirs));
-		assert.equal(behind.read.position, p1);
-		assert.equal(rowsOf(file, "cas").length, 4, "nothing of the refused append was written");
-		okReplace(await other.replace([header], p1));
-		assert.deepEqual(await store.append(big, p1), { status: "stale" });
-		await other.close();
-		await collectionAt(`sqlite:${file}`).remove?.(location);
-		await assertCode(() => store.append(big, p1), "FILE_NOT_FOUND", "a removed session");
-		const missing = sqliteStore(`sqlite:${join(dir, "missing.sqlite")}#x`, {});
-		await assertCode(() => missing.append(big, p0), "FILE_NOT_FOUND", "a database that does not exist");
-	});
-
-	test("a record the codec refuses fails the append before the thread; nothing is written", async () => {
-		const file = newDatabase();
-		const store = sqliteStore(`sqlite:${file}#deep`, {});
-		const p0 = await store.create(newHeader());
-		let deep: unknown = "bottom";
-		for (let i = 0; i < 1100; i++) deep = [deep];
-		const records = chain(2500, null, "deep");
-		const bad = { ...itemAt(records, 2000), extra: deep };
-		await assertCode(() => store.append([...records.slice(0, 2000), bad], p0), "INVALID_ARGUMENT", "nested too deep");
-		assert.equal(rowsOf(file, "deep").length, 1);
-	});
-
-	test("another program's database: NOT_A_STORE from the thread too", async () => {
-		const file = newDatabase();
-		const store = sqliteStore(`sqlite:${file}#gone`, {});
-		const p0 = await store.create(newHeader());
-		closeSqliteDatabases();
-		rmSync(file);
-		rmSync(`${file}-wal`, { force: true });
-		rmSync(`${file}-shm`, { force: true });
-		const db = new Database(file);
-		db.exec("CREATE TABLE theirs (x)");
-		db.close();
-		await assertCode(() => store.append(chain(2000, null, "x"), p0), "NOT_A_STORE", "another program's database");
 	});
 });
 

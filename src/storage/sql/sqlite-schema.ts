@@ -553,8 +553,6 @@ export class Statements {
 	readonly bytesFrom: SqliteStatement<[string, number], { seq: number; bytes: Buffer }>;
 	/** One record of a session (name, seq). */
 	readonly lineAt: SqliteStatement<[string, number], LineRow>;
-	/** A session's records from one seq to another, both included (name, first, last), in order. */
-	readonly rowsBetween: SqliteStatement<[string, number, number], LineRow>;
 	/** A new session's row (name, generation, count, created, modified, bytes). */
 	readonly insertSession: SqliteStatement<[string, number, number, number, number, number]>;
 	/** After an append (count, modified, bytes added, name). */
@@ -588,9 +586,6 @@ export class Statements {
 			"SELECT seq, CAST(line AS BLOB) AS bytes FROM records WHERE session = ? AND seq >= ? ORDER BY seq",
 		);
 		this.lineAt = db.prepare<[string, number], LineRow>("SELECT seq, line FROM records WHERE session = ? AND seq = ?");
-		this.rowsBetween = db.prepare<[string, number, number], LineRow>(
-			"SELECT seq, line FROM records WHERE session = ? AND seq BETWEEN ? AND ? ORDER BY seq",
-		);
 		this.insertSession = db.prepare<[string, number, number, number, number, number]>(
 			"INSERT INTO sessions (name, generation, count, created_ms, modified_ms, bytes) VALUES (?, ?, ?, ?, ?, ?)",
 		);

@@ -60,7 +60,6 @@ import {
 	statementsOf,
 } from "./sqlite-schema.js";
 
-import { SqliteWriter, type WriterOutcome } from "./sqlite-writer.js";
 import { checkSessionName, parseSqliteUrl, sessionUrl } from "./urls.js";
 
 export { closeSqliteDatabases } from "./sqlite-schema.js";
@@ -68,13 +67,6 @@ export { parseSqliteUrl, type SqliteUrl } from "./urls.js";
 
 const CAPABILITIES = SQLITE_STORE_CAPABILITIES;
 const COLLECTION_CAPABILITIES = SQL_COLLECTION_CAPABILITIES;
-
-/**
- * Appends of this many records or more are written in the writer thread (sqlite-writer.ts):
- * a copy's or an import's, whose next records are read meanwhile. Fewer are written at once in
- * this thread: handing them over would cost more than it saves.
- */
-const THREAD_APPEND = 2000;
 
 /** Options of {@link SqliteSessionStore}. */
 export interface SqliteStoreOptions extends StoreOptions {
@@ -259,8 +251,6 @@ export class SqliteSessionStore implements SessionStore {
 		const name = this.required();
 		// Encoded before the transaction: the write lock is held for the statements only.
 		const rows = records.map((record) => indexRecord(record, this.location));
-		const writer = rows.length >= THREAD_APPEND && !this.privateConnection ? SqliteWriter.get() : undefined;
-		if (writer) return this.appendInThread(writer, name, at, rows);
 		return this.write((sql) =>
 			this.compareAndWrite<AppendOutcome>(sql, name, at, (end) => {
 				sql.insertRecords(name, end.count, rows);
@@ -268,31 +258,6 @@ export class SqliteSessionStore implements SessionStore {
 				return { status: "ok", position: encodePosition(end.generation, end.count + rows.length) };
 			}),
 		);
-	}
-
-	/** The append of `rows` in the writer thread (see sqlite-writer.ts): the same compare-and-write, the same outcomes and errors. */
-	private async appendInThread(
-		writer: SqliteWriter,
-		name: string,
-		at: SqlEnd,
-		rows: IndexedRecord[],
-	): Promise<AppendOutcome> {
-		let outcome: WriterOutcome;
-		try {
-			outcome = await writer.append({
-				file: this.databaseFile,
-				location: this.location,
-				name,
-				at,
-				rows,
-				bytes: bytesOf(rows),
-				synchronous: this.durability === "fsync" ? "FULL" : "NORMAL",
-			});
-		} catch (error) {
-			throw storeError(error, this.location);
-		}
-		if (outcome.status !== "behind") return outcome;
-		return { status: "behind", read: { lines: parseRows(outcome.rows, this.location), position: outcome.position } };
 	}
 
 	async replace(records: readonly object[], expected: StorePosition): Promise<ReplaceOutcome> {
@@ -475,21 +440,10 @@ class SqliteBodies implements LineSource {
 							{ file: this.store.location },
 						);
 					}
-					// A missing row gives no text: the loader reports that body as unreadable.
-					const texts = new Array<string>(spans.length).fill(undefined as unknown as string);
-					for (let i = 0; i < spans.length; ) {
-						// A run of consecutive seqs (a batch of a copy or a full read asks for whole runs) is
-						// one range scan of the (session, seq) index, not a lookup per record.
-						const first = (spans[i] as Envelope).offset;
-						let end = i + 1;
-						while (end < spans.length && (spans[end] as Envelope).offset === first + (end - i)) end++;
-						if (end - i === 1) texts[i] = sql.lineAt.get(this.name, first)?.line as string;
-						else {
-							for (const row of sql.rowsBetween.iterate(this.name, first, first + (end - i - 1))) {
-								texts[i + (row.seq - first)] = row.line;
-							}
-						}
-						i = end;
+					const texts: string[] = new Array(spans.length);
+					for (let i = 0; i < spans.length; i++) {
+						// A missing row gives no text: the loader reports that body as unreadable.
+						texts[i] = sql.lineAt.get(this.name, (spans[i] as Envelope).offset)?.line as string;
 					}
 					return texts;
 				})
