@@ -26,6 +26,7 @@
  */
 
 import { existsSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 import { viewLineOf } from "../core/tree-view.js";
@@ -37,6 +38,12 @@ import { schemeOf } from "../storage/locations.js";
 
 /** Bytes of the file per chunk: about 800 lines of the bench's sessions, a few milliseconds of work. */
 export const CHUNK_BYTES = 1 << 20;
+/**
+ * Files smaller than this are read on one thread: starting the worker costs about 20 ms and the
+ * open beside it runs slower, so `tree` of a 13.5 MB session took 596–623 ms with it against
+ * 557–588 without; at 53 MB it took 1,284–1,319 against 1,307–1,562 (idle two-core machine).
+ */
+export const MIN_WORKER_BYTES = 32 << 20;
 /** Longest wait here for a chunk the worker holds before reading its rows here instead. */
 export const WAIT_LIMIT_MS = 5_000;
 
@@ -220,10 +227,18 @@ export class TreePreviewThread implements TreePreviews {
 
 /**
  * The worker for `session-tree tree` of `location` printed whole as plain text, when it is a
- * pi session file (a path that starts as one): previews at the default length.
+ * pi session file (a path that starts as one) of {@link MIN_WORKER_BYTES} or more and the
+ * machine has two cores or more: previews at the default length.
  */
 export function previewThreadFor(location: string): TreePreviewThread | undefined {
+	// One core: the two threads would take turns, and the worker's copies would be pure cost.
+	if (availableParallelism() < 2) return undefined;
 	if (schemeOf(location) !== undefined || !startsAsPiSession(location)) return undefined;
+	try {
+		if (statSync(location).size < MIN_WORKER_BYTES) return undefined;
+	} catch {
+		return undefined;
+	}
 	return TreePreviewThread.start(location, { previewLength: DEFAULT_PREVIEW_LENGTH });
 }
 
