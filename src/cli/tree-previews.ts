@@ -104,15 +104,19 @@ export class TreePreviewThread implements TreePreviews {
 	) {}
 
 	/**
-	 * Starts the worker on `file`, or gives undefined when it cannot (no worker module beside
-	 * this one, a file that cannot be read): the tree is then made here alone.
+	 * Starts the worker on `file`, or gives undefined when it cannot or should not (no worker
+	 * module beside this one, a file that cannot be read or is smaller than `minBytes`): the
+	 * tree is then made here alone.
 	 */
-	static start(file: string, options: { previewLength: number; chunkBytes?: number }): TreePreviewThread | undefined {
+	static start(
+		file: string,
+		options: { previewLength: number; chunkBytes?: number; minBytes?: number },
+	): TreePreviewThread | undefined {
 		const chunkBytes = options.chunkBytes ?? CHUNK_BYTES;
 		let size: number;
 		try {
-			if (!existsSync(fileURLToPath(WORKER_URL))) return undefined;
 			size = statSync(file).size;
+			if (size < (options.minBytes ?? 0) || !existsSync(fileURLToPath(WORKER_URL))) return undefined;
 		} catch {
 			return undefined;
 		}
@@ -234,12 +238,7 @@ export function previewThreadFor(location: string): TreePreviewThread | undefine
 	// One core: the two threads would take turns, and the worker's copies would be pure cost.
 	if (availableParallelism() < 2) return undefined;
 	if (schemeOf(location) !== undefined || !startsAsPiSession(location)) return undefined;
-	try {
-		if (statSync(location).size < MIN_WORKER_BYTES) return undefined;
-	} catch {
-		return undefined;
-	}
-	return TreePreviewThread.start(location, { previewLength: DEFAULT_PREVIEW_LENGTH });
+	return TreePreviewThread.start(location, { previewLength: DEFAULT_PREVIEW_LENGTH, minBytes: MIN_WORKER_BYTES });
 }
 
 /** The index of `offset` in the ascending `offsets`, or -1. */
