@@ -315,6 +315,26 @@ describe("session-tree html in Chromium", { skip: BROWSER_SKIP }, () => {
 		assert.ok(opened.log.requests.length >= 1, "the file itself was requested");
 	});
 
+	test("the download link gives the embedded records byte for byte, its Blob made when first used", async () => {
+		// 600 generated entries are about 0.8 MB of JSONL: the page decodes them in many chunks of
+		// the browser's gunzip (64 KiB each in Chromium), joined again for the download.
+		const source = join(tempDir(), "download.jsonl");
+		generateSession({ file: source, entries: 600, seed: 600 });
+		const file = await exportHtml(source);
+		const expected = embeddedData(readFileSync(file, "utf8"));
+		assert.ok(expected.length > 4 * 65_536, `the records span several chunks (${expected.length} bytes)`);
+		const opened = await open(file);
+		const { page } = opened;
+		const link = page.locator('a[data-role="download"]');
+		assert.equal(await link.getAttribute("href"), "#download", "no Blob before the link is used");
+		const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
+		assert.match((await link.getAttribute("href")) ?? "", /^blob:/, "a Blob URL once clicked");
+		const path = await download.path();
+		assert.equal(readFileSync(path, "utf8"), expected, "the downloaded JSONL is the embedded one");
+		assert.equal(page.url().includes("#download"), false, "the click did not follow the placeholder");
+		assertClean(opened, "download page");
+	});
+
 	const CONTEXT_FIXTURES = [
 		"two-compactions",
 		"compaction",

@@ -203,12 +203,21 @@ export async function boot(options: BootOptions = {}): Promise<void> {
 		class: "download",
 		attrs: {
 			"data-role": "download",
-			href: URL.createObjectURL(data.blob),
+			// A Blob URL is made when the link is first pointed at, focused or followed (below).
+			href: "#download",
 			download: `${header.id}.jsonl`,
 			title: "The session's records as a JSONL file (redacted unless exported with --no-redact)",
 		},
 		text: "Download JSONL",
 	});
+	let jsonlUrl: string | undefined;
+	const makeUrl = () => {
+		if (jsonlUrl !== undefined) return;
+		jsonlUrl = URL.createObjectURL(new Blob(data.jsonl as BlobPart[], { type: "application/x-ndjson" }));
+		download.setAttribute("href", jsonlUrl);
+	};
+	// A click's default action follows the href as it is after the listeners ran.
+	for (const type of ["pointerdown", "focus", "contextmenu", "click"]) download.addEventListener(type, makeUrl, { signal });
 	const facts: string[] = [
 		`id ${header.id}`,
 		`cwd ${header.cwd}`,

@@ -25,8 +25,11 @@ export interface ViewOptions {
 
 /** The decoded session data. */
 export interface SessionData {
-	/** The records as JSONL text (what the download link offers). */
-	blob: Blob;
+	/**
+	 * The records as JSONL, in pieces whose concatenation is the text (what the download link
+	 * offers, made a Blob only when it is used: a Blob of 125 MB took 0.4 s to make).
+	 */
+	jsonl: readonly BlobPart[];
 	/** The tree, as the core's loader built it (lenient: it never throws). */
 	load: LoadResult;
 	/** Lines that were not JSON (none in a page that session-tree wrote). */
@@ -72,24 +75,32 @@ export function readViewOptions(): ViewOptions {
 
 /** Decodes the embedded records and builds the tree. */
 export async function readSessionData(): Promise<SessionData> {
+	// The HTML parser ends first: the chunks below are read in microtasks, which would hold it
+	// (and the page's `DOMContentLoaded`) until the last record was parsed.
+	if (document.readyState === "loading") {
+		await new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, { once: true }));
+	}
 	const compressed = base64Bytes(embedded(DATA_ELEMENT_ID));
-	const stream = new Blob([compressed]).stream().pipeThrough(new DecompressionStream("gzip"));
-	// Bytes, decoded here: a Blob read back as text would cross to the browser's process and back.
-	const bytes = new Uint8Array(await new Response(stream).arrayBuffer());
-	const text = new TextDecoder().decode(bytes);
-	const jsonl = new Blob([bytes], { type: "application/x-ndjson" });
-	performance.mark("session-tree:decoded");
+	// A stream made of the bytes here, read chunk by chunk: a Blob's stream read whole with
+	// `Response.arrayBuffer()`, and the whole text decoded in one call, took 3.5 s of a
+	// 125 MB session's 7.7 s start in Chromium 156 (the chunks' own decoding: under 1 s; see
+	// docs/performance.md, "The page's start").
+	const reader = new ReadableStream<BufferSource>({
+		start(controller) {
+			controller.enqueue(compressed);
+			controller.close();
+		},
+	})
+		.pipeThrough(new DecompressionStream("gzip"))
+		.getReader();
+	const decoder = new TextDecoder();
+	const chunks: Uint8Array<ArrayBuffer>[] = [];
 	const lines: ParsedLine[] = [];
 	let unreadable = 0;
-	let start = 0;
 	let number = 0;
-	while (start < text.length) {
-		let end = text.indexOf("\n", start);
-		if (end < 0) end = text.length;
+	const take = (line: string) => {
 		number++;
-		const line = text.slice(start, end);
-		start = end + 1;
-		if (line.trim() === "") continue;
+		if (line.trim() === "") return;
 		try {
 			const record: unknown = JSON.parse(line);
 			if (isObject(record)) lines.push({ line: number, record: record as RawRecord });
@@ -97,9 +108,30 @@ export async function readSessionData(): Promise<SessionData> {
 		} catch {
 			unreadable++;
 		}
+	};
+	// Each chunk's lines are parsed as it comes, so its text dies young; the parses' time is
+	// counted apart for the marks `npm run bench` reads.
+	let parsing = 0;
+	let rest = "";
+	for (let read = await reader.read(); !read.done; read = await reader.read()) {
+		const chunk = read.value as Uint8Array<ArrayBuffer>;
+		chunks.push(chunk);
+		const text = rest + decoder.decode(chunk, { stream: true });
+		const started = performance.now();
+		let start = 0;
+		for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", start)) {
+			take(text.slice(start, end));
+			start = end + 1;
+		}
+		rest = text.slice(start);
+		parsing += performance.now() - started;
 	}
-	performance.mark("session-tree:parsed");
+	rest += decoder.decode();
+	if (rest !== "") take(rest);
+	const parsed = performance.now();
+	performance.mark("session-tree:decoded", { startTime: parsed - parsing });
+	performance.mark("session-tree:parsed", { startTime: parsed });
 	const load = loadTree(lines, { lenient: true, file: "session" });
 	performance.mark("session-tree:loaded");
-	return { blob: jsonl, load, unreadable, lines };
+	return { jsonl: chunks, load, unreadable, lines };
 }

@@ -37,7 +37,7 @@ export async function bootServed(view: ViewOptions, served: ServedView): Promise
 	const first = await readSessionData();
 	const lines: ParsedLine[] = [...first.lines];
 	let load = first.load;
-	let blob = first.blob;
+	let jsonl = first.jsonl;
 	let leafId = view.leafId;
 	let controller = new AbortController();
 	let selection: Selection = { leafId: null, selectedId: null };
@@ -77,12 +77,10 @@ export async function bootServed(view: ViewOptions, served: ServedView): Promise
 			// The reducer that read the page's records takes the new ones: the same rules, without reading the rest again.
 			load.reducer.applyLines(added);
 			load = settleStream(load.reducer);
-			blob = new Blob([blob, added.map((line) => `${JSON.stringify(line.record)}\n`).join("")], {
-				type: "application/x-ndjson",
-			});
+			jsonl = [...jsonl, added.map((line) => `${JSON.stringify(line.record)}\n`).join("")];
 			controller.abort();
 			controller = new AbortController();
-			await render({ blob, load, unreadable: first.unreadable, lines });
+			await render({ jsonl, load, unreadable: first.unreadable, lines });
 			document.documentElement.setAttribute("data-records", String(held()));
 		});
 	});
