@@ -217,7 +217,8 @@ export async function boot(options: BootOptions = {}): Promise<void> {
 		download.setAttribute("href", jsonlUrl);
 	};
 	// A click's default action follows the href as it is after the listeners ran.
-	for (const type of ["pointerdown", "focus", "contextmenu", "click"]) download.addEventListener(type, makeUrl, { signal });
+	for (const type of ["pointerdown", "focus", "contextmenu", "click"])
+		download.addEventListener(type, makeUrl, { signal });
 	const facts: string[] = [
 		`id ${header.id}`,
 		`cwd ${header.cwd}`,
