@@ -84,7 +84,7 @@ export async function readSessionData(): Promise<SessionData> {
 	// A stream made of the bytes here, read chunk by chunk: a Blob's stream read whole with
 	// `Response.arrayBuffer()`, and the whole text decoded in one call, took 3.5 s of a
 	// 125 MB session's 7.7 s start in Chromium 156 (the chunks' own decoding: under 1 s; see
-	// docs/performance.md, "The page's start").
+	// docs/performance.md, "Issue 28, fifth round: the page's start").
 	const reader = new ReadableStream<BufferSource>({
 		start(controller) {
 			controller.enqueue(compressed);
