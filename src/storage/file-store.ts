@@ -23,16 +23,17 @@ import {
 	writeSync,
 } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { readEnvelope } from "../core/envelope.js";
 import { describeSystemError, SessionTreeError } from "../core/errors.js";
 import type { ParsedLine, RawRecord } from "../core/records.js";
 import type { Envelope } from "../core/tree-node.js";
 import type { SessionHeader } from "../core/types.js";
 import { errorCode } from "../core/validate.js";
 import { encodeRecord, encodeRecords, isBlankLine, isNulPadding, isWholeLine, parseLine } from "./codec.js";
-import { indexOfParentMarker, readEnvelope } from "./envelope.js";
 import { FileLineSource, fileIdentity as identityOf } from "./line-source.js";
 import { lineText, scanByteLines } from "./lines.js";
 import type { LockOptions, ReleaseLock } from "./lock.js";
+import { indexOfParentMarker } from "./parent-marker.js";
 import { sessionFileName } from "./paths.js";
 import { openRegularFile } from "./regular-file.js";
 import type {

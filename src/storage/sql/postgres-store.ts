@@ -35,13 +35,14 @@ import { closeSync, fstatSync, mkdtempSync, openSync, rmSync, unlinkSync, writeS
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { ClientBase } from "pg";
+import { readEnvelope } from "../../core/envelope.js";
 import { SessionTreeError } from "../../core/errors.js";
 import type { ParsedLine, RawRecord } from "../../core/records.js";
 import type { Envelope } from "../../core/tree-node.js";
 import type { SessionHeader } from "../../core/types.js";
 import { errorCode } from "../../core/validate.js";
-import { indexOfParentMarker, readEnvelope } from "../envelope.js";
 import { FileLineSource, fileIdentity } from "../line-source.js";
+import { indexOfParentMarker } from "../parent-marker.js";
 import type {
 	AppendOutcome,
 	Durability,

@@ -23,13 +23,14 @@
  * `privateConnection` opens its own (a second writer, in tests).
  */
 
+import { readEnvelope } from "../../core/envelope.js";
 import { SessionTreeError } from "../../core/errors.js";
 import type { LineSource } from "../../core/lazy.js";
 import type { ParsedLine, RawRecord } from "../../core/records.js";
 import type { Envelope } from "../../core/tree-node.js";
 import type { SessionHeader } from "../../core/types.js";
 import { errorCode } from "../../core/validate.js";
-import { indexOfParentMarker, readEnvelope } from "../envelope.js";
+import { indexOfParentMarker } from "../parent-marker.js";
 import type {
 	AppendOutcome,
 	Durability,

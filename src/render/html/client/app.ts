@@ -6,11 +6,12 @@
  */
 
 import type { SessionTree } from "../../../core/tree.js";
-import type { TreeNode } from "../../../core/tree-node.js";
+import { TreeNode } from "../../../core/tree-node.js";
+import { viewId } from "../../../core/tree-view.js";
 import type { PathStep, SessionEntry, SessionTreeNode } from "../../../core/types.js";
 import { countOf } from "../../preview.js";
 import { firstPrompt, sessionTitle } from "../../title.js";
-import { indexTreeNodes } from "../../tree-layout.js";
+import { decideAssistantsShown, indexTreeNodes } from "../../tree-layout.js";
 import { reportedTotals } from "../../usage.js";
 import { ContextPanel, messagesOf } from "./context-panel.js";
 import { Conversation } from "./conversation.js";
@@ -28,8 +29,6 @@ interface Model {
 	readonly tree: SessionTree;
 	readonly roots: SessionTreeNode[];
 	readonly nodes: Map<string, SessionTreeNode>;
-	/** Every entry in file order. */
-	readonly entries: SessionEntry[];
 	/** The leaf the page opened with. */
 	readonly initialLeaf: string | null;
 }
@@ -101,14 +100,17 @@ export async function boot(options: BootOptions = {}): Promise<void> {
 	const tree = data.load.tree;
 	const roots = tree.getTree();
 	const nodes = indexTreeNodes(roots);
+	// Which assistant messages pi's filter shows, read from their bytes: the sidebar's first
+	// layout parses no body but those of the rows it draws.
+	decideAssistantsShown(roots);
 	const initialLeaf = view.leafId !== null && tree.has(view.leafId) ? view.leafId : tree.getLeafId();
-	const model: Model = { tree, roots, nodes, entries: tree.getEntries(), initialLeaf };
+	const model: Model = { tree, roots, nodes, initialLeaf };
 	performance.mark("session-tree:indexed");
 	const header = tree.header;
 
 	let selection: Selection = { leafId: null, selectedId: null };
 	/** Ids on the path of the initial leaf: a path through an entry prefers it. */
-	const initialPath = new Set(initialLeaf === null ? [] : tree.getBranch(initialLeaf).map((entry) => entry.id));
+	const initialPath = new Set(initialLeaf === null ? [] : tree.getPath(initialLeaf).map((node) => node.id));
 
 	const go = (next: Selection) => {
 		const hash = hashOf(next);
@@ -129,8 +131,8 @@ export async function boot(options: BootOptions = {}): Promise<void> {
 		{ label: (id) => tree.getLabel(id), thinkingOpen: false, outputOpen: false },
 		goEntry,
 	);
-	const context = new ContextPanel(reportedTotals(messagesOf(model.entries)), goEntry);
-	const search = new Search(model.entries, goLeaf);
+	const context = new ContextPanel(goEntry);
+	const search = new Search(tree.nodesInOrder(), goLeaf);
 
 	/** Shows a selection. */
 	const apply = (next: Selection, scroll: "center" | "nearest" | "end") => {
@@ -143,10 +145,7 @@ export async function boot(options: BootOptions = {}): Promise<void> {
 		let path: readonly TreeNode[] | undefined;
 		if (leafChanged) {
 			path = next.leafId === null ? [] : tree.getPath(next.leafId);
-			conversation.setPath(
-				path.map((node) => node.entry),
-				next.selectedId,
-			);
+			conversation.setPath(path, next.selectedId);
 			if (next.selectedId !== next.leafId) conversation.select(next.selectedId, scroll);
 		} else if (changed) conversation.select(next.selectedId, scroll);
 		const drawn = performance.now();
@@ -177,7 +176,7 @@ export async function boot(options: BootOptions = {}): Promise<void> {
 	const fromHash = (): Selection | undefined => {
 		const { leaf, entry } = parseHash(window.location.hash);
 		if (leaf !== undefined && tree.has(leaf)) {
-			const onPath = entry !== undefined && tree.has(entry) && tree.getBranch(leaf).some((e) => e.id === entry);
+			const onPath = entry !== undefined && tree.has(entry) && tree.getPath(leaf).some((node) => node.id === entry);
 			return { leafId: leaf, selectedId: onPath ? (entry as string) : leaf };
 		}
 		if (entry !== undefined && tree.has(entry)) return throughEntry(entry);
@@ -251,7 +250,7 @@ export async function boot(options: BootOptions = {}): Promise<void> {
 		el(
 			"div",
 			{ class: "title" },
-			el("h1", { text: sessionTitle({ name, prompt: firstPrompt(model.entries), sessionId: header.id }) }),
+			el("h1", { text: sessionTitle({ name, prompt: firstPrompt(userMessages(tree)), sessionId: header.id }) }),
 			el("p", { class: "facts" }, ...facts.map((fact) => el("span", { text: fact }))),
 		),
 		el("div", { class: "tools" }, search.input, download, ...(options.tools ?? []), themeButton, help),
@@ -272,6 +271,10 @@ export async function boot(options: BootOptions = {}): Promise<void> {
 
 	apply(fromHash() ?? initial(), "end");
 	performance.mark("session-tree:rendered");
+	readBodies(tree, signal, () => {
+		context.bodiesRead(reportedTotals(messagesOf(tree.getEntries())));
+		performance.mark("session-tree:bodies");
+	});
 
 	window.addEventListener(
 		"hashchange",
@@ -308,7 +311,7 @@ export async function boot(options: BootOptions = {}): Promise<void> {
 			case "]": {
 				const step = event.key === "]" ? 1 : -1;
 				for (let i = at + step; i >= 0 && i < path.length; i += step) {
-					const node = nodes.get((path[i] as SessionEntry).id);
+					const node = nodes.get((path[i] as PathStep).id);
 					if (node && node.children.length > 1) {
 						move(i);
 						break;
@@ -338,6 +341,7 @@ export async function boot(options: BootOptions = {}): Promise<void> {
 	};
 	document.addEventListener("keydown", onKey, { signal });
 	root.setAttribute("data-ready", "true");
+	performance.mark("session-tree:ready");
 }
 
 /** Records how long a part of a selection took (`performance.getEntriesByName`), for `npm run bench`. */
@@ -355,10 +359,47 @@ function pathEndThrough(model: Model, id: string, initialPath: ReadonlySet<strin
 	let end = id;
 	while (node && node.children.length > 0) {
 		const children = node.children;
-		const next = children.find((child) => initialPath.has(child.entry.id)) ?? children[children.length - 1];
+		const next = children.find((child) => initialPath.has(viewId(child))) ?? children[children.length - 1];
 		if (!next) break;
-		end = next.entry.id;
+		end = viewId(next);
 		node = next;
 	}
 	return end;
+}
+
+/** The user messages in file order, parsing no other body (their roles are known from the envelopes). */
+function* userMessages(tree: SessionTree): Generator<SessionEntry> {
+	for (const node of tree.nodesInOrder()) {
+		if (node.type === "message" && (node.role === undefined || node.role === "user")) yield node.entry;
+	}
+}
+
+/** Bodies parsed at once before the first render; past this, in the background (see {@link readBodies}). */
+const BODIES_AT_ONCE = 20_000;
+/** Bodies parsed per task in the background: about 30 ms of a 125 MB session's in Chromium. */
+const BODIES_PER_TASK = 2_000;
+
+/**
+ * Parses every body the loader left unparsed, then calls `done` (the usage totals add up every
+ * message). Up to {@link BODIES_AT_ONCE} at once: a small session's page is drawn with its
+ * totals. A larger one's in tasks of {@link BODIES_PER_TASK} after the first render, so the
+ * page is drawn and takes input before them (a 125 MB session's bodies took 2.3–2.7 s).
+ */
+function readBodies(tree: SessionTree, signal: AbortSignal | undefined, done: () => void): void {
+	const nodes = tree.nodesInOrder().filter((node) => !node.loaded);
+	if (nodes.length <= BODIES_AT_ONCE) {
+		TreeNode.load(nodes);
+		done();
+		return;
+	}
+	let at = 0;
+	const task = () => {
+		if (signal?.aborted) return;
+		const stop = Math.min(nodes.length, at + BODIES_PER_TASK);
+		TreeNode.load(nodes.slice(at, stop));
+		at = stop;
+		if (at < nodes.length) setTimeout(task, 0);
+		else done();
+	};
+	setTimeout(task, 0);
 }

@@ -3,7 +3,8 @@
  * (the core's `buildContextEntries` of the path, as `session-tree ctx --leaf`), one item per
  * context message in context order, each with the id of the entry it comes from and its token
  * estimate; the estimate of the whole context, the model and thinking level, and the tokens
- * and cost recorded on the path and in the whole session.
+ * and cost recorded on the path and in the whole session (once the page has read every body:
+ * app.ts reads a large session's in the background after its first render).
  */
 
 import { type ContextEntry, contextEntriesOf, pathState } from "../../../core/context.js";
@@ -31,14 +32,25 @@ export class ContextPanel {
 	private readonly facts: HTMLElement;
 	private readonly list: HTMLElement;
 	private readonly earlier: HTMLButtonElement;
-	private readonly sessionTotals: ReportedTotals;
 	private readonly onSelect: (id: string) => void;
+	/** The session's totals, once every body is read (see {@link bodiesRead}). */
+	private sessionTotals: ReportedTotals | undefined;
+	private path: readonly PathStep[] = [];
+	private readonly pathUsage: HTMLElement;
+	private readonly sessionUsage: HTMLElement;
 	private items: ContextEntry[] = [];
 	private start = 0;
 
-	constructor(sessionTotals: ReportedTotals, onSelect: (id: string) => void) {
-		this.sessionTotals = sessionTotals;
+	/**
+	 * A panel whose usage totals wait for {@link bodiesRead}: they add up every message of the
+	 * path and of the session, which in a large session are mostly bodies not parsed yet.
+	 */
+	constructor(onSelect: (id: string) => void) {
 		this.onSelect = onSelect;
+		const totalsTitle =
+			"Usage as the replies recorded it: a count or cost a reply did not report is left out, not counted as 0.";
+		this.pathUsage = el("p", { class: "ctx-usage", attrs: { "data-role": "path-usage", title: totalsTitle } });
+		this.sessionUsage = el("p", { class: "ctx-usage", attrs: { "data-role": "session-usage", title: totalsTitle } });
 		this.facts = el("div", { class: "ctx-facts" });
 		this.earlier = el("button", { class: "more-entries earlier", attrs: { type: "button" } });
 		this.earlier.addEventListener("click", () => this.showEarlier());
@@ -72,8 +84,8 @@ export class ContextPanel {
 		const state = pathState(path);
 		const at = path.at(-1)?.id;
 		const model = modelLabel(state.model) ?? "(none)";
-		const totalsTitle =
-			"Usage as the replies recorded it: a count or cost a reply did not report is left out, not counted as 0.";
+		this.path = path;
+		this.showUsage();
 		this.facts.replaceChildren();
 		append(
 			this.facts,
@@ -98,22 +110,34 @@ export class ContextPanel {
 			),
 			el("p", { class: "ctx-explain", attrs: { "data-role": "context-explanation" }, text: text.explanation }),
 			el("p", { text: `Model: ${model} · thinking: ${state.thinkingLevel}` }),
-			el("p", {
-				class: "ctx-usage",
-				attrs: { "data-role": "path-usage", title: totalsTitle },
-				text: `Path: ${reportedTotalsText(reportedTotals(messagesOf(path.map((step) => step.entry))))}`,
-			}),
-			el("p", {
-				class: "ctx-usage",
-				attrs: { "data-role": "session-usage", title: totalsTitle },
-				text: `Session: ${reportedTotalsText(this.sessionTotals)}`,
-			}),
+			this.pathUsage,
+			this.sessionUsage,
 		);
 		this.start = Math.max(0, this.items.length - CONTEXT_WINDOW);
 		const fragment = document.createDocumentFragment();
 		for (let i = this.start; i < this.items.length; i++) fragment.append(this.item(i));
 		this.list.replaceChildren(fragment);
 		this.updateButton();
+	}
+
+	/** Every body is read: the usage totals are shown, the session's as given. */
+	bodiesRead(sessionTotals: ReportedTotals): void {
+		this.sessionTotals = sessionTotals;
+		this.showUsage();
+	}
+
+	/** The usage lines: the totals, or that they are being counted (`data-pending`) until every body is read. */
+	private showUsage(): void {
+		const totals = this.sessionTotals;
+		for (const line of [this.pathUsage, this.sessionUsage]) line.toggleAttribute("data-pending", totals === undefined);
+		if (totals === undefined) {
+			this.pathUsage.textContent = "Path: counting…";
+			this.sessionUsage.textContent = "Session: counting…";
+			return;
+		}
+		const onPath = reportedTotals(messagesOf(this.path.map((step) => step.entry)));
+		this.pathUsage.textContent = `Path: ${reportedTotalsText(onPath)}`;
+		this.sessionUsage.textContent = `Session: ${reportedTotalsText(totals)}`;
 	}
 
 	private showEarlier(): void {

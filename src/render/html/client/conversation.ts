@@ -2,7 +2,8 @@
  * The conversation pane: the path from the root to the leaf, one `article[data-entry-id]` per
  * entry in path order. It renders lazily: a window of {@link FIRST_WINDOW} entries (the last
  * ones, or those around the selected entry), about what a screen shows, so that a new path is
- * drawn without rendering entries no one sees; then {@link WINDOW} more at a time when scrolled
+ * drawn without rendering entries no one sees (nor parsing their bodies: the path is the tree's
+ * nodes); then {@link WINDOW} more at a time when scrolled
  * to either end or asked for. The path itself is only an array: the index of each of its
  * entries (for {@link Conversation.indexOf}) is built the first time one other than the last is
  * looked up.
@@ -14,7 +15,7 @@
  * and the selected one is shown whatever the setting.
  */
 
-import type { SessionEntry } from "../../../core/types.js";
+import type { PathStep } from "../../../core/types.js";
 import { el } from "./dom.js";
 import { type EntryViewOptions, renderEntry, syncOutputToggle } from "./entry-view.js";
 import { groupDigits } from "./format.js";
@@ -33,7 +34,7 @@ export class Conversation {
 	private readonly later: HTMLButtonElement;
 	private readonly options: EntryViewOptions;
 	private readonly onSelect: (id: string) => void;
-	private path: readonly SessionEntry[] = [];
+	private path: readonly PathStep[] = [];
 	/** Path index by id; undefined until needed (see {@link position}). */
 	private positions: Map<string, number> | undefined;
 	/** The rendered entries: path[start, end). */
@@ -87,18 +88,18 @@ export class Conversation {
 		if (last >= 0 && this.path[last]?.id === id) return last;
 		if (this.positions === undefined) {
 			this.positions = new Map();
-			for (let i = 0; i < this.path.length; i++) this.positions.set((this.path[i] as SessionEntry).id, i);
+			for (let i = 0; i < this.path.length; i++) this.positions.set((this.path[i] as PathStep).id, i);
 		}
 		return this.positions.get(id);
 	}
 
-	/** The path shown. */
-	get entries(): readonly SessionEntry[] {
+	/** The path shown, as steps: an entry's body is read only where it is rendered. */
+	get entries(): readonly PathStep[] {
 		return this.path;
 	}
 
 	/** Shows a new path with `selectedId` as the selected entry (the last one when null). */
-	setPath(path: readonly SessionEntry[], selectedId: string | null): void {
+	setPath(path: readonly PathStep[], selectedId: string | null): void {
 		this.path = path;
 		this.positions = undefined;
 		const n = path.length;
@@ -134,7 +135,7 @@ export class Conversation {
 
 	private updateNote(): void {
 		let hidden = 0;
-		if (!this.showBookkeeping) for (const entry of this.path) if (entry.type === "custom") hidden++;
+		if (!this.showBookkeeping) for (const step of this.path) if (step.type === "custom") hidden++;
 		this.note.hidden = hidden === 0;
 		this.note.textContent = `${groupDigits(hidden)} bookkeeping record${hidden === 1 ? "" : "s"} of the agent (custom entries, which the model never receives) hidden: the tree's filter “all” shows them.`;
 	}
@@ -174,7 +175,7 @@ export class Conversation {
 	}
 
 	private render(index: number): HTMLElement {
-		const entry = this.path[index] as SessionEntry;
+		const entry = (this.path[index] as PathStep).entry;
 		const node = renderEntry(entry, this.options);
 		if (entry.type === "custom") node.classList.add("bookkeeping");
 		return node;

@@ -2,11 +2,13 @@
  * Reading what the page embeds: the session's records (JSONL, gzip, base64, in
  * `<script type="application/gzip+base64" id="session-data">`) and the view options (JSON,
  * base64, in `<script type="application/base64+json" id="session-view">`), then the tree,
- * built by the core's loader: the same reducer that reads session files.
+ * built by the core's loader: the same reducer that reads session files, with the bodies of
+ * entries in pi's layout parsed when asked for, as the file store gives them.
  */
 
 import { type LoadResult, loadTree } from "../../../core/load.js";
-import type { ParsedLine, RawRecord } from "../../../core/records.js";
+import { readRecordBytes } from "../../../core/record-bytes.js";
+import type { ParsedLine } from "../../../core/records.js";
 import { isObject } from "../../../core/validate.js";
 
 /** The ids of the elements the page embeds its data in (see page.ts). */
@@ -34,7 +36,7 @@ export interface SessionData {
 	load: LoadResult;
 	/** Lines that were not JSON (none in a page that session-tree wrote). */
 	unreadable: number;
-	/** The records read, header first (a served page adds what is appended and loads them again). */
+	/** The records read, header first, parsed or as envelopes (a served page counts them and adds what is appended). */
 	lines: ParsedLine[];
 }
 
@@ -73,18 +75,22 @@ export function readViewOptions(): ViewOptions {
 	return { leafId: null, fileVersion: 3 };
 }
 
-/** Decodes the embedded records and builds the tree. */
+/**
+ * Decompresses the embedded records and builds the tree. Entries in pi's layout are read as
+ * envelopes from the bytes (core/record-bytes.ts) and their bodies parsed when shown: decoding
+ * and parsing every line took 2.3–2.7 s of a 125 MB session's 6.5–7.2 s start in Chromium 156
+ * (docs/performance.md, "Issue 28, sixth round").
+ */
 export async function readSessionData(): Promise<SessionData> {
 	// The HTML parser ends first: the chunks below are read in microtasks, which would hold it
-	// (and the page's `DOMContentLoaded`) until the last record was parsed.
+	// (and the page's `DOMContentLoaded`) until the last one was read.
 	if (document.readyState === "loading") {
 		await new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, { once: true }));
 	}
 	const compressed = base64Bytes(embedded(DATA_ELEMENT_ID));
 	// A stream made of the bytes here, read chunk by chunk: a Blob's stream read whole with
-	// `Response.arrayBuffer()`, and the whole text decoded in one call, took 3.5 s of a
-	// 125 MB session's 7.7 s start in Chromium 156 (the chunks' own decoding: under 1 s; see
-	// docs/performance.md, "Issue 28, fifth round: the page's start").
+	// `Response.arrayBuffer()` took 1.9–2.1 s of a 125 MB session's start, its chunks 0.7–0.8 s
+	// (docs/performance.md, "Issue 28, fifth round: the page's start").
 	const reader = new ReadableStream<BufferSource>({
 		start(controller) {
 			controller.enqueue(compressed);
@@ -93,45 +99,25 @@ export async function readSessionData(): Promise<SessionData> {
 	})
 		.pipeThrough(new DecompressionStream("gzip"))
 		.getReader();
-	const decoder = new TextDecoder();
 	const chunks: Uint8Array<ArrayBuffer>[] = [];
-	const lines: ParsedLine[] = [];
-	let unreadable = 0;
-	let number = 0;
-	const take = (line: string) => {
-		number++;
-		if (line.trim() === "") return;
-		try {
-			const record: unknown = JSON.parse(line);
-			if (isObject(record)) lines.push({ line: number, record: record as RawRecord });
-			else unreadable++;
-		} catch {
-			unreadable++;
-		}
-	};
-	// Each chunk's lines are parsed as it comes, so its text dies young; the parses' time is
-	// counted apart for the marks `npm run bench` reads.
-	let parsing = 0;
-	let rest = "";
+	let size = 0;
 	for (let read = await reader.read(); !read.done; read = await reader.read()) {
 		const chunk = read.value as Uint8Array<ArrayBuffer>;
 		chunks.push(chunk);
-		const text = rest + decoder.decode(chunk, { stream: true });
-		const started = performance.now();
-		let start = 0;
-		for (let end = text.indexOf("\n"); end >= 0; end = text.indexOf("\n", start)) {
-			take(text.slice(start, end));
-			start = end + 1;
-		}
-		rest = text.slice(start);
-		parsing += performance.now() - started;
+		size += chunk.length;
 	}
-	rest += decoder.decode();
-	if (rest !== "") take(rest);
-	const parsed = performance.now();
-	performance.mark("session-tree:decoded", { startTime: parsed - parsing });
-	performance.mark("session-tree:parsed", { startTime: parsed });
-	const load = loadTree(lines, { lenient: true, file: "session" });
+	// One array: the envelopes' bodies are read from it by offset, and it is what the download gives.
+	const bytes = new Uint8Array(size);
+	let at = 0;
+	for (const chunk of chunks) {
+		bytes.set(chunk, at);
+		at += chunk.length;
+	}
+	chunks.length = 0;
+	performance.mark("session-tree:decoded");
+	const { lines, unreadable, source } = readRecordBytes(bytes);
+	performance.mark("session-tree:parsed");
+	const load = loadTree(lines, { lenient: true, file: "session", ...(source ? { source } : {}) });
 	performance.mark("session-tree:loaded");
-	return { jsonl: chunks, load, unreadable, lines };
+	return { jsonl: [bytes], load, unreadable, lines };
 }

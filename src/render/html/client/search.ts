@@ -36,12 +36,13 @@ export class Search {
 	readonly results: HTMLElement;
 	private readonly status: HTMLElement;
 	private readonly list: HTMLElement;
-	private readonly entries: readonly SessionEntry[];
+	/** Every entry in file order, as the tree's nodes: a body not parsed yet is parsed when searched. */
+	private readonly entries: readonly { readonly entry: SessionEntry }[];
 	private readonly onPick: (id: string) => void;
 	private generation = 0;
 	private timer: ReturnType<typeof setTimeout> | undefined;
 
-	constructor(entries: readonly SessionEntry[], onPick: (id: string) => void) {
+	constructor(entries: readonly { readonly entry: SessionEntry }[], onPick: (id: string) => void) {
 		this.entries = entries;
 		this.onPick = onPick;
 		this.input = el("input", {
@@ -144,7 +145,7 @@ export class Search {
 			const stop = Math.min(this.entries.length, at + SLICE);
 			const fragment = document.createDocumentFragment();
 			for (; at < stop; at++) {
-				const entry = this.entries[at] as SessionEntry;
+				const { entry } = this.entries[at] as { readonly entry: SessionEntry };
 				const searched = searchableTexts(entry);
 				if (!searched) continue;
 				for (const text of searched.texts) {

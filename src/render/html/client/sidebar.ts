@@ -8,6 +8,7 @@
  * those in view (and a few around) exist.
  */
 
+import { viewId, viewParentId } from "../../../core/tree-view.js";
 import type { SessionTreeNode } from "../../../core/types.js";
 import { countOf, describeEntry, oneLine, sanitize } from "../../preview.js";
 import {
@@ -177,7 +178,7 @@ export class Sidebar {
 		// Archived branches count only where they are shown (the `all` filter).
 		const away = putAwayIds(this.source.roots);
 		for (const node of this.source.nodes.values()) {
-			const hidden = away.has(node.entry.id);
+			const hidden = away.has(viewId(node));
 			for (const filter of TREE_FILTERS) {
 				if (hidden && !showsArchived(filter)) continue;
 				if (treeFilterShows(node, filter, null)) base.set(filter, (base.get(filter) ?? 0) + 1);
@@ -279,7 +280,8 @@ export class Sidebar {
 		let at: string | null = id;
 		let index = this.rowIndex(at, layout);
 		while (index === undefined && at !== null) {
-			at = this.source.nodes.get(at)?.entry.parentId ?? null;
+			const node = this.source.nodes.get(at);
+			at = node ? viewParentId(node) : null;
 			index = at === null ? undefined : this.rowIndex(at, layout);
 		}
 		if (index === undefined) return;
@@ -313,13 +315,13 @@ export class Sidebar {
 				this.looked = true;
 				for (let i = 0; i < rows.length; i++) {
 					const row = rows[i] as TreeLayoutRow;
-					if (row.kind === "entry" && row.node.entry.id === id) return i;
+					if (row.kind === "entry" && viewId(row.node) === id) return i;
 				}
 			}
 			this.rowOf = new Map();
 			for (let i = 0; i < rows.length; i++) {
 				const row = rows[i] as TreeLayoutRow;
-				if (row.kind === "entry") this.rowOf.set(row.node.entry.id, i);
+				if (row.kind === "entry") this.rowOf.set(viewId(row.node), i);
 			}
 		}
 		return this.rowOf.get(id);

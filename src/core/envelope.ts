@@ -9,32 +9,42 @@
  *
  * so they can be read at fixed places from the bytes. A line that does not match exactly is
  * simply parsed as JSON by the caller; nothing here decides what a line means.
+ *
+ * Pure, over a `Uint8Array`: the stores read files and rows into Buffers, the HTML page its
+ * decompressed records (render/html/client/data.ts); both meet one reader.
  */
 
-import { Envelope } from "../core/tree-node.js";
+import { Envelope } from "./tree-node.js";
+
+/** The bytes of an ASCII text. */
+function ascii(text: string): Uint8Array {
+	const bytes = new Uint8Array(text.length);
+	for (let i = 0; i < text.length; i++) bytes[i] = text.charCodeAt(i);
+	return bytes;
+}
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const CLOSE_BRACE = 0x7d;
 
-const PREFIX = Buffer.from('{"type":"');
-const ID_KEY = Buffer.from('","id":"');
-const PARENT_KEY = Buffer.from('","parentId":');
-const NULL = Buffer.from("null");
-const TIMESTAMP_KEY = Buffer.from(',"timestamp":"');
-const ROLE_KEY = Buffer.from('","message":{"role":"');
-const CONTENT_KEY = Buffer.from('","content":');
-const END_TIMESTAMP_KEY = Buffer.from('"timestamp":');
+const PREFIX = ascii('{"type":"');
+const ID_KEY = ascii('","id":"');
+const PARENT_KEY = ascii('","parentId":');
+const NULL = ascii("null");
+const TIMESTAMP_KEY = ascii(',"timestamp":"');
+const ROLE_KEY = ascii('","message":{"role":"');
+const CONTENT_KEY = ascii('","content":');
+const END_TIMESTAMP_KEY = ascii('"timestamp":');
 
 /** Strings an envelope may hold, with their bytes to compare with. */
-type Known = ReadonlyArray<{ text: string; bytes: Buffer }>;
+type Known = ReadonlyArray<{ text: string; bytes: Uint8Array }>;
 
 function known(texts: readonly string[]): Known {
-	return texts.map((text) => ({ text, bytes: Buffer.from(text) }));
+	return texts.map((text) => ({ text, bytes: ascii(text) }));
 }
 
 /** The one of `candidates` that `buf[start, end)` holds, as the shared string, or undefined. */
-function oneOf(candidates: Known, buf: Buffer, start: number, end: number): string | undefined {
+function oneOf(candidates: Known, buf: Uint8Array, start: number, end: number): string | undefined {
 	for (const candidate of candidates) {
 		if (end - start === candidate.bytes.length && startsWithAt(buf, start, end, candidate.bytes)) return candidate.text;
 	}
@@ -63,40 +73,18 @@ const ROLES = known([
 	"compactionSummary",
 ]);
 
-/** The marker that starts the envelope of a record; a line holds it once unless records are glued. */
-export const PARENT_MARKER = Buffer.from('"parentId":');
-
-/** The `I` of {@link PARENT_MARKER}: its rarest byte in JSON text, where the search starts. */
-const MARKER_I = 0x49;
-const MARKER_I_AT = PARENT_MARKER.indexOf(MARKER_I);
-/** Capital I's that may be looked at before the search looks for the whole marker instead. */
-const MAX_I_MISSES = 16;
-
 /**
- * Where the next {@link PARENT_MARKER} starts at or after `from`, or -1: as
- * `buf.indexOf(PARENT_MARKER, from)`, but it jumps from one capital `I` to the next (a `memchr`,
- * several times faster than the search for the whole marker) as long as there are few of them.
+ * A Node.js Buffer's `latin1Slice`, which skips the argument checks of `toString` (the bounds
+ * here are always valid); a plain `Uint8Array` (in a browser) has none.
  */
-export function indexOfParentMarker(buf: Buffer, from: number): number {
-	let misses = 0;
-	for (let i = buf.indexOf(MARKER_I, from + MARKER_I_AT); i !== -1; i = buf.indexOf(MARKER_I, i + 1)) {
-		const at = i - MARKER_I_AT;
-		if (startsWithAt(buf, at, buf.length, PARENT_MARKER)) return at;
-		// Text full of capital I's (base64, say): every marker not looked at yet starts after `at`.
-		if (++misses === MAX_I_MISSES) return buf.indexOf(PARENT_MARKER, at + 1);
-	}
-	return -1;
-}
-
-/** `latin1Slice` skips the argument checks of `toString`; the bounds here are always valid. */
-type Latin1Buffer = Buffer & { latin1Slice(start: number, end: number): string };
+type Latin1Bytes = Uint8Array & { latin1Slice?(start: number, end: number): string };
 
 /**
  * The ASCII bytes `buf[start, end)` as a string. Ids (8 characters in pi's files) and ISO
  * timestamps (24) are made without a call into the runtime, which costs more than the copy
  * (the two calls are spelt out on purpose: a spread or `apply` is slower).
  */
-function slice(b: Buffer, i: number, end: number): string {
+function slice(b: Uint8Array, i: number, end: number): string {
 	switch (end - i) {
 		case 8:
 			return String.fromCharCode(
@@ -137,12 +125,12 @@ function slice(b: Buffer, i: number, end: number): string {
 				b[i + 23] as number,
 			);
 		default:
-			return (b as Latin1Buffer).latin1Slice(i, end);
+			return (b as Latin1Bytes).latin1Slice?.(i, end) ?? String.fromCharCode(...b.subarray(i, end));
 	}
 }
 
 /** True when `buf[start, end)` holds exactly the characters of `text` (ASCII). */
-function bytesEqual(buf: Buffer, start: number, end: number, text: string): boolean {
+function bytesEqual(buf: Uint8Array, start: number, end: number, text: string): boolean {
 	if (end - start !== text.length) return false;
 	// From the end: timestamps that differ mostly differ in their last characters.
 	for (let i = text.length - 1; i >= 0; i--) if (buf[start + i] !== text.charCodeAt(i)) return false;
@@ -150,18 +138,18 @@ function bytesEqual(buf: Buffer, start: number, end: number, text: string): bool
 }
 
 /** The string of the ASCII bytes `buf[start, end)`: `same` if it holds them (shared), else a new one. */
-function text(buf: Buffer, start: number, end: number, same: string | undefined): string {
+function text(buf: Uint8Array, start: number, end: number, same: string | undefined): string {
 	return same !== undefined && bytesEqual(buf, start, end, same) ? same : slice(buf, start, end);
 }
 
-function startsWithAt(buf: Buffer, at: number, end: number, what: Buffer): boolean {
+export function startsWithAt(buf: Uint8Array, at: number, end: number, what: Uint8Array): boolean {
 	if (at + what.length > end) return false;
 	for (let i = 0; i < what.length; i++) if (buf[at + i] !== what[i]) return false;
 	return true;
 }
 
 /** End (index of the closing quote) of a plain string starting at `from`: no escapes, ASCII only. */
-function plainStringEnd(buf: Buffer, from: number, end: number): number {
+function plainStringEnd(buf: Uint8Array, from: number, end: number): number {
 	for (let i = from; i < end; i++) {
 		const c = buf[i] as number;
 		if (c === QUOTE) return i;
@@ -178,7 +166,7 @@ function plainStringEnd(buf: Buffer, from: number, end: number): number {
  * with it instead of copied (a chain of a million entries holds one string per id).
  */
 export function readEnvelope(
-	buf: Buffer,
+	buf: Uint8Array,
 	start: number,
 	end: number,
 	offset: number,
@@ -235,7 +223,7 @@ const MAX_DIGITS = 16;
 const EXACT_DIGITS = 15;
 
 /** N of a line `buf[start, end)` that ends with `"timestamp":N}}` (N of 1 to 16 digits), or undefined. */
-function timestampAtEnd(buf: Buffer, start: number, end: number): number | undefined {
+function timestampAtEnd(buf: Uint8Array, start: number, end: number): number | undefined {
 	const digitsEnd = end - 2;
 	if (digitsEnd <= start || buf[end - 1] !== CLOSE_BRACE || buf[digitsEnd] !== CLOSE_BRACE) return undefined;
 	let digits = digitsEnd;
