@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
+import fc from "fast-check";
 import { loadTree } from "../../src/core/load.js";
 import { readRecordBytes } from "../../src/core/record-bytes.js";
 import type { ParsedLine, RawRecord } from "../../src/core/records.js";
@@ -72,6 +73,41 @@ describe("readRecordBytes: the page's records read from bytes", () => {
 			);
 		});
 	}
+
+	for (const name of ["labels.jsonl", "unicode.jsonl"])
+		test(`pieces cut anywhere read as the whole array: the same lines, envelopes and bodies (property): ${name}`, () => {
+			// Sessions with branches and labels, and with multi-byte text, cut at random places
+			// (inside lines, inside characters, at newlines, into empty pieces).
+			const bytes = pageBytes(join(REPO, "test", "fixtures", "pi-v3", name));
+			const whole = readRecordBytes(bytes);
+			const wholeLoad = loadTree(whole.lines, { lenient: true, ...(whole.source ? { source: whole.source } : {}) });
+			const entries = wholeLoad.tree.getEntries();
+			fc.assert(
+				fc.property(fc.uniqueArray(fc.integer({ min: 0, max: bytes.length }), { maxLength: 40 }), (cuts) => {
+					const at = [0, ...cuts.sort((a, b) => a - b), bytes.length];
+					const pieces = at.slice(1).map((end, i) => bytes.slice(at[i], end));
+					const read = readRecordBytes(pieces);
+					assert.deepEqual(
+						read.lines.map((line) => [line.line, line.envelope?.offset, line.envelope?.length, line.record?.type]),
+						whole.lines.map((line) => [line.line, line.envelope?.offset, line.envelope?.length, line.record?.type]),
+					);
+					const load = loadTree(read.lines, { lenient: true, ...(read.source ? { source: read.source } : {}) });
+					assert.deepEqual(load.tree.getEntries(), entries);
+					// The raw bytes a visitor sees are each line's.
+					const spans = read.lines.flatMap((line) => (line.envelope ? [line.envelope] : []));
+					const seen: string[] = [];
+					read.source?.visitLines?.(spans, (index, view, start, end) => {
+						seen[index] = new TextDecoder().decode(view.subarray(start, end));
+					});
+					assert.deepEqual(seen, read.source?.readLines(spans));
+					assert.deepEqual(
+						seen,
+						spans.map((span) => new TextDecoder().decode(bytes.subarray(span.offset, span.offset + span.length))),
+					);
+				}),
+				{ numRuns: 200 },
+			);
+		});
 
 	test("a version 3 session's messages come back as envelopes", () => {
 		const bytes = pageBytes(join(REPO, "test", "fixtures", "pi-v3", "linear-chat.jsonl"));

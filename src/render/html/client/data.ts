@@ -99,25 +99,16 @@ export async function readSessionData(): Promise<SessionData> {
 	})
 		.pipeThrough(new DecompressionStream("gzip"))
 		.getReader();
+	// The chunks are kept as they come: the envelopes' bodies are read from them by offset, and
+	// they are what the download gives (one array of them all took 0.34–0.48 s to make).
 	const chunks: Uint8Array<ArrayBuffer>[] = [];
-	let size = 0;
 	for (let read = await reader.read(); !read.done; read = await reader.read()) {
-		const chunk = read.value as Uint8Array<ArrayBuffer>;
-		chunks.push(chunk);
-		size += chunk.length;
+		chunks.push(read.value as Uint8Array<ArrayBuffer>);
 	}
-	// One array: the envelopes' bodies are read from it by offset, and it is what the download gives.
-	const bytes = new Uint8Array(size);
-	let at = 0;
-	for (const chunk of chunks) {
-		bytes.set(chunk, at);
-		at += chunk.length;
-	}
-	chunks.length = 0;
 	performance.mark("session-tree:decoded");
-	const { lines, unreadable, source } = readRecordBytes(bytes);
+	const { lines, unreadable, source } = readRecordBytes(chunks);
 	performance.mark("session-tree:parsed");
 	const load = loadTree(lines, { lenient: true, file: "session", ...(source ? { source } : {}) });
 	performance.mark("session-tree:loaded");
-	return { jsonl: [bytes], load, unreadable, lines };
+	return { jsonl: chunks, load, unreadable, lines };
 }
