@@ -215,6 +215,20 @@ export class TreeNode {
 		}
 	}
 
+	/**
+	 * Takes an answer of {@link decideShown} from elsewhere (the page of an export: the answers
+	 * of its parse of the same line, render/shown-hints.ts), for an unparsed message not asked
+	 * yet: {@link SHOWN} or {@link HIDDEN} when its envelope says "assistant", {@link OTHER_ROLE}
+	 * for another role. The caller vouches that the answer is what the parse would give.
+	 * @internal
+	 */
+	knowShown(answer: ShownAnswer): void {
+		if (this.value !== undefined || this.shownBytes !== 0 || this.type !== "message" || this.role === undefined) return;
+		const assistant = this.role === "assistant";
+		if (answer === OTHER_ROLE ? !assistant : assistant && (answer === SHOWN || answer === HIDDEN))
+			this.shownBytes = answer;
+	}
+
 	/** The parent id the entry names (before any lenient bridging), known without parsing it. */
 	get declaredParentId(): string | null {
 		const envelope = this.envelope;

@@ -68,6 +68,16 @@ function hasText(content: unknown): boolean {
 	);
 }
 
+/**
+ * pi's rule for an assistant message that is not the leaf: shown when it has text, or stopped
+ * for another reason than `stop` or `toolUse` (an error, an abort).
+ */
+export function assistantShownByRule(message: object): boolean {
+	const { stopReason: stop, content } = message as { readonly content?: unknown; readonly stopReason?: unknown };
+	const errorOrAborted = !!stop && stop !== "stop" && stop !== "toolUse";
+	return errorOrAborted || hasText(content);
+}
+
 const SETTINGS_TYPES = new Set(["label", "custom", "model_change", "thinking_level_change", "session_info"]);
 
 /**
@@ -104,11 +114,7 @@ export function treeFilterShows(node: SessionTreeNode, filter: TreeFilter, leafI
 	const { entry } = node;
 	const message = entry.type === "message" ? entry.message : undefined;
 	const role = message?.role;
-	if (message?.role === "assistant" && entry.id !== leafId) {
-		const stop = message.stopReason;
-		const errorOrAborted = !!stop && stop !== "stop" && stop !== "toolUse";
-		if (!hasText(message.content) && !errorOrAborted) return false;
-	}
+	if (message?.role === "assistant" && entry.id !== leafId && !assistantShownByRule(message)) return false;
 	switch (filter) {
 		case "user-only":
 			return role === "user";

@@ -38,7 +38,7 @@ interface ParsedPage {
 	/** The embedded records, decoded. */
 	dataText: string;
 	records: unknown[];
-	view: { leafId: string | null; fileVersion: number };
+	view: { leafId: string | null; fileVersion: number; shown?: string };
 }
 
 const decodeRefs = (text: string) => text.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)));
@@ -145,7 +145,10 @@ describe("the exported page", () => {
 			const expected = redactRecords([session.getHeader(), ...session.getEntries()]).records;
 			assert.deepEqual(page.records, JSON.parse(JSON.stringify(expected)), name);
 			assert.equal(page.dataText, `${expected.map((record) => JSON.stringify(record)).join("\n")}\n`, name);
-			assert.deepEqual(page.view, { leafId: session.getLeafId(), fileVersion: session.fileVersion }, name);
+			const { shown, ...view } = page.view;
+			assert.deepEqual(view, { leafId: session.getLeafId(), fileVersion: session.fileVersion }, name);
+			// One hint of pi's filters per entry (their meaning: test/render/shown-hints.test.ts).
+			assert.equal(shown?.length, expected.length - 1, name);
 			assert.equal(result.leafId, session.getLeafId());
 			assert.equal(result.entryCount, session.getEntries().length);
 		}

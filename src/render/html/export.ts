@@ -5,6 +5,7 @@
 
 import type { Session } from "../../session.js";
 import { holdsSecret, type RedactionCounts, redactRecords, redactText } from "../redact.js";
+import { shownHint } from "../shown-hints.js";
 import { firstPrompt } from "../title.js";
 import { loadClientScript } from "./client-script.js";
 import { encodeRecordsInPieces, htmlPageAround } from "./page.js";
@@ -83,6 +84,8 @@ export async function exportSessionHtmlParts(
 	const header = redacted(session.getHeader());
 	// The title's first prompt is taken from the records as the page holds them, as it is being written.
 	let prompt: string | undefined;
+	// What pi's filters say of each entry, from the record as the page holds it (shown-hints.ts).
+	const hints: string[] = [];
 	const entries: Iterable<object | Uint8Array> = {
 		*[Symbol.iterator]() {
 			for (const { entry, line } of session.walkEntryLines()) {
@@ -90,6 +93,7 @@ export async function exportSessionHtmlParts(
 				// stored bytes of its line when it was parsed from them (not made JSON and UTF-8 again).
 				const copy = redact && holdsSecret(entry) ? redacted(entry) : entry;
 				if (prompt === undefined && entry.type === "message") prompt = firstPrompt([copy]);
+				hints.push(shownHint(copy));
 				yield copy === entry && line !== undefined ? line : copy;
 			}
 		},
@@ -104,6 +108,7 @@ export async function exportSessionHtmlParts(
 		// Counted already: the name is in a session_info record.
 		name: name === undefined || !redact ? name : redactText(name),
 		prompt,
+		shown: hints.join(""),
 		fileVersion: session.fileVersion,
 		...(server ? { server } : {}),
 	});

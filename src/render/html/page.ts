@@ -45,6 +45,12 @@ export interface HtmlPageInput {
 	/** gzip level, 1 to 9. Default {@link HTML_GZIP_LEVEL}. */
 	gzipLevel?: number;
 	/**
+	 * What pi's filters say of each entry of `records`, one character each (render/shown-hints.ts):
+	 * the page then lays its tree out without reading its messages' bodies. Optional.
+	 * @internal
+	 */
+	shown?: string;
+	/**
 	 * The view options of a page that `session-tree serve` serves (its session key, whether it
 	 * may be written, where its live tail is), embedded as the view's `server` member; the
 	 * policy then also lets the page connect to its own origin. Absent in an export.
@@ -199,6 +205,7 @@ export function htmlPageAround(input: Omit<HtmlPageInput, "records" | "gzipLevel
 	const view = {
 		leafId: input.leafId,
 		fileVersion: input.fileVersion ?? 3,
+		...(input.shown !== undefined ? { shown: input.shown } : {}),
 		...(input.server ? { server: input.server } : {}),
 	};
 	const before = [

@@ -10,6 +10,7 @@ import { TreeNode } from "../../../core/tree-node.js";
 import { viewId } from "../../../core/tree-view.js";
 import type { PathStep, SessionEntry, SessionTreeNode } from "../../../core/types.js";
 import { countOf } from "../../preview.js";
+import { takeShownHints } from "../../shown-hints.js";
 import { firstPrompt, sessionTitle } from "../../title.js";
 import { decideAssistantsShown, indexTreeNodes } from "../../tree-layout.js";
 import { reportedTotals } from "../../usage.js";
@@ -100,8 +101,9 @@ export async function boot(options: BootOptions = {}): Promise<void> {
 	const tree = data.load.tree;
 	const roots = tree.getTree();
 	const nodes = indexTreeNodes(roots);
-	// Which assistant messages pi's filter shows, read from their bytes: the sidebar's first
-	// layout parses no body but those of the rows it draws.
+	// Which assistant messages pi's filter shows, as the export's hints say, else read from
+	// their bytes: the sidebar's first layout parses no body but those of the rows it draws.
+	if (view.shown !== undefined) takeShownHints(tree.nodesInOrder(), view.shown);
 	decideAssistantsShown(roots);
 	const initialLeaf = view.leafId !== null && tree.has(view.leafId) ? view.leafId : tree.getLeafId();
 	const model: Model = { tree, roots, nodes, initialLeaf };

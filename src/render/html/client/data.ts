@@ -21,6 +21,8 @@ export interface ViewOptions {
 	leafId: string | null;
 	/** The version of the session as it was stored (the records are always version 3). */
 	fileVersion: number;
+	/** What pi's filters say of each embedded entry (render/shown-hints.ts), when the page holds it. */
+	shown?: string;
 	/** The view options of a page `session-tree serve` serves (checked by live.ts), else absent. */
 	server?: Record<string, unknown>;
 }
@@ -66,6 +68,7 @@ export function readViewOptions(): ViewOptions {
 			return {
 				leafId: typeof value.leafId === "string" ? value.leafId : null,
 				fileVersion: typeof value.fileVersion === "number" ? value.fileVersion : 3,
+				...(typeof value.shown === "string" ? { shown: value.shown } : {}),
 				...(isObject(value.server) ? { server: value.server } : {}),
 			};
 		}
