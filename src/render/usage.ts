@@ -123,28 +123,69 @@ export interface ReportedTotals {
 	readonly costReported: number;
 }
 
+/** Totals of no reply. */
+export const NO_TOTALS: ReportedTotals = {
+	replies: 0,
+	reported: 0,
+	input: 0,
+	output: 0,
+	cacheRead: 0,
+	cacheWrite: 0,
+	cost: 0,
+	costReported: 0,
+};
+
+/** `totals` with one more message: changed only by an assistant message (`totals` itself otherwise). */
+export function addReported(totals: ReportedTotals, message: unknown): ReportedTotals {
+	if (!isObject(message) || message.role !== "assistant") return totals;
+	const usage = reportedUsage(message);
+	if (!usage) return { ...totals, replies: totals.replies + 1 };
+	const costed = usage.cost > 0;
+	return {
+		replies: totals.replies + 1,
+		reported: totals.reported + 1,
+		input: totals.input + usage.input,
+		output: totals.output + usage.output,
+		cacheRead: totals.cacheRead + usage.cacheRead,
+		cacheWrite: totals.cacheWrite + usage.cacheWrite,
+		cost: costed ? totals.cost + usage.cost : totals.cost,
+		costReported: costed ? totals.costReported + 1 : totals.costReported,
+	};
+}
+
 /** The usage the assistant messages among `messages` reported, added up. */
 export function reportedTotals(messages: Iterable<unknown>): ReportedTotals {
-	let replies = 0;
-	let reported = 0;
-	let costReported = 0;
-	const sum = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, cost: 0 };
-	for (const message of messages) {
-		if (!isObject(message) || message.role !== "assistant") continue;
-		replies++;
-		const usage = reportedUsage(message);
-		if (!usage) continue;
-		reported++;
-		sum.input += usage.input;
-		sum.output += usage.output;
-		sum.cacheRead += usage.cacheRead;
-		sum.cacheWrite += usage.cacheWrite;
-		if (usage.cost > 0) {
-			sum.cost += usage.cost;
-			costReported++;
+	let totals = NO_TOTALS;
+	for (const message of messages) totals = addReported(totals, message);
+	return totals;
+}
+
+/**
+ * The totals of root-to-entry paths of one tree, each kept by the id of the entry it ends at:
+ * a path's are its parent path's plus its last message, so a path that shares all but its end
+ * with one asked before costs the entries after the shared part (a leaf change at s100k added
+ * up 73,000 entries again, 15–48 ms). The sums are made in path order, as
+ * {@link reportedTotals} of the path's messages makes them, so they are the same numbers.
+ */
+export class PathTotals {
+	private readonly kept = new Map<string, ReportedTotals>();
+
+	/** The totals of `path` (root first), whose entries are parsed (`entry` is read). */
+	of(
+		path: readonly { readonly id: string; readonly type: string; readonly entry: { readonly type: string } }[],
+	): ReportedTotals {
+		let at = path.length;
+		let totals: ReportedTotals | undefined;
+		while (at > 0 && totals === undefined) totals = this.kept.get((path[--at] as { id: string }).id);
+		if (totals === undefined) totals = NO_TOTALS;
+		else at++;
+		for (; at < path.length; at++) {
+			const step = path[at] as (typeof path)[number];
+			if (step.type === "message") totals = addReported(totals, (step.entry as { message?: unknown }).message);
+			this.kept.set(step.id, totals);
 		}
+		return totals;
 	}
-	return { replies, reported, costReported, ...sum };
 }
 
 /** A dollar amount: four decimals below a dollar, two above. */

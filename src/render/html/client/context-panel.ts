@@ -11,7 +11,7 @@ import { type ContextEntry, contextEntriesOf, pathState } from "../../../core/co
 import { estimateTokens } from "../../../core/tokens.js";
 import type { PathStep, SessionEntry } from "../../../core/types.js";
 import { describeMessage, modelLabel, oneLine, sanitize } from "../../preview.js";
-import { contextSize, contextSizeText, type ReportedTotals, reportedTotals, reportedTotalsText } from "../../usage.js";
+import { contextSize, contextSizeText, PathTotals, type ReportedTotals, reportedTotalsText } from "../../usage.js";
 import { append, el } from "./dom.js";
 import { groupDigits } from "./format.js";
 
@@ -36,6 +36,8 @@ export class ContextPanel {
 	/** The session's totals, once every body is read (see {@link bodiesRead}). */
 	private sessionTotals: ReportedTotals | undefined;
 	private path: readonly PathStep[] = [];
+	/** The totals of the paths shown, kept: a leaf change adds up only what its path does not share. */
+	private readonly pathTotals = new PathTotals();
 	private readonly pathUsage: HTMLElement;
 	private readonly sessionUsage: HTMLElement;
 	private items: ContextEntry[] = [];
@@ -135,7 +137,7 @@ export class ContextPanel {
 			this.sessionUsage.textContent = "Session: counting…";
 			return;
 		}
-		const onPath = reportedTotals(messagesOf(this.path.map((step) => step.entry)));
+		const onPath = this.pathTotals.of(this.path);
 		this.pathUsage.textContent = `Path: ${reportedTotalsText(onPath)}`;
 		this.sessionUsage.textContent = `Session: ${reportedTotalsText(totals)}`;
 	}
