@@ -116,11 +116,11 @@ describe("a 100,000-entry session in serve", { skip: BROWSER_SKIP }, () => {
 		try {
 			assert.equal(session.getLeafId(), leaf);
 			const want = session.buildContextEntries(leaf).map((item) => item.entry.id);
-			// The panel shows the last 300 messages (CONTEXT_WINDOW) and says how many there are.
+			// The panel shows the last 80 messages (CONTEXT_WINDOW) and says how many there are.
 			const shown = await page
 				.locator('[data-role="context"] [data-entry-id]')
 				.evaluateAll((nodes) => nodes.map((node) => node.getAttribute("data-entry-id")));
-			assert.deepEqual(shown, want.slice(-300), "the context panel ends as the library's context at the leaf");
+			assert.deepEqual(shown, want.slice(-80), "the context panel ends as the library's context at the leaf");
 			const panel = (await page.locator('[data-role="context"]').textContent()) ?? "";
 			assert.ok(panel.includes(`${want.length.toLocaleString("en-US")} messages`), panel.slice(0, 200));
 		} finally {

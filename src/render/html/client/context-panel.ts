@@ -16,7 +16,7 @@ import { append, el } from "./dom.js";
 import { groupDigits } from "./format.js";
 
 /** Items rendered at first (the last ones), and added at a time. */
-export const CONTEXT_WINDOW = 300;
+export const CONTEXT_WINDOW = 80;
 
 /** The messages of a path's entries, for adding up usage. */
 export function messagesOf(entries: readonly SessionEntry[]): unknown[] {
