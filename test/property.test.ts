@@ -296,12 +296,17 @@ const COMMON = [
 	"resetLeaf",
 	"clock moved",
 	"tiny id space: an id was drawn twice",
-	"fork: a label entry on the path",
 	"fork: a labelled entry on the path",
 ];
 const REOPEN = ["reopen: leaf is not the last entry"];
 /** Situations too rare to expect in every property's runs: each must come up in one of them. */
-const RARE = ["fork: at a label entry", "reopen: leaf reset", "navigate: root user message, leaf reset"];
+const RARE = [
+	"fork: at a label entry",
+	// Missed by the 150 runs of the file-backed property once in a full suite (2026-12-05).
+	"fork: a label entry on the path",
+	"reopen: leaf reset",
+	"navigate: root user message, leaf reset",
+];
 
 /** JSON-normalised copy: undefined fields vanish, -0 becomes 0, as after a file round trip. */
 function norm(value: unknown): unknown {

@@ -15,7 +15,8 @@
 import { createHash } from "node:crypto";
 import { once } from "node:events";
 import { createGzip, gzipSync, type ZlibOptions } from "node:zlib";
-import type { SessionHeader } from "../../core/types.js";
+import type { SessionEntry, SessionHeader } from "../../core/types.js";
+import { shownHint } from "../shown-hints.js";
 import { sessionTitle } from "../title.js";
 import { PAGE_CSS } from "./style.js";
 
@@ -46,7 +47,8 @@ export interface HtmlPageInput {
 	gzipLevel?: number;
 	/**
 	 * What pi's filters say of each entry of `records`, one character each (render/shown-hints.ts):
-	 * the page then lays its tree out without reading its messages' bodies. Optional.
+	 * the page then lays its tree out without reading its messages' bodies. {@link renderHtmlPage}
+	 * makes them from `records` when absent.
 	 * @internal
 	 */
 	shown?: string;
@@ -189,7 +191,8 @@ function checkInlinable(text: string, tag: "script" | "style"): void {
 
 /** The page (see the module's documentation). */
 export function renderHtmlPage(input: HtmlPageInput): string {
-	const { before, after } = htmlPageAround(input);
+	const shown = input.shown ?? input.records.map((record) => shownHint(record as SessionEntry)).join("");
+	const { before, after } = htmlPageAround({ ...input, shown });
 	return `${before}${encodeRecords(input.header, input.records, input.gzipLevel ?? HTML_GZIP_LEVEL)}${after}`;
 }
 
