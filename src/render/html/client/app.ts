@@ -376,20 +376,22 @@ function* userMessages(tree: SessionTree): Generator<SessionEntry> {
 	}
 }
 
-/** Bodies parsed at once before the first render; past this, in the background (see {@link readBodies}). */
+/** Entries of a session whose bodies are parsed at once; past this, in the background (see {@link readBodies}). */
 const BODIES_AT_ONCE = 20_000;
-/** Bodies parsed per task in the background: about 30 ms of a 125 MB session's in Chromium. */
-const BODIES_PER_TASK = 2_000;
+/** Bodies parsed per task in the background: 15–30 ms of a 125 MB session's in Chromium. */
+const BODIES_PER_TASK = 1_000;
 
 /**
  * Parses every body the loader left unparsed, then calls `done` (the usage totals add up every
- * message). Up to {@link BODIES_AT_ONCE} at once: a small session's page is drawn with its
- * totals. A larger one's in tasks of {@link BODIES_PER_TASK} after the first render, so the
- * page is drawn and takes input before them (a 125 MB session's bodies took 2.3–2.7 s).
+ * message). In a session of up to {@link BODIES_AT_ONCE} entries at once: its page is drawn
+ * with its totals. A larger one's in tasks of {@link BODIES_PER_TASK} after the first render,
+ * so the page is drawn and takes input before them (a 125 MB session's bodies took 2.3–2.7 s),
+ * and so does a served page drawn again for an append while they are read (parsing the rest
+ * at once there held the new entry back).
  */
 function readBodies(tree: SessionTree, signal: AbortSignal | undefined, done: () => void): void {
 	const nodes = tree.nodesInOrder().filter((node) => !node.loaded);
-	if (nodes.length <= BODIES_AT_ONCE) {
+	if (tree.size <= BODIES_AT_ONCE) {
 		TreeNode.load(nodes);
 		done();
 		return;
