@@ -23,7 +23,10 @@ import type { SessionEntry } from "../core/types.js";
 import { isObject } from "../core/validate.js";
 import { assistantShownByRule } from "./tree-layout.js";
 
-/** The letter of each role besides "assistant" that an envelope reads (core/envelope.ts). */
+/**
+ * The letter of each role besides "assistant" that an envelope reads (`ROLES` of
+ * core/envelope.ts). A role missing here only costs the page a look at the bytes.
+ */
 const ROLE_LETTERS: Readonly<Record<string, string>> = {
 	user: "u",
 	toolResult: "t",

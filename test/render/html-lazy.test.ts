@@ -39,7 +39,7 @@ const usage = (input: number, output: number) => ({
 /** One message line in pi's key order (the envelope first, the content last but the timestamp). */
 function line(
 	id: string,
-	parentId: string,
+	parentId: string | null,
 	role: "user" | "assistant",
 	text: string,
 	tokens?: [number, number],
@@ -63,10 +63,10 @@ function line(
 /** The session's JSONL (see the module's documentation). */
 function sessionText(): string {
 	const lines = [JSON.stringify({ type: "session", version: 3, id: "lazy-page", timestamp: T, cwd: "/p" })];
-	let parent = "";
+	let parent: string | null = null;
 	for (let i = 1; i <= PAIRS; i++) {
 		const u = `u${i}`;
-		lines.push(line(u, parent, "user", `question number ${i}`).replace('"parentId":""', '"parentId":null'));
+		lines.push(line(u, parent, "user", `question number ${i}`));
 		lines.push(line(`a${i}`, u, "assistant", `answer number ${i}`, [1, 2]));
 		parent = `a${i}`;
 	}
