@@ -13,6 +13,7 @@ import { keyOf } from "./catalog.js";
 import { DOWNLOAD_FORMATS, type DownloadFormat, download } from "./downloads.js";
 import { liveTail } from "./events.js";
 import type { SessionFollowers } from "./follow.js";
+import { type PageDataCache, recordsResponse } from "./page-data.js";
 import { shellPage } from "./pages.js";
 import { type GuardOptions, guard, refuse, securityHeaders } from "./security.js";
 import { sessionPage } from "./session-page.js";
@@ -24,6 +25,8 @@ export interface RouteContext {
 	opener: SessionOpener;
 	/** The sessions the live tails follow (one reader per session). */
 	followers: SessionFollowers;
+	/** The records of session pages, made once per version of a session (page-data.ts). */
+	pages: PageDataCache;
 	/** Brings the index up to date (at most every so often unless `force`). */
 	refresh(force?: boolean): Promise<void>;
 	guard: GuardOptions;
@@ -80,14 +83,28 @@ export function routes(ctx: RouteContext): Hono {
 	app.get("/s/:key", async (c) => {
 		const row = await lookup(c);
 		if (!row) return unknown(c);
-		const session = await ctx.opener.read(row);
-		try {
-			const { parts, policy } = await sessionPage(session, row);
-			c.header("Content-Security-Policy", policy);
-			return c.html(parts.join(""));
-		} finally {
-			await session.close();
-		}
+		// The records are made while the browser loads the page, which then asks for them.
+		const { html, policy } = await sessionPage(row, await ctx.pages.start(row));
+		c.header("Content-Security-Policy", policy);
+		return c.html(html);
+	});
+
+	app.get("/api/sessions/:key/records", async (c) => {
+		const row = await lookup(c);
+		if (!row) return unknown(c);
+		const given = ctx.pages.byId(c.req.query("build") ?? "");
+		const build = given?.key === row.key ? given : await ctx.pages.start(row);
+		return recordsResponse(c, build);
+	});
+	app.get("/api/sessions/:key/records/meta", async (c) => {
+		const row = await lookup(c);
+		if (!row) return unknown(c);
+		const build = ctx.pages.byId(c.req.query("build") ?? "");
+		if (build?.key !== row.key)
+			return refuse(c, 404, "UNKNOWN_BUILD", "no such build of this session: ask for the records again");
+		while (!build.ended) await build.whenChanged();
+		if (build.view === undefined) throw build.error;
+		return c.json(build.view);
 	});
 
 	app.get("/api/sessions", async (c) => {

@@ -11,6 +11,7 @@ import type { AddressInfo } from "node:net";
 import { createAdaptorServer } from "@hono/node-server";
 import { type IndexSource, openCatalog, type ServeCatalog, scopedCatalog, throttledRefresh } from "./catalog.js";
 import { SessionFollowers } from "./follow.js";
+import { PageDataCache } from "./page-data.js";
 import { routes } from "./routes.js";
 import { SessionOpener } from "./sources.js";
 
@@ -100,6 +101,7 @@ export async function createServer(options: ServeOptions): Promise<RunningServer
 	const catalog = scopedCatalog(options.catalog ?? (await openCatalog(options.env ?? process.env)), options.sources);
 	const opener = new SessionOpener(options.sources);
 	const followers = new SessionFollowers(opener);
+	const pages = new PageDataCache(opener);
 	const refresh = throttledRefresh(catalog, options.sources, options.refreshMs ?? 2000);
 	// The first look at the places may take a while (every session read once into a new index):
 	// the server listens as soon as that look has got past its quick failures, and the requests
@@ -114,6 +116,7 @@ export async function createServer(options: ServeOptions): Promise<RunningServer
 		catalog,
 		opener,
 		followers,
+		pages,
 		refresh,
 		guard: { token, hosts, cookie: () => `session-tree-${port}` },
 	});

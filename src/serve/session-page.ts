@@ -1,15 +1,16 @@
 /**
  * A session's page: the HTML export's page (src/render/html/), the same client code, with
- * the view options of a served page (its key, whether it may be written, where its live tail
- * and downloads are, the command that resumes it) and a policy that lets it connect to its
- * own origin.
+ * the view options of a served page (its key, whether it may be written, where its records,
+ * live tail and downloads are, the command that resumes it) and a policy that lets it connect
+ * to its own origin. The records are not in the page: it fetches them (page-data.ts).
  */
 
 import { loadClientScript } from "../render/html/client-script.js";
-import { exportSessionHtmlParts } from "../render/html/export.js";
+import { htmlPageAround } from "../render/html/page.js";
 import { PAGE_CSS } from "../render/html/style.js";
-import type { Session } from "../session.js";
+import { redactText } from "../render/redact.js";
 import type { IndexedSession } from "./catalog.js";
+import type { PageBuild } from "./page-data.js";
 import { pagePolicy } from "./pages.js";
 import { resumeCommand } from "./resume.js";
 
@@ -18,6 +19,13 @@ export interface ServedView {
 	key: string;
 	agent: string | null;
 	writable: boolean;
+	/**
+	 * Where the page reads its records (gzip JSONL, page-data.ts), with `?build=` the build this
+	 * page was served with; the answer's `X-Session-Build` names the build sent, and
+	 * `${records}/meta?build=ID` its view options (the leaf, the filters' hints, the version).
+	 */
+	records: string;
+	build: string;
 	/** The live tail (events.ts); the page adds `?since=N`. */
 	events: string;
 	/** Where its actions are posted: `${actions}/label` and so on. */
@@ -29,12 +37,14 @@ export interface ServedView {
 }
 
 /** The view options of a session's page. */
-export function servedView(row: IndexedSession): ServedView {
+export function servedView(row: IndexedSession, build: PageBuild): ServedView {
 	const base = `/api/sessions/${row.key}`;
 	return {
 		key: row.key,
 		agent: row.agent,
 		writable: row.writable,
+		records: `${base}/records`,
+		build: build.id,
 		events: `${base}/events`,
 		actions: base,
 		downloads: {
@@ -46,8 +56,16 @@ export function servedView(row: IndexedSession): ServedView {
 	};
 }
 
-/** The page (in pieces) and its Content-Security-Policy. */
-export async function sessionPage(session: Session, row: IndexedSession): Promise<{ parts: string[]; policy: string }> {
-	const page = await exportSessionHtmlParts(session, {}, servedView(row));
-	return { parts: page.parts, policy: pagePolicy(await loadClientScript(), PAGE_CSS) };
+/** The page and its Content-Security-Policy; the title is the index's (redacted), the records the build's. */
+export async function sessionPage(row: IndexedSession, build: PageBuild): Promise<{ html: string; policy: string }> {
+	const clientScript = await loadClientScript();
+	const { before, after } = htmlPageAround({
+		header: { id: row.id },
+		leafId: null,
+		clientScript,
+		name: row.name === null ? undefined : redactText(row.name),
+		prompt: row.firstMessage === null ? undefined : redactText(row.firstMessage),
+		server: servedView(row, build),
+	});
+	return { html: before + after, policy: pagePolicy(clientScript, PAGE_CSS) };
 }

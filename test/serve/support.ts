@@ -145,6 +145,8 @@ export interface Answer {
 	status: number;
 	headers: Record<string, string | string[] | undefined>;
 	body: string;
+	/** The body's bytes as they came (not inflated). */
+	bytes: Buffer;
 }
 
 /** One HTTP request with exactly these headers (node:http lets a test set Host, unlike fetch). */
@@ -159,9 +161,10 @@ export function http(
 			(res) => {
 				const chunks: Buffer[] = [];
 				res.on("data", (chunk: Buffer) => chunks.push(chunk));
-				res.on("end", () =>
-					resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks).toString("utf8") }),
-				);
+				res.on("end", () => {
+					const bytes = Buffer.concat(chunks);
+					resolve({ status: res.statusCode ?? 0, headers: res.headers, body: bytes.toString("utf8"), bytes });
+				});
 			},
 		);
 		req.on("error", reject);

@@ -3,6 +3,7 @@
  * side of `session-tree html`). See docs/html.md.
  */
 
+import type { SessionHeader } from "../../core/types.js";
 import type { Session } from "../../session.js";
 import { holdsSecret, type RedactionCounts, redactRecords, redactText } from "../redact.js";
 import { shownHint } from "../shown-hints.js";
@@ -68,10 +69,57 @@ export async function exportSessionHtmlParts(
 	options: HtmlExportOptions = {},
 	server?: object,
 ): Promise<Omit<HtmlExport, "html"> & { parts: string[] }> {
+	const records = await pageRecords(session, options);
+	const clientScript = await loadClientScript();
+	const data = await encodeRecordsInPieces(records.header, records.entries);
+	const { before, after } = htmlPageAround({
+		header: records.header,
+		clientScript,
+		...records.view(),
+		...(server ? { server } : {}),
+	});
+	return {
+		parts: [before, ...data, after],
+		redactions: records.counts,
+		leafId: records.leafId,
+		entryCount: session.entryCount,
+	};
+}
+
+/** The records a page holds, and what is known of them once they were read (see {@link pageRecords}). */
+export interface PageRecords {
+	/** The header, redacted. */
+	header: SessionHeader;
+	/** The entries in file order, redacted, each a record or its stored line; read once. */
+	entries: Iterable<object | Uint8Array>;
+	/** The secrets replaced so far, by kind. */
+	counts: RedactionCounts;
+	/** The full id of the entry shown first, or null (not redacted). */
+	leafId: string | null;
+	/** The page's view options for these records: complete once `entries` was read through. */
+	view(): PageView;
+}
+
+/** What a page says of its records besides them (see `HtmlPageInput`). */
+export interface PageView {
+	leafId: string | null;
+	name: string | undefined;
+	prompt: string | undefined;
+	shown: string;
+	fileVersion: number;
+}
+
+/**
+ * The records of a session as its page holds them (the export's and `session-tree serve`'s):
+ * the header and the entries, redacted unless `redact: false`, read one at a time, with the
+ * title's first prompt and the filters' hints (shown-hints.ts) gathered as they are read.
+ * @throws SessionTreeError ENTRY_NOT_FOUND or AMBIGUOUS_ID for a `leafId` that names no single entry
+ * @internal
+ */
+export async function pageRecords(session: Session, options: HtmlExportOptions = {}): Promise<PageRecords> {
 	await session.load();
 	const given = options.leafId;
 	const leafId = given === undefined ? session.getLeafId() : given === null ? null : session.resolveId(given);
-	const clientScript = await loadClientScript();
 	const redact = options.redact !== false;
 	const counts: RedactionCounts = {};
 	// Each record redacted alone, its counts added up: the counts of the records redacted together.
@@ -98,19 +146,20 @@ export async function exportSessionHtmlParts(
 			}
 		},
 	};
-	const data = await encodeRecordsInPieces(header, entries);
 	const name = session.getSessionName();
-	const { before, after } = htmlPageAround({
+	return {
 		header,
-		// Ids hold no secrets, but the page must name the leaf as the records do.
-		leafId: leafId === null || !redact ? leafId : redactText(leafId),
-		clientScript,
-		// Counted already: the name is in a session_info record.
-		name: name === undefined || !redact ? name : redactText(name),
-		prompt,
-		shown: hints.join(""),
-		fileVersion: session.fileVersion,
-		...(server ? { server } : {}),
-	});
-	return { parts: [before, ...data, after], redactions: counts, leafId, entryCount: session.entryCount };
+		entries,
+		counts,
+		leafId,
+		view: () => ({
+			// Ids hold no secrets, but the page must name the leaf as the records do.
+			leafId: leafId === null || !redact ? leafId : redactText(leafId),
+			// Counted already: the name is in a session_info record.
+			name: name === undefined || !redact ? name : redactText(name),
+			prompt,
+			shown: hints.join(""),
+			fileVersion: session.fileVersion,
+		}),
+	};
 }

@@ -96,12 +96,34 @@ export function encodeRecords(header: SessionHeader, records: readonly object[],
 }
 
 /**
- * The records as {@link encodeRecords} encodes them, the same base64 text, in pieces: each
- * record is made JSON when the iteration reaches it and given to a gzip stream, whose output is
- * turned into base64 as it comes. With records read as they are reached
- * (`Session.walkEntries`), a large session costs its compressed page, not every record, the
- * whole JSONL text and its gzip besides. A record given as bytes is a JSON text already, UTF-8
- * (the stored line the record was parsed from, `Session.walkEntryLines`), and is written as it is.
+ * The records as {@link encodeRecords} encodes them, the same base64 text, in pieces: the
+ * gzip stream of {@link gzipRecords} turned into base64 as it comes. Base64 of pieces is the
+ * base64 of the whole when every piece but the last is a multiple of 3 bytes.
+ */
+export async function encodeRecordsInPieces(
+	header: SessionHeader,
+	records: Iterable<object | Uint8Array>,
+	level = HTML_GZIP_LEVEL,
+): Promise<string[]> {
+	const pieces: string[] = [];
+	let carry = Buffer.alloc(0);
+	await gzipRecords(header, records, level, (chunk) => {
+		const bytes = carry.length === 0 ? chunk : Buffer.concat([carry, chunk]);
+		const cut = bytes.length - (bytes.length % 3);
+		pieces.push(bytes.toString("base64", 0, cut));
+		carry = Buffer.from(bytes.subarray(cut));
+	});
+	if (carry.length > 0) pieces.push(carry.toString("base64"));
+	return pieces;
+}
+
+/**
+ * The records as JSONL (header first, one record a line), gzip-compressed, handed to
+ * `onChunk` as the compressor gives them: each record is made JSON when the iteration reaches
+ * it. With records read as they are reached (`Session.walkEntries`), a large session costs its
+ * compressed bytes, not every record, the whole JSONL text and its gzip besides. A record
+ * given as bytes is a JSON text already, UTF-8 (the stored line the record was parsed from,
+ * `Session.walkEntryLines`), and is written as it is.
  *
  * gzip runs on libuv's thread pool beside this loop: each batch is handed over whole (an output
  * buffer of {@link GZIP_CHUNK}, so one job compresses one batch), up to {@link GZIP_AHEAD}
@@ -110,11 +132,12 @@ export function encodeRecords(header: SessionHeader, records: readonly object[],
  * each batch to drain: the two took turns on one core (s100k: 5.0 s, of it 1.3 s idle; 3.9 s
  * since).
  */
-export async function encodeRecordsInPieces(
+export async function gzipRecords(
 	header: SessionHeader,
 	records: Iterable<object | Uint8Array>,
-	level = HTML_GZIP_LEVEL,
-): Promise<string[]> {
+	level: number,
+	onChunk: (chunk: Buffer) => void,
+): Promise<void> {
 	// `writableHighWaterMark` is the stream's option, which zlib passes on (absent from ZlibOptions' type).
 	const options: ZlibOptions & { writableHighWaterMark: number } = {
 		level,
@@ -122,15 +145,7 @@ export async function encodeRecordsInPieces(
 		writableHighWaterMark: GZIP_AHEAD,
 	};
 	const gzip = createGzip(options);
-	const pieces: string[] = [];
-	// Base64 of pieces is the base64 of the whole when every piece but the last is a multiple of 3 bytes.
-	let carry = Buffer.alloc(0);
-	gzip.on("data", (chunk: Buffer) => {
-		const bytes = carry.length === 0 ? chunk : Buffer.concat([carry, chunk]);
-		const cut = bytes.length - (bytes.length % 3);
-		pieces.push(bytes.toString("base64", 0, cut));
-		carry = Buffer.from(bytes.subarray(cut));
-	});
+	gzip.on("data", onChunk);
 	try {
 		// Lines are handed over about 1 MiB at a time: one write per record would cost more than
 		// it compresses. Records made JSON here gather as text; stored lines join as they are.
@@ -169,8 +184,6 @@ export async function encodeRecordsInPieces(
 		gzip.destroy();
 		throw error;
 	}
-	if (carry.length > 0) pieces.push(carry.toString("base64"));
-	return pieces;
 }
 
 /** Bytes of JSONL text given to the gzip stream at a time (see {@link encodeRecordsInPieces}). */
@@ -200,7 +213,9 @@ export function renderHtmlPage(input: HtmlPageInput): string {
  * The page of {@link renderHtmlPage} but its records: the text before the embedded records
  * (their base64 text) and the text after them.
  */
-export function htmlPageAround(input: Omit<HtmlPageInput, "records" | "gzipLevel">): { before: string; after: string } {
+export function htmlPageAround(
+	input: Omit<HtmlPageInput, "records" | "gzipLevel" | "header"> & { header: Pick<SessionHeader, "id"> },
+): { before: string; after: string } {
 	const script = input.clientScript;
 	checkInlinable(script, "script");
 	checkInlinable(PAGE_CSS, "style");

@@ -18,12 +18,15 @@ export interface ServedView {
 	actions: string;
 	downloads: { jsonl: string; html: string; md: string };
 	resume: string | null;
+	/** Where the records are fetched, and the build the page was served with (data.ts `fetchSessionData`). */
+	records: string | null;
+	build: string;
 }
 
 /** The served view options, or undefined when they are not all there. */
 export function servedView(value: Record<string, unknown> | undefined): ServedView | undefined {
 	if (!value) return undefined;
-	const { key, writable, events, actions, downloads, resume } = value;
+	const { key, writable, events, actions, downloads, resume, records, build } = value;
 	if (typeof key !== "string" || typeof events !== "string" || typeof actions !== "string") return undefined;
 	if (!isObject(downloads)) return undefined;
 	const link = (name: string) => (typeof downloads[name] === "string" ? (downloads[name] as string) : "");
@@ -34,6 +37,8 @@ export function servedView(value: Record<string, unknown> | undefined): ServedVi
 		actions,
 		downloads: { jsonl: link("jsonl"), html: link("html"), md: link("md") },
 		resume: typeof resume === "string" ? resume : null,
+		records: typeof records === "string" ? records : null,
+		build: typeof build === "string" ? build : "",
 	};
 }
 

@@ -109,9 +109,58 @@ export async function readSessionData(): Promise<SessionData> {
 		chunks.push(read.value as Uint8Array<ArrayBuffer>);
 	}
 	performance.mark("session-tree:decoded");
+	return dataOf(chunks);
+}
+
+/** The tree of the records in `chunks` (the JSONL text's bytes, in pieces). */
+function dataOf(chunks: Uint8Array<ArrayBuffer>[]): SessionData {
 	const { lines, unreadable, source } = readRecordBytes(chunks);
 	performance.mark("session-tree:parsed");
 	const load = loadTree(lines, { lenient: true, file: "session", ...(source ? { source } : {}) });
 	performance.mark("session-tree:loaded");
 	return { jsonl: chunks, load, unreadable, lines };
+}
+
+/**
+ * The records of a page that `session-tree serve` serves, fetched (src/serve/page-data.ts: the
+ * browser inflates them as they arrive) and read as {@link readSessionData} reads embedded
+ * ones, and the view options the server gathered while it read them (the leaf, the filters'
+ * hints, the version), asked for as soon as the records' answer names its build. Without
+ * those (a build the server no longer keeps) the page shows the session's own leaf and reads
+ * the messages it needs.
+ */
+export async function fetchSessionData(
+	records: string,
+	build: string,
+): Promise<{ data: SessionData; view: Omit<ViewOptions, "server"> }> {
+	const response = await fetch(`${records}?build=${encodeURIComponent(build)}`);
+	if (!response.ok || !response.body)
+		throw new Error(`the server did not send the records: ${await problemOf(response)}`);
+	const built = response.headers.get("X-Session-Build") ?? build;
+	const meta = fetch(`${records}/meta?build=${encodeURIComponent(built)}`)
+		.then((answer) => (answer.ok ? answer.json() : undefined))
+		.catch(() => undefined) as Promise<unknown>;
+	const reader = response.body.getReader();
+	const chunks: Uint8Array<ArrayBuffer>[] = [];
+	for (let read = await reader.read(); !read.done; read = await reader.read()) {
+		chunks.push(read.value as Uint8Array<ArrayBuffer>);
+	}
+	performance.mark("session-tree:decoded");
+	const data = dataOf(chunks);
+	const value = await meta;
+	const view: Omit<ViewOptions, "server"> = { leafId: null, fileVersion: 3 };
+	if (isObject(value)) {
+		if (typeof value.leafId === "string") view.leafId = value.leafId;
+		if (typeof value.fileVersion === "number") view.fileVersion = value.fileVersion;
+		// The build's hints, made from the very records read above (one build, one id).
+		if (typeof value.shown === "string") view.shown = value.shown;
+	}
+	return { data, view };
+}
+
+/** The server's message in an error answer (`{ error: { code, message } }`), else its status. */
+async function problemOf(response: Response): Promise<string> {
+	const value: unknown = await response.json().catch(() => undefined);
+	if (isObject(value) && isObject(value.error) && typeof value.error.message === "string") return value.error.message;
+	return `HTTP ${response.status}`;
 }

@@ -13,7 +13,7 @@ import type { ParsedLine, RawRecord } from "../../../core/records.js";
 import { isObject } from "../../../core/validate.js";
 import { type ServedTools, type ServedView, servedTools } from "./actions.js";
 import { boot, type Selection } from "./app.js";
-import { readSessionData, type SessionData, type ViewOptions } from "./data.js";
+import { fetchSessionData, readSessionData, type SessionData, type ViewOptions } from "./data.js";
 
 /** One batch of the tail. */
 interface Batch {
@@ -33,8 +33,15 @@ function parseBatch(text: string): Batch | undefined {
 }
 
 /** Starts a served page. */
-export async function bootServed(view: ViewOptions, served: ServedView): Promise<void> {
-	const first = await readSessionData();
+export async function bootServed(given: ViewOptions, served: ServedView): Promise<void> {
+	let view = given;
+	let first: SessionData;
+	if (served.records === null) first = await readSessionData();
+	else {
+		const fetched = await fetchSessionData(served.records, served.build);
+		first = fetched.data;
+		view = { ...fetched.view, ...(given.server ? { server: given.server } : {}) };
+	}
 	const lines: ParsedLine[] = [...first.lines];
 	let load = first.load;
 	let jsonl = first.jsonl;
