@@ -40,59 +40,83 @@ export interface RecordBytes {
  * lines count as lines. The pieces are kept, not copied: do not change them.
  */
 export function readRecordBytes(bytes: Uint8Array | readonly Uint8Array[]): RecordBytes {
-	const pieces = bytes instanceof Uint8Array ? [bytes] : bytes;
-	const decoder = new TextDecoder();
-	const lines: ParsedLine[] = [];
-	let unreadable = 0;
-	let lazy = false;
-	let envelopes = 0;
-	let previous: Envelope | undefined;
-	let number = 0;
-	/** Each line, in the piece that holds it whole or in a copy of its parts, at `offset` in the text. */
-	const take = (buf: Uint8Array, start: number, end: number, offset: number) => {
-		number++;
-		const envelope = lazy ? readEnvelope(buf, start, end, offset, number, previous) : undefined;
-		if (envelope) {
-			lines.push(envelope);
-			envelopes++;
-			previous = envelope;
-			return;
-		}
-		previous = undefined;
-		const text = decoder.decode(buf.subarray(start, end));
-		if (text.trim() === "") return;
-		const record = parseObject(text);
-		if (record === undefined) unreadable++;
-		else {
-			if (lines.length === 0) lazy = record.type === "session" && record.version === 3;
-			lines.push({ line: number, record });
-		}
-	};
+	const reader = new RecordBytesReader();
+	for (const piece of bytes instanceof Uint8Array ? [bytes] : bytes) reader.push(piece);
+	return reader.end();
+}
+
+/**
+ * {@link readRecordBytes} piece by piece, as the pieces arrive (a page reads the lines of what
+ * it fetched while the rest is still coming): `push` each piece in order, then `end`.
+ */
+export class RecordBytesReader {
+	private readonly pieces: Uint8Array[] = [];
+	private readonly decoder = new TextDecoder();
+	private readonly lines: ParsedLine[] = [];
+	private unreadable = 0;
+	private lazy = false;
+	private envelopes = 0;
+	private previous: Envelope | undefined;
+	private number = 0;
 	/** The start of a line that began in an earlier piece: its parts, and where it starts in the text. */
-	let open: Uint8Array[] = [];
-	let openAt = 0;
-	let base = 0;
-	for (const piece of pieces) {
+	private open: Uint8Array[] = [];
+	private openAt = 0;
+	/** Where the next piece starts in the text. */
+	private base = 0;
+
+	/** Reads the lines a piece ends; it is kept, not copied: do not change it. */
+	push(piece: Uint8Array): void {
+		this.pieces.push(piece);
 		let start = 0;
 		for (let end = piece.indexOf(NEWLINE); end !== -1; end = piece.indexOf(NEWLINE, start)) {
-			if (open.length > 0) {
-				const whole = joined([...open, piece.subarray(0, end)]);
-				take(whole, 0, whole.length, openAt);
-				open = [];
-			} else take(piece, start, end, base + start);
+			if (this.open.length > 0) {
+				const whole = joined([...this.open, piece.subarray(0, end)]);
+				this.take(whole, 0, whole.length, this.openAt);
+				this.open = [];
+			} else this.take(piece, start, end, this.base + start);
 			start = end + 1;
 		}
 		if (start < piece.length) {
-			if (open.length === 0) openAt = base + start;
-			open.push(piece.subarray(start));
+			if (this.open.length === 0) this.openAt = this.base + start;
+			this.open.push(piece.subarray(start));
 		}
-		base += piece.length;
+		this.base += piece.length;
 	}
-	if (open.length > 0) {
-		const whole = joined(open);
-		take(whole, 0, whole.length, openAt);
+
+	/** Reads the last line (one without a newline after it) and says what was read. */
+	end(): RecordBytes {
+		if (this.open.length > 0) {
+			const whole = joined(this.open);
+			this.take(whole, 0, whole.length, this.openAt);
+			this.open = [];
+		}
+		return {
+			lines: this.lines,
+			unreadable: this.unreadable,
+			source: this.envelopes > 0 ? new PiecesLineSource(this.pieces) : undefined,
+		};
 	}
-	return { lines, unreadable, source: envelopes > 0 ? new PiecesLineSource(pieces) : undefined };
+
+	/** Each line, in the piece that holds it whole or in a copy of its parts, at `offset` in the text. */
+	private take(buf: Uint8Array, start: number, end: number, offset: number): void {
+		const number = ++this.number;
+		const envelope = this.lazy ? readEnvelope(buf, start, end, offset, number, this.previous) : undefined;
+		if (envelope) {
+			this.lines.push(envelope);
+			this.envelopes++;
+			this.previous = envelope;
+			return;
+		}
+		this.previous = undefined;
+		const text = this.decoder.decode(buf.subarray(start, end));
+		if (text.trim() === "") return;
+		const record = parseObject(text);
+		if (record === undefined) this.unreadable++;
+		else {
+			if (this.lines.length === 0) this.lazy = record.type === "session" && record.version === 3;
+			this.lines.push({ line: number, record });
+		}
+	}
 }
 
 /** The concatenation of some arrays, as a new one. */

@@ -155,7 +155,8 @@ export class PageDataCache {
 		for (const old of [...this.builds.values()])
 			if (old.key === row.key && old.ended && old.fingerprint !== fingerprint) this.builds.delete(old.id);
 		this.builds.set(build.id, build);
-		this.run(row, build).catch((error: unknown) => build.fail(error));
+		// Started after this turn of the event loop: the page's answer goes out before the open takes the thread.
+		setImmediate(() => this.run(row, build).catch((error: unknown) => build.fail(error)));
 		return build;
 	}
 

@@ -59,13 +59,15 @@ export function servedView(row: IndexedSession, build: PageBuild): ServedView {
 /** The page and its Content-Security-Policy; the title is the index's (redacted), the records the build's. */
 export async function sessionPage(row: IndexedSession, build: PageBuild): Promise<{ html: string; policy: string }> {
 	const clientScript = await loadClientScript();
+	const view = servedView(row, build);
 	const { before, after } = htmlPageAround({
 		header: { id: row.id },
 		leafId: null,
 		clientScript,
 		name: row.name === null ? undefined : redactText(row.name),
 		prompt: row.firstMessage === null ? undefined : redactText(row.firstMessage),
-		server: servedView(row, build),
+		server: view,
+		recordsUrl: `${view.records}?build=${encodeURIComponent(view.build)}`,
 	});
 	return { html: before + after, policy: pagePolicy(clientScript, PAGE_CSS) };
 }

@@ -13,6 +13,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { gunzipSync } from "node:zlib";
+import { chromium } from "playwright-core";
 import { directorySource } from "../../src/catalog/catalog-index/index.js";
 import { exportSessionHtml, Session } from "../../src/index.js";
 import type { IndexedSession } from "../../src/serve/catalog.js";
@@ -20,7 +21,18 @@ import { keyOf } from "../../src/serve/catalog.js";
 import { PageDataCache } from "../../src/serve/page-data.js";
 import { SessionOpener } from "../../src/serve/sources.js";
 import { assistant as assistantAt, user as userAt } from "../catalog/layout.js";
-import { buildHome, type Home, http, PROJECT, type Served, startServe } from "./support.js";
+import { BROWSER_SKIP, CHROMIUM, CHROMIUM_ARGS } from "../support/browser.js";
+import {
+	buildHome,
+	type Home,
+	http,
+	openServed,
+	type PageGlobals,
+	PROJECT,
+	type Served,
+	startServe,
+	waitReady,
+} from "./support.js";
 
 /** A secret built at run time, so that this file holds none. */
 const SECRET = ["sk", "ant", "api03", "Pg5Tn8Wq2Lz7Kd4Vc1Mx9Rb6"].join("-");
@@ -143,6 +155,52 @@ describe("serve: a page's records, fetched", () => {
 			headers: headers(),
 		});
 		assert.equal(other.status, 404);
+	});
+
+	test("in Chromium: the page asks once for its records (the head's preload is what its script reads) and once for their options", {
+		skip: BROWSER_SKIP,
+	}, async () => {
+		const browser = await chromium.launch({ executablePath: CHROMIUM, args: [...CHROMIUM_ARGS] });
+		try {
+			const key = keyOf(file);
+			const opened = await openServed(browser, served, `/s/${key}`, { ready: false });
+			const asked: string[] = [];
+			opened.context.on("request", (request) => {
+				if (request.url().includes("/records")) asked.push(new URL(request.url()).pathname);
+			});
+			// Again in the same context, now that the listener counts.
+			await opened.page.reload();
+			await waitReady(opened.page);
+			assert.deepEqual(asked.sort(), [`/api/sessions/${key}/records`, `/api/sessions/${key}/records/meta`]);
+			// One resource of the records, started by the head's link: the script's fetch took the preload's answer.
+			const initiators = await opened.page.evaluate(() =>
+				(
+					globalThis as unknown as {
+						performance: { getEntriesByType(type: string): { name: string; initiatorType: string }[] };
+					}
+				).performance
+					.getEntriesByType("resource")
+					.filter((entry) => /\/records\?build=/.test(entry.name))
+					.map((entry) => entry.initiatorType),
+			);
+			assert.deepEqual(initiators, ["link"]);
+			const text = await opened.page.locator("main, #app").first().innerText();
+			assert.match(text, /\[REDACTED:[a-z-]+\]/, "the redacted secret is shown");
+			assert.ok(!text.includes(SECRET));
+			const held = await opened.page.evaluate(
+				() => (globalThis as unknown as PageGlobals).document.documentElement.dataset.records,
+			);
+			const entries = readFileSync(file, "utf8")
+				.split("\n")
+				.filter((line) => line !== "")
+				.map((line) => (JSON.parse(line) as { type: string }).type)
+				.filter((type) => type !== "leaf" && type !== "session");
+			assert.equal(held, String(entries.length), "every entry of the file is held");
+			assert.deepEqual(opened.errors, []);
+			await opened.context.close();
+		} finally {
+			await browser.close();
+		}
 	});
 
 	test("the records are behind the guards: no token 401, a foreign Origin 403", async () => {

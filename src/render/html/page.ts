@@ -59,6 +59,12 @@ export interface HtmlPageInput {
 	 * @internal
 	 */
 	server?: object;
+	/**
+	 * Where a page that `session-tree serve` serves fetches its records (with its build), when
+	 * they are not embedded: the page asks for them as soon as its head is read.
+	 * @internal
+	 */
+	recordsUrl?: string;
 }
 
 /** `sha256-…` of a text's UTF-8 bytes, as a CSP source expression wants it (without quotes). */
@@ -236,6 +242,10 @@ export function htmlPageAround(
 		'<meta name="viewport" content="width=device-width, initial-scale=1">',
 		'<meta name="generator" content="session-tree html">',
 		`<title>${escapeHtml(title)}</title>`,
+		// A served page's records are asked for while its script is still being read (data.ts fetches the same URL).
+		...(input.recordsUrl !== undefined
+			? [`<link rel="preload" href="${escapeHtml(input.recordsUrl)}" as="fetch" crossorigin="anonymous">`]
+			: []),
 		`<style>${PAGE_CSS}</style>`,
 		"</head>",
 		"<body>",

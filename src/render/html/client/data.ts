@@ -7,7 +7,7 @@
  */
 
 import { type LoadResult, loadTree } from "../../../core/load.js";
-import { readRecordBytes } from "../../../core/record-bytes.js";
+import { type RecordBytes, RecordBytesReader, readRecordBytes } from "../../../core/record-bytes.js";
 import type { ParsedLine } from "../../../core/records.js";
 import { isObject } from "../../../core/validate.js";
 
@@ -109,13 +109,13 @@ export async function readSessionData(): Promise<SessionData> {
 		chunks.push(read.value as Uint8Array<ArrayBuffer>);
 	}
 	performance.mark("session-tree:decoded");
-	return dataOf(chunks);
+	const read = readRecordBytes(chunks);
+	performance.mark("session-tree:parsed");
+	return dataOf(chunks, read);
 }
 
-/** The tree of the records in `chunks` (the JSONL text's bytes, in pieces). */
-function dataOf(chunks: Uint8Array<ArrayBuffer>[]): SessionData {
-	const { lines, unreadable, source } = readRecordBytes(chunks);
-	performance.mark("session-tree:parsed");
+/** The tree of the records read from `chunks` (the JSONL text's bytes, in pieces). */
+function dataOf(chunks: Uint8Array<ArrayBuffer>[], { lines, unreadable, source }: RecordBytes): SessionData {
 	const load = loadTree(lines, { lenient: true, file: "session", ...(source ? { source } : {}) });
 	performance.mark("session-tree:loaded");
 	return { jsonl: chunks, load, unreadable, lines };
@@ -142,11 +142,17 @@ export async function fetchSessionData(
 		.catch(() => undefined) as Promise<unknown>;
 	const reader = response.body.getReader();
 	const chunks: Uint8Array<ArrayBuffer>[] = [];
+	// The lines are read as the chunks arrive: the transfer (1.4–1.9 s for 125 MB into the page,
+	// docs/performance.md) is the longer part, so reading them costs little more than the last chunk's.
+	const lines = new RecordBytesReader();
 	for (let read = await reader.read(); !read.done; read = await reader.read()) {
 		chunks.push(read.value as Uint8Array<ArrayBuffer>);
+		lines.push(read.value);
 	}
 	performance.mark("session-tree:decoded");
-	const data = dataOf(chunks);
+	const read = lines.end();
+	performance.mark("session-tree:parsed");
+	const data = dataOf(chunks, read);
 	const value = await meta;
 	const view: Omit<ViewOptions, "server"> = { leafId: null, fileVersion: 3 };
 	if (isObject(value)) {
