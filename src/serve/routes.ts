@@ -83,8 +83,11 @@ export function routes(ctx: RouteContext): Hono {
 	app.get("/s/:key", async (c) => {
 		const row = await lookup(c);
 		if (!row) return unknown(c);
-		// The records are made while the browser loads the page, which then asks for them.
-		const { html, policy } = await sessionPage(row, await ctx.pages.start(row));
+		// The records are made while the browser loads the page, which then asks for them; the
+		// build begins once this answer is made (its open would hold the thread before).
+		const build = await ctx.pages.start(row, true);
+		const { html, policy } = await sessionPage(row, build);
+		setImmediate(() => build.begin());
 		c.header("Content-Security-Policy", policy);
 		return c.html(html);
 	});
@@ -102,6 +105,7 @@ export function routes(ctx: RouteContext): Hono {
 		const build = ctx.pages.byId(c.req.query("build") ?? "");
 		if (build?.key !== row.key)
 			return refuse(c, 404, "UNKNOWN_BUILD", "no such build of this session: ask for the records again");
+		build.begin();
 		while (!build.ended) await build.whenChanged();
 		if (build.view === undefined) throw build.error;
 		return c.json(build.view);
