@@ -184,7 +184,7 @@ describe("serve: a page's records, fetched", () => {
 					.map((entry) => entry.initiatorType),
 			);
 			assert.deepEqual(initiators, ["link"]);
-			const text = await opened.page.locator("main, #app").first().innerText();
+			const text = (await opened.page.locator("main, #app").first().textContent()) ?? "";
 			assert.match(text, /\[REDACTED:[a-z-]+\]/, "the redacted secret is shown");
 			assert.ok(!text.includes(SECRET));
 			const held = await opened.page.evaluate(
