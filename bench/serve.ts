@@ -7,7 +7,9 @@
  *   selected entry, checked in an animation frame), each run in a fresh browser context of one
  *   browser (no cache, no cookie shared between runs); then a leaf change in that page (as
  *   bench/html.ts: a click on a row off the active path until both panes show it as the leaf),
- *   and `layoutTree`'s share of it when the client reports it;
+ *   and `layoutTree`'s share of it when the client reports it. The first page of a run is also
+ *   given apart from the others: the server makes a session's records for the first page and
+ *   keeps them for the next while the file is unchanged (src/serve/page-data.ts);
  * - append → shown: the time from a `Session.appendMessage` through the library (the session
  *   opened before the clock starts) until the page shows the new entry as an
  *   `article[data-entry-id]` of its conversation (the page follows the session's leaf), over
@@ -64,6 +66,12 @@ export interface ServeFigures {
 	startMs?: number;
 	/** Median milliseconds until the session page is interactive (see the module's documentation). */
 	readyMs?: number;
+	/**
+	 * The first page of the run (a server that keeps what it made for a page, as `serve` keeps
+	 * a session's records since this round, makes it only for the first), and the median of the others.
+	 */
+	firstReadyMs?: number;
+	againReadyMs?: number;
 	readySamples: number[];
 	/** Median milliseconds of a leaf change in the page, and of layoutTree in it. */
 	leafChangeMs?: number;
@@ -179,6 +187,8 @@ async function measureFile(browser: Browser, main: string, runs: number, figure:
 			}
 		}
 		figure.readyMs = median(figure.readySamples);
+		figure.firstReadyMs = figure.readySamples[0];
+		figure.againReadyMs = figure.readySamples.length > 1 ? median(figure.readySamples.slice(1)) : undefined;
 		figure.leafChangeMs = median(figure.leafChangeSamples);
 		figure.layoutMs = median(figure.layoutSamples);
 
@@ -359,7 +369,8 @@ export async function runServe(options: ServeBenchOptions): Promise<ServeFigures
 					figure.error = error instanceof Error ? error.message.split("\n")[0] : String(error);
 				}
 				log(
-					`${bench.name} ${side}: serve up in ${fmtMs(figure.startMs)}, page interactive in ${fmtMs(figure.readyMs)}, ` +
+					`${bench.name} ${side}: serve up in ${fmtMs(figure.startMs)}, page interactive in ${fmtMs(figure.readyMs)} ` +
+						`(the first ${fmtMs(figure.firstReadyMs)}, the others ${fmtMs(figure.againReadyMs)}), ` +
 						`leaf change ${fmtMs(figure.leafChangeMs)}${figure.layoutMs !== undefined ? ` (layoutTree ${fmtMs(figure.layoutMs)})` : ""}, ` +
 						`append shown in ${fmtMs(figure.appendMs)}${figure.error ? ` — fails: ${figure.error}` : ""}`,
 				);
@@ -402,6 +413,8 @@ function printTable(figures: readonly ServeFigures[]): string {
 		"entries",
 		"serve up",
 		"page interactive",
+		"first page",
+		"the others",
 		"leaf change",
 		"of it layoutTree",
 		"append → shown (median)",
@@ -413,6 +426,8 @@ function printTable(figures: readonly ServeFigures[]): string {
 		f.entries.toLocaleString("en-US"),
 		fmtMs(f.startMs),
 		fmtMs(f.readyMs),
+		fmtMs(f.firstReadyMs),
+		fmtMs(f.againReadyMs),
 		fmtMs(f.leafChangeMs),
 		fmtMs(f.layoutMs),
 		fmtMs(f.appendMs),
