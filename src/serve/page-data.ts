@@ -1,35 +1,34 @@
 /**
  * The records of a served session page, sent apart from the page (`GET
  * /api/sessions/KEY/records`): the export's records (render/html/export.ts `pageRecords`:
- * redacted, the filters' hints gathered as they are read) as JSONL. Embedded in the page
- * instead (as `session-tree html` does), Chromium spent 1.7–1.8 s of a 125 MB session's start
- * parsing the 41 MB page, base64 and gzip 0.8–1.2 s more, and the server made the whole page
- * before sending a byte (5.1–5.4 s): docs/performance.md, "Issue 28, seventh round".
+ * redacted, the filters' hints gathered as they are read) as gzip-compressed JSONL, sent with
+ * `Content-Encoding: gzip` so that the browser inflates them as they arrive, off the page's
+ * thread. Embedded in the page instead (as `session-tree html` does), Chromium spent 1.7–1.8 s
+ * of a 125 MB session's start parsing the 41 MB page, base64 and gzip 0.8–1.2 s more, and the
+ * server made the whole page before sending a byte (5.1–5.4 s): docs/performance.md, "Issue
+ * 28, seventh round".
  *
- * One build per session and version of it, shared: the page's request registers it (it starts
- * once the page's answer is made), the records' request streams its lines as they are read,
- * uncompressed (nobody waits for a compressor, and the browser inflates nothing: the first
- * page of s100k was ready in 4.0–4.4 s so against 5.4–6.1 s gzipped as it went), and once read
- * they are compressed (gzip level 1, on the thread pool) and kept, up to
- * {@link PAGE_DATA_LIMIT} bytes of them all, for the next page of the same session while its
- * file is unchanged (its size, times and inode; a session not in a file is built again for
- * each page); those pages get them with `Content-Encoding: gzip`. What is appended after a
- * build reaches the page by its live tail (events.ts), which starts after the records the page
- * read.
+ * One build per session and version of it, shared: the page's request starts it (so it runs
+ * while the browser loads the page), the records' request streams it as it is made, and a
+ * finished build is kept, up to {@link PAGE_DATA_LIMIT} bytes of them all, for the next page
+ * of the same session while its file is unchanged (its size, times and inode; a session not in
+ * a file is built again for each page). What is appended after a build reaches the page by its
+ * live tail (events.ts), which starts after the records the page read.
  */
 
 import { randomBytes } from "node:crypto";
-import { once } from "node:events";
 import { stat } from "node:fs/promises";
 import { isAbsolute } from "node:path";
-import { createGzip } from "node:zlib";
 import type { Context } from "hono";
 import { type PageView, pageRecords } from "../render/html/export.js";
-import { jsonlBatches } from "../render/html/page.js";
+import { gzipRecords } from "../render/html/page.js";
 import type { IndexedSession } from "./catalog.js";
 import type { SessionOpener } from "./sources.js";
 
-/** The gzip level of the records a server keeps: 1, the fastest (they cross the loopback interface). */
+/**
+ * The gzip level of the records a server sends: 1, the fastest. They cross the loopback
+ * interface, where size costs little, and a first page waits for the build.
+ */
 const SERVE_GZIP_LEVEL = 1;
 
 /** Bytes of finished builds kept for the next pages (a 125 MB session's build is about 35 MB). */
@@ -37,15 +36,12 @@ export const PAGE_DATA_LIMIT = 256 * 2 ** 20;
 
 /** A session's records as a page gets them, being made or made. */
 export class PageBuild {
-	/** The JSONL text so far, in batches in the order made, until it is compressed. */
-	raw: Buffer[] | undefined = [];
-	/** The JSONL text gzip-compressed, once it is. */
-	gzip: Buffer[] | undefined;
-	/** Bytes held: of `raw`, then of `gzip`. */
+	/** The gzip stream so far, in the order made. */
+	readonly chunks: Buffer[] = [];
 	bytes = 0;
 	/** Set when the records were all read: the page's view options for them. */
 	view: PageView | undefined;
-	/** Set when the build failed; the records are then incomplete. */
+	/** Set when the build failed; the chunks are then incomplete. */
 	error: unknown;
 	private wake: (() => void) | undefined;
 	private changed: Promise<void>;
@@ -74,7 +70,7 @@ export class PageBuild {
 		this.starter = starter;
 	}
 
-	/** Whether every record was read (or the build failed). */
+	/** Whether the build ended (done or failed). */
 	get ended(): boolean {
 		return this.view !== undefined || this.error !== undefined;
 	}
@@ -91,14 +87,14 @@ export class PageBuild {
 		wake?.();
 	}
 
-	/** Resolves at the next batch or the end. */
+	/** Resolves at the next chunk or the end. */
 	whenChanged(): Promise<void> {
 		return this.changed;
 	}
 
-	add(batch: Buffer): void {
-		this.raw?.push(batch);
-		this.bytes += batch.length;
+	add(chunk: Buffer): void {
+		this.chunks.push(chunk);
+		this.bytes += chunk.length;
 		this.notify();
 	}
 
@@ -112,54 +108,19 @@ export class PageBuild {
 		this.notify();
 	}
 
-	/** Compresses what was read and keeps only that (a stream of the text reads on from its own batches). */
-	async compress(level: number): Promise<void> {
-		const raw = this.raw ?? [];
-		const chunks: Buffer[] = [];
-		const gzip = createGzip({ level, chunkSize: 2 ** 20 });
-		gzip.on("data", (chunk: Buffer) => chunks.push(chunk));
-		const ended = once(gzip, "end");
-		for (const batch of raw) if (!gzip.write(batch)) await once(gzip, "drain");
-		gzip.end();
-		await ended;
-		this.gzip = chunks;
-		this.raw = undefined;
-		this.bytes = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
-		this.notify();
-	}
-
-	/**
-	 * The records from the first byte: compressed once they are (`gzip` true), else the text as
-	 * it is read; errors when the build fails.
-	 */
-	stream(): { body: ReadableStream<Uint8Array>; gzip: boolean } {
+	/** The gzip stream from the first chunk, as it is made; errors when the build fails. */
+	stream(): ReadableStream<Uint8Array> {
 		this.begin();
-		const gzip = this.gzip;
-		if (gzip) return { body: fromChunks(gzip), gzip: true };
-		// The batches of this build as they come: the array stays this stream's once the build keeps its gzip instead.
-		const raw = this.raw ?? [];
 		let sent = 0;
-		const body = new ReadableStream<Uint8Array>({
+		return new ReadableStream<Uint8Array>({
 			pull: async (controller) => {
-				while (sent === raw.length && !this.ended) await this.whenChanged();
-				if (sent < raw.length) controller.enqueue(raw[sent++] as Buffer);
+				while (sent === this.chunks.length && !this.ended) await this.whenChanged();
+				if (sent < this.chunks.length) controller.enqueue(this.chunks[sent++] as Buffer);
 				else if (this.error !== undefined) controller.error(this.error);
 				else controller.close();
 			},
 		});
-		return { body, gzip: false };
 	}
-}
-
-/** A stream of chunks all made already. */
-function fromChunks(chunks: readonly Buffer[]): ReadableStream<Uint8Array> {
-	let sent = 0;
-	return new ReadableStream<Uint8Array>({
-		pull(controller) {
-			if (sent < chunks.length) controller.enqueue(chunks[sent++] as Buffer);
-			else controller.close();
-		},
-	});
 }
 
 /** What identifies a version of a session's file: undefined for a session not in a file, or one gone. */
@@ -223,20 +184,15 @@ export class PageDataCache {
 		const session = await this.opener.read(row);
 		try {
 			const records = await pageRecords(session);
-			await jsonlBatches(records.header, records.entries, async (batch) => {
-				build.add(batch);
-				// A turn of the event loop: the answers reading this build send the batch.
-				await new Promise(setImmediate);
-			});
+			await gzipRecords(records.header, records.entries, SERVE_GZIP_LEVEL, (chunk) => build.add(chunk));
 			build.finish(records.view());
+			this.evict(build);
 		} catch (error) {
 			this.builds.delete(build.id);
 			throw error;
 		} finally {
 			await session.close();
 		}
-		await build.compress(SERVE_GZIP_LEVEL);
-		this.evict(build);
 	}
 
 	private touch(build: PageBuild): void {
@@ -261,16 +217,17 @@ export class PageDataCache {
 }
 
 /**
- * The answer to the records' request: the build's gzip with `Content-Encoding: gzip` once it
- * is compressed (inflated here for a client that does not accept gzip), else its text as it is
- * read; `X-Session-Build` names the build (its view options are asked for by it).
+ * The answer to the records' request: the build's gzip stream as it is made, with
+ * `Content-Encoding: gzip` for a client that accepts it (every browser), inflated here for one
+ * that does not; `X-Session-Build` names the build (its view options are asked for by it).
  */
 export function recordsResponse(c: Context, build: PageBuild): Response {
 	const accepts = /\bgzip\b/.test(c.req.header("accept-encoding") ?? "");
-	const { body, gzip } = build.stream();
+	const gzip = build.stream();
+	const body = accepts ? gzip : gzip.pipeThrough<Uint8Array>(new DecompressionStream("gzip"));
 	c.header("Content-Type", "application/x-ndjson; charset=utf-8");
 	c.header("Cache-Control", "no-store");
 	c.header("X-Session-Build", build.id);
-	if (gzip && accepts) c.header("Content-Encoding", "gzip");
-	return c.body(gzip && !accepts ? body.pipeThrough<Uint8Array>(new DecompressionStream("gzip")) : body);
+	if (accepts) c.header("Content-Encoding", "gzip");
+	return c.body(body);
 }

@@ -124,10 +124,12 @@ export async function encodeRecordsInPieces(
 }
 
 /**
- * The records as JSONL ({@link jsonlBatches}), gzip-compressed, handed to `onChunk` as the
- * compressor gives them. With records read as they are reached (`Session.walkEntryLines`), a
- * large session costs its compressed bytes, not every record, the whole JSONL text and its
- * gzip besides.
+ * The records as JSONL (header first, one record a line), gzip-compressed, handed to
+ * `onChunk` as the compressor gives them: each record is made JSON when the iteration reaches
+ * it. With records read as they are reached (`Session.walkEntries`), a large session costs its
+ * compressed bytes, not every record, the whole JSONL text and its gzip besides. A record
+ * given as bytes is a JSON text already, UTF-8 (the stored line the record was parsed from,
+ * `Session.walkEntryLines`), and is written as it is.
  *
  * gzip runs on libuv's thread pool beside this loop: each batch is handed over whole (an output
  * buffer of {@link GZIP_CHUNK}, so one job compresses one batch), up to {@link GZIP_AHEAD}
@@ -151,60 +153,43 @@ export async function gzipRecords(
 	const gzip = createGzip(options);
 	gzip.on("data", onChunk);
 	try {
-		await jsonlBatches(header, records, async (batch) => {
+		// Lines are handed over about 1 MiB at a time: one write per record would cost more than
+		// it compresses. Records made JSON here gather as text; stored lines join as they are.
+		let text = `${JSON.stringify(header)}\n`;
+		const parts: Uint8Array[] = [];
+		let size = 0;
+		const takeText = () => {
+			if (text === "") return;
+			const bytes = Buffer.from(text, "utf8");
+			parts.push(bytes);
+			size += bytes.length;
+			text = "";
+		};
+		for (const record of records) {
+			if (record instanceof Uint8Array) {
+				takeText();
+				parts.push(record, NEWLINE);
+				size += record.length + 1;
+			} else {
+				text += `${JSON.stringify(record)}\n`;
+				if (text.length >= GZIP_BATCH) takeText();
+			}
+			if (size < GZIP_BATCH) continue;
+			const batch = Buffer.concat(parts, size);
+			parts.length = 0;
+			size = 0;
 			if (!gzip.write(batch)) await once(gzip, "drain");
 			// A turn of the event loop: the job that finished hands gzip its next batch.
 			else await new Promise(setImmediate);
-		});
+		}
+		takeText();
 		const ended = once(gzip, "end");
-		gzip.end();
+		gzip.end(Buffer.concat(parts, size));
 		await ended;
 	} catch (error) {
 		gzip.destroy();
 		throw error;
 	}
-}
-
-/**
- * The records as JSONL (header first, one record a line) in batches of about
- * {@link GZIP_BATCH} bytes, each handed to `onBatch` (awaited) as the iteration fills it: each
- * record is made JSON when the iteration reaches it; a record given as bytes is a JSON text
- * already, UTF-8 (the stored line it was parsed from), and is joined as it is. One write per
- * record would cost more than it carries.
- */
-export async function jsonlBatches(
-	header: SessionHeader,
-	records: Iterable<object | Uint8Array>,
-	onBatch: (batch: Buffer) => Promise<void> | void,
-): Promise<void> {
-	// Records made JSON here gather as text; stored lines join as they are.
-	let text = `${JSON.stringify(header)}\n`;
-	const parts: Uint8Array[] = [];
-	let size = 0;
-	const takeText = () => {
-		if (text === "") return;
-		const bytes = Buffer.from(text, "utf8");
-		parts.push(bytes);
-		size += bytes.length;
-		text = "";
-	};
-	for (const record of records) {
-		if (record instanceof Uint8Array) {
-			takeText();
-			parts.push(record, NEWLINE);
-			size += record.length + 1;
-		} else {
-			text += `${JSON.stringify(record)}\n`;
-			if (text.length >= GZIP_BATCH) takeText();
-		}
-		if (size < GZIP_BATCH) continue;
-		const batch = Buffer.concat(parts, size);
-		parts.length = 0;
-		size = 0;
-		await onBatch(batch);
-	}
-	takeText();
-	if (size > 0) await onBatch(Buffer.concat(parts, size));
 }
 
 /** Bytes of JSONL text given to the gzip stream at a time (see {@link encodeRecordsInPieces}). */
