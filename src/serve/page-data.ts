@@ -169,9 +169,11 @@ export class PageDataCache {
 			}
 		}
 		const build = new PageBuild(randomBytes(9).toString("base64url"), row.key, fingerprint);
-		// An older version of the same session is not asked for again: its page reads on from its tail.
+		// An older version of the same session (any earlier build of one not in a file) is not asked
+		// for again: its page reads on from its tail.
 		for (const old of [...this.builds.values()])
-			if (old.key === row.key && old.ended && old.fingerprint !== fingerprint) this.builds.delete(old.id);
+			if (old.key === row.key && old.ended && (fingerprint === undefined || old.fingerprint !== fingerprint))
+				this.builds.delete(old.id);
 		this.builds.set(build.id, build);
 		build.setStarter(() => {
 			this.run(row, build).catch((error: unknown) => build.fail(error));

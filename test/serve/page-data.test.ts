@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { gunzipSync } from "node:zlib";
 import { chromium } from "playwright-core";
-import { directorySource } from "../../src/catalog/catalog-index/index.js";
+import { directorySource, storeSource } from "../../src/catalog/catalog-index/index.js";
 import { exportSessionHtml, Session } from "../../src/index.js";
 import type { IndexedSession } from "../../src/serve/catalog.js";
 import { keyOf } from "../../src/serve/catalog.js";
@@ -271,5 +271,29 @@ describe("PageDataCache: builds kept and dropped", () => {
 		const text = gunzipSync(Buffer.concat(fresh.chunks)).toString("utf8");
 		assert.equal(text.trim().split("\n").length, 1 + 201, "the header and every entry");
 		assert.match(text, /"appended"/);
+	});
+
+	test("a session not in a file (SQLite) is built for each page, the earlier build dropped once the next ends", async () => {
+		const db = join(dir, "sessions.sqlite");
+		const session = await Session.create({ location: `sqlite:${db}`, cwd: PROJECT });
+		await session.appendMessage(userAt("stored in SQLite", new Date().toISOString()));
+		const location = session.location;
+		await session.close();
+		const source = storeSource(`sqlite:${db}`);
+		const cache = new PageDataCache(new SessionOpener([source]));
+		const row = { key: keyOf(location), location, source: source.name, writable: true } as IndexedSession;
+		const finished = async () => {
+			const build = await cache.start(row);
+			while (!build.ended) await build.whenChanged();
+			assert.equal(build.error, undefined);
+			return build;
+		};
+		const first = await finished();
+		assert.equal(first.fingerprint, undefined);
+		assert.match(gunzipSync(Buffer.concat(first.chunks)).toString("utf8"), /stored in SQLite/);
+		const second = await finished();
+		assert.notEqual(second, first, "no version to compare: built again");
+		assert.equal(cache.byId(first.id), undefined, "the earlier build dropped");
+		assert.equal(cache.byId(second.id), second);
 	});
 });
