@@ -497,7 +497,7 @@ export function layOutTree(roots: readonly SessionTreeNode[], options: TreeLayou
 
 /**
  * The row that carries the leaf marker: the leaf, or, when the filter hides it, its nearest
- * shown ancestor (as pi selects that one). @internal
+ * shown ancestor (as pi selects that one); null when none is shown. @internal
  */
 export function shownAncestor(
 	byId: ReadonlyMap<string, SessionTreeNode>,
@@ -505,7 +505,10 @@ export function shownAncestor(
 	isShown: (id: string) => boolean,
 ): string | null {
 	let at = leafId;
-	while (at !== null && !isShown(at)) {
+	// A walk of more steps than there are nodes went round: parent ids that name each other in a
+	// circle (nodes a caller made, or a damaged file), none of them shown. (It looped for ever.)
+	for (let steps = 0; at !== null && !isShown(at); steps++) {
+		if (steps > byId.size) return null;
 		const node = byId.get(at);
 		at = node ? viewParentId(node) : null;
 	}

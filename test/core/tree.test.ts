@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
+import fc from "fast-check";
 import {
 	isSessionTreeError,
 	resolveIdPrefix,
@@ -61,6 +62,44 @@ describe("SessionTree", () => {
 		assert.deepEqual(
 			tree.flatten().map((r) => r.entry.id),
 			["aaaaaaaa", "cccccccc", "bbbbbbbb"],
+		);
+	});
+
+	test("siblings in the order of the reference sort, whether written in order or not, with invalid instants", () => {
+		// The expectation is pi's own rule, written here independently: a stable
+		// Array.prototype.sort by the difference of Date.parse (NaN compares as equal). The tree
+		// skips the sort when the instants it can read already ascend; these cases hold runs in
+		// order, out of order, equal, and unreadable timestamps between them.
+		const stamps = [
+			"2026-01-01T00:00:00.000Z",
+			"2026-01-01T00:00:01.000Z",
+			"2026-01-01T02:00:00.500+02:00",
+			"2026-01-02T00:00:00Z",
+			"not a time",
+			"",
+		];
+		fc.assert(
+			fc.property(fc.array(fc.nat({ max: stamps.length - 1 }), { minLength: 1, maxLength: 12 }), (picks) => {
+				const tree = SessionTree.empty(header);
+				tree.insert(entry("root0000", null));
+				const written = picks.map((pick, i) => ({ id: hex(i + 1), timestamp: stamps[pick] as string }));
+				for (const child of written) tree.insert(entry(child.id, "root0000", child.timestamp));
+				const expected = [...written]
+					.sort((a, b) => Date.parse(a.timestamp) - Date.parse(b.timestamp))
+					.map((child) => child.id);
+				assert.deepEqual(
+					tree.getTree()[0]?.children.map((node) => node.entry.id),
+					expected,
+				);
+				assert.deepEqual(
+					tree
+						.flatten()
+						.slice(1)
+						.map((row) => row.entry.id),
+					expected,
+				);
+			}),
+			{ numRuns: 400 },
 		);
 	});
 

@@ -105,6 +105,15 @@ function assertSameAsFresh(
 	what: string,
 ): void {
 	const fresh = layoutTree(roots, { ...options, leafId });
+	// `has` of every id of the tree (and one that is not in it) as the fresh layout's set answers.
+	const ids = ["no-such-id"];
+	const stack = [...roots];
+	for (let node = stack.pop(); node; node = stack.pop()) {
+		ids.push(viewId(node));
+		stack.push(...node.children);
+	}
+	const onPath = (layout: TreeLayout) => ids.filter((id) => layout.active.has(id));
+	assert.deepEqual(onPath(kept.layout), onPath(fresh), `${what}: active.has`);
 	assert.deepEqual(plainLayout(kept.layout), plainLayout(fresh), what);
 }
 
@@ -140,6 +149,45 @@ test("after every change of the leaf, the layout is a fresh layoutTree's (random
 	}
 	// The leaf's own row came and went (an assistant message without text) often enough to test it.
 	assert.ok(toggled > 500, `entries shown or hidden by a change of the leaf: ${toggled}`);
+});
+
+test("entries whose parent ids are not their tree's (missing, another branch, going round): the active path as a fresh layout's", () => {
+	// The kept active path is changed in place from one leaf to the next; where the parent ids
+	// the entries declare go round (a damaged file read leniently), it must be made afresh. The
+	// expectation is a fresh layoutTree with that leaf (its own walk up the declared parents).
+	let circular = 0;
+	for (let seed = 1; seed <= 300; seed++) {
+		const { pick, roots, any } = randomCase(seed);
+		const byId = new Map<string, SessionTreeNode>();
+		const stack = [...roots];
+		for (let node = stack.pop(); node; node = stack.pop()) {
+			byId.set(node.entry.id, node);
+			stack.push(...node.children);
+		}
+		for (let k = Math.floor(pick() * 4); k > 0; k--) {
+			const node = byId.get(any()) as SessionTreeNode;
+			(node.entry as { parentId: string | null }).parentId = pick() < 0.2 ? "no-such-id" : any();
+		}
+		for (const node of byId.values()) {
+			const seen = new Set<string>();
+			let id: string | null = node.entry.id;
+			while (id !== null && !seen.has(id)) {
+				seen.add(id);
+				id = byId.get(id)?.entry.parentId ?? null;
+			}
+			if (id !== null) circular++;
+		}
+		const options: TreeLayoutOptions = pick() < 0.5 ? {} : { filter: "all" };
+		const first = any();
+		const kept = new LeafLayout(roots, { ...options, leafId: first });
+		assertSameAsFresh(roots, kept, options, first, `seed ${seed}, first leaf`);
+		for (let step = 0; step < 12; step++) {
+			const leaf = pick() < 0.05 ? null : any();
+			kept.setLeaf(leaf);
+			assertSameAsFresh(roots, kept, options, leaf, `seed ${seed}, step ${step}, leaf ${leaf}`);
+		}
+	}
+	assert.ok(circular > 100, `entries whose walk up goes round: ${circular}`);
 });
 
 test("layouts of one tree sharing an index (TreeLayoutOptions.index) are fresh layouts (random filters, leaves, from)", () => {
