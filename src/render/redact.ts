@@ -254,9 +254,25 @@ const RULES: readonly Rule[] = [
  * Something every match of every rule above contains (so this, {@link SERVICE_CANDIDATE} and
  * {@link hasHexRun} find a superset of their matches): a string without any of it holds no
  * secret and is returned after these scans, instead of one scan per rule. Session text is mostly such strings; the 125 MB of a
- * 100,000-entry session are redacted several times faster for it.
+ * 100,000-entry session are redacted several times faster for it. Scanned as part of
+ * {@link CANDIDATE}; kept as written, one alternative per rule, for the test that holds
+ * {@link CANDIDATE} to the pair.
+ * @internal
  */
-const ANY_CANDIDATE = /eyJ|sk-|k_(?:live|test)_|gh[pousr]_|github_pat_|xox|AIza|A[KS]IA|secret|:\/\/|bearer|basic/i;
+export const ANY_CANDIDATE =
+	/eyJ|sk-|k_(?:live|test)_|gh[pousr]_|github_pat_|xox|AIza|A[KS]IA|secret|:\/\/|bearer|basic/i;
+
+/**
+ * {@link ANY_CANDIDATE} or {@link SERVICE_CANDIDATE}, in one expression whose alternatives are
+ * grouped by their first letter: the same strings match (a property test holds the two to the
+ * pair), and a string that holds neither (most of a session's text) is scanned once instead of
+ * twice, with one letter looked at where it was every alternative. The two pre-tests were 0.7
+ * of the 3.5 s a CPU profile of `session-tree html` of a 100,000-entry session took; this one
+ * scans the same 97 million characters in 0.31 s against 0.70 s.
+ * @internal
+ */
+export const CANDIDATE =
+	/a(?:iza|[ks]ia|pi_org_|pi_?key|ccess_?key|uth_?key|ccountkey|ge-secret)|s(?:k-|ecret|g\.|hp|haredaccesskey|ig=)|k_(?:live|test)_|g(?:h[pousr]_|ithub_pat_|l[a-z]{1,4}t?-|ocspx-)|xox|:(?:\/\/|aa)|b(?:earer|asic)|eyj|hf_|npm_|p(?:ypi-|assw|assphrase|rivate_?key)|do[opr]_v1_|token|credential/i;
 
 /** Shortest run of hexadecimal digits a candidate holds (`hex-secret`, and the hex of `shp…_`). */
 const HEX_RUN = 32;
@@ -361,7 +377,7 @@ function redactPrivateKeys(text: string, counts: RedactionCounts | undefined): s
 export function redactText(text: string, counts?: RedactionCounts): string {
 	if (text.length < MIN_SECRET_LENGTH) return text;
 	let out = redactPrivateKeys(text, counts);
-	if (!ANY_CANDIDATE.test(out) && !SERVICE_CANDIDATE.test(out) && !hasHexRun(out)) return out;
+	if (!CANDIDATE.test(out) && !hasHexRun(out)) return out;
 	for (const rule of RULES) if (mayMatch(rule, out)) out = applyRule(out, rule, counts);
 	return out;
 }

@@ -10,6 +10,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import fc from "fast-check";
 import {
+	ANY_CANDIDATE,
+	CANDIDATE,
 	formatCounts,
 	hasHexRun,
 	holdsSecret,
@@ -21,6 +23,7 @@ import {
 	redactText,
 	redactTextEveryRule,
 } from "../../src/render/redact.js";
+import { SERVICE_CANDIDATE } from "../../src/render/redact-services.js";
 
 // ---- fake secrets ------------------------------------------------------------------------------
 
@@ -1016,4 +1019,89 @@ test("property: holdsSecret is false only for records redactRecords gives back u
 	const cyclic: { self?: unknown } = {};
 	cyclic.self = cyclic;
 	assert.equal(holdsSecret(cyclic), true);
+});
+
+test("the one-scan pre-test (CANDIDATE) matches exactly the strings ANY_CANDIDATE or SERVICE_CANDIDATE match", () => {
+	// The reference is the two expressions as written (one alternative per rule); the text is
+	// made of pieces of every alternative, cut and in mixed case, so that near misses (a piece
+	// without its last letter, `gl` + five letters + `-`) are tried as often as matches.
+	const literals = [
+		"eyJ",
+		"sk-",
+		"k_live_",
+		"k_test_",
+		"ghp_",
+		"gho_",
+		"ghu_",
+		"ghs_",
+		"ghr_",
+		"github_pat_",
+		"xox",
+		"AIza",
+		"AKIA",
+		"ASIA",
+		"secret",
+		"://",
+		"bearer",
+		"basic",
+		"hf_",
+		"api_org_",
+		"npm_",
+		"glpat-",
+		"glsoat-",
+		"glabct-",
+		"gla-",
+		"glabcde-",
+		"pypi-",
+		"SG.",
+		"shp",
+		"doo_v1_",
+		"dop_v1_",
+		"dor_v1_",
+		"GOCSPX-",
+		":AA",
+		"AGE-SECRET",
+		"accountkey",
+		"sharedaccesskey",
+		"sig=",
+		"passw",
+		"passphrase",
+		"token",
+		"apikey",
+		"api_key",
+		"accesskey",
+		"access_key",
+		"privatekey",
+		"private_key",
+		"authkey",
+		"auth_key",
+		"credential",
+	];
+	const pieces = literals.flatMap((literal) => [literal, literal.slice(0, -1), literal.slice(1)]);
+	const mixCase = (text: string, mask: number) =>
+		[...text].map((c, i) => ((mask >> (i % 30)) & 1 ? c.toUpperCase() : c.toLowerCase())).join("");
+	let matched = 0;
+	let runs = 0;
+	fc.assert(
+		fc.property(
+			fc.array(fc.oneof(fc.constantFrom(...pieces), fc.constantFrom(" ", "_", "-", "a", "Z", "é", "\n")), {
+				maxLength: 8,
+			}),
+			fc.nat(),
+			(parts, mask) => {
+				const text = mixCase(parts.join(""), mask);
+				const expected = ANY_CANDIDATE.test(text) || SERVICE_CANDIDATE.test(text);
+				assert.equal(CANDIDATE.test(text), expected, JSON.stringify(text));
+				runs++;
+				if (expected) matched++;
+			},
+		),
+		{ numRuns: 5000 },
+	);
+	// Both answers came often enough for the comparison to mean something.
+	assert.ok(matched > runs / 10 && matched < runs - runs / 10, `matched ${matched} of ${runs}`);
+	// And each piece alone (`glabcde-` is a near miss: five letters where four are the most).
+	for (const literal of literals) {
+		assert.equal(CANDIDATE.test(literal), ANY_CANDIDATE.test(literal) || SERVICE_CANDIDATE.test(literal), literal);
+	}
 });
