@@ -295,10 +295,8 @@ function anyPutAway(starts: readonly SessionTreeNode[]): boolean {
 
 /** The ids of every node below `starts` (and theirs), as a set made the first time it is read. */
 function lazySubtreeIds(starts: readonly SessionTreeNode[]): ReadonlySet<string> {
-	let ids: Set<string> | undefined;
-	const made = (): Set<string> => {
-		if (ids) return ids;
-		ids = new Set<string>();
+	return lazyIds(() => {
+		const ids = new Set<string>();
 		const stack = [...starts];
 		for (let node = stack.pop(); node; node = stack.pop()) {
 			ids.add(viewId(node));
@@ -306,20 +304,33 @@ function lazySubtreeIds(starts: readonly SessionTreeNode[]): ReadonlySet<string>
 			for (let k = 0; k < children.length; k++) stack.push(children[k] as SessionTreeNode);
 		}
 		return ids;
+	});
+}
+
+/**
+ * A set of ids that `make` makes the first time it is read; `has`, when given, answers
+ * membership without making it (it must answer as the made set would). @internal
+ */
+export function lazyIds(make: () => Set<string>, has?: (id: string) => boolean): ReadonlySet<string> {
+	let ids: Set<string> | undefined;
+	const made = (): Set<string> => {
+		ids ??= make();
+		return ids;
 	};
-	return {
+	const set: ReadonlySet<string> = {
 		get size() {
 			return made().size;
 		},
-		has: (id) => made().has(id),
+		has: has ?? ((id) => made().has(id)),
 		forEach: (each, thisArg) => {
-			for (const id of made()) each.call(thisArg, id, id, made());
+			for (const id of made()) each.call(thisArg, id, id, set);
 		},
 		entries: () => made().entries(),
 		keys: () => made().keys(),
 		values: () => made().values(),
 		[Symbol.iterator]: () => made()[Symbol.iterator](),
 	};
+	return set;
 }
 
 /** Ids on the path from the root to `leafId` (none for null or an id not in `byId`). */

@@ -29,6 +29,7 @@ import {
 	indexTreeNodes,
 	isPutAway,
 	layOutTree,
+	lazyIds,
 	rowRules,
 	shownAncestor,
 	showsArchived,
@@ -53,55 +54,6 @@ const EXIT = { entry: undefined, children: [] } as unknown as SessionTreeNode;
 interface TreeSpans {
 	readonly start: ReadonlyMap<string, number>;
 	readonly end: Int32Array;
-}
-
-/**
- * The path from the root to a leaf as a set: an id is on it when its span holds the leaf's
- * position. Its size and its ids in order (read rarely: the views ask `has`) are those of the
- * set `walk` makes, the first time they are read.
- */
-class SpanPath implements ReadonlySet<string> {
-	#ids: Set<string> | undefined;
-
-	constructor(
-		private readonly spans: TreeSpans,
-		private readonly leaf: number,
-		private readonly walk: () => Set<string>,
-	) {}
-
-	has(id: string): boolean {
-		const at = this.spans.start.get(id);
-		return at !== undefined && at <= this.leaf && this.leaf < (this.spans.end[at] as number);
-	}
-
-	private get ids(): Set<string> {
-		this.#ids ??= this.walk();
-		return this.#ids;
-	}
-
-	get size(): number {
-		return this.ids.size;
-	}
-
-	forEach(each: (value: string, key: string, set: ReadonlySet<string>) => void, thisArg?: unknown): void {
-		for (const id of this.ids) each.call(thisArg, id, id, this);
-	}
-
-	entries(): SetIterator<[string, string]> {
-		return this.ids.entries();
-	}
-
-	keys(): SetIterator<string> {
-		return this.ids.keys();
-	}
-
-	values(): SetIterator<string> {
-		return this.ids.values();
-	}
-
-	[Symbol.iterator](): SetIterator<string> {
-		return this.ids[Symbol.iterator]();
-	}
 }
 
 /**
@@ -169,8 +121,17 @@ export class LeafLayout {
 		const byId = this.index();
 		const spans = this.treeSpans();
 		if (spans === null) return activePathIds(byId, leafId);
-		const at = leafId === null ? undefined : spans.start.get(leafId);
-		return at === undefined ? NO_IDS : new SpanPath(spans, at, () => activePathIds(byId, leafId));
+		const leaf = leafId === null ? undefined : spans.start.get(leafId);
+		if (leaf === undefined) return NO_IDS;
+		// An id is on the path when its span holds the leaf's position; the set itself (its size,
+		// its ids in order) is made only if read, which no view does.
+		return lazyIds(
+			() => activePathIds(byId, leafId),
+			(id) => {
+				const at = spans.start.get(id);
+				return at !== undefined && at <= leaf && leaf < (spans.end[at] as number);
+			},
+		);
 	}
 
 	/**
