@@ -249,8 +249,9 @@ export function filterTree(
  * node is shown as it is: the nodes themselves stand for their copies (same entry, same
  * children, same keys), and the ids shown are gathered only when asked for (`shown` is then a
  * set made on its first use). A walk that only reads types and ids is the whole cost.
+ * @internal
  */
-function buildView(
+export function buildView(
 	starts: readonly SessionTreeNode[],
 	show: ((node: SessionTreeNode) => boolean) | undefined,
 	always: string | undefined,

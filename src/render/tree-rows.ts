@@ -115,8 +115,8 @@ export interface Pending {
 	depth: number;
 }
 
-/** The prefixes of the children of one fork (all but the last share theirs). */
-interface ForkPrefixes {
+/** The prefixes of the children of one fork (all but the last share theirs). @internal */
+export interface ForkPrefixes {
 	branchLine: string;
 	branchChild: string;
 	branchTail: string;
@@ -149,7 +149,8 @@ function keepLast(clip: number | undefined, text: string): string {
 	return clip === undefined || text.length <= clip ? text : text.slice(text.length - clip);
 }
 
-function forkPrefixes(clip: number | undefined, child: string, tail: string, levels: number): ForkPrefixes {
+/** The prefixes of the children of a fork whose own children's indentation is `child` (`tail`, `levels`). @internal */
+export function forkPrefixes(clip: number | undefined, child: string, tail: string, levels: number): ForkPrefixes {
 	if (clip === undefined) {
 		return {
 			branchLine: child + TREE_BRANCH,
@@ -210,13 +211,25 @@ export function isCollapsedIn(rules: RowRules, node: SessionTreeNode): boolean {
 	return rules.collapsed !== undefined && node.children.length > 0 && rules.collapsed.has(viewId(node));
 }
 
-/** Lays out the runs on `stack` and everything below them, appending to `rows`. Iterative. @internal */
-export function layRows(rules: RowRules, stack: Pending[], rows: TreeLayoutRow[]): void {
+/**
+ * Lays out the runs on `stack` and everything below them, appending to `rows`; with `enough`,
+ * stops once it says so after a run (what is left stays on `stack`). Iterative. @internal
+ */
+export function layRows(
+	rules: RowRules,
+	stack: Pending[],
+	rows: TreeLayoutRow[],
+	enough?: (rows: readonly TreeLayoutRow[]) => boolean,
+): void {
 	const { maxDepth, leafShownAt, active } = rules;
 	const isCollapsed = (node: SessionTreeNode) => isCollapsedIn(rules, node);
 	const keep = (node: SessionTreeNode) => node.label !== undefined || viewId(node) === leafShownAt;
 	const run: SessionTreeNode[] = [];
 	for (let item = stack.pop(); item; item = stack.pop()) {
+		if (enough?.(rows)) {
+			stack.push(item);
+			return;
+		}
 		const { linePrefix, childPrefix } = item;
 		// The straight run starting here: every later entry is its predecessor's only child.
 		run.length = 0;

@@ -1,0 +1,314 @@
+/**
+ * The rows of a tree's layout around its leaf, made without laying out the whole tree: what
+ * `browse` draws first, while the whole layout (every row, to count and scroll them) is made.
+ *
+ * `layoutTree` lays out every node, and under a filter it first needs pi's rule decided for
+ * every message (for the bench's 100,000-entry session, 0.5 s of byte scans and 0.33 s of layout
+ * after a 0.5 s open). The rows around the leaf depend on much less: the shown path above the
+ * leaf for some rows, the forks of the path (which of them hold a shown entry off the path, and
+ * on which side), and the subtrees near the leaf. So:
+ *
+ * 1. The path from the root to the leaf is read through the parents (the index's, checked
+ *    against the parents the entries declare: any difference and no window is made).
+ * 2. `top`: the shown entry `above` shown entries above the row of the leaf (the leaf, or its
+ *    nearest shown ancestor). The rows from `top` down to the leaf are at least `above`.
+ * 3. The indentation of `top` is what every fork above it makes of it. A fork in the shown tree
+ *    is a shown path entry (or the roots) below which, down to the next shown path entry, some
+ *    node has a child off the path with a shown entry in its subtree; the path goes on as the
+ *    fork's last child when no such child comes after the path's (tree-rows.ts's prefixes).
+ * 4. The subtree of `top` is laid out as `layoutTree` lays it out, until `below` rows after the
+ *    leaf are made; when it ends before, the forks' later children follow, nearest fork first.
+ *
+ * Only the entries these steps look at are decided (from their bytes when unparsed); past a
+ * budget, or when the leaf is too near the top, no window is made and the caller lays out the
+ * whole tree. Options other than the leaf, the filter and `archived` are not taken. A property
+ * test holds the window to the whole layout's rows around the leaf (test/render/tree-window).
+ */
+
+import { TreeNode } from "../core/tree-node.js";
+import { viewId, viewNodeOf, viewParentId } from "../core/tree-view.js";
+import type { SessionTreeNode } from "../core/types.js";
+import { buildView, isPutAway, rowRules, showsArchived, type TreeFilter, treeFilterShows } from "./tree-layout.js";
+import { type ForkPrefixes, forkPrefixes, layRows, type Pending, type TreeLayoutRow } from "./tree-rows.js";
+
+/** What {@link layoutWindow} lays out. */
+export interface TreeWindowOptions {
+	/** The leaf: the window is around its row. */
+	readonly leafId: string;
+	readonly filter?: TreeFilter | undefined;
+	readonly archived?: "hide" | "show" | undefined;
+	/** Each entry's parent in the tree (null for a root, undefined for an id not in it). */
+	parentOf(id: string): string | null | undefined;
+}
+
+/** Rows of `layoutTree` around the leaf's row. */
+export interface TreeWindow {
+	/** Consecutive rows of the whole layout. */
+	readonly rows: TreeLayoutRow[];
+	/** The index in {@link rows} of the row that carries the leaf marker. */
+	readonly leafRow: number;
+	/** As `TreeLayout.leafShownAt`. */
+	readonly leafShownAt: string;
+	/** As `TreeLayout.active`: the ids on the path from the root to the leaf. */
+	readonly active: ReadonlySet<string>;
+}
+
+/** Entries decided before the window is given up (the caller then lays out the whole tree). */
+export const WINDOW_BUDGET = 20_000;
+
+/** Thrown inside when the budget is spent. */
+class OverBudget extends Error {}
+
+/** A fork of the shown tree on the path (step 3 of the module's comment). */
+interface PathFork {
+	/** The prefixes of its children. */
+	readonly prefixes: ForkPrefixes;
+	/** The path goes on as its last child. */
+	readonly last: boolean;
+	/** Levels of indentation of its children. */
+	readonly levels: number;
+	/** The path's nodes (indexes) below it, down to the next shown one, with a child off the path holding a shown entry. */
+	readonly nodes: number[];
+}
+
+/**
+ * The rows of `layoutTree(roots, { leafId, filter, archived })` from `above` rows before the
+ * leaf's row to `below` rows after it (fewer where the layout ends), or undefined when it is
+ * not made that way (see the module's comment): lay out the whole tree then.
+ */
+export function layoutWindow(
+	roots: readonly SessionTreeNode[],
+	options: TreeWindowOptions,
+	above: number,
+	below: number,
+): TreeWindow | undefined {
+	try {
+		return makeWindow(roots, options, Math.max(0, Math.floor(above)), Math.max(0, Math.floor(below)));
+	} catch (error) {
+		if (error instanceof OverBudget) return undefined;
+		throw error;
+	}
+}
+
+function makeWindow(
+	roots: readonly SessionTreeNode[],
+	options: TreeWindowOptions,
+	above: number,
+	below: number,
+): TreeWindow | undefined {
+	const { leafId, filter } = options;
+	const hide = !showsArchived(filter, options.archived);
+	const active = pathIds(leafId, options.parentOf);
+	if (active === undefined) return undefined;
+	const path = pathNodes(roots, active.ids);
+	if (path === undefined) return undefined;
+
+	let decided = 0;
+	const shows = (node: SessionTreeNode): boolean => {
+		if (filter === undefined) return true;
+		if (++decided > WINDOW_BUDGET) throw new OverBudget();
+		const behind = viewNodeOf(node);
+		// From its bytes, as decideAssistantsShown does for the whole layout (no body kept).
+		if (behind instanceof TreeNode && behind.type === "message" && behind.role !== undefined && !behind.loaded) {
+			TreeNode.decideShown([behind]);
+		}
+		return treeFilterShows(node, filter, leafId);
+	};
+	/** Whether the subtree of `node` holds a shown entry (put-away branches hold none). */
+	const holdsShown = (node: SessionTreeNode): boolean => {
+		const stack = [node];
+		for (let next = stack.pop(); next; next = stack.pop()) {
+			if (hide && isPutAway(next)) continue;
+			if (shows(next)) return true;
+			const { children } = next;
+			for (let k = children.length - 1; k >= 0; k--) stack.push(children[k] as SessionTreeNode);
+		}
+		return false;
+	};
+
+	// A put-away entry on the path hides the rest of it.
+	let end = path.length;
+	if (hide) {
+		for (let i = 0; i < path.length; i++) {
+			if (isPutAway(path[i] as SessionTreeNode)) {
+				end = i;
+				break;
+			}
+		}
+	}
+	// The nearest shown path entry at or above each index (-1: none, the roots), found on demand.
+	const owners = new Map<number, number>();
+	const ownerOf = (index: number): number => {
+		const walked: number[] = [];
+		let at = index;
+		let owner = -1;
+		for (; at >= 0; at--) {
+			const known = owners.get(at);
+			if (known !== undefined) {
+				owner = known;
+				break;
+			}
+			if (shows(path[at] as SessionTreeNode)) {
+				owner = at;
+				break;
+			}
+			walked.push(at);
+		}
+		for (const i of walked) owners.set(i, owner);
+		owners.set(index, owner);
+		return owner;
+	};
+
+	const leafAt = ownerOf(end - 1);
+	if (leafAt < 0) return undefined;
+	// Step 2: `above` shown entries above the leaf's row; too near the top: no window.
+	let top = leafAt;
+	for (let count = 0; count < above; count++) {
+		top = ownerOf(top - 1);
+		if (top < 0) return undefined;
+	}
+
+	// Step 3: the forks above `top`, root first.
+	const forks = new Map<number, { nodes: number[]; after: boolean }>();
+	for (let i = -1; i < top; i++) {
+		const children = i < 0 ? roots : (path[i] as SessionTreeNode).children;
+		if (children.length < 2) continue;
+		const onPath = path[i + 1] as SessionTreeNode;
+		let before = false;
+		let after = false;
+		let passed = false;
+		for (const child of children) {
+			if (child === onPath) {
+				passed = true;
+				continue;
+			}
+			if (passed ? after : before) continue;
+			if (!holdsShown(child)) continue;
+			if (passed) after = true;
+			else before = true;
+		}
+		if (!before && !after) continue;
+		const owner = i < 0 ? -1 : ownerOf(i);
+		const fork = forks.get(owner);
+		if (fork) {
+			fork.nodes.push(i);
+			fork.after ||= after;
+		} else forks.set(owner, { nodes: [i], after });
+	}
+	const rules = rowRules({}, viewId(path[leafAt] as SessionTreeNode), active.set);
+	let childPrefix = "";
+	let childTail = "";
+	let levels = 0;
+	let linePrefix = "";
+	const pathForks: Array<[number, PathFork]> = [];
+	const topParent = ownerOf(top - 1);
+	for (const owner of [...forks.keys()].sort((a, b) => a - b)) {
+		const fork = forks.get(owner) as { nodes: number[]; after: boolean };
+		const prefixes = forkPrefixes(rules.clip, childPrefix, childTail, levels);
+		const last = !fork.after;
+		pathForks.push([owner, { prefixes, last, levels: levels + 1, nodes: fork.nodes }]);
+		childPrefix = last ? prefixes.lastChild : prefixes.branchChild;
+		childTail = last ? prefixes.lastTail : prefixes.branchTail;
+		levels++;
+		if (owner === topParent) linePrefix = last ? prefixes.lastLine : prefixes.branchLine;
+	}
+	if (forks.get(topParent) === undefined) linePrefix = childPrefix;
+
+	// Step 4: the subtree of `top`, then the forks' later children, until `below` rows follow the leaf.
+	const show = filter === undefined ? undefined : shows;
+	const leafShownAt = rules.leafShownAt as string;
+	const rows: TreeLayoutRow[] = [];
+	let leafRow = -1;
+	let scanned = 0;
+	const enough = (made: readonly TreeLayoutRow[]): boolean => {
+		for (; leafRow < 0 && scanned < made.length; scanned++) {
+			const row = made[scanned] as TreeLayoutRow;
+			if (row.kind === "entry" && viewId(row.node) === leafShownAt) leafRow = scanned;
+		}
+		return leafRow >= 0 && made.length - leafRow - 1 >= below;
+	};
+	const start = buildView([path[top] as SessionTreeNode], show, undefined, hide).roots[0];
+	if (start === undefined) return undefined;
+	const stack: Pending[] = [{ view: start, linePrefix, childPrefix, childTail, levels, depth: 0 }];
+	layRows(rules, stack, rows, enough);
+	for (let f = pathForks.length - 1; f >= 0 && !enough(rows); f--) {
+		const [, fork] = pathForks[f] as [number, PathFork];
+		if (fork.last) continue;
+		// Its children after the path's: the deepest path node's first (as the shown tree orders them).
+		const later: SessionTreeNode[] = [];
+		for (let n = fork.nodes.length - 1; n >= 0; n--) {
+			const i = fork.nodes[n] as number;
+			const children = i < 0 ? roots : (path[i] as SessionTreeNode).children;
+			const onPath = path[i + 1] as SessionTreeNode;
+			const from = children.indexOf(onPath) + 1;
+			for (let k = from; k < children.length; k++) later.push(children[k] as SessionTreeNode);
+		}
+		const shown = buildView(later, show, undefined, hide).roots;
+		const { prefixes } = fork;
+		for (let k = shown.length - 1; k >= 0; k--) {
+			const last = k === shown.length - 1;
+			stack.push({
+				view: shown[k] as SessionTreeNode,
+				linePrefix: last ? prefixes.lastLine : prefixes.branchLine,
+				childPrefix: last ? prefixes.lastChild : prefixes.branchChild,
+				childTail: last ? prefixes.lastTail : prefixes.branchTail,
+				levels: fork.levels,
+				depth: 0,
+			});
+		}
+		layRows(rules, stack, rows, enough);
+	}
+	enough(rows);
+	if (leafRow < 0) return undefined;
+	const first = Math.max(0, leafRow - above);
+	return {
+		rows: rows.slice(first, leafRow + below + 1),
+		leafRow: leafRow - first,
+		leafShownAt,
+		active: active.set,
+	};
+}
+
+/**
+ * The ids from `leafId` up to its root, root first, and as a set; undefined for an id not in
+ * the tree or parents in a circle.
+ */
+function pathIds(
+	leafId: string,
+	parentOf: (id: string) => string | null | undefined,
+): { ids: string[]; set: Set<string> } | undefined {
+	const ids: string[] = [];
+	const set = new Set<string>();
+	for (let id: string | null | undefined = leafId; id !== null; id = parentOf(id)) {
+		if (id === undefined || set.has(id)) return undefined;
+		set.add(id);
+		ids.push(id);
+	}
+	ids.reverse();
+	return { ids, set };
+}
+
+/**
+ * The nodes of the path `ids` (root first) in the tree below `roots`, or undefined when one is
+ * not there or declares another parent than the one the path went through (a tree whose
+ * parents were mended: `layoutTree`'s active path follows the declared ones).
+ */
+function pathNodes(roots: readonly SessionTreeNode[], ids: readonly string[]): SessionTreeNode[] | undefined {
+	const nodes: SessionTreeNode[] = [];
+	let children = roots;
+	let parent: string | null = null;
+	for (const id of ids) {
+		let found: SessionTreeNode | undefined;
+		for (const child of children) {
+			if (viewId(child) === id) {
+				found = child;
+				break;
+			}
+		}
+		if (found === undefined || viewParentId(found) !== parent) return undefined;
+		nodes.push(found);
+		children = found.children;
+		parent = id;
+	}
+	return nodes;
+}
