@@ -7,17 +7,9 @@
 
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ARCHIVE_CUSTOM_TYPE } from "../../src/core/archive.js";
 import { viewId } from "../../src/core/tree-view.js";
 import type { SessionEntry, SessionTreeNode } from "../../src/core/types.js";
-import {
-	layoutTree,
-	TREE_FILTERS,
-	type TreeFilter,
-	type TreeLayout,
-	type TreeLayoutOptions,
-	type TreeLayoutRow,
-} from "../../src/render/tree-layout.js";
+import { layoutTree, TREE_FILTERS, type TreeLayout, type TreeLayoutOptions } from "../../src/render/tree-layout.js";
 import { LeafLayout } from "../../src/render/tree-leaf.js";
 import { memorySession, say, toolRound } from "./helpers.js";
 import { plainRow, randomCase } from "./random-trees.js";
