@@ -6,7 +6,10 @@
  * synchronized update), so a figure is what a person waits for, whole process included:
  *
  * - first frame: from the spawn to the end of the first frame that shows the tree (the header's
- *   `N entries · row/rows`; the "reading N entries…" frame before it does not count);
+ *   `N entries · row/rows`, or `N entries · counting rows…` over the rows around the leaf drawn
+ *   before the whole layout; the "reading N entries…" frame before it does not count);
+ * - whole layout: from the spawn to the end of the first frame with the rows counted (the same
+ *   frame when the tree was laid out whole at once); keys pressed before it wait for it;
  * - key: `k` (the selection one row up), from the write of the key to the end of the frame;
  * - filter change: `f` (the next filter), each of the five in turn, then the five again (a filter
  *   shown before may have kept its rows);
@@ -58,10 +61,13 @@ const QUIET_MS = 400;
 const TIMEOUT_MS = 60_000;
 /** A query no entry of the bench files holds. */
 const NO_MATCH = "zq-no-such-text-qz";
+/** The header's count of the rows (`N entries · row/rows`): the whole layout is made. */
+const COUNTED = /entries · [\d,]+\/[\d,]+/;
 
 /** The figures of one run, milliseconds. */
 interface RunFigures {
 	firstFrame: number;
+	wholeLayout: number;
 	key: number[];
 	filter: number[];
 	filterAgain: number[];
@@ -69,11 +75,12 @@ interface RunFigures {
 	search: number[];
 }
 
-const FIGURES = ["firstFrame", "key", "filter", "filterAgain", "fold", "search"] as const;
+const FIGURES = ["firstFrame", "wholeLayout", "key", "filter", "filterAgain", "fold", "search"] as const;
 type FigureName = (typeof FIGURES)[number];
 
 const LABELS: Record<FigureName, string> = {
 	firstFrame: "first frame (spawn → tree drawn)",
+	wholeLayout: "whole layout (spawn → rows counted)",
 	key: "key (k: one row up)",
 	filter: "filter change (f, each filter once)",
 	filterAgain: "filter change (f, each filter again)",
@@ -81,7 +88,8 @@ const LABELS: Record<FigureName, string> = {
 	search: "search, no match (every entry)",
 };
 
-const TARGETS: Record<FigureName, number> = {
+/** The issue's targets; the whole layout has none of its own (the first frame's is the one). */
+const TARGETS: Partial<Record<FigureName, number>> = {
 	firstFrame: 300,
 	key: 30,
 	filter: 100,
@@ -203,7 +211,15 @@ async function runOnce(cli: string, file: string): Promise<RunFigures> {
 	const term = new Terminal(cli, file);
 	try {
 		// Any frame with the header's position (`entries · 1/N`): the tree is on the screen.
-		const firstFrame = (await term.frame("the first frame", (frame) => frame.includes("entries · "))) - term.started;
+		let counted = false;
+		const firstFrame =
+			(await term.frame("the first frame", (frame) => {
+				counted = COUNTED.test(frame);
+				return frame.includes("entries · ");
+			})) - term.started;
+		const wholeLayout = counted
+			? firstFrame
+			: (await term.frame("the whole layout", (frame) => COUNTED.test(frame))) - term.started;
 		const key: number[] = [];
 		for (let i = 0; i < 5; i++) key.push(await term.key("k", "the frame after k"));
 		const filter: number[] = [];
@@ -223,7 +239,7 @@ async function runOnce(cli: string, file: string): Promise<RunFigures> {
 		await term.type(NO_MATCH);
 		const search = [await term.key("\r", "the frame after the search", (f) => f.includes("no match"))];
 		await term.quit();
-		return { firstFrame, key, filter, filterAgain, fold, search };
+		return { firstFrame, wholeLayout, key, filter, filterAgain, fold, search };
 	} finally {
 		term.kill();
 	}
@@ -287,7 +303,7 @@ export async function runBrowse(options: BrowseBenchOptions): Promise<boolean> {
 		const row = [
 			LABELS[figure],
 			fmtMs(value),
-			`≤ ${target} ms ${value === undefined ? "" : value <= target ? "met" : "MISSED"}`,
+			target === undefined ? "—" : `≤ ${target} ms ${value === undefined ? "" : value <= target ? "met" : "MISSED"}`,
 		];
 		if (base) {
 			const before = medianOf(theirs, figure);

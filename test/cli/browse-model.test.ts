@@ -33,6 +33,8 @@ import type { SessionEntry, SessionTreeNode } from "../../src/core/types.js";
 import { Session } from "../../src/index.js";
 import { displayWidth } from "../../src/render/terminal.js";
 import { layoutTree, TREE_FILTERS } from "../../src/render/tree-layout.js";
+import { layoutWindow } from "../../src/render/tree-window.js";
+import { writeBigSession } from "./big-session.js";
 import { cli, fixture, removeTempDirs, tempDir } from "./helpers.js";
 
 after(removeTempDirs);
@@ -477,6 +479,53 @@ function facts(extra: Partial<ScreenFacts> = {}): ScreenFacts {
 		...extra,
 	};
 }
+
+describe("browse screen: the rows around the leaf first (large sessions)", () => {
+	// browse draws the rows around the leaf (render/tree-window.ts) before the whole layout: that
+	// screen must be the whole model's screen, but for the header's count. The expectation is the
+	// whole model's own screen, on a session written in pi's layout (its messages decided from
+	// their bytes), under every filter and several terminal heights.
+	test("the first screen is the whole model's but for the header, under every filter", async () => {
+		const file = join(tempDir(), "big.jsonl");
+		const { entries } = writeBigSession(file, 2_000, 3);
+		let compared = 0;
+		for (const filter of TREE_FILTERS) {
+			for (const height of [12, 24, 40]) {
+				const session = await Session.open(file);
+				const index = session.getTreeIndex();
+				const tree = paneHeights(height).tree;
+				const window = layoutWindow(
+					session.getTree(),
+					{ leafId: session.getLeafId() as string, filter, parentOf: (id) => index.getParentId(id), size: entries },
+					tree,
+					tree,
+				);
+				const whole = new BrowseModel(sourceOf(await Session.open(file)), filter);
+				whole.center(tree);
+				const screen = (m: BrowseModel) => renderScreen(m, facts({ entryCount: entries }), 100, height);
+				if (window === undefined) {
+					// Only where the leaf's row has fewer shown ancestors above it than the pane has rows.
+					const at = whole.rows.findIndex((row) => row.kind === "entry" && rowKey(row) === whole.leafShownAt);
+					const above = whole.rows.slice(0, Math.max(0, at)).filter((row) => whole.active.has(rowKey(row))).length;
+					assert.ok(above < tree, `${filter}, ${height} rows: no window with ${above} shown ancestors`);
+					await session.close();
+					continue;
+				}
+				const first = BrowseModel.around(sourceOf(session), filter, window);
+				first.center(tree);
+				assert.ok(first.partial);
+				const [head, ...rest] = screen(first);
+				const [wholeHead, ...wholeRest] = screen(whole);
+				assert.deepEqual(rest, wholeRest, `${filter}, ${height} rows`);
+				assert.match(head ?? "", / [\d,]+ entries · counting rows…$/);
+				assert.match(wholeHead ?? "", / [\d,]+ entries · [\d,]+\/[\d,]+$/);
+				compared++;
+				await session.close();
+			}
+		}
+		assert.ok(compared >= 9, `screens compared: ${compared}`);
+	});
+});
 
 describe("browse screen", () => {
 	test("80×24: a header, 13 tree rows, a rule, an 8-line preview and the footer, all 80 columns, no escapes", async () => {

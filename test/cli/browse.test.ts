@@ -19,8 +19,11 @@ import assert from "node:assert/strict";
 import { appendFileSync, copyFileSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
+import { viewId } from "../../src/core/tree-view.js";
 import { Session } from "../../src/index.js";
+import { layoutTree } from "../../src/render/tree-layout.js";
 import { haveTmux, shellQuote, stopTmuxServer, tmuxOn, tmuxSkip, WAIT_MS } from "../support/tmux.js";
+import { writeBigSession } from "./big-session.js";
 import { BIN, fixture, removeTempDirs, tempDir } from "./helpers.js";
 
 const skip = tmuxSkip;
@@ -364,6 +367,32 @@ describe("browse in a terminal (tmux)", { skip }, () => {
 		);
 		p.type("f");
 		await p.waitFor("default again", (screen) => footer(screen).startsWith("filter: default"));
+		p.type("q");
+		assert.equal((await p.exited()).code, 0);
+	});
+
+	test("a session of 7,000 entries: the rows around the leaf, then the whole layout; keys pressed meanwhile are taken", async () => {
+		// browse draws the rows around the leaf first (render/tree-window.ts) from 5,000 entries, then
+		// lays out the whole tree. Keys pressed before that are kept, not lost: three rows up from the
+		// leaf's row, as the whole layout counts rows (the expectation: layoutTree of the same file).
+		const file = join(tempDir(), "big.jsonl");
+		const { entries } = writeBigSession(file, 2_000, 5);
+		const session = await Session.open(file);
+		const whole = layoutTree(session.getTree(), { leafId: session.getLeafId(), filter: "default" });
+		await session.close();
+		const at = whole.rows.findIndex((row) => row.kind === "entry" && viewId(row.node) === whole.leafShownAt);
+		assert.ok(at >= 3 && entries >= 5_000);
+		const target = whole.rows[at - 3];
+		assert.ok(target?.kind === "entry");
+		const p = pane({ file }, { width: 100, height: 30 });
+		// At once, before any frame: pressed while the session opens and the rows are laid out.
+		p.type("kkk");
+		const lines = await p.waitFor("the whole layout's count", (screen) =>
+			new RegExp(` · ${(at - 2).toLocaleString("en-US")}/${whole.rows.length.toLocaleString("en-US")}$`).test(
+				screen[0] ?? "",
+			),
+		);
+		assert.match(selected(lines) ?? "", new RegExp(` ${viewId(target.node)} `), lines.join("\n"));
 		p.type("q");
 		assert.equal((await p.exited()).code, 0);
 	});

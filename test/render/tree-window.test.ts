@@ -68,7 +68,12 @@ function check(
 	assert.deepEqual(window.rows.map(plainRow), whole.rows.slice(first, at + below + 1).map(plainRow), `${what}: rows`);
 	assert.equal(window.leafRow, at - first, `${what}: leafRow`);
 	assert.equal(window.leafShownAt, whole.leafShownAt, `${what}: leafShownAt`);
-	assert.deepEqual([...window.active].sort(), [...whole.active].sort(), `${what}: active`);
+	const rowIds = window.rows.flatMap((row) => (row.kind === "entry" ? [viewId(row.node)] : []));
+	assert.deepEqual(
+		rowIds.map((id) => window.active.has(id)),
+		rowIds.map((id) => whole.active.has(id)),
+		`${what}: active`,
+	);
 	return true;
 }
 

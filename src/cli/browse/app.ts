@@ -16,6 +16,7 @@ import { type Component, TUI } from "@mariozechner/pi-tui/dist/tui.js";
 import { truncateToWidth, visibleWidth } from "@mariozechner/pi-tui/dist/utils.js";
 import { sanitize } from "../../render/preview.js";
 import type { TreeFilter } from "../../render/tree-layout.js";
+import { layoutWindow } from "../../render/tree-window.js";
 import { contextSize } from "../../render/usage.js";
 import type { Session } from "../../session.js";
 import { DeviceTerminal, type TerminalDevice } from "./device.js";
@@ -54,6 +55,11 @@ const CONTEXT_DELAY_MS = 30;
 const SLICE_MS = 1;
 /** How long after the first frame the search texts start to be made. */
 const SEARCH_TEXTS_DELAY_MS = 20;
+/**
+ * Sessions of this many entries or more draw the rows around the leaf before the whole layout
+ * (render/tree-window.ts); below, the whole layout takes a few milliseconds.
+ */
+const WINDOW_FIRST_ENTRIES = 5_000;
 /** How long after a key the search texts wait, so that the key's frame is drawn first. */
 const KEY_PAUSE_MS = 50;
 
@@ -90,6 +96,10 @@ class BrowseScreen implements Component {
 	/** When the last key came (the search texts wait after one). */
 	private lastKeyAt = 0;
 	private loading = false;
+	/** The whole layout is under way (after the rows around the leaf were drawn). */
+	private layingOut = false;
+	/** Keys pressed before the whole layout was made (taken once it is). */
+	private readonly pendingKeys: string[] = [];
 	/** Rows moved from the preview to the tree with `+` and `-`. */
 	private treeShift = 0;
 
@@ -101,8 +111,40 @@ class BrowseScreen implements Component {
 		private readonly fail: (error: unknown) => void,
 	) {}
 
-	/** Reads the tree into a model (after the first frame, so a large session shows at once). */
+	/**
+	 * Reads the tree into a model (after the first frame, so a large session shows at once): the
+	 * rows around the leaf first when they can be made alone (render/tree-window.ts), drawn while
+	 * the whole layout is made (see render).
+	 */
 	private load(): void {
+		const height = paneHeights(this.tui.terminal.rows, this.treeShift).tree;
+		const leafId = this.session.getLeafId();
+		// Only where the whole layout takes long: a small session is laid out whole at once.
+		if (leafId !== null && this.session.entryCount >= WINDOW_FIRST_ENTRIES) {
+			const index = this.session.getTreeIndex();
+			const window = layoutWindow(
+				this.session.getTree(),
+				{
+					leafId,
+					filter: this.options.filter,
+					parentOf: (id) => index.getParentId(id),
+					size: this.session.entryCount,
+				},
+				height,
+				height,
+			);
+			if (window) {
+				this.model = BrowseModel.around(sourceOf(this.session), this.options.filter, window);
+				this.model.center(height);
+				this.tui.requestRender();
+				return;
+			}
+		}
+		this.loadWhole();
+	}
+
+	/** Lays the whole tree out into the model, then takes the keys pressed meanwhile. */
+	private loadWhole(): void {
 		// No body is parsed for the layout: pi's filters read the assistant messages' bytes
 		// (decideAssistantsShown); the search texts read the bodies in slices after the first frame.
 		const source = sourceOf(this.session);
@@ -113,6 +155,8 @@ class BrowseScreen implements Component {
 		this.selectionChanged();
 		this.tui.requestRender();
 		this.textsTimer = setTimeout(() => this.fillSearchTexts(model.searchTexts), SEARCH_TEXTS_DELAY_MS);
+		const keys = this.pendingKeys.splice(0);
+		for (const data of keys) this.handleInput(data);
 	}
 
 	/** Makes the search texts a slice at a time, keys and frames going between the slices. */
@@ -140,13 +184,11 @@ class BrowseScreen implements Component {
 		if (this.model === undefined && !this.loading) {
 			// Laid out once this first frame (the header, "reading N entries…") is on the screen.
 			this.loading = true;
-			setImmediate(() => {
-				try {
-					this.load();
-				} catch (error) {
-					this.fail(error);
-				}
-			});
+			this.later(() => this.load());
+		} else if (this.model?.partial && !this.layingOut) {
+			// The whole layout once the rows around the leaf are on the screen.
+			this.layingOut = true;
+			this.later(() => this.loadWhole());
 		}
 		const facts: ScreenFacts = {
 			title: this.options.title,
@@ -165,6 +207,17 @@ class BrowseScreen implements Component {
 	}
 
 	invalidate(): void {}
+
+	/** Runs `step` after this frame is written; an error ends the browse. */
+	private later(step: () => void): void {
+		setImmediate(() => {
+			try {
+				step();
+			} catch (error) {
+				this.fail(error);
+			}
+		});
+	}
 
 	private inputFacts(input: OpenInput): NonNullable<ScreenFacts["input"]> {
 		return { prompt: input.prompt, line: (width) => input.field.render(width)[0] ?? "" };
@@ -210,9 +263,11 @@ class BrowseScreen implements Component {
 			return;
 		}
 		const model = this.model;
-		if (!model) {
+		if (!model || model.partial) {
 			const action = keyAction(data);
 			if (action?.type === "quit") this.leave({ kind: "quit" });
+			// Keys pressed while the tree is read and laid out are taken once the whole layout is made.
+			else this.pendingKeys.push(data);
 			return;
 		}
 		const action = keyAction(data);

@@ -28,6 +28,7 @@ import {
 	type TreeLayoutIndex,
 	type TreeLayoutRow,
 } from "../../render/tree-layout.js";
+import type { TreeWindow } from "../../render/tree-window.js";
 
 /** The tree to browse: as {@link Session.getTree} returns it, with its leaf and parents. */
 export interface BrowseSource {
@@ -306,11 +307,33 @@ export class BrowseModel {
 	/** What every filter's layout of this tree shares (see `TreeLayoutOptions.index`). */
 	private treeIndex: TreeLayoutIndex = {};
 
-	constructor(source: BrowseSource, filter: TreeFilter = "default") {
+	/**
+	 * True for a model of the rows around the leaf only (see {@link around}): it can be drawn, not
+	 * moved in; the whole model follows.
+	 */
+	readonly partial: boolean;
+
+	constructor(source: BrowseSource, filter: TreeFilter = "default", window?: TreeWindow) {
 		this.source = source;
 		this.filter = filter;
+		this.partial = window !== undefined;
+		if (window) {
+			this.rows = window.rows;
+			this.active = window.active;
+			this.leafShownAt = window.leafShownAt;
+			this.selected = window.leafRow;
+			return;
+		}
 		this.layout();
 		this.selectId(this.leafShownAt ?? undefined);
+	}
+
+	/**
+	 * A model of the rows around the leaf (render/tree-window.ts), drawn while the whole layout
+	 * is made: the leaf selected, nothing else to do with it ({@link partial}).
+	 */
+	static around(source: BrowseSource, filter: TreeFilter, window: TreeWindow): BrowseModel {
+		return new BrowseModel(source, filter, window);
 	}
 
 	get leafId(): string | null {

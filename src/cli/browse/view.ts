@@ -347,9 +347,12 @@ export function renderScreen(
 	const { color } = facts;
 	const panes = paneHeights(height, facts.treeShift);
 	const lines: string[] = [];
-	const count = model
-		? `${countOf(facts.entryCount, "entry")} · ${model.rows.length === 0 ? 0 : model.selected + 1}/${groupDigits(model.rows.length)}`
-		: "";
+	const count = !model
+		? ""
+		: model.partial
+			? // The rows around the leaf only (tree-window.ts): the whole layout, and its count, come next.
+				`${countOf(facts.entryCount, "entry")} · counting rows…`
+			: `${countOf(facts.entryCount, "entry")} · ${groupDigits(model.rows.length === 0 ? 0 : model.selected + 1)}/${groupDigits(model.rows.length)}`;
 	const titleRoom = Math.max(0, width - displayWidth(count) - 2);
 	const title = oneLineToWidth(`session-tree browse · ${facts.title}`, titleRoom);
 	const gap = Math.max(1, width - displayWidth(title) - displayWidth(count));
