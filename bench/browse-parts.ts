@@ -2,9 +2,11 @@
  * The parts of `browse`'s first frame, in one fresh process (issue 28): what bench/browse.ts
  * prints under its table, so that the first frame's figure says where it goes. Loads a build's
  * modules (`DIST`: its `dist` directory) and times, in order, the import of the session and
- * layout modules, `Session.open` of the file as browse opens it, `getTree`, pi's filter decided
- * from the bytes of every message (`decideAssistantsShown`, when the build has it), and the
- * layout under the default filter. Prints one line of JSON: milliseconds by part.
+ * layout modules, `Session.open` of the file as browse opens it, `getTree`, the rows around the
+ * leaf that browse draws first (`layoutWindow`, when the build has it: what it decides is not
+ * decided again), pi's filter decided from the bytes of every message (`decideAssistantsShown`,
+ * when the build has it), and the layout under the default filter. Prints one line of JSON:
+ * milliseconds by part.
  *
  * `node bench/data/.build/bench/browse-parts.js DIST FILE`
  */
@@ -16,7 +18,15 @@ type Layout = (roots: unknown, options: { leafId: string | null; filter: string 
 interface Opened {
 	getTree(): unknown;
 	getLeafId(): string | null;
+	getTreeIndex(): { getParentId(id: string): string | null | undefined };
+	readonly entryCount: number;
 }
+type Window = (
+	roots: unknown,
+	options: { leafId: string; filter: string; parentOf(id: string): string | null | undefined; size: number },
+	above: number,
+	below: number,
+) => unknown;
 
 const [dist, file] = process.argv.slice(2);
 if (dist === undefined || file === undefined) throw new Error("usage: browse-parts.js DIST FILE");
@@ -38,6 +48,22 @@ const session = await Session.open(file);
 lap("open");
 const roots = session.getTree();
 lap("getTree");
+const windowModule = (await import(at("render/tree-window.js")).catch(() => undefined)) as
+	| { layoutWindow: Window }
+	| undefined;
+const leafId = session.getLeafId();
+if (windowModule && leafId !== null) {
+	last = performance.now();
+	const index = session.getTreeIndex();
+	// browse's tree pane in a 120×40 terminal: 23 rows above and below.
+	windowModule.layoutWindow(
+		roots,
+		{ leafId, filter: "default", parentOf: (id) => index.getParentId(id), size: session.entryCount },
+		23,
+		23,
+	);
+	lap("window");
+}
 if (layoutModule.decideAssistantsShown) {
 	layoutModule.decideAssistantsShown(roots);
 	lap("decide");
