@@ -10,7 +10,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
-import { viewId } from "../../src/core/tree-view.js";
+import { TreeNode } from "../../src/core/tree-node.js";
+import { viewId, viewNodeOf } from "../../src/core/tree-view.js";
 import type { SessionTreeNode } from "../../src/core/types.js";
 import { layoutTree, TREE_FILTERS, type TreeFilter } from "../../src/render/tree-layout.js";
 import { layoutWindow } from "../../src/render/tree-window.js";
@@ -129,6 +130,19 @@ test("a session read lazily from its file: the window decides few messages and i
 		const leafId = opened.getLeafId() as string;
 		const window = layoutWindow(roots, { leafId, filter, parentOf: (id) => index.getParentId(id) }, 20, 20);
 		assert.ok(window !== undefined || filter === "labeled-only", `${filter}: a window`);
+		// What it asked of the messages: their bytes scanned (an answer kept) or their bodies parsed.
+		let messages = 0;
+		let asked = 0;
+		const stack = [...roots];
+		for (let view = stack.pop(); view; view = stack.pop()) {
+			stack.push(...view.children);
+			const node = viewNodeOf(view);
+			if (!(node instanceof TreeNode) || node.type !== "message") continue;
+			messages++;
+			if (node.loaded || node.assistantShown !== undefined || node.roleChecked) asked++;
+		}
+		// Around the forks of the path and near the leaf only (221–400 of 1,376 when written).
+		assert.ok(asked < messages * 0.35, `${filter}: ${asked} of ${messages} messages asked`);
 		// Its rows, against the whole layout of a fresh open (nothing decided before).
 		const fresh = await Session.open(file);
 		const whole = layoutTree(fresh.getTree(), { leafId, ...(filter ? { filter } : {}) });
