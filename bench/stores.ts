@@ -281,7 +281,7 @@ function directoryBytes(): { files: number; bytes: number } {
 }
 
 /** The 1,000 search sessions in bench/data/search1k/, generated unless they are there already. */
-function ensureSearchSet(log: (line: string) => void): SearchSet {
+export function ensureSearchSet(log: (line: string) => void): SearchSet {
 	const expectedHits = Array.from({ length: SEARCH.sessions }, (_, i) => i).filter(planted).length;
 	try {
 		const meta = JSON.parse(readFileSync(SEARCH_META, "utf8")) as { params: typeof SEARCH; bytes: number };

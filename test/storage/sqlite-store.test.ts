@@ -23,11 +23,13 @@ import {
 	statementsOf,
 } from "../../src/storage/sql/sqlite-schema.js";
 import {
+	likePattern,
 	parseSqliteUrl,
 	readSqliteBackup,
 	SqliteCollection,
 	SqliteSessionStore,
 	sqliteStore,
+	textPattern,
 } from "../../src/storage/sql/sqlite-store.js";
 import {
 	assertCode,
@@ -42,6 +44,7 @@ import {
 	recordsOf,
 } from "../../src/testing/helpers.js";
 import { assistantMessage, userMessage } from "../support/messages.js";
+import { mulberry32 } from "../support/random.js";
 
 const dir = mkdtempSync(join(tmpdir(), "st-sqlite-"));
 after(() => {
@@ -539,6 +542,68 @@ describe("sqlite: the collection", () => {
 		assert.deepEqual(await find("zebra protocol"), [], "every trigram is there, the text is not");
 		const rows = query<{ chunks: number }>(file, "SELECT count(*) AS chunks FROM search_chunks");
 		assert.ok((rows[0]?.chunks ?? 0) > 1 && (rows[0]?.chunks ?? 0) < 10, "a few index rows for 300 records");
+	});
+
+	test("searchText's check (LIKE, then the GLOB where the long s or the Kelvin sign is) finds what the GLOB alone finds", async () => {
+		// The check of the candidate chunks' records was a GLOB of letter classes; it is now LIKE,
+		// and the GLOB only for a line LIKE refused that holds U+017F or U+212A. The expectation is
+		// the GLOB alone over every record (textPattern's, no index, no LIKE), on random texts of
+		// pieces with those characters, LIKE's and GLOB's special characters and mixed case.
+		const file = newDatabase();
+		const pick = mulberry32(11);
+		const pieces = [
+			"zebra",
+			"Kelvin",
+			"\u212aelvin",
+			"ſtraße",
+			"strasse",
+			"STRASSE",
+			"100%",
+			"a_b",
+			"[x]",
+			"*?",
+			"kelvin",
+			"sk",
+			"SK",
+			"ſk",
+			"protocol",
+			" ",
+		];
+		const texts: string[] = [];
+		for (let i = 0; i < 40; i++) {
+			const words = Array.from(
+				{ length: 1 + Math.floor(pick() * 6) },
+				() => pieces[Math.floor(pick() * pieces.length)],
+			);
+			const text = words.join(pick() < 0.5 ? " " : "");
+			texts.push(text);
+			const session = await Session.create({ location: `sqlite:${file}#s${i}` });
+			await session.appendMessage(userMessage(text, i));
+			await session.close();
+		}
+		const collection = collectionAt(`sqlite:${file}`);
+		let checked = 0;
+		let found = 0;
+		for (let k = 0; k < 300; k++) {
+			const source = texts[Math.floor(pick() * texts.length)] as string;
+			const from = Math.floor(pick() * source.length);
+			let text = [...source.slice(from, from + 3 + Math.floor(pick() * 10))]
+				.map((char) => (pick() < 0.5 ? char.toUpperCase() : char.toLowerCase()))
+				.join("");
+			if (pick() < 0.2) text = text.replaceAll("s", "S").replaceAll("k", "K");
+			const pattern = textPattern({ text, ignoreCase: true });
+			if ([...text].length < 3 || pattern === undefined) continue;
+			const expected = query<{ session: string }>(
+				file,
+				"SELECT DISTINCT session FROM records WHERE line GLOB ? ORDER BY session",
+				pattern,
+			).map((row) => `sqlite:${file}#${row.session}`);
+			assert.deepEqual(await collection.searchText?.({ text, ignoreCase: true }), expected, JSON.stringify(text));
+			checked++;
+			if (expected.length > 0) found++;
+		}
+		assert.ok(checked > 150 && found > 100, `queries checked: ${checked}, with hits: ${found}`);
+		assert.equal(likePattern("100%_x"), "%100\\%\\_x%");
 	});
 
 	test("a database of schema version 2 (one index row per record) migrates to chunks, atomically, and keeps its sessions", async () => {

@@ -683,8 +683,13 @@ export class Statements {
 export class TextIndex {
 	/** The sessions with a chunk whose text matches an FTS5 query. */
 	readonly search: SqliteStatement<[string], { session: string }>;
-	/** The same, of the records of those chunks whose stored text matches a GLOB pattern (query, pattern). */
-	readonly searchChecked: SqliteStatement<[string, string], { session: string }>;
+	/**
+	 * The same, of the records of those chunks whose stored text matches: (query, LIKE pattern,
+	 * 1 when the text has a letter the long s or the Kelvin sign folds to, GLOB pattern). The
+	 * GLOB runs only on a line that LIKE refused and that holds one of the two (see the store's
+	 * `likePattern`).
+	 */
+	readonly searchChecked: SqliteStatement<[string, string, number, string], { session: string }>;
 	/** Writes the chunks of inserted records. */
 	readonly chunks: SearchChunks;
 	readonly deleteText: SqliteStatement<[string]>;
@@ -695,12 +700,14 @@ export class TextIndex {
 			"SELECT DISTINCT r.session AS session FROM records_search JOIN records AS r ON r.rid = records_search.rowid " +
 				"WHERE records_search MATCH ? ORDER BY r.session",
 		);
-		this.searchChecked = db.prepare<[string, string], { session: string }>(
+		this.searchChecked = db.prepare<[string, string, number, string], { session: string }>(
 			// CROSS JOIN keeps the index outside whatever the planner guesses of a database never analysed.
 			"SELECT DISTINCT r.session AS session FROM records_search " +
 				"CROSS JOIN search_chunks AS c ON c.first_rid = records_search.rowid " +
 				"CROSS JOIN records AS r ON r.rid BETWEEN c.first_rid AND c.last_rid " +
-				"WHERE records_search MATCH ? AND r.line GLOB ? ORDER BY r.session",
+				"WHERE records_search MATCH ? AND (r.line LIKE ? ESCAPE '\\' OR (? AND " +
+				"(instr(CAST(r.line AS BLOB), X'C5BF') > 0 OR instr(CAST(r.line AS BLOB), X'E284AA') > 0) " +
+				"AND r.line GLOB ?)) ORDER BY r.session",
 		);
 		this.chunks = new SearchChunks(db);
 		this.deleteText = db.prepare<[string]>(

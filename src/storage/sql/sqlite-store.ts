@@ -553,7 +553,11 @@ export class SqliteCollection implements SessionCollection {
 			(sql) => {
 				// A database of an older schema, opened read-only, is not migrated: the catalog reads it all.
 				if (!sql.searchable) return undefined;
-				return pattern === undefined ? sql.text.search.all(match) : sql.text.searchChecked.all(match, pattern);
+				if (pattern === undefined) return sql.text.search.all(match);
+				// LIKE first (8× faster than the GLOB of classes); the GLOB only where a line holds
+				// the long s or the Kelvin sign and the text a letter they fold to.
+				const odd = /[ks]/i.test(query.text) ? 1 : 0;
+				return sql.text.searchChecked.all(match, likePattern(query.text), odd, pattern);
 			},
 			() => [],
 		);
@@ -641,6 +645,17 @@ export function textPattern(query: TextQuery): string | undefined {
 		else pattern += char;
 	}
 	return `${pattern}*`;
+}
+
+/**
+ * The LIKE pattern (with `\` as its escape character) of a text {@link textPattern} has a pattern for: a line
+ * matches it when its JSON text holds the text with ASCII letters in any case, which is the
+ * GLOB's match for a line without the long s (U+017F) and the Kelvin sign (U+212A), the two
+ * characters beyond ASCII that fold to ASCII letters (`s`, `k`) in the catalog's `iu` match.
+ * SQLite's LIKE folds ASCII letters only (`case_sensitive_like` is never set here).
+ */
+export function likePattern(text: string): string {
+	return `%${text.replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
 /** The store of a `sqlite:` location (registered in `locations.ts`). */
