@@ -192,15 +192,29 @@ export function pushChildren(
 		stack.push({ view: only, linePrefix: childPrefix, childPrefix, childTail, levels, depth });
 		return;
 	}
-	const fork = forkPrefixes(rules.clip, childPrefix, childTail, levels);
+	pushForkChildren(stack, children, forkPrefixes(rules.clip, childPrefix, childTail, levels), levels + 1, depth);
+}
+
+/**
+ * Pushes `children`, the shown children of a fork (or the part of them after a path through
+ * it, tree-window.ts) with the fork's `prefixes`, onto `stack`, last first so that they pop in
+ * order; the last of them is drawn as the fork's last child. @internal
+ */
+export function pushForkChildren(
+	stack: Pending[],
+	children: readonly SessionTreeNode[],
+	prefixes: ForkPrefixes,
+	levels: number,
+	depth: number,
+): void {
 	for (let k = children.length - 1; k >= 0; k--) {
 		const last = k === children.length - 1;
 		stack.push({
 			view: children[k] as SessionTreeNode,
-			linePrefix: last ? fork.lastLine : fork.branchLine,
-			childPrefix: last ? fork.lastChild : fork.branchChild,
-			childTail: last ? fork.lastTail : fork.branchTail,
-			levels: levels + 1,
+			linePrefix: last ? prefixes.lastLine : prefixes.branchLine,
+			childPrefix: last ? prefixes.lastChild : prefixes.branchChild,
+			childTail: last ? prefixes.lastTail : prefixes.branchTail,
+			levels,
 			depth,
 		});
 	}

@@ -29,7 +29,14 @@ import { TreeNode } from "../core/tree-node.js";
 import { viewId, viewNodeOf, viewParentId } from "../core/tree-view.js";
 import type { SessionTreeNode } from "../core/types.js";
 import { buildView, isPutAway, rowRules, showsArchived, type TreeFilter, treeFilterShows } from "./tree-layout.js";
-import { type ForkPrefixes, forkPrefixes, layRows, type Pending, type TreeLayoutRow } from "./tree-rows.js";
+import {
+	type ForkPrefixes,
+	forkPrefixes,
+	layRows,
+	type Pending,
+	pushForkChildren,
+	type TreeLayoutRow,
+} from "./tree-rows.js";
 
 /** What {@link layoutWindow} lays out. */
 export interface TreeWindowOptions {
@@ -272,19 +279,7 @@ function makeWindow(
 			const from = children.indexOf(onPath) + 1;
 			for (let k = from; k < children.length; k++) later.push(children[k] as SessionTreeNode);
 		}
-		const shown = buildView(later, show, undefined, hide).roots;
-		const { prefixes } = fork;
-		for (let k = shown.length - 1; k >= 0; k--) {
-			const last = k === shown.length - 1;
-			stack.push({
-				view: shown[k] as SessionTreeNode,
-				linePrefix: last ? prefixes.lastLine : prefixes.branchLine,
-				childPrefix: last ? prefixes.lastChild : prefixes.branchChild,
-				childTail: last ? prefixes.lastTail : prefixes.branchTail,
-				levels: fork.levels,
-				depth: 0,
-			});
-		}
+		pushForkChildren(stack, buildView(later, show, undefined, hide).roots, fork.prefixes, fork.levels, 0);
 		layRows(rules, stack, rows, enough);
 	}
 	enough(rows);
