@@ -171,28 +171,6 @@ function makeWindow(
 		return owner;
 	};
 
-	// The entries the steps below will ask about, decided in one pass over the store (one read
-	// each took 28 µs, 111 ms for s100k's 3,900): the path near the leaf, and at every fork of
-	// the path the children off it and the path's entries that are most likely its owner.
-	if (filter !== undefined) {
-		const nodes: TreeNode[] = [];
-		const ask = (view: SessionTreeNode): void => {
-			const behind = viewNodeOf(view);
-			if (behind instanceof TreeNode && behind.type === "message" && behind.role !== undefined && !behind.loaded)
-				nodes.push(behind);
-		};
-		for (let i = Math.max(0, end - 2 * above - 8); i < end; i++) ask(path[i] as SessionTreeNode);
-		for (let i = -1; i < end - 1; i++) {
-			const children = i < 0 ? roots : (path[i] as SessionTreeNode).children;
-			if (children.length < 2) continue;
-			if (i >= 1) ask(path[i - 1] as SessionTreeNode);
-			if (i >= 0) ask(path[i] as SessionTreeNode);
-			const onPath = path[i + 1];
-			for (const child of children) if (child !== onPath) ask(child);
-		}
-		TreeNode.decideShown(nodes);
-	}
-
 	const leafAt = ownerOf(end - 1);
 	if (leafAt < 0) return undefined;
 	// Step 2: `above` shown entries above the leaf's row; too near the top: no window.
