@@ -555,8 +555,8 @@ export class SqliteCollection implements SessionCollection {
 				if (!sql.searchable) return undefined;
 				if (pattern === undefined) return sql.text.search.all(match);
 				// LIKE first (8× faster than the GLOB of classes); the GLOB only where a line holds
-				// the long s or the Kelvin sign and the text a letter they fold to.
-				const odd = /[ks]/i.test(query.text) ? 1 : 0;
+				// the long s or the Kelvin sign and the pattern has them (a letter they fold to).
+				const odd = /[\u017f\u212a]/.test(pattern) ? 1 : 0;
 				return sql.text.searchChecked.all(match, likePattern(query.text), odd, pattern);
 			},
 			() => [],
