@@ -23,7 +23,7 @@ async function probe(): Promise<{ Database: typeof BetterSqlite3 } | { why: stri
 		new Database(":memory:").close();
 		return { Database };
 	} catch (error) {
-		return { why: error instanceof Error ? error.message.split("\n")[0] ?? "" : String(error) };
+		return { why: error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error) };
 	}
 }
 
