@@ -12,6 +12,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { BIN } from "../cli/helpers.js";
 import { http } from "../serve/support.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 import { buildMcpHome, homeEnv, type McpHome, SIDE_TEXT } from "./support.js";
 
 let home: McpHome;
@@ -19,7 +20,9 @@ let child: ChildProcess;
 let url: URL;
 let token: string;
 
+// `session-tree mcp` opens the catalog index (SQLite).
 before(async () => {
+	if (SQLITE_SKIP) return;
 	home = await buildMcpHome();
 	child = spawn(process.execPath, [BIN, "mcp", "--http", "0"], {
 		env: homeEnv(home.home),
@@ -47,7 +50,7 @@ after(async () => {
 	if (home) rmSync(home.home, { recursive: true, force: true });
 });
 
-describe("session-tree mcp --http", () => {
+describe("session-tree mcp --http", { skip: SQLITE_SKIP }, () => {
 	test("prints a loopback URL at /mcp and the token", () => {
 		assert.equal(url.hostname, "127.0.0.1");
 		assert.equal(url.pathname, "/mcp");

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { Session } from "../../src/session.js";
 import { cliJson } from "../cli/helpers.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 import {
 	allPages,
 	buildMcpHome,
@@ -53,7 +54,9 @@ function headerId(file: string): string {
 	return records(file)[0]?.id as string;
 }
 
+// `session-tree mcp` opens the catalog index (SQLite).
 before(async () => {
+	if (SQLITE_SKIP) return;
 	home = await buildMcpHome();
 	server = await connectStdio(home.home);
 	const listed = await allPages<Listed>(server.client, "list_sessions", { limit: 200 }, (r) => r.sessions as Listed[]);
@@ -66,7 +69,7 @@ after(async () => {
 	if (home) rmSync(home.home, { recursive: true, force: true });
 });
 
-describe("session-tree mcp over stdio", () => {
+describe("session-tree mcp over stdio", { skip: SQLITE_SKIP }, () => {
 	test("lists its tools with their input schemas, and no write tool without --write", async () => {
 		const { tools } = await server.client.listTools();
 		const names = tools.map((tool) => tool.name).sort();

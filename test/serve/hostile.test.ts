@@ -10,6 +10,7 @@ import { describe, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { keyOf } from "../../src/serve/catalog.js";
 import { BROWSER_SKIP } from "../support/browser.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 import { type Home, openServed, type PageGlobals, type Served, type ServedPage, servedHome } from "./support.js";
 
 let home: Home;
@@ -52,7 +53,7 @@ async function assertInert(opened: ServedPage, what: string): Promise<void> {
 	);
 }
 
-describe("serve: a hostile session runs nothing", { skip: BROWSER_SKIP }, () => {
+describe("serve: a hostile session runs nothing", { skip: BROWSER_SKIP ?? SQLITE_SKIP }, () => {
 	test("the sessions page shows its name and cwd as text", async () => {
 		const opened = await openServed(browser, served, "/");
 		const row = opened.page.locator(`tr[data-key="${keyOf(home.hostile)}"]`);

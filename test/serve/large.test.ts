@@ -18,6 +18,7 @@ import { type Browser, chromium } from "playwright-core";
 import { keyOf } from "../../src/serve/catalog.js";
 import { Session } from "../../src/session.js";
 import { BROWSER_SKIP, CHROMIUM, CHROMIUM_ARGS } from "../support/browser.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 import { http, openServed, type PageGlobals, SCREENSHOTS, type Served, startServe } from "./support.js";
 
 const ENTRIES = 100_000;
@@ -31,7 +32,7 @@ let served: Served;
 let browser: Browser;
 
 before(async () => {
-	if (BROWSER_SKIP) return;
+	if (BROWSER_SKIP || SQLITE_SKIP) return;
 	root = mkdtempSync(join(tmpdir(), "st-serve-100k-"));
 	const dir = join(root, "store");
 	mkdirSync(dir);
@@ -85,7 +86,7 @@ after(async () => {
 	if (root) rmSync(root, { recursive: true, force: true });
 });
 
-describe("a 100,000-entry session in serve", { skip: BROWSER_SKIP }, () => {
+describe("a 100,000-entry session in serve", { skip: BROWSER_SKIP ?? SQLITE_SKIP }, () => {
 	test("listed with its counts; its page is ready, shows the leaf's path and the library's context; screenshot", async (t) => {
 		const answer = await http(served.port, "/api/sessions", {
 			headers: { Host: `127.0.0.1:${served.port}`, Authorization: `Bearer ${served.token}` },

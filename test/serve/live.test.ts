@@ -17,6 +17,7 @@ import { Session } from "../../src/session.js";
 import { asJson } from "../../src/testing/helpers.js";
 import { cli } from "../cli/helpers.js";
 import { BROWSER_SKIP } from "../support/browser.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 import { type Home, homeEnv, openServed, type Served, servedHome, waitCurrent, waitReady } from "./support.js";
 
 let home: Home;
@@ -33,7 +34,7 @@ function piReads(file: string): SessionManager {
 	return SessionManager.open(copy, home.home);
 }
 
-describe("serve: a live session page", { skip: BROWSER_SKIP }, () => {
+describe("serve: a live session page", { skip: BROWSER_SKIP ?? SQLITE_SKIP }, () => {
 	test("an entry appended through the CLI appears on the open page within 2 s", async (t) => {
 		const opened = await openServed(browser, served, `/s/${keyOf(home.branched)}`);
 		const { page } = opened;

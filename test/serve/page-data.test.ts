@@ -22,6 +22,7 @@ import { PageDataCache } from "../../src/serve/page-data.js";
 import { SessionOpener } from "../../src/serve/sources.js";
 import { assistant as assistantAt, user as userAt } from "../catalog/layout.js";
 import { BROWSER_SKIP, CHROMIUM, CHROMIUM_ARGS } from "../support/browser.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 import {
 	buildHome,
 	type Home,
@@ -51,7 +52,7 @@ function viewOf(html: string): { leafId: string | null; shown?: string; server?:
 	return JSON.parse(Buffer.from(match[1], "base64").toString("utf8"));
 }
 
-describe("serve: a page's records, fetched", () => {
+describe("serve: a page's records, fetched", { skip: SQLITE_SKIP }, () => {
 	let home: Home;
 	let served: Served;
 	let file: string;
@@ -67,7 +68,7 @@ describe("serve: a page's records, fetched", () => {
 	});
 	after(async () => {
 		await served?.stop();
-		rmSync(home.home, { recursive: true, force: true });
+		if (home) rmSync(home.home, { recursive: true, force: true });
 	});
 	const headers = () => ({ Host: `127.0.0.1:${served.port}`, Authorization: `Bearer ${served.token}` });
 
@@ -273,7 +274,9 @@ describe("PageDataCache: builds kept and dropped", () => {
 		assert.match(text, /"appended"/);
 	});
 
-	test("a session not in a file (SQLite) is built for each page, the earlier build dropped once the next ends", async () => {
+	test("a session not in a file (SQLite) is built for each page, the earlier build dropped once the next ends", {
+		skip: SQLITE_SKIP,
+	}, async () => {
 		const db = join(dir, "sessions.sqlite");
 		const session = await Session.create({ location: `sqlite:${db}`, cwd: PROJECT });
 		await session.appendMessage(userAt("stored in SQLite", new Date().toISOString()));

@@ -15,6 +15,7 @@ import { keyOf } from "../../src/serve/catalog.js";
 import { Session } from "../../src/session.js";
 import { cliJson } from "../cli/helpers.js";
 import { BROWSER_SKIP } from "../support/browser.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 import {
 	type Home,
 	homeEnv,
@@ -64,7 +65,7 @@ function hitsOn(page: import("playwright-core").Page): Promise<Array<Array<strin
 		);
 }
 
-describe("serve pages", { skip: BROWSER_SKIP }, () => {
+describe("serve pages", { skip: BROWSER_SKIP ?? SQLITE_SKIP }, () => {
 	test("the list shows each agent's session, newest first, and filters by agent", async (t) => {
 		const opened = await openServed(browser, served, "/");
 		const { page } = opened;

@@ -17,10 +17,12 @@ import { type Browser, chromium } from "playwright-core";
 import { Session } from "../../src/session.js";
 import { BROWSER_SKIP, CHROMIUM, CHROMIUM_ARGS } from "../support/browser.js";
 import { postgresServer, query, testSchema } from "../support/postgres.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 import { http, openServed, type Served, startServe, waitCurrent } from "./support.js";
 
 const server = await postgresServer();
-const skip = "skip" in server ? server.skip : BROWSER_SKIP;
+// `serve` opens the catalog index (SQLite) whatever it serves.
+const skip = "skip" in server ? server.skip : (BROWSER_SKIP ?? SQLITE_SKIP);
 const db = "url" in server ? testSchema(server.url, "serve") : undefined;
 
 let home: string;

@@ -14,6 +14,7 @@ import { keyOf } from "../../src/serve/catalog.js";
 import { resumeCommand } from "../../src/serve/resume.js";
 import { Session } from "../../src/session.js";
 import { REPO } from "../cli/helpers.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 import { http, type Served, startServe } from "./support.js";
 
 let root: string;
@@ -21,7 +22,9 @@ let dir: string;
 let pi: string;
 let claude: string;
 let served: Served;
+// `serve` opens the catalog index (SQLite); resumeCommand alone runs without it.
 before(async () => {
+	if (SQLITE_SKIP) return;
 	root = mkdtempSync(join(tmpdir(), "st-serve-dir-"));
 	dir = join(root, "store");
 	mkdirSync(join(dir, "nested"), { recursive: true });
@@ -35,7 +38,7 @@ before(async () => {
 });
 after(async () => {
 	await served?.stop();
-	rmSync(root, { recursive: true, force: true });
+	if (root) rmSync(root, { recursive: true, force: true });
 });
 
 describe("serve DIR", () => {
@@ -46,7 +49,9 @@ describe("serve DIR", () => {
 		"Content-Type": "application/json",
 	});
 
-	test("lists the directory's sessions; its pi session is writable, another agent's transcript read-only", async () => {
+	test("lists the directory's sessions; its pi session is writable, another agent's transcript read-only", {
+		skip: SQLITE_SKIP,
+	}, async () => {
 		const answer = await http(served.port, "/api/sessions", { headers: headers() });
 		const { sessions } = JSON.parse(answer.body) as {
 			sessions: Array<{ key: string; agent: string | null; writable: boolean }>;
@@ -76,7 +81,9 @@ describe("serve DIR", () => {
 		assert.equal(readFileSync(claude, "utf8"), before, "the transcript is not written");
 	});
 
-	test("with --agents, the agents' places are served beside the STORE; without, not", async () => {
+	test("with --agents, the agents' places are served beside the STORE; without, not", {
+		skip: SQLITE_SKIP,
+	}, async () => {
 		// A pi session in the HOME's agent place: served only with --agents.
 		const home = join(root, "home-agents");
 		const place = join(home, ".pi", "agent", "sessions", "--p--");

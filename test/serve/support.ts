@@ -18,6 +18,7 @@ import { defaultSessionDir } from "../../src/storage/paths.js";
 import { assistant as assistantAt, user as userAt } from "../catalog/layout.js";
 import { BIN, REPO } from "../cli/helpers.js";
 import { BROWSER_SKIP, CHROMIUM, CHROMIUM_ARGS } from "../support/browser.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 
 const REAL = join(REPO, "test", "fixtures", "real");
 
@@ -259,12 +260,12 @@ export interface ServedHome {
 /**
  * Registers the `before` and `after` of a test file that drives one `serve` over a fresh
  * {@link buildHome} in Chromium, and hands what it started to `take` (nothing is started when
- * the browser tests skip).
+ * the browser tests skip, or the SQLite ones: `serve` opens the catalog index).
  */
 export function servedHome(take: (started: ServedHome) => void): void {
 	let started: ServedHome | undefined;
 	before(async () => {
-		if (BROWSER_SKIP) return;
+		if (BROWSER_SKIP || SQLITE_SKIP) return;
 		const home = await buildHome();
 		const served = await startServe(home.home);
 		const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: [...CHROMIUM_ARGS] });

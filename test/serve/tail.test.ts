@@ -18,6 +18,7 @@ import { keyOf } from "../../src/serve/catalog.js";
 import { Session } from "../../src/session.js";
 import { defaultSessionDir } from "../../src/storage/paths.js";
 import { BROWSER_SKIP, CHROMIUM, CHROMIUM_ARGS } from "../support/browser.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 import { buildHome, type Home, openServed, PROJECT, type Served, startServe, waitCurrent } from "./support.js";
 
 /** Entries of the large session, each with about 1 kB of text: a file of about 3 MB. */
@@ -30,7 +31,7 @@ let browser: Browser;
 let file: string;
 const firstIds: string[] = [];
 before(async () => {
-	if (BROWSER_SKIP) return;
+	if (BROWSER_SKIP || SQLITE_SKIP) return;
 	home = await buildHome();
 	const dir = defaultSessionDir(PROJECT, join(home.home, ".pi", "agent"));
 	mkdirSync(dir, { recursive: true });
@@ -59,7 +60,7 @@ function serverReadBytes(): number {
 	return Number(rchar);
 }
 
-describe("serve: the live tail reads what was appended", { skip: BROWSER_SKIP }, () => {
+describe("serve: the live tail reads what was appended", { skip: BROWSER_SKIP ?? SQLITE_SKIP }, () => {
 	test("two pages of a 3 MB session: an append shows on both, and the server reads a fraction of the file", async (t) => {
 		const size = statSync(file).size;
 		assert.ok(size > 2_500_000, `the session is ${size} bytes`);
