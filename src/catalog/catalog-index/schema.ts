@@ -125,7 +125,7 @@ export async function openIndexDatabase(path: string): Promise<SqliteDatabase> {
 	} catch (cause) {
 		throw new SessionTreeError(
 			"INVALID_ARGUMENT",
-			"the catalog index needs the optional dependency better-sqlite3@12: npm install better-sqlite3@12 (or use --scan)",
+			"the catalog index needs the optional dependency better-sqlite3@12: npm install better-sqlite3@12",
 			{ file: path },
 			{ cause },
 		);
