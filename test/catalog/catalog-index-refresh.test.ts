@@ -27,6 +27,7 @@ import { agentSources, CatalogIndex } from "../../src/catalog/catalog-index/inde
 import { compileQuery, type SearchQuery, searchSessions } from "../../src/catalog/search.js";
 import { Session } from "../../src/session.js";
 import { DirectoryCollection } from "../../src/storage/directory-collection.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 import { type AgentsHome, buildAgentsHome } from "./agents-home.js";
 import { assistant, user } from "./layout.js";
 
@@ -83,7 +84,7 @@ async function fresh(): Promise<CatalogIndex> {
 	return index;
 }
 
-describe("CatalogIndex.refresh", () => {
+describe("CatalogIndex.refresh", { skip: SQLITE_SKIP }, () => {
 	test("cold, then warm: the first refresh reads every session, the second none", async () => {
 		const index = await CatalogIndex.open({ env: home.env });
 		const progress: Array<[number, number]> = [];

@@ -15,6 +15,7 @@ import { AgentsCollection, agentPlaces } from "../../src/catalog/agents.js";
 import { agentSources, CatalogIndex } from "../../src/catalog/catalog-index/index.js";
 import { compileQuery, type SearchHit, type SearchQuery, searchSessions } from "../../src/catalog/search.js";
 import { summarizeSessions } from "../../src/catalog/summary.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 import { type AgentsHome, buildAgentsHome } from "./agents-home.js";
 
 let home: AgentsHome;
@@ -22,6 +23,7 @@ let index: CatalogIndex;
 const temps: string[] = [];
 
 before(async () => {
+	if (SQLITE_SKIP) return;
 	const dir = mkdtempSync(join(tmpdir(), "session-tree-index-test-"));
 	temps.push(dir);
 	home = await buildAgentsHome(dir);
@@ -29,7 +31,7 @@ before(async () => {
 	await index.refresh(agentSources(home.env));
 });
 after(() => {
-	index.close();
+	index?.close();
 	for (const dir of temps) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -44,7 +46,7 @@ function indexed(query: SearchQuery, options: { limit?: number } = {}): SearchHi
 	return index.search(query, options).hits.map(({ key: _key, agent: _agent, ...hit }) => hit);
 }
 
-describe("CatalogIndex.search finds what searchSessions finds", () => {
+describe("CatalogIndex.search finds what searchSessions finds", { skip: SQLITE_SKIP }, () => {
 	// [what, query, at least this many hits (so the comparison compares something)]
 	const queries: Array<[string, SearchQuery, number]> = [
 		["a word in several agents' sessions", { pattern: "the" }, 20],
@@ -84,7 +86,7 @@ describe("CatalogIndex.search finds what searchSessions finds", () => {
 	});
 });
 
-describe("CatalogIndex.sessions", () => {
+describe("CatalogIndex.sessions", { skip: SQLITE_SKIP }, () => {
 	test("each session as summarizeSessions reads it, newest first, with its agent and key", async () => {
 		const collection = new AgentsCollection(agentPlaces(home.env));
 		const { sessions, skipped } = await summarizeSessions(collection);

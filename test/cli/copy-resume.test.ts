@@ -3,8 +3,9 @@
  * target holds some but not all of it, then run again (it completes the copy: exit 0, the
  * target equals the source record for record), and a third time (already there). Into a
  * directory (where the unfinished copy is a hidden `.NAME.partial` that nothing lists), SQLite
- * and PostgreSQL (skipped without a server, see test/support/postgres.ts). A partial copy that
- * holds something else is refused and left as it is.
+ * (skipped without better-sqlite3, see test/support/sqlite.ts) and PostgreSQL (skipped without a
+ * server, see test/support/postgres.ts). A partial copy that holds something else is refused
+ * and left as it is.
  */
 
 import assert from "node:assert/strict";
@@ -17,6 +18,7 @@ import { readAllRecords } from "../../src/storage/batches.js";
 import { collectionAt, storeAt } from "../../src/storage/locations.js";
 import { closeSqliteDatabases } from "../../src/storage/sql/sqlite-store.js";
 import { postgresServer, testSchema } from "../support/postgres.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 import { BIN, cli, lines, REPO, removeTempDirs, tempDir } from "./helpers.js";
 
 after(() => {
@@ -164,7 +166,7 @@ describe("an interrupted copy is completed by running it again", () => {
 	for (const kind of ["sqlite", "postgres"] as const) {
 		test(`into ${kind === "sqlite" ? "SQLite" : "PostgreSQL"}: the same records, as the same JSON, in order`, {
 			timeout: 120_000,
-			skip: kind === "postgres" && !pg ? "no PostgreSQL server" : false,
+			skip: kind === "sqlite" ? SQLITE_SKIP : !pg ? "no PostgreSQL server" : false,
 		}, async () => {
 			const dir = tempDir();
 			const source = bigSession(dir, `0196aa00-0000-7000-8000-00000000000${kind === "sqlite" ? 2 : 3}`, ENTRIES[kind]);

@@ -12,6 +12,7 @@ import { copyFileSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { postgresServer, query, testSchema } from "../support/postgres.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 import { BIN, type CliResult, cli, lines, removeTempDirs, tempDir } from "./helpers.js";
 
 after(removeTempDirs);
@@ -192,7 +193,7 @@ describe("copies of a session nested 100,000 deep", () => {
 		assert.deepEqual(readdirSync(target), []);
 	});
 
-	test("copy into SQLite: exit 1, the reason, no session in the database", async () => {
+	test("copy into SQLite: exit 1, the reason, no session in the database", { skip: SQLITE_SKIP }, async () => {
 		const { dir, file } = deepSession();
 		const db = `sqlite:${join(dir, "copy.db")}`;
 		const result = await cli(["copy", file, db]);
@@ -264,14 +265,24 @@ if ("skip" in server) {
 	});
 }
 
-test("the same copy of a session at exactly 1000 levels succeeds", async () => {
+/** The session of {@link deepSession} with its deep result at exactly 1000 levels (the limit), as `limit.jsonl` beside it. */
+function limitSession(): { dir: string; file: string } {
 	const { dir } = deepSession();
 	const file = join(dir, "limit.jsonl");
 	const limit = DEEP_RESULT.replace(`${"[".repeat(DEEP)}${"]".repeat(DEEP)}`, `${"[".repeat(998)}${"]".repeat(998)}`);
 	writeFileSync(file, `${[HEADER, user("a1", null, "hi"), TOOL_CALL, limit, user("a4", "a3", "after")].join("\n")}\n`);
+	return { dir, file };
+}
+
+test("the same copy of a session at exactly 1000 levels succeeds", { skip: SQLITE_SKIP }, async () => {
+	const { dir, file } = limitSession();
 	const db = `sqlite:${join(dir, "limit.db")}`;
 	const copy = await cli(["copy", file, db]);
 	assert.equal(copy.code, 0, copy.stderr);
+});
+
+test("html, ctx --json and clone of a session at exactly 1000 levels succeed", async () => {
+	const { dir, file } = limitSession();
 	const html = await cli(["html", file, "-o", "-"]);
 	assert.equal(html.code, 0, html.stderr);
 	const json = await cli(["ctx", "--json", file]);

@@ -10,8 +10,8 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import Database from "better-sqlite3";
 import { postgresServer, query, testSchema } from "../support/postgres.js";
+import { SQLITE_SKIP, sqliteDriver } from "../support/sqlite.js";
 import { cli, fixture, removeTempDirs, tempDir } from "./helpers.js";
 
 after(removeTempDirs);
@@ -19,14 +19,14 @@ after(removeTempDirs);
 /** Another program's database: a `users` table with two rows (rollback journal, as SQLite makes by default). */
 function usersDatabase(): string {
 	const file = join(tempDir(), "app.db");
-	const db = new Database(file);
+	const db = new (sqliteDriver())(file);
 	db.exec("CREATE TABLE users (id INTEGER PRIMARY KEY, email TEXT NOT NULL)");
 	db.exec("INSERT INTO users (email) VALUES ('a@example.com'), ('b@example.com')");
 	db.close();
 	return file;
 }
 
-describe("another program's SQLite file", () => {
+describe("another program's SQLite file", { skip: SQLITE_SKIP }, () => {
 	for (const kind of ["a users database", "an empty file"] as const) {
 		test(`${kind}: tree and validate change no byte and say it is not a session-tree database`, async () => {
 			const file = kind === "an empty file" ? join(tempDir(), "empty.db") : usersDatabase();
@@ -69,7 +69,7 @@ describe("another program's SQLite file", () => {
 		assert.equal((await cli(["copy", fixture("branched-session"), `sqlite:${file}`])).code, 0);
 		// Back to version 1: the marker table and its migration row gone, and version 1's text
 		// index instead of version 3's (empty: a search then finds nothing, which this test does not ask).
-		const db = new Database(file);
+		const db = new (sqliteDriver())(file);
 		db.exec(`DROP TABLE session_tree_meta; DELETE FROM schema_migrations WHERE version > 1;
 DROP TABLE search_chunks; DROP TABLE records_search;
 CREATE VIRTUAL TABLE records_text USING fts5(text, content = '', contentless_delete = 1, tokenize = 'trigram')`);
@@ -80,7 +80,7 @@ CREATE VIRTUAL TABLE records_text USING fts5(text, content = '', contentless_del
 		assert.deepEqual(readFileSync(file), before, "a read does not add the marker");
 		const again = await cli(["copy", fixture("branch-in-place"), `sqlite:${file}`]);
 		assert.equal(again.code, 0, again.stderr);
-		const check = new Database(file, { readonly: true });
+		const check = new (sqliteDriver())(file, { readonly: true });
 		const marker = check.prepare("SELECT value FROM session_tree_meta WHERE key = 'format'").get();
 		check.close();
 		assert.deepEqual(marker, { value: "session-tree" }, "the write added the marker");

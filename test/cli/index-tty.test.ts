@@ -2,7 +2,8 @@
  * The catalog index's first build on a real terminal (tmux; see test/catalog/tmux.ts): `ls
  * --agents` over 1,500 sessions draws "indexing sessions" on stderr and erases it; the second
  * run, with nothing changed, reads no session and draws nothing (it ends before the bar's
- * delay). Without tmux the tests are skipped with a reason, except in CI, where they fail.
+ * delay). Without tmux or better-sqlite3 (no index: `ls` scans) the tests are skipped with a
+ * reason, except in CI, where they fail.
  */
 
 import assert from "node:assert/strict";
@@ -10,6 +11,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { runInTerminal, skipWithoutTmux, stopTmux, stripAnsi } from "../catalog/tmux.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 import { removeTempDirs, tempDir } from "./helpers.js";
 
 after(() => {
@@ -17,7 +19,7 @@ after(() => {
 	removeTempDirs();
 });
 
-describe("the index's first build on a terminal", { skip: skipWithoutTmux }, () => {
+describe("the index's first build on a terminal", { skip: skipWithoutTmux || SQLITE_SKIP }, () => {
 	test("a progress bar on the first build, erased; none when nothing changed", async () => {
 		const home = tempDir();
 		const dir = join(home, ".pi", "agent", "sessions", "--m--");

@@ -1,7 +1,8 @@
 /**
  * `session-tree merge` on two copies of one session file that grew apart, read back strictly and
- * by pi's own SessionManager; and `copy --update` between a file, SQLite and PostgreSQL (skipped
- * without a server, see test/support/postgres.ts) until every store holds the same records.
+ * by pi's own SessionManager; and `copy --update` between a file, SQLite (skipped without
+ * better-sqlite3, see test/support/sqlite.ts) and PostgreSQL (skipped without a server, see
+ * test/support/postgres.ts) until every store holds the same records.
  */
 
 import assert from "node:assert/strict";
@@ -15,6 +16,7 @@ import { closeSqliteDatabases } from "../../src/storage/sql/sqlite-store.js";
 import { asJson } from "../support/fixtures.js";
 import { piContext } from "../support/pi.js";
 import { PG_SKIP_MESSAGE, postgresServer, testSchema } from "../support/postgres.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 import { cli, lines, removeTempDirs, tempDir } from "./helpers.js";
 
 after(() => {
@@ -190,7 +192,9 @@ describe("merge", () => {
 		);
 	});
 
-	test("the same session in a file and in SQLite: merged into the database under a name of its own, never into B's row", async () => {
+	test("the same session in a file and in SQLite: merged into the database under a name of its own, never into B's row", {
+		skip: SQLITE_SKIP,
+	}, async () => {
 		const { a, b, leafB } = await twoCopies();
 		const db = `sqlite:${join(tempDir(), "agents.db")}`;
 		const [url] = lines((await ok(["copy", b, db])).stdout) as [string];
@@ -246,7 +250,9 @@ async function ok(args: string[], input?: string): Promise<{ stdout: string; std
 }
 
 describe("copy --update", () => {
-	test("file → SQLite → PostgreSQL and back: each grows in turn, and every store ends with the same lines", async (t) => {
+	test("file → SQLite → PostgreSQL and back: each grows in turn, and every store ends with the same lines", {
+		skip: SQLITE_SKIP,
+	}, async (t) => {
 		if (!pg) t.diagnostic(`${PG_SKIP_MESSAGE}: SQLite only`);
 		const { file, a1 } = await startSession();
 		const dir = dirname(file);
@@ -292,7 +298,9 @@ describe("copy --update", () => {
 		assert.deepEqual(readFileSync(file), before);
 	});
 
-	test("a session updated out of order (a merge's copy), in SQLite and PostgreSQL; refused when both grew", async (t) => {
+	test("a session updated out of order (a merge's copy), in SQLite and PostgreSQL; refused when both grew", {
+		skip: SQLITE_SKIP,
+	}, async (t) => {
 		if (!pg) t.diagnostic(`${PG_SKIP_MESSAGE}: SQLite only`);
 		const { file: a } = await startSession();
 		const b = join(tempDir(), "b.jsonl");
