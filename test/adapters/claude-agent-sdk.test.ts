@@ -54,6 +54,7 @@ import type { SessionCollection } from "../../src/storage/store.js";
 import { cli, REPO } from "../cli/helpers.js";
 import { runExample } from "../support/examples.js";
 import { postgresServer, testSchema } from "../support/postgres.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 
 const dir = mkdtempSync(join(tmpdir(), "session-tree-claude-agent-sdk-"));
 let dirs = 0;
@@ -337,7 +338,11 @@ function contract(label: string, make: Factory, skip: () => string | undefined =
 
 contract("the SDK's InMemorySessionStore (the reference)", () => new InMemorySessionStore());
 contract("TreeSessionStore on a directory of JSONL files", () => treeStore(newDir()));
-contract("TreeSessionStore on SQLite", () => treeStore(newDatabase()));
+contract(
+	"TreeSessionStore on SQLite",
+	() => treeStore(newDatabase()),
+	() => SQLITE_SKIP,
+);
 let memorySpaces = 0;
 contract("TreeSessionStore on memory:NAME", () => treeStore(`memory:claude-contract-${++memorySpaces}`));
 contract("TreeSessionStore on PostgreSQL", () => treeStore(newSchema()), pgSkip);
@@ -500,7 +505,7 @@ describe("a rewind is a branch, and load keeps the append order", () => {
 		await opened.close();
 	});
 
-	test("SQLite: sqlite:PATH#claude.PROJECT.SESSION", async () => {
+	test("SQLite: sqlite:PATH#claude.PROJECT.SESSION", { skip: SQLITE_SKIP }, async () => {
 		const location = newDatabase();
 		const { session } = await rewindScenario(location);
 		assert.equal(session, `${location}#claude.${PROJECT}.${SESSION}`);
@@ -615,7 +620,7 @@ describe("the SDK's session functions read and write through the store", () => {
 
 	for (const [label, location, skip] of [
 		["a directory", newDir, () => undefined],
-		["SQLite", newDatabase, () => undefined],
+		["SQLite", newDatabase, () => SQLITE_SKIP],
 		["PostgreSQL", newSchema, pgSkip],
 	] as const) {
 		test(`${label}: importSessionToStore, getSessionMessages, listSessions, renameSession, subagents, forkSession, deleteSession`, async (t) => {
@@ -726,7 +731,7 @@ describe("keys never leave their place", () => {
 
 	for (const [label, location, files, skip] of [
 		["a directory", newDir, true, () => undefined],
-		["SQLite", newDatabase, false, () => undefined],
+		["SQLite", newDatabase, false, () => SQLITE_SKIP],
 		["memory:", () => `memory:claude-keys-${++memorySpaces}`, false, () => undefined],
 		["PostgreSQL", newSchema, false, pgSkip],
 	] as const) {
@@ -863,7 +868,7 @@ describe("writers", () => {
 
 	for (const [label, location, skip] of [
 		["a directory", newDir, () => undefined],
-		["SQLite", newDatabase, () => undefined],
+		["SQLite", newDatabase, () => SQLITE_SKIP],
 		["PostgreSQL", newSchema, pgSkip],
 	] as const) {
 		test(`${label}: two stores (as two processes) racing on one key lose nothing and store nothing twice`, async (t) => {

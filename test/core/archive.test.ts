@@ -18,6 +18,7 @@ import { asJson } from "../support/fixtures.js";
 import { assistantMessage, userMessage } from "../support/messages.js";
 import { openWithPi } from "../support/pi.js";
 import { postgresServer, testSchema } from "../support/postgres.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 
 const dir = mkdtempSync(join(tmpdir(), "st-archive-"));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -229,26 +230,31 @@ describe("archive: the library", () => {
 
 	test("every store: archive, unarchive and dropArchived through the facade", async (t) => {
 		const server = await postgresServer();
-		const locations = [`sqlite:${join(dir, "archive.db")}#one`, "memory:archive-test"];
-		if ("url" in server) locations.push(testSchema(server.url, "archive").session("one"));
+		const stores: Array<[string, string, string | undefined]> = [
+			["SQLite", `sqlite:${join(dir, "archive.db")}#one`, SQLITE_SKIP],
+			["memory", "memory:archive-test", undefined],
+		];
+		if ("url" in server) stores.push(["PostgreSQL", testSchema(server.url, "archive").session("one"), undefined]);
 		else t.diagnostic(server.skip);
-		for (const location of locations) {
-			const b = await build(location);
-			const context = asJson(b.s.buildSessionContext());
-			await b.s.archive(b.u2b);
-			const reopened = await Session.open(location);
-			assert.equal(reopened.getLeafId(), b.a4, location);
-			assert.deepEqual([...reopened.getArchived().keys()], [b.u2b], location);
-			assert.deepEqual(reopened.listBranches({ archived: false }), sorted([b.a4, b.a3c]), location);
-			const backup = await reopened.dropArchived();
-			assert.ok(backup, location);
-			const dropped = await Session.open(location);
-			assert.equal(dropped.getEntry(b.u2b), undefined, location);
-			assert.equal(dropped.getLeafId(), b.a4, location);
-			assert.deepEqual(asJson(dropped.buildSessionContext()), context, location);
-			await b.s.close();
-			await reopened.close();
-			await dropped.close();
+		for (const [label, location, skip] of stores) {
+			await t.test(label, { skip }, async () => {
+				const b = await build(location);
+				const context = asJson(b.s.buildSessionContext());
+				await b.s.archive(b.u2b);
+				const reopened = await Session.open(location);
+				assert.equal(reopened.getLeafId(), b.a4, location);
+				assert.deepEqual([...reopened.getArchived().keys()], [b.u2b], location);
+				assert.deepEqual(reopened.listBranches({ archived: false }), sorted([b.a4, b.a3c]), location);
+				const backup = await reopened.dropArchived();
+				assert.ok(backup, location);
+				const dropped = await Session.open(location);
+				assert.equal(dropped.getEntry(b.u2b), undefined, location);
+				assert.equal(dropped.getLeafId(), b.a4, location);
+				assert.deepEqual(asJson(dropped.buildSessionContext()), context, location);
+				await b.s.close();
+				await reopened.close();
+				await dropped.close();
+			});
 		}
 	});
 });

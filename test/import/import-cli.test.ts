@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { zipSync } from "fflate";
 import { cli, cliJson, lines } from "../cli/helpers.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 import { REPO, removeTemps, SAMPLES, sample, sampleText, tempDir } from "./helpers.js";
 
 after(removeTemps);
@@ -199,7 +200,7 @@ describe("import", () => {
 		);
 	});
 
-	test("into a SQLite store, and back out as ChatGPT JSON", async () => {
+	test("into a SQLite store, and back out as ChatGPT JSON", { skip: SQLITE_SKIP }, async () => {
 		const db = join(tempDir(), "agents.db");
 		const input = sample("chatgpt", "librechat-chatgpt-tree.json");
 		const result = await cli(["import", input, "--dir", `sqlite:${db}`]);
