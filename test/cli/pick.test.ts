@@ -15,6 +15,7 @@ import { asJson } from "../support/fixtures.js";
 import { assistantMessage, userMessage } from "../support/messages.js";
 import { piContext } from "../support/pi.js";
 import { postgresServer, testSchema } from "../support/postgres.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 import { cli, cliJson, lines, removeTempDirs, tempDir } from "./helpers.js";
 
 delete process.env.FORCE_COLOR;
@@ -181,7 +182,7 @@ describe("session-tree pick", () => {
 		assert.match(missing.stderr, /missing ENTRY/);
 	});
 
-	test("on SQLite: the same pick, the same context as the file store gives", async () => {
+	test("on SQLite: the same pick, the same context as the file store gives", { skip: SQLITE_SKIP }, async () => {
 		const dir = tempDir();
 		const db = `sqlite:${join(dir, "s.db")}#pick-test`;
 		const f = await build(db);

@@ -24,6 +24,7 @@ import { contextTokensBefore } from "../../src/cli/repl/edit-commands.js";
 import { sessionModel } from "../../src/cli/repl/messages.js";
 import { collectingState } from "../../src/cli/repl/state.js";
 import { type AssistantMessage, type MessageEntry, Session } from "../../src/index.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 import { cli, removeTempDirs, tempDir } from "./helpers.js";
 
 after(removeTempDirs);
@@ -334,7 +335,7 @@ describe("the CLI and the REPL print one implementation's lines", () => {
 });
 
 describe("where the CLI and the REPL differed", () => {
-	test("info on a database's session names it by its location, on both front ends", async () => {
+	test("info on a database's session names it by its location, on both front ends", { skip: SQLITE_SKIP }, async () => {
 		const store = `sqlite:${join(tempDir(), "sessions.db")}`;
 		const repl = collectingState();
 		const run = runner(repl);

@@ -10,6 +10,7 @@ import { existsSync, readFileSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { type AgentsHome, buildAgentsHome } from "../catalog/agents-home.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 import { cli, removeTempDirs, tempDir } from "./helpers.js";
 
 after(removeTempDirs);
@@ -59,7 +60,9 @@ describe("search --agents", () => {
 		});
 	}
 
-	test("the side-branch hit is marked side, with its agent; the index file is 0600", async () => {
+	test("the side-branch hit is marked side, with its agent; the index file is 0600", {
+		skip: SQLITE_SKIP,
+	}, async () => {
 		const hits = (await json(["search", "radix tree merges", "--agents", "--json"])) as Array<Record<string, unknown>>;
 		assert.deepEqual(
 			hits.map((hit) => [hit.entryId, hit.onActiveBranch, hit.agent]),
@@ -129,7 +132,7 @@ describe("search TEXT DIR at any depth", () => {
 		);
 	});
 
-	test("no other agent's file was written, and the index is in the cache only", () => {
+	test("no other agent's file was written, and the index is in the cache only", { skip: SQLITE_SKIP }, () => {
 		for (const [file, before] of foreign) assert.equal(fingerprint(file), before, file);
 		assert.ok(existsSync(join(home.home, ".cache", "session-tree", "catalog.sqlite")));
 	});

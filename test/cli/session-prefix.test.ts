@@ -14,6 +14,7 @@ import { resolveSessionPrefix } from "../../src/catalog/session-location.js";
 import { isSessionTreeError } from "../../src/core/errors.js";
 import { Session } from "../../src/index.js";
 import { postgresServer, testSchema } from "../support/postgres.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 import { cli, removeTempDirs, tempDir } from "./helpers.js";
 
 after(removeTempDirs);
@@ -75,7 +76,7 @@ async function prefixChecks(base: string, cwd?: string): Promise<void> {
 	assert.doesNotMatch(other.stdout, /appended by prefix/);
 }
 
-describe("session id prefixes in sqlite: URLs", () => {
+describe("session id prefixes in sqlite: URLs", { skip: SQLITE_SKIP }, () => {
 	test("a unique prefix opens the session, for reads and writes; ambiguous and unknown ones are refused", async () => {
 		const dir = tempDir();
 		await fill(`sqlite:${dir}/a.db`);
@@ -123,7 +124,7 @@ describe("session id prefixes in sqlite: URLs", () => {
 	});
 });
 
-describe("session id prefixes in the REPL's load", () => {
+describe("session id prefixes in the REPL's load", { skip: SQLITE_SKIP }, () => {
 	test("load sqlite:DB#PREFIX opens the one session; an ambiguous prefix is an error naming both", async () => {
 		const dir = tempDir();
 		await fill(`sqlite:${dir}/a.db`);
@@ -156,7 +157,9 @@ describe("session id prefixes in process (memory:, and the codes)", () => {
 		assert.equal(await resolveSessionPrefix("./some/file.jsonl"), undefined);
 	});
 
-	test("the codes of a sqlite store: INVALID_ARGUMENT without #ID, FILE_NOT_FOUND for no match", async () => {
+	test("the codes of a sqlite store: INVALID_ARGUMENT without #ID, FILE_NOT_FOUND for no match", {
+		skip: SQLITE_SKIP,
+	}, async () => {
 		const dir = tempDir();
 		await fill(`sqlite:${dir}/a.db`);
 		assert.equal(await resolveSessionPrefix(`sqlite:${dir}/a.db#0195b`), `sqlite:${dir}/a.db#${B}`);

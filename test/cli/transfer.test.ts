@@ -5,6 +5,7 @@ import { appendFileSync, existsSync, readdirSync, readFileSync, statSync, utimes
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { Session } from "../../src/index.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 import { cli, fixture, lines, removeTempDirs, tempDir } from "./helpers.js";
 
 after(removeTempDirs);
@@ -106,7 +107,7 @@ describe("copy", () => {
 	});
 });
 
-describe("session URLs on the command line", () => {
+describe("session URLs on the command line", { skip: SQLITE_SKIP }, () => {
 	test("a fixture copied into SQLite: ctx, tree, info, ls, search and append take its URL; prune empties the store", async () => {
 		const source = fixture("branched-session-clean");
 		const db = `sqlite:${join(tempDir(), "agents.db")}`;

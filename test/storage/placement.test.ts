@@ -31,6 +31,7 @@ import { closeSqliteDatabases } from "../../src/storage/sql/sqlite-schema.js";
 import { SqliteSessionStore } from "../../src/storage/sql/sqlite-store.js";
 import type { SessionCollection, SessionStore } from "../../src/storage/store.js";
 import { postgresServer, testSchema } from "../support/postgres.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 
 const dir = mkdtempSync(join(tmpdir(), "st-placement-"));
 after(() => {
@@ -98,19 +99,27 @@ describe("sessionStoreFor", () => {
 		);
 	});
 
-	test("a collection's location as dir: the collection names the session (memory:ID, DATABASE#ID)", async () => {
+	test("a collection's location as dir: the collection names the session (memory:ID)", () => {
 		const h = header();
 		assert.equal(sessionStoreFor({ dir: "memory:" }, h).location, `memory:${h.id}`);
+		// Not a place of many sessions: refused as collectionAt refuses it.
+		assert.throws(() => sessionStoreFor({ dir: "memory:one" }, h), invalidArgument);
+		// With a durability, the session is opened again by its location: refused where it cannot be honoured.
+		assert.throws(() => sessionStoreFor({ dir: "memory:" }, h, { durability: "group" }), invalidArgument);
+	});
+
+	test("a collection's location as dir: the collection names the session (DATABASE#ID)", {
+		skip: SQLITE_SKIP,
+	}, async () => {
+		const h = header();
 		const database = freshDatabase();
 		const store = sessionStoreFor({ dir: `sqlite:${database}` }, h);
 		assert.equal(store.location, `sqlite:${database}#${h.id}`);
 		await store.create(h);
 		assert.equal(await storeAt(`sqlite:${database}#${h.id}`).exists(), true);
 		// Not a place of many sessions: refused as collectionAt refuses it.
-		assert.throws(() => sessionStoreFor({ dir: "memory:one" }, h), invalidArgument);
 		assert.throws(() => sessionStoreFor({ dir: `sqlite:${database}#x` }, h), invalidArgument);
-		// With a durability, the session is opened again by its location: refused where it cannot be honoured.
-		assert.throws(() => sessionStoreFor({ dir: "memory:" }, h, { durability: "group" }), invalidArgument);
+		// With a durability, the session is opened again by its location: honoured here.
 		assert.equal(
 			sessionStoreFor({ dir: `sqlite:${database}` }, header(), {
 				durability: "fsync",
@@ -164,16 +173,23 @@ describe("sessionStoreFor", () => {
 		await session.appendMessage({ role: "user", content: "q", timestamp: 1 });
 		const beside = await session.fork();
 		assert.equal(beside.file, join(sub, sessionFileName(beside.getHeader().timestamp, beside.getSessionId())));
+		const exact = join(dir, "exact-fork.jsonl");
+		assert.equal((await session.clone({ file: exact })).file, exact);
+	});
+
+	test("Session.clone into a database places the session through it", { skip: SQLITE_SKIP }, async () => {
+		const session = await Session.create({ dir: join(dir, "sessions"), cwd: "/s" });
+		await session.appendMessage({ role: "user", content: "q", timestamp: 1 });
 		const database = freshDatabase();
 		const inDatabase = await session.clone({ dir: `sqlite:${database}` });
 		assert.equal(inDatabase.location, `sqlite:${database}#${inDatabase.getSessionId()}`);
-		const exact = join(dir, "exact-fork.jsonl");
-		assert.equal((await session.clone({ file: exact })).file, exact);
 	});
 });
 
 describe("the file of a store", () => {
-	test("a session in a database has none: opened, forked once its store is loaded, or from the store itself", async () => {
+	test("a session in a database has none: opened, forked once its store is loaded, or from the store itself", {
+		skip: SQLITE_SKIP,
+	}, async () => {
 		const database = freshDatabase();
 		const session = await Session.create({ location: `sqlite:${database}` });
 		await session.appendMessage({ role: "user", content: "q", timestamp: 1 });
@@ -219,7 +235,7 @@ describe("keyed places", () => {
 		assert.deepEqual(await place.keys(), ["k2"]);
 	});
 
-	test("a database: LOCATION#KEY; a location that names a session is refused", async () => {
+	test("a database: LOCATION#KEY; a location that names a session is refused", { skip: SQLITE_SKIP }, async () => {
 		const database = `sqlite:${freshDatabase()}`;
 		const place = keyedPlace(database);
 		assert.equal(place.sessionLocation("k"), `${database}#k`);
@@ -292,7 +308,7 @@ describe("collectionOfSession", () => {
 });
 
 describe("discardCreatedSession", () => {
-	test("a file (by path or file: URL), a memory session, a database's session; others stay", async () => {
+	test("a file (by path or file: URL), a memory session; others stay", async () => {
 		const h = header();
 		const file = join(dir, "discard.jsonl");
 		await storeAt(file).create(h);
@@ -309,7 +325,10 @@ describe("discardCreatedSession", () => {
 		await discardCreatedSession(memory);
 		assert.equal(await storeAt(memory).exists(), false);
 		assert.equal(await storeAt(kept).exists(), true);
+	});
 
+	test("a database's session; the others in the database stay", { skip: SQLITE_SKIP }, async () => {
+		const h = header();
 		const database = `sqlite:${freshDatabase()}`;
 		await storeAt(`${database}#gone`).create(h);
 		await storeAt(`${database}#kept`).create(h);

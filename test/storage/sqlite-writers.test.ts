@@ -16,6 +16,7 @@ import { FileSessionStore } from "../../src/storage/file-store.js";
 import { storeAt } from "../../src/storage/locations.js";
 import { closeSqliteDatabases } from "../../src/storage/sql/sqlite-store.js";
 import { asJson } from "../../src/testing/helpers.js";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 import { assertWriterChains, runWriter } from "../support/writers.js";
 
 const WRITERS = 4;
@@ -27,7 +28,9 @@ after(() => {
 	rmSync(dir, { recursive: true, force: true });
 });
 
-test(`${WRITERS} processes × ${APPENDS} appends to one SQLite session: every entry once, each writer's own chain`, async (t) => {
+test(`${WRITERS} processes × ${APPENDS} appends to one SQLite session: every entry once, each writer's own chain`, {
+	skip: SQLITE_SKIP,
+}, async (t) => {
 	const location = `sqlite:${join(dir, "sessions.db")}#shared`;
 	const start = await Session.create({ location });
 	const root = await start.appendMessage({ role: "user", content: "start", timestamp: 0 });
