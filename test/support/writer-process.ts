@@ -30,6 +30,23 @@ async function credit(): Promise<void> {
 	credits--;
 }
 
+/**
+ * Writes all of `text` to stdout synchronously. A pipe may be non-blocking (a loader
+ * registered with `module.register`, as test/support/no-sqlite.mjs does, makes it so): a full
+ * one then refuses with EAGAIN, and the write is tried again until the reader took some.
+ */
+function writeWhole(text: string): void {
+	let bytes = Buffer.from(text, "utf8");
+	while (bytes.length > 0) {
+		try {
+			bytes = bytes.subarray(writeSync(1, bytes));
+		} catch (error) {
+			if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+			Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 1);
+		}
+	}
+}
+
 const session = await Session.open(file as string, { durability: durability as Durability });
 for (let i = 0; i < count; i++) {
 	await credit();
@@ -39,7 +56,7 @@ for (let i = 0; i < count; i++) {
 		timestamp: i,
 	});
 	// Synchronous write: the id is on the pipe before the next append begins.
-	writeSync(1, `${id}\n`);
+	writeWhole(`${id}\n`);
 	if (delay !== undefined) await new Promise((resolve) => setTimeout(resolve, delay));
 }
 await session.close();
