@@ -162,14 +162,20 @@ export function withRunIds(command: string, ids: ReadonlyMap<string, string>): s
 	});
 }
 
-/** An environment with nothing from the developer's: a fresh HOME, UTC, no colours, node on PATH. */
+/**
+ * An environment with nothing from the developer's: a fresh HOME, UTC, no colours, node on
+ * PATH; and NODE_OPTIONS when the tests run with some (test/support/no-sqlite.mjs: the
+ * examples then run as on a machine without better-sqlite3).
+ */
 export function freshEnv(home: string): Record<string, string> {
+	const options = process.env.NODE_OPTIONS;
 	return {
 		HOME: home,
 		PATH: `${dirname(process.execPath)}:/usr/local/bin:/usr/bin:/bin`,
 		TZ: "UTC",
 		LANG: "C.UTF-8",
 		TERM: "dumb",
+		...(options ? { NODE_OPTIONS: options } : {}),
 	};
 }
 

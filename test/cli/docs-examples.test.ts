@@ -11,10 +11,12 @@
 import assert from "node:assert/strict";
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { after, describe, test } from "node:test";
+import { after, describe, type TestContext, test } from "node:test";
+import { SQLITE_SKIP } from "../support/sqlite.js";
 import {
 	compareRun,
 	consoleBlocks,
+	type DocBlock,
 	freshEnv,
 	matchLine,
 	runAndCompare,
@@ -34,10 +36,20 @@ function pathLine(): string {
 	return `cd ${JSON.stringify(REPO)} && ${line.replace(/\s+#.*$/, "")} && cd "$HOME" || exit 99`;
 }
 
-/** Runs the runnable blocks of one Markdown file; returns how many commands ran. */
-async function runDoc(file: string): Promise<{ ran: number; skipped: number }> {
+/**
+ * Runs the runnable blocks of one Markdown file; returns how many commands ran. Where
+ * better-sqlite3 does not load (test/support/sqlite.ts), the blocks that use a `sqlite:`
+ * location are left out, and said so (`t.diagnostic`).
+ */
+async function runDoc(file: string, t: TestContext): Promise<{ ran: number; skipped: number }> {
 	const blocks = consoleBlocks(readFileSync(join(REPO, file), "utf8"));
-	const run = blocks.filter((block) => block.notRun === null);
+	const needsSqlite = (block: DocBlock) => block.commands.some(({ command }) => command.includes("sqlite:"));
+	if (SQLITE_SKIP !== undefined) {
+		const left = blocks.filter((block) => block.notRun === null && needsSqlite(block));
+		if (left.length > 0)
+			t.diagnostic(`${file}: blocks at lines ${left.map((block) => block.line).join(", ")} not run: ${SQLITE_SKIP}`);
+	}
+	const run = blocks.filter((block) => block.notRun === null && (SQLITE_SKIP === undefined || !needsSqlite(block)));
 	const commands = run.flatMap((block) => block.commands);
 	const home = tempDir();
 	const problems = await runAndCompare(commands, { cwd: home, env: freshEnv(home), prelude: pathLine() });
@@ -47,14 +59,14 @@ async function runDoc(file: string): Promise<{ ran: number; skipped: number }> {
 
 describe("the documentation's shell examples, run as printed", () => {
 	test("README.md: the walkthrough, in order, on a fresh machine", async (t) => {
-		const { ran, skipped } = await runDoc("README.md");
+		const { ran, skipped } = await runDoc("README.md", t);
 		t.diagnostic(`README.md: ${ran} commands run, ${skipped} blocks not run`);
 		// The walkthrough (new … validate) and the scripted REPL.
 		assert.ok(ran >= 12, `${ran} commands`);
 	});
 
 	test("docs/cli.md: the example session and the views", async (t) => {
-		const { ran, skipped } = await runDoc("docs/cli.md");
+		const { ran, skipped } = await runDoc("docs/cli.md", t);
 		t.diagnostic(`docs/cli.md: ${ran} commands run, ${skipped} blocks not run`);
 		assert.ok(ran >= 25, `${ran} commands`);
 	});
