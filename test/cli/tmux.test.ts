@@ -136,7 +136,6 @@ describe("repl in a terminal (tmux)", { skip }, () => {
 	let file = "";
 	let q1 = "";
 	let a1 = "";
-	let q1Prefix = "";
 	before(async () => {
 		const session = await Session.create({ dir, cwd: "/home/dev/project" });
 		q1 = await session.appendMessage({ role: "user", content: "What is a B-tree?", timestamp: Date.now() });
@@ -149,11 +148,6 @@ describe("repl in a terminal (tmux)", { skip }, () => {
 		});
 		await session.close();
 		file = session.file as string;
-		/** The shortest prefix of q1 that no other id starts with. */
-		const ids = [q1, a1];
-		let prefixLength = 1;
-		while (ids.some((id) => id !== q1 && id.startsWith(q1.slice(0, prefixLength)))) prefixLength++;
-		q1Prefix = q1.slice(0, Math.max(prefixLength, 2));
 	});
 
 	let pane: Pane;
@@ -188,6 +182,12 @@ describe("repl in a terminal (tmux)", { skip }, () => {
 	});
 
 	test("Tab completes a command name, then an id prefix", async () => {
+		// The shortest prefix of q1 that no other id starts with, among the ids the file holds
+		// now (an earlier test appended one, which may share q1's first characters).
+		const ids = (await Session.open(file)).getEntries().map((entry) => entry.id);
+		let prefixLength = 1;
+		while (ids.some((id) => id !== q1 && id.startsWith(q1.slice(0, prefixLength)))) prefixLength++;
+		const q1Prefix = q1.slice(0, Math.max(prefixLength, 2));
 		pane.type("bra");
 		await pane.waitForInput("bra");
 		pane.keys("Tab");
