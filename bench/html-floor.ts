@@ -1,0 +1,122 @@
+/**
+ * What bounds `session-tree html` (issue 28's "html of s100k ≤ 3 s"): whole processes, each
+ * run alone, medians, beside the export itself in the same run:
+ *
+ * - `read`: the file read in 1 MiB pieces, nothing else;
+ * - `gzip`: read and given to a gzip stream at the export's level (libuv's thread pool), its
+ *   output made base64: the page's encoding of the records and nothing of ours;
+ * - `parse`: read, cut into lines, every line `JSON.parse`d on the main thread: what a check of
+ *   every record for secrets needs before any rule runs;
+ * - `parse+gzip`: both at once (the parse here, gzip beside it on the other core): the floor
+ *   of an export whose records are checked on one thread;
+ * - `export`: `session-tree html FILE -o …` of the build given (default dist/).
+ *
+ * `tsc -p bench/tsconfig.json && node bench/data/.build/bench/html-floor.js [--file s100k] [--runs 5] [--dist DIR]`
+ */
+
+import { spawnSync } from "node:child_process";
+import { closeSync, openSync, readSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { createGzip, type ZlibOptions } from "node:zlib";
+import { HTML_GZIP_LEVEL } from "../src/render/html/page.js";
+import { dataPath } from "./generate.js";
+import { median } from "./shared.js";
+
+type Mode = "read" | "gzip" | "parse" | "parse+gzip";
+
+const NEWLINE = 0x0a;
+
+/** Runs one mode in this process (the child's side). */
+async function runMode(mode: Mode, file: string): Promise<void> {
+	// The export's stream: 1 MiB of output a job, up to 8 MiB of input ahead (render/html/page.ts).
+	const options: ZlibOptions & { writableHighWaterMark: number } = {
+		level: HTML_GZIP_LEVEL,
+		chunkSize: 1 << 20,
+		writableHighWaterMark: 8 << 20,
+	};
+	const gzip = mode.includes("gzip") ? createGzip(options) : undefined;
+	let base64 = 0;
+	gzip?.on("data", (chunk: Buffer) => {
+		base64 += chunk.toString("base64").length;
+	});
+	const parse = mode.includes("parse");
+	const fd = openSync(file, "r");
+	let carry = Buffer.alloc(0);
+	let lines = 0;
+	for (;;) {
+		const piece = Buffer.allocUnsafe(1 << 20);
+		const read = readSync(fd, piece, 0, piece.length, null);
+		if (read === 0) break;
+		const bytes = piece.subarray(0, read);
+		if (gzip && !gzip.write(bytes)) await new Promise((done) => gzip.once("drain", done));
+		if (parse) {
+			// Each line decoded from the bytes where it lies; only a line cut by the piece's end is joined.
+			let start = 0;
+			let end = bytes.indexOf(NEWLINE);
+			if (carry.length > 0 && end !== -1) {
+				JSON.parse(Buffer.concat([carry, bytes.subarray(0, end)]).toString("utf8"));
+				lines++;
+				carry = Buffer.alloc(0);
+				start = end + 1;
+				end = bytes.indexOf(NEWLINE, start);
+			}
+			for (; end !== -1; end = bytes.indexOf(NEWLINE, start)) {
+				JSON.parse(bytes.toString("utf8", start, end));
+				lines++;
+				start = end + 1;
+			}
+			carry = Buffer.concat([carry, bytes.subarray(start)]);
+		}
+		// A turn of the loop, as the export takes between batches: gzip's finished job hands on.
+		if (gzip) await new Promise(setImmediate);
+	}
+	closeSync(fd);
+	if (gzip) {
+		const ended = new Promise((done) => gzip.once("end", done));
+		gzip.end();
+		await ended;
+	}
+	process.stdout.write(JSON.stringify({ lines, base64 }));
+}
+
+const { values } = parseArgs({
+	options: {
+		file: { type: "string", default: "s100k" },
+		runs: { type: "string", default: "5" },
+		dist: { type: "string", default: "dist" },
+		child: { type: "string" },
+	},
+});
+const file = values.file.includes("/") ? resolve(values.file) : dataPath(values.file);
+if (values.child !== undefined) await runMode(values.child as Mode, file);
+else {
+	const cli = join(resolve(values.dist), "bin", "session-tree.js");
+	const out = join(tmpdir(), `html-floor-${process.pid}.html`);
+	const steps: Array<{ name: string; args: string[] }> = [
+		...(["read", "gzip", "parse", "parse+gzip"] as const).map((mode) => ({
+			name: mode,
+			args: [process.argv[1] as string, "--file", file, "--child", mode],
+		})),
+		{ name: "export", args: [cli, "html", file, "-o", out, "--force"] },
+	];
+	const samples = new Map<string, number[]>(steps.map((step) => [step.name, []]));
+	for (let run = 0; run < Number(values.runs); run++) {
+		for (const step of steps) {
+			const begin = performance.now();
+			const child = spawnSync(process.execPath, step.args, { encoding: "utf8", maxBuffer: 1 << 26 });
+			const ms = performance.now() - begin;
+			if (child.status !== 0) throw new Error(`${step.name}: ${child.stderr}`);
+			samples.get(step.name)?.push(ms);
+		}
+	}
+	rmSync(out, { force: true });
+	console.log(`html floor of ${file}, whole processes, median of ${values.runs} (min–max):`);
+	for (const [name, list] of samples) {
+		const sorted = [...list].sort((a, b) => a - b);
+		console.log(
+			`  ${name.padEnd(11)} ${(median(list) ?? 0).toFixed(0).padStart(6)} ms  (${sorted[0]?.toFixed(0)}–${sorted.at(-1)?.toFixed(0)})`,
+		);
+	}
+}
