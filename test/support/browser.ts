@@ -24,6 +24,7 @@
 import { existsSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { UNDER_CI } from "./ci.js";
 
 /** Where Debian's `chromium` package puts the browser (SESSION_TREE_CHROMIUM overrides it). */
 export const CHROMIUM = process.env.SESSION_TREE_CHROMIUM ?? "/usr/bin/chromium";
@@ -39,11 +40,9 @@ export const CHROMIUM_ARGS = [
 	"--disable-sync",
 ] as const;
 
-const underCi = process.env.CI !== undefined && process.env.CI !== "" && process.env.CI !== "false";
-
 /** Why the browser tests cannot run here, when they should skip (never under CI, where they fail). */
 export const BROWSER_SKIP: string | undefined =
-	existsSync(CHROMIUM) || underCi
+	existsSync(CHROMIUM) || UNDER_CI
 		? undefined
 		: `no Chromium at ${CHROMIUM}: install Debian's package (apt-get install chromium) or set SESSION_TREE_CHROMIUM`;
 

@@ -12,8 +12,7 @@
  */
 
 import type BetterSqlite3 from "better-sqlite3";
-
-const underCi = process.env.CI !== undefined && process.env.CI !== "" && process.env.CI !== "false";
+import { UNDER_CI } from "./ci.js";
 
 /** The driver's class, or why it cannot be used here. */
 async function probe(): Promise<{ Database: typeof BetterSqlite3 } | { why: string }> {
@@ -34,7 +33,7 @@ const found = await probe();
  * Always undefined under CI, where they must run.
  */
 export const SQLITE_SKIP: string | undefined =
-	"Database" in found || underCi
+	"Database" in found || UNDER_CI
 		? undefined
 		: `SQLite tests skipped: the optional dependency better-sqlite3@12 does not load (${found.why}). ` +
 			"npm ci installs it from a prebuilt binary or builds it with Node's headers; where neither can be " +
