@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { createGzip, type ZlibOptions } from "node:zlib";
-import { HTML_GZIP_LEVEL } from "../src/render/html/page.js";
+import { GZIP_AHEAD, GZIP_CHUNK, HTML_GZIP_LEVEL } from "../src/render/html/page.js";
 import { dataPath } from "./generate.js";
 import { median } from "./shared.js";
 
@@ -33,8 +33,8 @@ async function runMode(mode: Mode, file: string): Promise<void> {
 	// The export's stream: 1 MiB of output a job, up to 8 MiB of input ahead (render/html/page.ts).
 	const options: ZlibOptions & { writableHighWaterMark: number } = {
 		level: HTML_GZIP_LEVEL,
-		chunkSize: 1 << 20,
-		writableHighWaterMark: 8 << 20,
+		chunkSize: GZIP_CHUNK,
+		writableHighWaterMark: GZIP_AHEAD,
 	};
 	const gzip = mode.includes("gzip") ? createGzip(options) : undefined;
 	let base64 = 0;

@@ -195,10 +195,10 @@ export async function gzipRecords(
 /** Bytes of JSONL text given to the gzip stream at a time (see {@link encodeRecordsInPieces}). */
 const GZIP_BATCH = 2 ** 20;
 const NEWLINE = new Uint8Array([0x0a]);
-/** gzip's output buffer: a batch compresses to less, so one thread-pool job takes a whole batch. */
-const GZIP_CHUNK = 2 ** 20;
-/** Bytes of batches given to gzip before the loop waits for it. */
-const GZIP_AHEAD = 8 * 2 ** 20;
+/** gzip's output buffer: a batch compresses to less, so one thread-pool job takes a whole batch. @internal */
+export const GZIP_CHUNK = 2 ** 20;
+/** Bytes of batches given to gzip before the loop waits for it. @internal */
+export const GZIP_AHEAD = 8 * 2 ** 20;
 
 /** Throws when text could end the inline `<script>` or `<style>` that holds it. */
 function checkInlinable(text: string, tag: "script" | "style"): void {
