@@ -42,6 +42,7 @@ import {
 	okReplace,
 	recordsOf,
 } from "../../src/testing/helpers.js";
+import { repoRoot } from "../support/fixtures.js";
 import { assistantMessage, userMessage } from "../support/messages.js";
 import { mulberry32 } from "../support/random.js";
 import { SQLITE_SKIP, sqliteDriver } from "../support/sqlite.js";
@@ -169,14 +170,9 @@ describe("sqlite: locations", () => {
 
 	test("without better-sqlite3: INVALID_ARGUMENT saying what to install", async () => {
 		const store = pathToFileURL(resolve(import.meta.dirname, "../../src/storage/sql/sqlite-store.js")).href;
-		// A resolve hook that finds no better-sqlite3, as when the optional dependency is not installed.
-		const hook = `export async function resolve(specifier, context, next) {
-			if (specifier === "better-sqlite3") throw Object.assign(new Error("not installed"), { code: "ERR_MODULE_NOT_FOUND" });
-			return next(specifier, context);
-		}`;
+		// The loader that hides better-sqlite3, as when the optional dependency is not installed.
+		const hidden = join(repoRoot, "test", "support", "no-sqlite.mjs");
 		const script = `
-			import { register } from "node:module";
-			register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(hook)}`)});
 			const { sqliteStore } = await import(${JSON.stringify(store)});
 			try {
 				await sqliteStore("sqlite:/nowhere/x.db#a", {}).exists();
@@ -184,9 +180,13 @@ describe("sqlite: locations", () => {
 				process.stdout.write(JSON.stringify({ code: error.code, file: error.file, message: error.message }));
 			}
 		`;
-		const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
-			stdio: ["ignore", "pipe", "inherit"],
-		});
+		const child = spawn(
+			process.execPath,
+			["--import", pathToFileURL(hidden).href, "--input-type=module", "-e", script],
+			{
+				stdio: ["ignore", "pipe", "inherit"],
+			},
+		);
 		let out = "";
 		child.stdout.on("data", (chunk: Buffer) => {
 			out += chunk.toString("utf8");
