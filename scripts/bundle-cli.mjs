@@ -42,10 +42,11 @@ const CLI =
 	/^[\\/](cli[\\/](args|terminal|run|registry|loaders|help|version|specs[\\/][^\\/]+)|core[\\/](errors|mask|validate|nesting)|render[\\/]sanitize)\.js$/;
 /**
  * Modules of the `runtime` chunk: the core, the stores but the SQL ones, the session, the opener, text basics.
- * Not storage/batches (the records of `copy` and `import` in batches): only those commands load it.
+ * Not storage/batches (the records of `copy` and `import` in batches) nor storage/line-chunks (the
+ * second thread of `tree` and `html`, which loads node:worker_threads): only those commands load them.
  */
 const RUNTIME =
-	/^[\\/](core[\\/][^\\/]+|storage[\\/](?!batches\.)[^\\/]+|session[^\\/]*|cli[\\/]open|render[\\/](terminal|color|preview|text-width|context-text))\.js$/;
+	/^[\\/](core[\\/][^\\/]+|storage[\\/](?!batches\.|line-chunks)[^\\/]+|session[^\\/]*|cli[\\/]open|render[\\/](terminal|color|preview|text-width|context-text))\.js$/;
 
 rmSync(out, { recursive: true, force: true });
 const bundle = await rollup({
@@ -53,6 +54,8 @@ const bundle = await rollup({
 	input: {
 		"session-tree": join(dist, "cli", "main.js"),
 		"tree-previews-worker": join(dist, "cli", "tree-previews-worker.js"),
+		// And that of `html`'s checks (src/render/html/page-checks.ts).
+		"page-checks-worker": join(dist, "render", "html", "page-checks-worker.js"),
 	},
 	external: (id) => id.startsWith("node:") || packages.some((name) => id === name || id.startsWith(`${name}/`)),
 	onwarn(warning, warn) {

@@ -33,7 +33,15 @@ import {
 	planPick,
 } from "./core/pick.js";
 import type { LoadProblem } from "./core/reducer.js";
-import type { EntryLine, FlatTreeRow, ListBranchesOptions, ReadonlySessionTree, SessionTree } from "./core/tree.js";
+import type {
+	EntryLine,
+	FlatTreeRow,
+	KnownLine,
+	ListBranchesOptions,
+	ReadonlySessionTree,
+	SessionTree,
+} from "./core/tree.js";
+import type { Envelope } from "./core/tree-node.js";
 import {
 	type AgentMessage,
 	type ContextMessage,
@@ -293,6 +301,16 @@ export class Session {
 	 */
 	walkEntryLines(start = 0): Iterable<EntryLine> {
 		return this.tree.walkEntryLines(start);
+	}
+
+	/**
+	 * {@link walkEntryLines}, but what `known` gives for an unparsed entry's line (its place and
+	 * envelope) is given instead of the entry, whose body is then not read (see
+	 * `SessionTree.walkEntryLinesKnowing`): for a caller that had another thread read the file.
+	 * @internal
+	 */
+	walkEntryLinesKnowing<K>(known: (line: Envelope) => K | undefined, start = 0): Iterable<EntryLine | KnownLine<K>> {
+		return this.tree.walkEntryLinesKnowing(known, start);
 	}
 
 	/** The whole tree: roots in file order, children oldest first, labels attached. */

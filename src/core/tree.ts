@@ -446,7 +446,23 @@ export class SessionTree implements ReadonlySessionTree {
 	 */
 	walkEntryLines(start = 0): Iterable<EntryLine> {
 		const nodes = this.ordered.slice(start);
-		return { [Symbol.iterator]: () => peekBatches(nodes, true) };
+		// Without `known`, every item is an entry.
+		return { [Symbol.iterator]: () => peekBatches(nodes, true) as Iterator<EntryLine> };
+	}
+
+	/**
+	 * {@link walkEntryLines}, but each entry whose body is still unparsed in its store is first
+	 * offered to `known` with its envelope (where its line is, and its type, id and parent):
+	 * when `known` gives something for it, that is given instead of the entry, and its body is
+	 * not read here at all (another reader of the same store read it: `session-tree html`'s
+	 * second thread). Any other entry (parsed already, made in memory) is given as by
+	 * {@link walkEntryLines}. `known` is asked in file order, a few hundred lines ahead of
+	 * what is given; each item of a line offered to it names that line (`place`).
+	 * @internal
+	 */
+	walkEntryLinesKnowing<K>(known: (line: Envelope) => K | undefined, start = 0): Iterable<EntryLine | KnownLine<K>> {
+		const nodes = this.ordered.slice(start);
+		return { [Symbol.iterator]: () => peekBatches(nodes, true, known) };
 	}
 
 	/**
@@ -712,7 +728,8 @@ Object.freeze(ReadonlyTreeView.prototype);
 function peekEach(nodes: readonly TreeNode[]): Iterable<SessionEntry> {
 	return {
 		*[Symbol.iterator]() {
-			for (const { entry } of peekBatches(nodes, false)) yield entry;
+			// Without `known`, every item is an entry.
+			for (const item of peekBatches(nodes, false)) yield item.entry as SessionEntry;
 		},
 	};
 }
@@ -723,21 +740,53 @@ function peekEach(nodes: readonly TreeNode[]): Iterable<SessionEntry> {
  * of a batch, where a read per entry cost 100,000 system calls for a walk over s100k (0.8 s of
  * an export's 5 s).
  */
-function* peekBatches(nodes: readonly TreeNode[], withLines: boolean): Generator<EntryLine> {
+function* peekBatches<K = never>(
+	nodes: readonly TreeNode[],
+	withLines: boolean,
+	known?: (line: Envelope) => K | undefined,
+): Generator<EntryLine | KnownLine<K>> {
+	// What `known` gave, by the batch's index, the lines offered to it, and the nodes left to read here.
+	const given: Array<K | undefined> = [];
+	const places: Array<Envelope | undefined> = [];
+	const rest: TreeNode[] = [];
 	for (let start = 0; start < nodes.length; start += PEEK_BATCH) {
-		const batch = nodes.slice(start, start + PEEK_BATCH);
+		let batch = nodes.slice(start, start + PEEK_BATCH);
+		given.length = 0;
+		places.length = 0;
+		if (known) {
+			rest.length = 0;
+			for (const node of batch) {
+				const envelope = node.loaded ? undefined : node.envelope;
+				const answer = envelope && known(envelope);
+				given.push(answer);
+				places.push(envelope);
+				if (answer === undefined) rest.push(node);
+			}
+			if (rest.length < batch.length) batch = rest.slice();
+		}
 		const lines: Array<Uint8Array | undefined> | undefined = withLines ? [] : undefined;
-		let entries: SessionEntry[];
+		let entries: SessionEntry[] | undefined;
 		try {
 			entries = TreeNode.peekMany(batch, lines);
 		} catch {
 			// A body of the batch cannot be read (a strict read throws): one at a time, so that
 			// the entries before it are given before its error (an output written as it is read,
 			// `session-tree md`, keeps them).
-			for (const node of batch) yield { entry: node.peekEntry(), line: undefined };
-			continue;
 		}
-		for (let i = 0; i < entries.length; i++) yield { entry: entries[i] as SessionEntry, line: lines?.[i] };
+		let next = 0;
+		const count = known ? given.length : batch.length;
+		for (let i = 0; i < count; i++) {
+			const answer = known ? given[i] : undefined;
+			const place = places[i];
+			if (answer !== undefined) {
+				yield { known: answer, place: place as Envelope };
+				continue;
+			}
+			const at = next++;
+			const entry = entries ? (entries[at] as SessionEntry) : (batch[at] as TreeNode).peekEntry();
+			const line = entries ? lines?.[at] : undefined;
+			yield place ? { entry, line, place } : { entry, line };
+		}
 	}
 }
 
@@ -745,6 +794,18 @@ function* peekBatches(nodes: readonly TreeNode[], withLines: boolean): Generator
 export interface EntryLine {
 	readonly entry: SessionEntry;
 	readonly line: Uint8Array | undefined;
+	readonly known?: undefined;
+	/** In {@link SessionTree.walkEntryLinesKnowing}: the line offered to `known`, when it was. */
+	readonly place?: Envelope;
+}
+
+/** What the caller of {@link SessionTree.walkEntryLinesKnowing} knew of an entry's line, given instead of the entry. @internal */
+export interface KnownLine<K> {
+	readonly known: K;
+	readonly entry?: undefined;
+	readonly line?: undefined;
+	/** The line offered to `known`. */
+	readonly place: Envelope;
 }
 
 /** Entries a walk parses at a time (see {@link peekEach}): a few hundred kilobytes of bodies held at once. */

@@ -4,11 +4,13 @@
  */
 
 import type { SessionHeader } from "../../core/types.js";
+import { resolve } from "node:path";
 import type { Session } from "../../session.js";
 import { holdsSecret, type RedactionCounts, redactRecords, redactText } from "../redact.js";
 import { shownHint } from "../shown-hints.js";
 import { firstPrompt } from "../title.js";
 import { loadClientScript } from "./client-script.js";
+import type { PageCheckThread } from "./page-checks.js";
 import { encodeRecordsInPieces, htmlPageAround } from "./page.js";
 
 /** Options of {@link exportSessionHtml}. */
@@ -60,16 +62,18 @@ export async function exportSessionHtml(session: Session, options: HtmlExportOpt
  * The page of {@link exportSessionHtml} as pieces whose concatenation is its `html`, made
  * reading one entry at a time (`Session.walkEntries`): a command writes the pieces one after
  * the other, so a large session (a Claude Code transcript read directly) never has every
- * body, its whole JSONL text or the whole page in memory at once. `server`: the view options
- * of a page `session-tree serve` serves (see `HtmlPageInput.server`).
+ * body, its whole JSONL text or the whole page in memory at once. `more.server`: the view
+ * options of a page `session-tree serve` serves (see `HtmlPageInput.server`); `more.checks`: a
+ * worker checking the session's file (see {@link pageRecords}).
  * @internal
  */
 export async function exportSessionHtmlParts(
 	session: Session,
 	options: HtmlExportOptions = {},
-	server?: object,
+	more: { server?: object; checks?: PageCheckThread | undefined } = {},
 ): Promise<Omit<HtmlExport, "html"> & { parts: string[] }> {
-	const records = await pageRecords(session, options);
+	const { server, checks } = more;
+	const records = await pageRecords(session, options, checks);
 	const clientScript = await loadClientScript();
 	const data = await encodeRecordsInPieces(records.header, records.entries);
 	const { before, after } = htmlPageAround({
@@ -113,10 +117,17 @@ export interface PageView {
  * The records of a session as its page holds them (the export's and `session-tree serve`'s):
  * the header and the entries, redacted unless `redact: false`, read one at a time, with the
  * title's first prompt and the filters' hints (shown-hints.ts) gathered as they are read.
+ * With `checks` started on the session's own file (page-checks.ts), the lines its worker
+ * checked are taken as it read them; it is not used for another file, a file of another
+ * version than 3 (read whole, migrated) or with other redaction.
  * @throws SessionTreeError ENTRY_NOT_FOUND or AMBIGUOUS_ID for a `leafId` that names no single entry
  * @internal
  */
-export async function pageRecords(session: Session, options: HtmlExportOptions = {}): Promise<PageRecords> {
+export async function pageRecords(
+	session: Session,
+	options: HtmlExportOptions = {},
+	checks?: PageCheckThread,
+): Promise<PageRecords> {
 	await session.load();
 	const given = options.leafId;
 	const leafId = given === undefined ? session.getLeafId() : given === null ? null : session.resolveId(given);
@@ -134,15 +145,26 @@ export async function pageRecords(session: Session, options: HtmlExportOptions =
 	let prompt: string | undefined;
 	// What pi's filters say of each entry, from the record as the page holds it (shown-hints.ts).
 	const hints: string[] = [];
+	const worker = checks && checksApply(checks, session, redact) ? checks : undefined;
+	const walk = worker ? session.walkEntryLinesKnowing((line) => worker.take(line)) : session.walkEntryLines();
 	const entries: Iterable<object | Uint8Array> = {
 		*[Symbol.iterator]() {
-			for (const { entry, line } of session.walkEntryLines()) {
-				// Only a record that holds a secret is copied; any other is written as it is: as the
-				// stored bytes of its line when it was parsed from them (not made JSON and UTF-8 again).
-				const copy = redact && holdsSecret(entry) ? redacted(entry) : entry;
-				if (prompt === undefined && entry.type === "message") prompt = firstPrompt([copy]);
-				hints.push(shownHint(copy));
-				yield copy === entry && line !== undefined ? line : copy;
+			for (const { entry, line, known, place } of walk) {
+				if (known) {
+					// Checked by the worker: no secret, an entry without problems, these bytes.
+					if (prompt === undefined && known.prompt !== undefined) prompt = known.prompt;
+					hints.push(known.hint);
+					yield known.bytes;
+				} else {
+					// Only a record that holds a secret is copied; any other is written as it is: as the
+					// stored bytes of its line when it was parsed from them (not made JSON and UTF-8 again).
+					const copy = redact && holdsSecret(entry) ? redacted(entry) : entry;
+					if (prompt === undefined && entry.type === "message") prompt = firstPrompt([copy]);
+					hints.push(shownHint(copy));
+					yield copy === entry && line !== undefined ? line : copy;
+				}
+				// The reader has taken the record (gzipRecords copies its bytes): the worker's memory of it is free.
+				if (worker && place) worker.passed(place);
 			}
 		},
 	};
@@ -162,4 +184,10 @@ export async function pageRecords(session: Session, options: HtmlExportOptions =
 			fileVersion: session.fileVersion,
 		}),
 	};
+}
+
+/** Whether the worker of `checks` read what the page is made of: the session's own file, as the page redacts. */
+function checksApply(checks: PageCheckThread, session: Session, redact: boolean): boolean {
+	const file = session.file;
+	return file !== undefined && resolve(file) === resolve(checks.file) && session.fileVersion === 3 && checks.redact === redact;
 }

@@ -20,6 +20,8 @@ import { shownHint } from "../shown-hints.js";
 import { sessionTitle } from "../title.js";
 import { PAGE_CSS } from "./style.js";
 
+const NEWLINE = 0x0a;
+
 /**
  * The gzip level of the embedded records: 4 compresses a 125 MB session to about 32 MB in
  * about 1.5 s (level 6 saves another 1 MB for twice the time, level 1 costs 3 MB more to save
@@ -129,14 +131,17 @@ export async function encodeRecordsInPieces(
  * it. With records read as they are reached (`Session.walkEntries`), a large session costs its
  * compressed bytes, not every record, the whole JSONL text and its gzip besides. A record
  * given as bytes is a JSON text already, UTF-8 (the stored line the record was parsed from,
- * `Session.walkEntryLines`), and is written as it is.
+ * `Session.walkEntryLines`, or several such lines joined by newlines), and is written as it
+ * is: copied when it is given, so its bytes may be reused once the iteration goes on.
  *
- * gzip runs on libuv's thread pool beside this loop: each batch is handed over whole (an output
- * buffer of {@link GZIP_CHUNK}, so one job compresses one batch), up to {@link GZIP_AHEAD}
- * ahead, and the loop lets the event loop turn after each one so that the finished job's
- * callback can start the next. Before, the stream took 16 KiB per job and the loop waited for
- * each batch to drain: the two took turns on one core (s100k: 5.0 s, of it 1.3 s idle; 3.9 s
- * since).
+ * gzip runs on libuv's thread pool beside this loop: records are copied into batches of
+ * {@link GZIP_BATCH} bytes, each handed over whole (an output buffer of {@link GZIP_CHUNK},
+ * so one job compresses one batch), up to {@link GZIP_AHEAD} ahead, and the loop lets the
+ * event loop turn after each one so that the finished job's callback can start the next.
+ * Before, the stream took 16 KiB per job and the loop waited for each batch to drain: the two
+ * took turns on one core (s100k: 5.0 s, of it 1.3 s idle; 3.9 s since). A batch's buffer is
+ * used again once gzip has taken it in: a new buffer per batch (`Buffer.concat`) cost the
+ * first touch of 125 MiB of new memory for s100k (190–260 ms of the main thread).
  */
 export async function gzipRecords(
 	header: SessionHeader,
@@ -152,39 +157,21 @@ export async function gzipRecords(
 	};
 	const gzip = createGzip(options);
 	gzip.on("data", onChunk);
+	const batches = new Batches();
 	try {
-		// Lines are handed over about 1 MiB at a time: one write per record would cost more than
-		// it compresses. Records made JSON here gather as text; stored lines join as they are.
-		let text = `${JSON.stringify(header)}\n`;
-		const parts: Uint8Array[] = [];
-		let size = 0;
-		const takeText = () => {
-			if (text === "") return;
-			const bytes = Buffer.from(text, "utf8");
-			parts.push(bytes);
-			size += bytes.length;
-			text = "";
-		};
+		batches.addText(`${JSON.stringify(header)}\n`);
 		for (const record of records) {
-			if (record instanceof Uint8Array) {
-				takeText();
-				parts.push(record, NEWLINE);
-				size += record.length + 1;
-			} else {
-				text += `${JSON.stringify(record)}\n`;
-				if (text.length >= GZIP_BATCH) takeText();
+			if (record instanceof Uint8Array) batches.addLine(record);
+			else batches.addText(`${JSON.stringify(record)}\n`);
+			for (const batch of batches.takeReady()) {
+				if (!gzip.write(batch.bytes, batch.done)) await once(gzip, "drain");
+				// A turn of the event loop: the job that finished hands gzip its next batch.
+				else await new Promise(setImmediate);
 			}
-			if (size < GZIP_BATCH) continue;
-			const batch = Buffer.concat(parts, size);
-			parts.length = 0;
-			size = 0;
-			if (!gzip.write(batch)) await once(gzip, "drain");
-			// A turn of the event loop: the job that finished hands gzip its next batch.
-			else await new Promise(setImmediate);
 		}
-		takeText();
+		for (const batch of batches.rest()) gzip.write(batch.bytes, batch.done);
 		const ended = once(gzip, "end");
-		gzip.end(Buffer.concat(parts, size));
+		gzip.end();
 		await ended;
 	} catch (error) {
 		gzip.destroy();
@@ -192,13 +179,81 @@ export async function gzipRecords(
 	}
 }
 
-/** Bytes of JSONL text given to the gzip stream at a time (see {@link encodeRecordsInPieces}). */
+/** Bytes of JSONL text given to the gzip stream at a time (see {@link gzipRecords}). */
 const GZIP_BATCH = 2 ** 20;
-const NEWLINE = new Uint8Array([0x0a]);
 /** gzip's output buffer: a batch compresses to less, so one thread-pool job takes a whole batch. @internal */
 export const GZIP_CHUNK = 2 ** 20;
 /** Bytes of batches given to gzip before the loop waits for it. @internal */
 export const GZIP_AHEAD = 8 * 2 ** 20;
+
+/** A batch ready for gzip: its bytes, and what to call once gzip has taken them in (its buffer is free again). */
+interface Batch {
+	bytes: Buffer;
+	done: () => void;
+}
+
+/**
+ * The lines of {@link gzipRecords} gathered into batches of {@link GZIP_BATCH} bytes, in buffers
+ * used again once gzip has taken a batch in. A record longer than a batch gets a buffer of its own.
+ */
+class Batches {
+	private readonly free: Buffer[] = [];
+	private buffer: Buffer = Buffer.allocUnsafeSlow(GZIP_BATCH);
+	private size = 0;
+	/** Batches made whole, in order, waiting for {@link takeReady}. */
+	private readonly ready: Batch[] = [];
+
+	/** Adds a line (without its newline). */
+	addLine(line: Uint8Array): void {
+		const length = line.length + 1;
+		if (this.fits(length)) {
+			this.buffer.set(line, this.size);
+			this.buffer[this.size + line.length] = NEWLINE;
+			this.size += length;
+			return;
+		}
+		const own = Buffer.allocUnsafe(length);
+		own.set(line);
+		own[line.length] = NEWLINE;
+		this.ready.push({ bytes: own, done: () => {} });
+	}
+
+	/** Adds text (its lines with their newlines). */
+	addText(text: string): void {
+		const length = Buffer.byteLength(text, "utf8");
+		if (this.fits(length)) this.size += this.buffer.write(text, this.size, "utf8");
+		else this.ready.push({ bytes: Buffer.from(text, "utf8"), done: () => {} });
+	}
+
+	/** The batches made whole so far, in order (each given once). */
+	takeReady(): Batch[] {
+		return this.ready.length === 0 ? [] : this.ready.splice(0);
+	}
+
+	/** Every batch left, the last one too. */
+	rest(): Batch[] {
+		if (this.size > 0) this.seal();
+		return this.takeReady();
+	}
+
+	/**
+	 * Whether `length` more bytes go into the current batch, once it is sealed when they do not
+	 * fit there; false for more than a batch holds (the caller gives them a buffer of their own,
+	 * after the sealed batch).
+	 */
+	private fits(length: number): boolean {
+		if (this.size + length <= this.buffer.length) return true;
+		if (this.size > 0) this.seal();
+		return length <= this.buffer.length;
+	}
+
+	private seal(): void {
+		const buffer = this.buffer;
+		this.ready.push({ bytes: buffer.subarray(0, this.size), done: () => this.free.push(buffer) });
+		this.buffer = this.free.pop() ?? Buffer.allocUnsafeSlow(GZIP_BATCH);
+		this.size = 0;
+	}
+}
 
 /** Throws when text could end the inline `<script>` or `<style>` that holds it. */
 function checkInlinable(text: string, tag: "script" | "style"): void {
