@@ -43,8 +43,7 @@ export function readLineChunks<C extends LineChunk>(data: LineChunkWorkerData, r
 		if (data.ahead) {
 			const slots = data.slots ? data.slots.byteLength / data.slotBytes : undefined;
 			readAhead(claims, new Int32Array(data.position), { ...data.ahead, slots }, read);
-		}
-		else {
+		} else {
 			for (let chunk = claims.length - 1; chunk >= 0; chunk--) {
 				// The main thread got here first: everything below is its.
 				if (Atomics.compareExchange(claims, chunk, FREE, WORKER) !== FREE) break;

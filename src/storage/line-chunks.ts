@@ -294,6 +294,24 @@ export class LineChunkThread<C extends LineChunk> {
 		return false;
 	}
 
+	/**
+	 * Resolves once the worker has posted a chunk (or failed one), within `limitMs`: lets a test
+	 * of a small file, which this thread would read whole before the worker has started, have
+	 * the worker read some of it.
+	 * @internal
+	 */
+	async started(limitMs = 10_000): Promise<boolean> {
+		const deadline = Date.now() + limitMs;
+		while (Date.now() < deadline) {
+			for (let i = 0; i < this.claims.length; i++) {
+				const claim = Atomics.load(this.claims, i);
+				if (claim === POSTED || claim === FAILED) return true;
+			}
+			await new Promise((resolve) => setTimeout(resolve, 5));
+		}
+		return false;
+	}
+
 	/** Stops the worker (its remaining chunks are moot once the output is made). */
 	stop(): void {
 		void this.worker.terminate();

@@ -158,6 +158,51 @@ test("walkEntryLines gives each entry read for the walk with its stored line's b
 	);
 });
 
+test("walkEntryLinesKnowing gives what `known` gave for the lines it knew, in file order, each item naming its line", async () => {
+	const file = join(FIXTURES, "deep-chain.jsonl");
+	const stored = readFileSync(file, "utf8").split("\n");
+	const tree = await lazyTree("deep-chain");
+	// One body parsed into the tree before the walk: it is not offered to `known`.
+	const kept = tree.nodesInOrder().find((node) => node.envelope !== undefined);
+	assert.ok(kept);
+	tree.getEntry(kept.id);
+	const offered: number[] = [];
+	// Every other line offered is "known" (its line number), the rest read here.
+	const walked = [
+		...tree.walkEntryLinesKnowing((line) => {
+			offered.push(line.line);
+			return offered.length % 2 === 0 ? line.line : undefined;
+		}),
+	];
+	const nodes = tree.nodesInOrder();
+	assert.equal(walked.length, nodes.length);
+	// Offered in file order, once each: every node left unparsed, none other.
+	const lazy = nodes.filter((node) => node.envelope !== undefined && !node.loaded);
+	assert.deepEqual(
+		offered,
+		lazy.map((node) => node.envelope?.line),
+	);
+	assert.ok(lazy.length >= 300, "deep-chain is several batches of the walk (256 entries each)");
+	let known = 0;
+	for (const [i, item] of walked.entries()) {
+		const node = nodes[i];
+		assert.ok(node);
+		if (item.known !== undefined) {
+			known++;
+			assert.equal(item.known, node.envelope?.line);
+			assert.equal(item.place, node.envelope);
+			continue;
+		}
+		assert.equal(item.entry.id, node.id);
+		assert.equal(item.place, node.loaded ? undefined : node.envelope);
+		if (node.id === kept.id) assert.equal(item.line, undefined);
+		else if (item.place) assert.equal(new TextDecoder().decode(item.line), stored[item.place.line - 1]);
+	}
+	assert.equal(known, Math.floor(lazy.length / 2));
+	// The walk parsed no body into the tree (those it read here were peeked).
+	assert.equal(nodes.filter((node) => node.loaded).length, nodes.length - lazy.length);
+});
+
 test("walkEntryLines: a body a lenient read cannot use has no line (its stub is not its parse)", async () => {
 	const dir = mkdtempSync(join(tmpdir(), "walk-lines-"));
 	try {

@@ -3,15 +3,15 @@
  * side of `session-tree html`). See docs/html.md.
  */
 
-import type { SessionHeader } from "../../core/types.js";
 import { resolve } from "node:path";
+import type { SessionHeader } from "../../core/types.js";
 import type { Session } from "../../session.js";
 import { holdsSecret, type RedactionCounts, redactRecords, redactText } from "../redact.js";
 import { shownHint } from "../shown-hints.js";
 import { firstPrompt } from "../title.js";
 import { loadClientScript } from "./client-script.js";
-import type { PageCheckThread } from "./page-checks.js";
 import { encodeRecordsInPieces, htmlPageAround } from "./page.js";
+import type { PageCheckThread } from "./page-checks.js";
 
 /** Options of {@link exportSessionHtml}. */
 export interface HtmlExportOptions {
@@ -189,5 +189,10 @@ export async function pageRecords(
 /** Whether the worker of `checks` read what the page is made of: the session's own file, as the page redacts. */
 function checksApply(checks: PageCheckThread, session: Session, redact: boolean): boolean {
 	const file = session.file;
-	return file !== undefined && resolve(file) === resolve(checks.file) && session.fileVersion === 3 && checks.redact === redact;
+	return (
+		file !== undefined &&
+		resolve(file) === resolve(checks.file) &&
+		session.fileVersion === 3 &&
+		checks.redact === redact
+	);
 }

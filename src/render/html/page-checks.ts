@@ -82,19 +82,28 @@ export class PageCheckThread {
 
 	/**
 	 * Starts the worker on `file`, or gives undefined when it cannot or should not (no worker
-	 * module beside this one, a file that cannot be read or is smaller than `minBytes`).
+	 * module beside this one, a file that cannot be read or is smaller than `minBytes`). `ahead`
+	 * (default {@link AHEAD}), `slots` (default two more than `ahead.most`) and `chunkBytes` are
+	 * for tests: tiny chunks and few slots make every wait of the two threads happen on a small file.
 	 */
 	static start(
 		file: string,
-		options: { redact: boolean; chunkBytes?: number; minBytes?: number },
+		options: {
+			redact: boolean;
+			chunkBytes?: number;
+			minBytes?: number;
+			ahead?: { lead: number; most: number };
+			slots?: number;
+		},
 	): PageCheckThread | undefined {
+		const ahead = options.ahead ?? AHEAD;
 		const lines = LineChunkThread.start<PageCheckChunk, PageCheckOptions>(file, {
 			worker: WORKER_URL,
 			options: { redact: options.redact },
 			chunkBytes: options.chunkBytes,
 			minBytes: options.minBytes,
-			ahead: AHEAD,
-			share: { slots: AHEAD.most + 2 },
+			ahead,
+			share: { slots: options.slots ?? ahead.most + 2 },
 		});
 		return lines && new PageCheckThread(file, options.redact, lines);
 	}
@@ -120,11 +129,21 @@ export class PageCheckThread {
 	}
 
 	/**
-	 * Resolves once the worker has no chunk left to take or hold, within `limitMs`.
+	 * Resolves once the worker has no chunk left to take or hold, within `limitMs` (see
+	 * `LineChunkThread.settled`): with room ahead for the whole file, a test sees what the worker
+	 * checks when it gets to every chunk first.
 	 * @internal
 	 */
 	settled(limitMs?: number): Promise<boolean> {
 		return this.lines.settled(limitMs);
+	}
+
+	/**
+	 * Resolves once the worker has checked a chunk, within `limitMs` (see `LineChunkThread.started`).
+	 * @internal
+	 */
+	started(limitMs?: number): Promise<boolean> {
+		return this.lines.started(limitMs);
 	}
 
 	/** Stops the worker (its remaining chunks are moot once the page is made). */
