@@ -7,7 +7,7 @@
  * {@link readLineChunks} with its reader.
  */
 
-import { closeSync, openSync, readSync } from "node:fs";
+import { readSync } from "node:fs";
 import { readBody } from "../core/lazy.js";
 import type { SessionEntry } from "../core/types.js";
 import { FAILED, FREE, type LineChunk, type LineChunkWorkerData, POSTED, WORKER } from "./line-chunks.js";
@@ -28,7 +28,7 @@ export interface LineChunkReader<C extends LineChunk> {
 /** Runs `reader` over the chunks of `data`'s file (the worker's whole work; see the module's comment). */
 export function readLineChunks<C extends LineChunk>(data: LineChunkWorkerData, reader: LineChunkReader<C>): void {
 	const claims = new Int32Array(data.claims);
-	const fd = openSync(data.file, "r");
+	const fd = data.fd;
 	const read = (chunk: number) => {
 		let claim = FAILED;
 		try {
@@ -39,19 +39,15 @@ export function readLineChunks<C extends LineChunk>(data: LineChunkWorkerData, r
 			Atomics.notify(claims, chunk);
 		}
 	};
-	try {
-		if (data.ahead) {
-			const slots = data.slots ? data.slots.byteLength / data.slotBytes : undefined;
-			readAhead(claims, new Int32Array(data.position), { ...data.ahead, slots }, read);
-		} else {
-			for (let chunk = claims.length - 1; chunk >= 0; chunk--) {
-				// The main thread got here first: everything below is its.
-				if (Atomics.compareExchange(claims, chunk, FREE, WORKER) !== FREE) break;
-				read(chunk);
-			}
-		}
-	} finally {
-		closeSync(fd);
+	if (data.ahead) {
+		const slots = data.slots ? data.slots.byteLength / data.slotBytes : undefined;
+		readAhead(claims, new Int32Array(data.position), { ...data.ahead, slots }, read);
+		return;
+	}
+	for (let chunk = claims.length - 1; chunk >= 0; chunk--) {
+		// The main thread got here first: everything below is its.
+		if (Atomics.compareExchange(claims, chunk, FREE, WORKER) !== FREE) break;
+		read(chunk);
 	}
 }
 

@@ -21,7 +21,7 @@
  * line, as without the worker.
  */
 
-import { existsSync, statSync } from "node:fs";
+import { closeSync, existsSync, openSync, statSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, type MessagePort, receiveMessageOnPort, Worker } from "node:worker_threads";
 
@@ -39,7 +39,11 @@ export const FAILED = 4;
 
 /** What every worker is given (`workerData`), with its own options in `options`. */
 export interface LineChunkWorkerData<O = unknown> {
-	file: string;
+	/**
+	 * The file, opened by the main thread (which closes it once the worker has exited, however it
+	 * ended: a worker stopped while it reads cannot close what it opened).
+	 */
+	fd: number;
 	/** The file's size when the claims were made: lines starting after it are not the worker's. */
 	size: number;
 	chunkBytes: number;
@@ -149,9 +153,11 @@ export class LineChunkThread<C extends LineChunk> {
 	static start<C extends LineChunk, O>(file: string, start: LineChunkStart<O>): LineChunkThread<C> | undefined {
 		const chunkBytes = start.chunkBytes ?? CHUNK_BYTES;
 		let size: number;
+		let fd: number;
 		try {
 			size = statSync(file).size;
 			if (size < (start.minBytes ?? 0) || !existsSync(fileURLToPath(start.worker))) return undefined;
+			fd = openSync(file, "r");
 		} catch {
 			return undefined;
 		}
@@ -163,7 +169,7 @@ export class LineChunkThread<C extends LineChunk> {
 		const slots = start.share && start.ahead ? new SharedArrayBuffer(start.share.slots * slotBytes) : undefined;
 		const { port1, port2 } = new MessageChannel();
 		const workerData: LineChunkWorkerData<O> = {
-			file,
+			fd,
 			size,
 			chunkBytes,
 			claims: claims.buffer as SharedArrayBuffer,
@@ -175,6 +181,7 @@ export class LineChunkThread<C extends LineChunk> {
 			options: start.options,
 		};
 		const worker = new Worker(start.worker, { workerData, transferList: [port2] });
+		worker.once("exit", () => closeSync(fd));
 		// Neither keeps the command running: once its output is made, the worker's work is moot.
 		worker.unref();
 		port1.unref();

@@ -13,7 +13,7 @@
  */
 
 import assert from "node:assert/strict";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, test } from "node:test";
 import { isSessionTreeError } from "../../src/core/errors.js";
@@ -271,4 +271,23 @@ test("page checks: the worker's slots are used again once this thread is past th
 	} finally {
 		checks.stop();
 	}
+});
+
+test("page checks: a worker stopped before it is done, or done, leaves no file open", {
+	skip: !existsSync("/proc/self/fd") && "no /proc/self/fd here",
+}, async () => {
+	const { file } = sessionWithSecrets();
+	const open = () => readdirSync("/proc/self/fd").length;
+	const before = open();
+	for (let i = 0; i < 10; i++) {
+		const checks = PageCheckThread.start(file, { redact: true, minBytes: 0, chunkBytes: 1024 });
+		assert.ok(checks);
+		// Half stopped at once (mid-read or before starting), half once they got somewhere.
+		if (i % 2 === 1) await checks.started();
+		checks.stop();
+	}
+	// The workers exit on their own time; their files are closed when they have.
+	const deadline = Date.now() + 10_000;
+	while (open() > before && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+	assert.equal(open(), before);
 });
