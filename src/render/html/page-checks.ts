@@ -24,10 +24,14 @@ import { startsAsPiSession } from "../../storage/lines.js";
 import { schemeOf } from "../../storage/locations.js";
 
 /**
- * Files smaller than this are checked on one thread: the worker costs about 20 ms to start and
- * slows the open beside it (as for `tree`, cli/tree-previews.ts).
+ * Files smaller than this are checked on one thread. The export of the first lines of the
+ * bench's s100k, in-process, three runs each way: 13.5 MB (s10k) 599–637 ms with the worker
+ * against 497–507 alone; 36 MB 1,062–1,133 against 998–1,011; 57 MB 1,439–1,570 against
+ * 1,463–1,530; 93 MB 1,904–2,015 against 2,025–2,061; 132 MB 2,452–2,617 against 2,791–2,880.
+ * Below about 60 MB, the worker's start and its share of the two cores (with gzip and this
+ * thread) cost more than it takes off this thread.
  */
-export const MIN_CHECK_WORKER_BYTES = 32 << 20;
+export const MIN_CHECK_WORKER_BYTES = 64 << 20;
 
 /**
  * The worker goes up the file ahead of the page's writer (`LineChunkStart.ahead`), at least two
