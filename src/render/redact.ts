@@ -376,6 +376,35 @@ function redactPrivateKeys(text: string, counts: RedactionCounts | undefined): s
  */
 export function redactText(text: string, counts?: RedactionCounts): string {
 	if (text.length < MIN_SECRET_LENGTH) return text;
+	return untilStable(text, counts, redactOnce);
+}
+
+/**
+ * At most this many passes of the rules over a text. Each pass after the first runs only when
+ * the one before changed the text, and only on text a secret was found in: a second pass is
+ * needed when a replacement took away what kept a later token (`aws_secret_access_key=commit
+ * 0123…ef`: the assignment's value `commit` made the hex token after it a git name; once the
+ * value is a marker, the token is a secret), and none was seen to need a third.
+ */
+const MAX_PASSES = 4;
+
+/** `pass` over `text` again while it changes it (see {@link MAX_PASSES}): redacting the result finds nothing more. */
+function untilStable(
+	text: string,
+	counts: RedactionCounts | undefined,
+	pass: (text: string, counts: RedactionCounts | undefined) => string,
+): string {
+	let out = text;
+	for (let passes = 0; passes < MAX_PASSES; passes++) {
+		const next = pass(out, counts);
+		if (next === out) break;
+		out = next;
+	}
+	return out;
+}
+
+/** One pass of the rules, in order, with the shortcuts: the private keys, the pre-test, each rule's gate. */
+function redactOnce(text: string, counts: RedactionCounts | undefined): string {
 	let out = redactPrivateKeys(text, counts);
 	if (!CANDIDATE.test(out) && !hasHexRun(out)) return out;
 	for (const rule of RULES) if (mayMatch(rule, out)) out = applyRule(out, rule, counts);
@@ -388,9 +417,11 @@ export function redactText(text: string, counts?: RedactionCounts): string {
  * @internal
  */
 export function redactTextEveryRule(text: string, counts?: RedactionCounts): string {
-	let out = redactPrivateKeys(text, counts);
-	for (const rule of RULES) out = applyRule(out, rule, counts);
-	return out;
+	return untilStable(text, counts, (pass, passCounts) => {
+		let out = redactPrivateKeys(pass, passCounts);
+		for (const rule of RULES) out = applyRule(out, rule, passCounts);
+		return out;
+	});
 }
 
 /** A record field whose name is an `Authorization` header's: its value is the header's. */

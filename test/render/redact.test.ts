@@ -414,6 +414,20 @@ test("redacting twice changes nothing more: markers are never secrets", () => {
 	assert.deepEqual(redact(once), { text: once, counts: {} });
 });
 
+test("redaction finds what a replacement uncovers: the hex token after an assignment's value `commit`", () => {
+	// fast-check's counterexample to the property below (seed 1311706000): the first pass kept
+	// the hex token as a git name (it followed `commit `), then made `commit` a marker as the
+	// assignment's value; a second pass redacted the token.
+	const text = `aws_secret_access_key=commit ${hex(32)}`;
+	const counts: RedactionCounts = {};
+	const once = redactText(text, counts);
+	assert.equal(once, "aws_secret_access_key=[REDACTED:env-secret] [REDACTED:hex-secret]");
+	assert.deepEqual(counts, { "env-secret": 1, "hex-secret": 1 });
+	assert.equal(redactTextEveryRule(text), once, "the rules without their shortcuts agree");
+	// A hex token after `commit` alone is still a git name.
+	assert.equal(redactText(`commit ${hex(32)}`), `commit ${hex(32)}`);
+});
+
 test("property: redaction is idempotent on text made of secret-like fragments", () => {
 	const fragments = [
 		"sk-",
