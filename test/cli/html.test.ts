@@ -4,17 +4,15 @@ import assert from "node:assert/strict";
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { gunzipSync } from "node:zlib";
 import { Session } from "../../src/index.js";
+import { embeddedRecordText } from "../support/page-data.js";
 import { cli, fixture, removeTempDirs, tempDir } from "./helpers.js";
 
 after(removeTempDirs);
 
 /** The embedded records of a page, as JSONL text. */
 function dataOf(html: string): string {
-	const match = /<script type="application\/gzip\+base64" id="session-data">([^<]*)<\/script>/.exec(html);
-	assert.ok(match?.[1] !== undefined, "the data block");
-	return gunzipSync(Buffer.from(match[1], "base64")).toString("utf8");
+	return embeddedRecordText(html);
 }
 
 /** The view options of a page. */

@@ -7,10 +7,10 @@
 
 import assert from "node:assert/strict";
 import { after, test } from "node:test";
-import { gunzipSync } from "node:zlib";
 import { Session } from "../../src/session.js";
 import { assistant, user } from "../catalog/layout.js";
 import { PLANTED } from "../render/planted-secrets.js";
+import { embeddedRecordText } from "../support/page-data.js";
 import { cli, removeTempDirs, tempDir } from "./helpers.js";
 
 after(removeTempDirs);
@@ -20,9 +20,7 @@ const T = "2026-01-02T03:04:05.000Z";
 /** An output's bytes as a reader gets them: for the HTML page, its embedded records decoded too. */
 function readable(name: string, stdout: string): string {
 	if (name !== "html") return stdout;
-	const data = /<script type="application\/gzip\+base64" id="session-data">([^<]*)<\/script>/.exec(stdout)?.[1];
-	assert.ok(data, "the page embeds its records");
-	return `${stdout}\n${gunzipSync(Buffer.from(data, "base64")).toString("utf8")}`;
+	return `${stdout}\n${embeddedRecordText(stdout)}`;
 }
 
 async function sessionWithSecrets(): Promise<string> {

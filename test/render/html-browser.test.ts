@@ -17,11 +17,11 @@
  */
 
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { gunzipSync } from "node:zlib";
 import type { Page } from "playwright-core";
 import { generateSession } from "../../bench/generate.js";
 import { Session } from "../../src/index.js";
@@ -35,6 +35,7 @@ import {
 	problems,
 	type TestBrowser,
 } from "../support/browser.js";
+import { embeddedPieces, embeddedRecordText } from "../support/page-data.js";
 import { say, toolRound } from "./helpers.js";
 
 const HOSTILE = join(REPO, "test", "fixtures", "html", "hostile.jsonl");
@@ -184,14 +185,8 @@ function fixtureSession(name: string): Promise<Session> {
 	return session;
 }
 
-/** The gunzipped data embedded in `<script id="session-data">` (base64 of gzip), as text. */
-function embeddedData(html: string): string {
-	const match = /<script\b[^>]*\bid="session-data"[^>]*>([\s\S]*?)<\/script>/i.exec(html);
-	assert.ok(match?.[1] !== undefined, 'the page has no <script id="session-data">');
-	const base64 = match[1].replace(/\s+/g, "");
-	assert.match(base64, /^[A-Za-z0-9+/]+=*$/, "the embedded data is base64");
-	return gunzipSync(Buffer.from(base64, "base64")).toString("utf8");
-}
+/** The gunzipped data embedded in the page's `script.session-data` elements (base64 of gzip), as text. */
+const embeddedData = embeddedRecordText;
 
 let screenshotDir = "";
 
@@ -333,6 +328,43 @@ describe("session-tree html in Chromium", { skip: BROWSER_SKIP }, () => {
 		assert.equal(readFileSync(path, "utf8"), expected, "the downloaded JSONL is the embedded one");
 		assert.equal(page.url().includes("#download"), false, "the click did not follow the placeholder");
 		assertClean(opened, "download page");
+	});
+
+	test("records in many elements, and cut anywhere with white space, decode to the same JSONL", async () => {
+		// Random base64 text barely compresses: the records take several elements of the page.
+		const session = await Session.create({ dir: tempDir(), cwd: "/p" });
+		for (let i = 0; i < 6; i++)
+			await say(session, i % 2 === 0 ? "user" : "assistant", randomBytes(120_000).toString("base64"));
+		await session.close();
+		const file = await exportHtml(session.file as string, ["--no-redact"]);
+		const html = readFileSync(file, "utf8");
+		const pieces = embeddedPieces(html);
+		assert.ok(pieces.length >= 4, `the records span ${pieces.length} elements`);
+		const expected = embeddedData(html);
+		// The same base64 text in elements of other lengths (none a multiple of 4), wrapped at 76
+		// characters: the client gives each element's last characters to the next.
+		const joined = pieces.join("");
+		const recut: string[] = [];
+		for (let at = 0, k = 0; at < joined.length; k++) {
+			const size = [1_001, 7, 65_537, 262_147][k % 4] as number;
+			recut.push(joined.slice(at, at + size).replace(/.{1,76}/g, "$&\n"));
+			at += size;
+		}
+		const first = html.indexOf('<script type="application/gzip+base64" class="session-data">');
+		const last = html.lastIndexOf('class="session-data">');
+		const end = html.indexOf("</script>", last) + "</script>".length;
+		const elements = recut.map(
+			(text) => `<script type="application/gzip+base64" class="session-data">${text}</script>`,
+		);
+		const other = join(outDir, "recut.html");
+		writeFileSync(other, `${html.slice(0, first)}${elements.join("\n")}${html.slice(end)}`);
+		for (const page of [file, other]) {
+			const opened = await open(page);
+			const link = opened.page.locator('a[data-role="download"]');
+			const [download] = await Promise.all([opened.page.waitForEvent("download"), link.click()]);
+			assert.equal(readFileSync(await download.path(), "utf8"), expected, `${page}: the JSONL the page decoded`);
+			assertClean(opened, page);
+		}
 	});
 
 	const CONTEXT_FIXTURES = [

@@ -5,24 +5,24 @@
  */
 
 import assert from "node:assert/strict";
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { gunzipSync } from "node:zlib";
 import { estimateTokens as piEstimateTokens } from "@mariozechner/pi-coding-agent";
 import { isSessionTreeError } from "../../src/core/errors.js";
 import { estimateContextTokens, estimateTokens, sumTokenEstimates, sumUsage, usageOf } from "../../src/core/tokens.js";
 import type { ContextMessage, SessionTreeNode } from "../../src/core/types.js";
 import { exportSessionHtml } from "../../src/index.js";
 import { loadClientScript } from "../../src/render/html/client-script.js";
-import { escapeHtml, renderHtmlPage } from "../../src/render/html/page.js";
+import { DATA_ELEMENT_CHARS, escapeHtml, renderHtmlPage } from "../../src/render/html/page.js";
 import { redactRecords } from "../../src/render/redact.js";
 import { layoutTree, showsActiveMark, TREE_FILTERS } from "../../src/render/tree-layout.js";
 import { renderTreeLines } from "../../src/render/tree-text.js";
 import { Session } from "../../src/session.js";
 import { FIXTURES } from "../cli/helpers.js";
+import { embeddedPieces, embeddedRecordText } from "../support/page-data.js";
 import { memorySession, say } from "./helpers.js";
 
 /** The parts of an exported page the tests look at. */
@@ -54,14 +54,18 @@ function parsePage(html: string): ParsedPage {
 	const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
 	const inline = scripts.filter((match) => match[1] === "");
 	assert.equal(inline.length, 1, "one inline script without a type");
-	const data = scripts.find((match) => / id="session-data"/.test(match[1] ?? ""));
 	const view = scripts.find((match) => / id="session-view"/.test(match[1] ?? ""));
-	assert.ok(data && view, "the data and view blocks");
-	assert.match(data[2] ?? "", /^[A-Za-z0-9+/]*=*$/, "the data is base64");
+	assert.ok(view, "the view block");
 	assert.match(view[2] ?? "", /^[A-Za-z0-9+/]*=*$/, "the view options are base64");
+	// Every other script holds records: no element of another kind is in the page.
+	const others = scripts.filter((match) => match !== view && match[1] !== "");
+	assert.ok(
+		others.every((match) => match[1] === ' type="application/gzip+base64" class="session-data"'),
+		"the other scripts are the records' elements",
+	);
 	const styles = [...html.matchAll(/<style>([\s\S]*?)<\/style>/g)];
 	assert.equal(styles.length, 1, "one <style>");
-	const dataText = gunzipSync(Buffer.from(data[2] ?? "", "base64")).toString("utf8");
+	const dataText = embeddedRecordText(html);
 	assert.ok(dataText.endsWith("\n"), "the JSONL ends with a newline");
 	const title = /<title>([^<]*)<\/title>/.exec(html)?.[1];
 	assert.ok(title !== undefined, "a <title>");
@@ -155,6 +159,44 @@ describe("the exported page", () => {
 		// Nothing of a message is in the markup (but the title: the first prompt, see below).
 		const { markup } = parsePage((await exportSessionHtml(await open("tool-calls"))).html);
 		assert.doesNotMatch(markup, /screenshot|failing test/);
+	});
+
+	test("records larger than one element: pieces of DATA_ELEMENT_CHARS, each decodable alone, both writers alike", async () => {
+		// Random base64 text barely compresses: about 1.6 MB of it makes more than six elements of gzip.
+		const s = await memorySession();
+		const texts: string[] = [];
+		for (let i = 0; i < 8; i++) {
+			const text = randomBytes(150_000).toString("base64");
+			texts.push(text);
+			await say(s, i % 2 === 0 ? "user" : "assistant", text);
+		}
+		const { html } = await exportSessionHtml(s, { redact: false });
+		const pieces = embeddedPieces(html);
+		assert.ok(pieces.length >= 6, `${pieces.length} elements`);
+		for (const [i, piece] of pieces.entries()) {
+			if (i < pieces.length - 1) {
+				assert.equal(piece.length, DATA_ELEMENT_CHARS, `element ${i} holds DATA_ELEMENT_CHARS characters`);
+				assert.doesNotMatch(piece, /=/, `element ${i} has no padding`);
+			}
+			// Alone, each piece is base64 of whole bytes: decoded and encoded again, it is itself.
+			assert.equal(Buffer.from(piece, "base64").toString("base64"), piece, `element ${i} decodes alone`);
+		}
+		// Joined, they are the JSONL: the records read back independently, in order.
+		const lines = embeddedRecordText(html).split("\n");
+		assert.equal(lines.pop(), "", "the JSONL ends with a newline");
+		assert.deepEqual(
+			lines.map((line) => JSON.parse(line) as { id?: string }),
+			JSON.parse(JSON.stringify([s.getHeader(), ...s.getEntries()])),
+		);
+		for (const text of texts) assert.ok(embeddedRecordText(html).includes(text));
+		// renderHtmlPage (the records at once) cuts the same base64 text the same way.
+		const atOnce = renderHtmlPage({
+			header: s.getHeader(),
+			records: s.getEntries(),
+			leafId: s.getLeafId(),
+			clientScript: await loadClientScript(),
+		});
+		assert.deepEqual(embeddedPieces(atOnce), pieces);
 	});
 
 	test("the title: the session name, HTML-escaped; else the first prompt; else the session id", async () => {

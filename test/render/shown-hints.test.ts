@@ -13,7 +13,6 @@ import assert from "node:assert/strict";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { gunzipSync } from "node:zlib";
 import { loadTree } from "../../src/core/load.js";
 import { readRecordBytes } from "../../src/core/record-bytes.js";
 import type { ParsedLine, RawRecord } from "../../src/core/records.js";
@@ -24,6 +23,7 @@ import { exportSessionHtml } from "../../src/render/html/export.js";
 import { takeShownHints } from "../../src/render/shown-hints.js";
 import { TREE_FILTERS, treeFilterShows } from "../../src/render/tree-layout.js";
 import { REPO } from "../cli/helpers.js";
+import { embeddedRecordBytes } from "../support/page-data.js";
 
 const FIXTURES = join(REPO, "test", "fixtures");
 const jsonl = (dir: string) =>
@@ -35,11 +35,10 @@ const CLAUDE = jsonl(join(FIXTURES, "real", "claude-code"));
 
 /** The page's embedded records and view options, read back from its HTML. */
 function pageOf(html: string): { bytes: Uint8Array; shown: string | undefined } {
-	const data = /id="session-data">([^<]*)</.exec(html)?.[1];
 	const view = /id="session-view">([^<]*)</.exec(html)?.[1];
-	assert.ok(data !== undefined && view !== undefined, "the page embeds its records and its view");
+	assert.ok(view !== undefined, "the page embeds its view");
 	const options = JSON.parse(Buffer.from(view.replace(/\s+/g, ""), "base64").toString("utf8")) as { shown?: string };
-	return { bytes: new Uint8Array(gunzipSync(Buffer.from(data.replace(/\s+/g, ""), "base64"))), shown: options.shown };
+	return { bytes: new Uint8Array(embeddedRecordBytes(html)), shown: options.shown };
 }
 
 /** Each node's answer under each filter, depth first. */

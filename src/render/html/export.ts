@@ -10,7 +10,7 @@ import { holdsSecret, type RedactionCounts, redactRecords, redactText } from "..
 import { shownHint } from "../shown-hints.js";
 import { firstPrompt } from "../title.js";
 import { loadClientScript } from "./client-script.js";
-import { encodeRecordsInPieces, htmlPageAround } from "./page.js";
+import { dataElementParts, encodeRecordsInPieces, htmlPageAround } from "./page.js";
 import type { PageCheckThread } from "./page-checks.js";
 
 /** Options of {@link exportSessionHtml}. */
@@ -83,7 +83,7 @@ export async function exportSessionHtmlParts(
 		...(server ? { server } : {}),
 	});
 	return {
-		parts: [before, ...data, after],
+		parts: [before, ...dataElementParts(data), after],
 		redactions: records.counts,
 		leafId: records.leafId,
 		entryCount: session.entryCount,

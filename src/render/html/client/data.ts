@@ -1,6 +1,7 @@
 /**
- * Reading what the page embeds: the session's records (JSONL, gzip, base64, in
- * `<script type="application/gzip+base64" id="session-data">`) and the view options (JSON,
+ * Reading what the page embeds: the session's records (JSONL, gzip, base64, in the
+ * `<script type="application/gzip+base64" class="session-data">` elements, in order: the base64
+ * text in pieces, page.ts's `DATA_ELEMENT_CHARS` each) and the view options (JSON,
  * base64, in `<script type="application/base64+json" id="session-view">`), then the tree,
  * built by the core's loader: the same reducer that reads session files, with the bodies of
  * entries in pi's layout parsed when asked for, as the file store gives them.
@@ -11,8 +12,8 @@ import { type RecordBytes, RecordBytesReader, readRecordBytes } from "../../../c
 import type { ParsedLine } from "../../../core/records.js";
 import { isObject } from "../../../core/validate.js";
 
-/** The ids of the elements the page embeds its data in (see page.ts). */
-export const DATA_ELEMENT_ID = "session-data";
+/** The class of the elements the page embeds its records in, and the id of its view options' (see page.ts). */
+export const DATA_ELEMENT_CLASS = "session-data";
 export const VIEW_ELEMENT_ID = "session-view";
 
 /** The view options page.ts embeds. */
@@ -46,7 +47,39 @@ export interface SessionData {
 function embedded(id: string): string {
 	const node = document.getElementById(id);
 	if (!node) throw new Error(`the page has no #${id} element`);
+	return textOf(node);
+}
+
+function textOf(node: Node): string {
 	return (node.textContent ?? "").replace(/\s+/g, "");
+}
+
+/**
+ * The bytes of the records' elements, in order, in one array (gunzip then gives the chunks it
+ * gave for one element). Each piece is decoded alone; a piece whose text (once white space is
+ * dropped) is not a multiple of 4 characters gives its last ones to the next, so a page whose
+ * base64 was wrapped or cut elsewhere still decodes.
+ */
+function embeddedRecordBytes(): Uint8Array<ArrayBuffer> {
+	const nodes = document.querySelectorAll(`script.${DATA_ELEMENT_CLASS}`);
+	if (nodes.length === 0) throw new Error(`the page has no script.${DATA_ELEMENT_CLASS} element`);
+	const pieces: Uint8Array<ArrayBuffer>[] = [];
+	let carry = "";
+	for (const node of nodes) {
+		const text = carry + textOf(node);
+		const cut = text.length - (text.length % 4);
+		if (cut > 0) pieces.push(base64Bytes(text.slice(0, cut)));
+		carry = text.slice(cut);
+	}
+	if (carry !== "") pieces.push(base64Bytes(carry));
+	if (pieces.length === 1) return pieces[0] as Uint8Array<ArrayBuffer>;
+	const bytes = new Uint8Array(pieces.reduce((sum, piece) => sum + piece.length, 0));
+	let at = 0;
+	for (const piece of pieces) {
+		bytes.set(piece, at);
+		at += piece.length;
+	}
+	return bytes;
 }
 
 /** Base64 to bytes: `Uint8Array.fromBase64` where the browser has it, else `atob`. */
@@ -90,7 +123,7 @@ export async function readSessionData(): Promise<SessionData> {
 	if (document.readyState === "loading") {
 		await new Promise((resolve) => document.addEventListener("DOMContentLoaded", resolve, { once: true }));
 	}
-	const compressed = base64Bytes(embedded(DATA_ELEMENT_ID));
+	const compressed = embeddedRecordBytes();
 	// A stream made of the bytes here, read chunk by chunk: a Blob's stream read whole with
 	// `Response.arrayBuffer()` took 1.9–2.1 s of a 125 MB session's start, its chunks 0.7–0.8 s
 	// (docs/performance.md, "Issue 28, fifth round: the page's start").
