@@ -111,21 +111,29 @@ export function treeFilterShows(node: SessionTreeNode, filter: TreeFilter, leafI
 		if (filter === "labeled-only") return node.label !== undefined;
 		return true;
 	}
+	// Any entry but a message: its type, which the tree node holds, is all the filter asks of it,
+	// so its body is not parsed (compactions, summaries, labels, settings changes: parsing them
+	// was 36 ms of the page's first layout of a 100,000-entry session).
+	if (behind instanceof TreeNode && behind.type !== "message") return shownByKind(behind.type, undefined, filter, node);
 	const { entry } = node;
 	const message = entry.type === "message" ? entry.message : undefined;
-	const role = message?.role;
 	if (message?.role === "assistant" && entry.id !== leafId && !assistantShownByRule(message)) return false;
+	return shownByKind(entry.type, message?.role, filter, node);
+}
+
+/** What `filter` says of an entry of this type (and message role) that pi's rule for assistant messages did not hide. */
+function shownByKind(type: string, role: string | undefined, filter: TreeFilter, node: SessionTreeNode): boolean {
 	switch (filter) {
 		case "user-only":
 			return role === "user";
 		case "no-tools":
-			return !SETTINGS_TYPES.has(entry.type) && role !== "toolResult";
+			return !SETTINGS_TYPES.has(type) && role !== "toolResult";
 		case "labeled-only":
 			return node.label !== undefined;
 		case "all":
 			return true;
 		default:
-			return !SETTINGS_TYPES.has(entry.type);
+			return !SETTINGS_TYPES.has(type);
 	}
 }
 

@@ -13,7 +13,7 @@ import { test } from "node:test";
 import { loadTree } from "../../src/core/load.js";
 import { copyViewNode, peekViewEntry, viewId, viewNodeOf, viewParentId, viewType } from "../../src/core/tree-view.js";
 import type { SessionTreeNode } from "../../src/core/types.js";
-import { layoutTree } from "../../src/render/tree-layout.js";
+import { decideAssistantsShown, layoutTree, TREE_FILTERS } from "../../src/render/tree-layout.js";
 import { renderTreeLines } from "../../src/render/tree-text.js";
 import { FileSessionStore } from "../../src/storage/file-store.js";
 import { FIXTURES } from "../cli/helpers.js";
@@ -40,6 +40,43 @@ for (const name of ["branched-session-clean", "two-compactions", "deep-chain"]) 
 		// Printed as a tree that keeps its bodies prints it.
 		assert.deepEqual(renderTreeLines(tree.getTree(), { leafId }), printed);
 		assert.equal(unparsed(), 0);
+	});
+}
+
+/** Plain copies of a tree's nodes, each holding its parsed entry (no tree node behind it). */
+function plainTree(roots: readonly SessionTreeNode[]): SessionTreeNode[] {
+	return roots.map((node) => ({
+		entry: structuredClone(node.entry),
+		children: plainTree(node.children),
+		...(node.label !== undefined ? { label: node.label } : {}),
+		...(node.archived === true ? { archived: true } : {}),
+	}));
+}
+
+for (const name of ["two-compactions", "branch-with-summary", "model-and-thinking-changes"]) {
+	test(`a layout under each filter parses no body once the messages' bytes decided it (${name})`, async () => {
+		const tree = await lazyTree(name);
+		const unparsed = () => tree.nodesInOrder().filter((node) => node.envelope !== undefined && !node.loaded).length;
+		const leafId = tree.getLeafId();
+		const roots = tree.getTree();
+		decideAssistantsShown(roots);
+		const lazy = unparsed();
+		assert.ok(lazy > 0, "some bodies are unparsed after the open");
+		const others = tree.nodesInOrder().filter((node) => node.type !== "message" && !node.loaded).length;
+		assert.ok(others > 0, "entries other than messages are among them");
+		for (const filter of TREE_FILTERS) {
+			const rows = layoutTree(roots, { leafId, filter }).rows;
+			assert.equal(unparsed(), lazy, `${filter}: the layout parsed no body`);
+			// The same rows as plain nodes holding parsed entries (the filter then reads each entry).
+			const whole = layoutTree(plainTree((await lazyTree(name)).getTree()), { leafId, filter }).rows.map((row) =>
+				row.kind === "entry" ? `${row.prefix}${row.node.entry.id}` : row.kind,
+			);
+			assert.deepEqual(
+				rows.map((row) => (row.kind === "entry" ? `${row.prefix}${viewId(row.node)}` : row.kind)),
+				whole,
+				`${filter}: the rows of a tree read whole`,
+			);
+		}
 	});
 }
 
