@@ -185,9 +185,6 @@ function fixtureSession(name: string): Promise<Session> {
 	return session;
 }
 
-/** The gunzipped data embedded in the page's `script.session-data` elements (base64 of gzip), as text. */
-const embeddedData = embeddedRecordText;
-
 let screenshotDir = "";
 
 function screenshotPath(name: string): string {
@@ -316,7 +313,7 @@ describe("session-tree html in Chromium", { skip: BROWSER_SKIP }, () => {
 		const source = join(tempDir(), "download.jsonl");
 		generateSession({ file: source, entries: 600, seed: 600 });
 		const file = await exportHtml(source);
-		const expected = embeddedData(readFileSync(file, "utf8"));
+		const expected = embeddedRecordText(readFileSync(file, "utf8"));
 		assert.ok(expected.length > 4 * 65_536, `the records span several chunks (${expected.length} bytes)`);
 		const opened = await open(file);
 		const { page } = opened;
@@ -340,7 +337,7 @@ describe("session-tree html in Chromium", { skip: BROWSER_SKIP }, () => {
 		const html = readFileSync(file, "utf8");
 		const pieces = embeddedPieces(html);
 		assert.ok(pieces.length >= 4, `the records span ${pieces.length} elements`);
-		const expected = embeddedData(html);
+		const expected = embeddedRecordText(html);
 		// The same base64 text in elements of other lengths (none a multiple of 4), wrapped at 76
 		// characters: the client gives each element's last characters to the next.
 		const joined = pieces.join("");
@@ -729,14 +726,14 @@ describe("session-tree html in Chromium", { skip: BROWSER_SKIP }, () => {
 
 	test("redaction: no planted secret in the file or its embedded data unless --no-redact", async () => {
 		const redacted = readFileSync(await exportHtml(HOSTILE), "utf8");
-		const data = embeddedData(redacted);
+		const data = embeddedRecordText(redacted);
 		for (const { kind, text } of SECRETS) {
 			assert.ok(!redacted.includes(text), `the file holds the ${kind}`);
 			assert.ok(!data.includes(text), `the embedded data holds the ${kind}`);
 			assert.ok(data.includes(`[REDACTED:${kind}]`), `the embedded data marks the ${kind}`);
 		}
 		const kept = readFileSync(await exportHtml(HOSTILE, ["--no-redact"]), "utf8");
-		const keptData = embeddedData(kept);
+		const keptData = embeddedRecordText(kept);
 		for (const { kind, text } of SECRETS) assert.ok(keptData.includes(text), `--no-redact keeps the ${kind}`);
 	});
 

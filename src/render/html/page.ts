@@ -124,19 +124,40 @@ export function dataElementParts(pieces: readonly string[]): string[] {
 	return pieces.flatMap((piece) => [DATA_ELEMENT_OPEN, piece, DATA_ELEMENT_CLOSE]);
 }
 
-/** The records as the page embeds them: one JSON text per line, header first, gzip, base64. */
-export function encodeRecords(header: SessionHeader, records: readonly object[], level = HTML_GZIP_LEVEL): string {
-	const lines: string[] = [JSON.stringify(header)];
-	for (const record of records) lines.push(JSON.stringify(record));
-	lines.push("");
-	return gzipSync(Buffer.from(lines.join("\n"), "utf8"), { level }).toString("base64");
+/**
+ * Appends to `pieces` the base64 text of each whole element's bytes of `bytes` (see
+ * {@link DATA_ELEMENT_CHARS}), and of the bytes after them too when `last`; returns where the
+ * bytes not taken start. The one place the records are cut into elements.
+ */
+function takePieces(bytes: Buffer, pieces: string[], last: boolean): number {
+	let at = 0;
+	for (; bytes.length - at >= DATA_ELEMENT_BYTES; at += DATA_ELEMENT_BYTES) {
+		pieces.push(bytes.toString("base64", at, at + DATA_ELEMENT_BYTES));
+	}
+	if (last && at < bytes.length) {
+		pieces.push(bytes.toString("base64", at));
+		at = bytes.length;
+	}
+	return at;
 }
 
 /**
- * The records as {@link encodeRecords} encodes them, the same base64 text, in the pieces the
- * page's elements hold ({@link DATA_ELEMENT_CHARS} characters each, the last shorter): the gzip
- * stream of {@link gzipRecords} turned into base64 as it comes. Base64 of pieces is the base64
- * of the whole when every piece but the last is a multiple of 3 bytes.
+ * The records as the page embeds them: one JSON text per line, header first, gzip, base64, in
+ * the pieces of the page's elements.
+ */
+export function encodeRecords(header: SessionHeader, records: readonly object[], level = HTML_GZIP_LEVEL): string[] {
+	const lines: string[] = [JSON.stringify(header)];
+	for (const record of records) lines.push(JSON.stringify(record));
+	lines.push("");
+	const pieces: string[] = [];
+	takePieces(gzipSync(Buffer.from(lines.join("\n"), "utf8"), { level }), pieces, true);
+	return pieces;
+}
+
+/**
+ * The records as {@link encodeRecords} encodes them, the same pieces of base64 text, from the
+ * gzip stream of {@link gzipRecords} turned into base64 as it comes: each chunk's whole
+ * elements, the bytes left carried to the next.
  */
 export async function encodeRecordsInPieces(
 	header: SessionHeader,
@@ -147,13 +168,9 @@ export async function encodeRecordsInPieces(
 	let carry = Buffer.alloc(0);
 	await gzipRecords(header, records, level, (chunk) => {
 		const bytes = carry.length === 0 ? chunk : Buffer.concat([carry, chunk]);
-		let at = 0;
-		for (; bytes.length - at >= DATA_ELEMENT_BYTES; at += DATA_ELEMENT_BYTES) {
-			pieces.push(bytes.toString("base64", at, at + DATA_ELEMENT_BYTES));
-		}
-		carry = Buffer.from(bytes.subarray(at));
+		carry = Buffer.from(bytes.subarray(takePieces(bytes, pieces, false)));
 	});
-	if (carry.length > 0) pieces.push(carry.toString("base64"));
+	takePieces(carry, pieces, true);
 	return pieces;
 }
 
@@ -299,9 +316,7 @@ function checkInlinable(text: string, tag: "script" | "style"): void {
 export function renderHtmlPage(input: HtmlPageInput): string {
 	const shown = input.shown ?? input.records.map((record) => shownHint(record as SessionEntry)).join("");
 	const { before, after } = htmlPageAround({ ...input, shown });
-	const base64 = encodeRecords(input.header, input.records, input.gzipLevel ?? HTML_GZIP_LEVEL);
-	const pieces: string[] = [];
-	for (let at = 0; at < base64.length; at += DATA_ELEMENT_CHARS) pieces.push(base64.slice(at, at + DATA_ELEMENT_CHARS));
+	const pieces = encodeRecords(input.header, input.records, input.gzipLevel ?? HTML_GZIP_LEVEL);
 	return `${before}${dataElementParts(pieces).join("")}${after}`;
 }
 
