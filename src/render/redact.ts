@@ -251,6 +251,13 @@ const RULES: readonly Rule[] = [
 ];
 
 /**
+ * The rules that can match in a text whose only candidates are `token` and runs of hex digits
+ * (see {@link CANDIDATE_BUT_TOKEN}): the hex token's and the `.env` assignment's, the last two
+ * of {@link RULES}, so that no rule left out could have changed the text they see.
+ */
+const TOKEN_RULES: readonly Rule[] = RULES.filter((rule) => rule.kind === "hex-secret" || rule.kind === ENV_KIND);
+
+/**
  * Something every match of every rule above contains (so this, {@link SERVICE_CANDIDATE} and
  * {@link hasHexRun} find a superset of their matches): a string without any of it holds no
  * secret and is returned after these scans, instead of one scan per rule. Session text is mostly such strings; the 125 MB of a
@@ -273,6 +280,19 @@ export const ANY_CANDIDATE =
  */
 export const CANDIDATE =
 	/a(?:iza|[ks]ia|pi_org_|pi_?key|ccess_?key|uth_?key|ccountkey|ge-secret)|s(?:k-|ecret|g\.|hp|haredaccesskey|ig=)|k_(?:live|test)_|g(?:h[pousr]_|ithub_pat_|l[a-z]{1,4}t?-|ocspx-)|xox|:(?:\/\/|aa)|b(?:earer|asic)|eyj|hf_|npm_|p(?:ypi-|assw|assphrase|rivate_?key)|do[opr]_v1_|token|credential/i;
+
+/**
+ * {@link CANDIDATE} without its `token`. Prose about models says "token" everywhere (in the
+ * bench's 100,000-entry session, 34,000 strings of 20 million characters have no other
+ * candidate), and every rule's gate then scanned such a string again, about twenty scans, for
+ * the two rules that can match there ({@link TOKEN_RULES}): a text that holds no candidate of
+ * this expression holds none of the literals the other rules need. `holdsSecret` over that
+ * session's records: 0.92–1.05 s against 1.33–1.64 s. The property test that holds
+ * `redactText` to {@link redactTextEveryRule} holds this shortcut too.
+ * @internal
+ */
+export const CANDIDATE_BUT_TOKEN =
+	/a(?:iza|[ks]ia|pi_org_|pi_?key|ccess_?key|uth_?key|ccountkey|ge-secret)|s(?:k-|ecret|g\.|hp|haredaccesskey|ig=)|k_(?:live|test)_|g(?:h[pousr]_|ithub_pat_|l[a-z]{1,4}t?-|ocspx-)|xox|:(?:\/\/|aa)|b(?:earer|asic)|eyj|hf_|npm_|p(?:ypi-|assw|assphrase|rivate_?key)|do[opr]_v1_|credential/i;
 
 /** Shortest run of hexadecimal digits a candidate holds (`hex-secret`, and the hex of `shp…_`). */
 const HEX_RUN = 32;
@@ -403,11 +423,15 @@ function untilStable(
 	return out;
 }
 
-/** One pass of the rules, in order, with the shortcuts: the private keys, the pre-test, each rule's gate. */
+/**
+ * One pass of the rules, in order, with the shortcuts: the private keys, the pre-test, the
+ * rules a text whose only candidate is `token` can hold ({@link TOKEN_RULES}), each rule's gate.
+ */
 function redactOnce(text: string, counts: RedactionCounts | undefined): string {
 	let out = redactPrivateKeys(text, counts);
 	if (!CANDIDATE.test(out) && !hasHexRun(out)) return out;
-	for (const rule of RULES) if (mayMatch(rule, out)) out = applyRule(out, rule, counts);
+	const rules = CANDIDATE_BUT_TOKEN.test(out) ? RULES : TOKEN_RULES;
+	for (const rule of rules) if (mayMatch(rule, out)) out = applyRule(out, rule, counts);
 	return out;
 }
 

@@ -12,6 +12,7 @@ import fc from "fast-check";
 import {
 	ANY_CANDIDATE,
 	CANDIDATE,
+	CANDIDATE_BUT_TOKEN,
 	formatCounts,
 	hasHexRun,
 	holdsSecret,
@@ -1106,6 +1107,8 @@ test("the one-scan pre-test (CANDIDATE) matches exactly the strings ANY_CANDIDAT
 				const text = mixCase(parts.join(""), mask);
 				const expected = ANY_CANDIDATE.test(text) || SERVICE_CANDIDATE.test(text);
 				assert.equal(CANDIDATE.test(text), expected, JSON.stringify(text));
+				// The narrower pre-test is the same expression less its `token`.
+				assert.equal(CANDIDATE_BUT_TOKEN.test(text) || /token/i.test(text), expected, JSON.stringify(text));
 				runs++;
 				if (expected) matched++;
 			},
@@ -1117,5 +1120,30 @@ test("the one-scan pre-test (CANDIDATE) matches exactly the strings ANY_CANDIDAT
 	// And each piece alone (`glabcde-` is a near miss: five letters where four are the most).
 	for (const literal of literals) {
 		assert.equal(CANDIDATE.test(literal), ANY_CANDIDATE.test(literal) || SERVICE_CANDIDATE.test(literal), literal);
+		assert.equal(CANDIDATE_BUT_TOKEN.test(literal), literal !== "token" && CANDIDATE.test(literal), literal);
 	}
+});
+
+test("a text whose only candidate is `token` is redacted by the rules it can hold, as every rule would", () => {
+	// What the narrowed rule set (redact.ts, TOKEN_RULES) must still find: the `.env`
+	// assignment of a token, a hex token, both, several; and prose that holds neither.
+	const texts = [
+		"export GITHUB_TOKEN=abcdef123456",
+		`token: ${hex(40)} and the access token=${hex(32)}`,
+		`max_tokens: 4096, the tokens were ${hex(32)}`,
+		"the model counts tokens, not words; a token is about four characters",
+		`MY_TOKEN="${alnum(24)}"\nOTHER_TOKEN: ${alnum(12)}`,
+		`commit ${hex(40)} mentions a token`,
+	];
+	for (const text of texts) {
+		assert.equal(CANDIDATE_BUT_TOKEN.test(text), false, text);
+		const fast: RedactionCounts = {};
+		const every: RedactionCounts = {};
+		assert.equal(redactText(text, fast), redactTextEveryRule(text, every), text);
+		assert.deepEqual(fast, every, text);
+	}
+	// The first and the last three but the prose hold a secret each (the rules found something).
+	assert.match(redactText(texts[0] as string), /\[REDACTED:env-secret\]/);
+	assert.match(redactText(texts[1] as string), /\[REDACTED:hex-secret\]/);
+	assert.equal(redactText(texts[3] as string), texts[3]);
 });

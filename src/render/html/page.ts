@@ -24,11 +24,13 @@ import { PAGE_CSS } from "./style.js";
 const NEWLINE = 0x0a;
 
 /**
- * The gzip level of the embedded records: 4 compresses a 125 MB session to about 32 MB in
- * about 1.5 s (level 6 saves another 1 MB for twice the time, level 1 costs 3 MB more to save
- * 0.2 s; see docs/html.md).
+ * The gzip level of the embedded records: 1, the fastest. The bench's 125 MB session takes
+ * 1.10–1.36 s of one core at level 1 (33.2 MiB) against 1.76–1.96 s at level 4 (30.2 MiB),
+ * the level of the export until issue 28's thirteenth round: the export, whose two threads and
+ * gzip keep both cores busy, took 0.3–0.5 s less, and the page, 4 MiB larger, was interactive
+ * as soon (1,762 against 1,786 ms; docs/performance.md).
  */
-export const HTML_GZIP_LEVEL = 4;
+export const HTML_GZIP_LEVEL = 1;
 
 /** What {@link renderHtmlPage} renders. */
 export interface HtmlPageInput {
