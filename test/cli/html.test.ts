@@ -89,6 +89,10 @@ describe("html", () => {
 		assert.ok(readFileSync(out, "utf8").startsWith("<!doctype html>"));
 		assert.equal(statSync(out).mode & 0o777, 0o600, "the new file is owner-only");
 		assert.deepEqual(readdirSync(dir), ["page.html"]);
+		// Refused before the session is read: a session that cannot be read is not the error.
+		const first = await cli(["html", join(dir, "no-such-session.jsonl"), "-o", out]);
+		assert.equal(first.code, 1);
+		assert.equal(first.stderr, `session-tree: ${out}: the file exists (--force replaces it)\n`);
 	});
 
 	test("--leaf ID (a prefix) is the entry shown first; an unknown one fails before anything is written", async () => {

@@ -25,6 +25,9 @@ export const htmlCommand: CommandHandler = {
 		const { values, positionals, io } = input;
 		const location = requiredPositional(positionals, 0);
 		const redact = values["no-redact"] !== true;
+		// An OUT given that exists is refused before the session opens (s1m: seconds); the
+		// default one, named after the session, once it is open.
+		checkOutput(outputFile(stringValue(values, "out")), values.force === true);
 		// A large session's records are checked in a second thread too, which starts reading
 		// while the session opens (render/html/page-checks.ts).
 		const checks = pageCheckThreadFor(location, redact);
