@@ -9,6 +9,9 @@
 import { createHash } from "node:crypto";
 import { closeSync, copyFileSync, mkdirSync, openSync, readSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { childlessViewNode, nodeBehind } from "../src/core/tree.js";
+import type { TreeNode } from "../src/core/tree-node.js";
+import type { SessionTreeNode } from "../src/core/types.js";
 import { Session } from "../src/index.js";
 import { DATA_DIR, Rng } from "./generate.js";
 import { maxRss, messagesToAppend } from "./shared.js";
@@ -47,7 +50,14 @@ export type Op =
 	/** floor: read the file in 1 MiB chunks, no decoding. */
 	| "read"
 	/** floor: read, split into lines, JSON.parse every line (what any full parse costs). */
-	| "parse";
+	| "parse"
+	/**
+	 * floor of ours' getTree: open and getTree() once (not timed: the code is warm, which can
+	 * only make this lower), then one view node per entry, as getTree makes them (an own lazy
+	 * `entry`, an empty `children`), with no children linked, no label and no walk: what
+	 * getTree cannot do without while its nodes have that shape.
+	 */
+	| "view-nodes";
 
 export interface Task {
 	side: Side;
@@ -330,6 +340,25 @@ function referenceContext(file: string): Context {
 	}
 }
 
+/** The "view-nodes" floor (see {@link Op}). */
+async function viewNodesFloor(file: string): Promise<Measurement> {
+	const baseRss = rss();
+	const session = await Session.open(file, { durability: "none", load: "all" });
+	const nodes: TreeNode[] = [];
+	const stack: SessionTreeNode[] = [...session.getTree()];
+	for (let view = stack.pop(); view !== undefined; view = stack.pop()) {
+		const node = nodeBehind(view);
+		if (node) nodes.push(node);
+		for (const child of view.children) stack.push(child);
+	}
+	stack.length = 0;
+	const out = new Array<SessionTreeNode>(nodes.length);
+	const t0 = performance.now();
+	for (let i = 0; i < nodes.length; i++) out[i] = childlessViewNode(nodes[i] as TreeNode);
+	const ms = performance.now() - t0;
+	return { ms, maxRss: maxRss(), baseRss, count: out.length };
+}
+
 async function measure(task: Task): Promise<Measurement> {
 	if (task.side === "ref") {
 		const baseRss = rss();
@@ -340,6 +369,7 @@ async function measure(task: Task): Promise<Measurement> {
 		result.maxRss = maxRss();
 		return result;
 	}
+	if (task.side === "floor" && task.op === "view-nodes") return viewNodesFloor(task.file);
 	if (task.side === "floor") {
 		const baseRss = rss();
 		const t0 = performance.now();

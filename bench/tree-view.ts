@@ -236,6 +236,18 @@ export async function runTreeView(options: TreeViewOptions): Promise<boolean> {
 			(r === undefined ? "" : ` (≥ ${GET_TREE_TARGET}× ${r >= GET_TREE_TARGET ? "met" : "MISSED"})`) +
 			`; samples pi ${(times.pi ?? []).map((v) => v.toFixed(0)).join(" ")}, ours ${(times.ours ?? []).map((v) => v.toFixed(0)).join(" ")}`,
 	);
+	// What ours' getTree cannot go below while its nodes have their shape (an own lazy `entry`
+	// each, which spread and deep comparisons see as pi's data property): the nodes alone,
+	// made warm in a fresh process. pi / this is the most getTree can reach on this machine.
+	const nodeFloor: number[] = [];
+	for (let run = 0; run < runs; run++) {
+		const m = runChild({ side: "floor", op: "view-nodes", file });
+		if (m.ms !== undefined && !m.error) nodeFloor.push(m.ms);
+	}
+	const nodesMs = median(nodeFloor);
+	log(
+		`floor of getTree: one view node per entry alone (own lazy entry, empty children, no links, warm), median of ${runs}: ${fmtMs(nodesMs)}; pi / that ${ratio(pi, nodesMs)}`,
+	);
 	// What any view that needs every body pays: read the file and JSON.parse every line (wall
 	// and CPU time of the whole process, as for the commands above).
 	const floor: Sample[] = [];
@@ -250,7 +262,7 @@ export async function runTreeView(options: TreeViewOptions): Promise<boolean> {
 	const jsonFile = options.json ?? join(DATA_DIR, "last-tree-run.json");
 	writeFileSync(
 		jsonFile,
-		`${JSON.stringify({ date: new Date().toISOString(), node: process.version, file, base, deep, raw, getTree: times, floor }, null, "\t")}\n`,
+		`${JSON.stringify({ date: new Date().toISOString(), node: process.version, file, base, deep, raw, getTree: times, nodeFloor, floor }, null, "\t")}\n`,
 	);
 	return ok;
 }
