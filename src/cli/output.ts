@@ -24,33 +24,87 @@ export function fileExistsError(file: string): SessionTreeError {
  * @throws SessionTreeError FILE_EXISTS, or IO_ERROR naming `file` (a missing directory, no permission)
  */
 export function writeNewFile(file: string, text: string | readonly string[], force: boolean): void {
+	const out = named(file, () => NewFile.open(file, force));
 	try {
-		writeAtomically(file, text, force);
+		named(file, () => {
+			for (const part of typeof text === "string" ? [text] : text) out.write(part);
+			out.commit();
+		});
+	} finally {
+		out.discard();
+	}
+}
+
+/**
+ * {@link writeNewFile} of the parts `produce` writes as it makes them (a large page is never
+ * held whole): the file appears, whole, once `produce` resolved; when it rejects, its error is
+ * thrown and nothing is left behind.
+ * @throws SessionTreeError as {@link writeNewFile}; or what `produce` throws
+ */
+export async function writeNewFileFrom(
+	file: string,
+	force: boolean,
+	produce: (write: (part: string) => void) => Promise<void>,
+): Promise<void> {
+	const out = named(file, () => NewFile.open(file, force));
+	try {
+		await produce((part) => named(file, () => out.write(part)));
+		named(file, () => out.commit());
+	} finally {
+		out.discard();
+	}
+}
+
+/** `run`, its system errors named by the file asked for, not by the temporary one Node's message would show. */
+function named<T>(file: string, run: () => T): T {
+	try {
+		return run();
 	} catch (error) {
 		if (error instanceof SessionTreeError) throw error;
-		// Named by the file asked for, not by the temporary one Node's message would show.
 		throw new SessionTreeError("IO_ERROR", `cannot write: ${describeSystemError(error)}`, { file }, { cause: error });
 	}
 }
 
-function writeAtomically(file: string, text: string | readonly string[], force: boolean): void {
-	if (!force && existsSync(file)) throw fileExistsError(file);
-	const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
-	const fd = openSync(temp, "wx", 0o600);
-	try {
-		try {
-			for (const part of typeof text === "string" ? [text] : text) {
-				const bytes = Buffer.from(part, "utf8");
-				for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at);
-			}
-			fsyncSync(fd);
-		} finally {
-			closeSync(fd);
-		}
-		if (force) renameSync(temp, file);
-		else if (!moveToNewName(temp, file)) throw fileExistsError(file);
-	} finally {
-		if (existsSync(temp)) unlinkSync(temp);
+/** A new file being written: a temporary file beside `file` until {@link NewFile.commit} moves it there. */
+class NewFile {
+	private open = true;
+
+	private constructor(
+		private readonly file: string,
+		private readonly force: boolean,
+		private readonly temp: string,
+		private readonly fd: number,
+	) {}
+
+	static open(file: string, force: boolean): NewFile {
+		if (!force && existsSync(file)) throw fileExistsError(file);
+		const temp = join(dirname(file), `.${basename(file)}.${process.pid}.${randomBytes(4).toString("hex")}.tmp`);
+		return new NewFile(file, force, temp, openSync(temp, "wx", 0o600));
+	}
+
+	write(part: string): void {
+		const bytes = Buffer.from(part, "utf8");
+		for (let at = 0; at < bytes.length; ) at += writeSync(this.fd, bytes, at, bytes.length - at);
+	}
+
+	/** Flushes the file and moves it to its name (without `force`, only if the name is free). */
+	commit(): void {
+		fsyncSync(this.fd);
+		this.close();
+		if (this.force) renameSync(this.temp, this.file);
+		else if (!moveToNewName(this.temp, this.file)) throw fileExistsError(this.file);
+	}
+
+	/** Closes the file if it is open and removes the temporary file if it is still there. */
+	discard(): void {
+		this.close();
+		if (existsSync(this.temp)) unlinkSync(this.temp);
+	}
+
+	private close(): void {
+		if (!this.open) return;
+		this.open = false;
+		closeSync(this.fd);
 	}
 }
 

@@ -16,6 +16,7 @@ import { estimateContextTokens, estimateTokens, sumTokenEstimates, sumUsage, usa
 import type { ContextMessage, SessionTreeNode } from "../../src/core/types.js";
 import { exportSessionHtml } from "../../src/index.js";
 import { loadClientScript } from "../../src/render/html/client-script.js";
+import { writeSessionHtml } from "../../src/render/html/export.js";
 import { DATA_ELEMENT_CHARS, escapeHtml, renderHtmlPage } from "../../src/render/html/page.js";
 import { redactRecords } from "../../src/render/redact.js";
 import { layoutTree, showsActiveMark, TREE_FILTERS } from "../../src/render/tree-layout.js";
@@ -197,6 +198,37 @@ describe("the exported page", () => {
 			clientScript: await loadClientScript(),
 		});
 		assert.deepEqual(embeddedPieces(atOnce), pieces);
+	});
+
+	test("written as it is made: the head waits for the first prompt, and the page is the page made whole", async () => {
+		// No name, and the first prompt after 12 MB of records that barely compress (more than gzip
+		// takes in before it gives its first bytes, page.ts's GZIP_AHEAD): the elements made before
+		// the prompt is read are held until the head (whose title is the prompt) can be written first.
+		const s = await memorySession();
+		for (let i = 0; i < 80; i++) await say(s, "assistant", randomBytes(112_500).toString("base64"));
+		await say(s, "user", "the first prompt, late");
+		await say(s, "assistant", "an answer");
+		const parts: string[] = [];
+		await writeSessionHtml(s, (part) => parts.push(part), { redact: false });
+		assert.ok(parts[0]?.startsWith("<!doctype html>"), "the head is the first part written");
+		assert.ok(parts.length >= 3 * 40 + 2, `${parts.length} parts: the head, the records' elements, the rest`);
+		const html = parts.join("");
+		assert.match(html, /<title>the first prompt, late<\/title>/);
+		// The same page as the writer of a page at once (page.ts), given what the export found.
+		const whole = renderHtmlPage({
+			header: s.getHeader(),
+			records: s.getEntries(),
+			leafId: s.getLeafId(),
+			clientScript: await loadClientScript(),
+			prompt: "the first prompt, late",
+		});
+		assert.equal(html, whole);
+		// A named session's head needs no record: the same page either way too.
+		await s.appendSessionInfo("named");
+		const named: string[] = [];
+		await writeSessionHtml(s, (part) => named.push(part), { redact: false });
+		assert.match(named[0] ?? "", /<title>named<\/title>/);
+		assert.equal(named.join(""), (await exportSessionHtml(s, { redact: false })).html);
 	});
 
 	test("the title: the session name, HTML-escaped; else the first prompt; else the session id", async () => {

@@ -72,22 +72,45 @@ export async function exportSessionHtmlParts(
 	options: HtmlExportOptions = {},
 	more: { server?: object; checks?: PageCheckThread | undefined } = {},
 ): Promise<Omit<HtmlExport, "html"> & { parts: string[] }> {
+	const parts: string[] = [];
+	const made = await writeSessionHtml(session, (part) => parts.push(part), options, more);
+	return { parts, ...made };
+}
+
+/**
+ * The page of {@link exportSessionHtml} given to `write` in parts, one after the other, as they
+ * are made: the head once the title is known (the session's name, else its first prompt,
+ * found as the records are read), then each element of records as gzip gives its bytes, then
+ * the view options and the script. A large page is never held whole (s1m's 446 MiB): only the
+ * elements made before the title is known are held, when the session has no name.
+ * @internal
+ */
+export async function writeSessionHtml(
+	session: Session,
+	write: (part: string) => void,
+	options: HtmlExportOptions = {},
+	more: { server?: object; checks?: PageCheckThread | undefined } = {},
+): Promise<Omit<HtmlExport, "html">> {
 	const { server, checks } = more;
 	const records = await pageRecords(session, options, checks);
 	const clientScript = await loadClientScript();
-	const data = await encodeRecordsInPieces(records.header, records.entries);
-	const { before, after } = htmlPageAround({
-		header: records.header,
-		clientScript,
-		...records.view(),
-		...(server ? { server } : {}),
-	});
-	return {
-		parts: [before, ...dataElementParts(data), after],
-		redactions: records.counts,
-		leafId: records.leafId,
-		entryCount: session.entryCount,
+	const around = () =>
+		htmlPageAround({ header: records.header, clientScript, ...records.view(), ...(server ? { server } : {}) });
+	// The pieces made before the head could be written; undefined once it was.
+	let held: string[] | undefined = [];
+	const writeHead = (pieces: readonly string[]) => {
+		write(around().before);
+		for (const part of dataElementParts(pieces)) write(part);
+		held = undefined;
 	};
+	await encodeRecordsInPieces(records.header, records.entries, undefined, (piece) => {
+		if (held === undefined) for (const part of dataElementParts([piece])) write(part);
+		else if (records.titleKnown()) writeHead([...held, piece]);
+		else held.push(piece);
+	});
+	if (held !== undefined) writeHead(held);
+	write(around().after);
+	return { redactions: records.counts, leafId: records.leafId, entryCount: session.entryCount };
 }
 
 /** The records a page holds, and what is known of them once they were read (see {@link pageRecords}). */
@@ -102,6 +125,11 @@ export interface PageRecords {
 	leafId: string | null;
 	/** The page's view options for these records: complete once `entries` was read through. */
 	view(): PageView;
+	/**
+	 * Whether the title's parts in {@link view} are final: the session has a name, or the first
+	 * prompt was read (a page's head can be written).
+	 */
+	titleKnown(): boolean;
 }
 
 /** What a page says of its records besides them (see `HtmlPageInput`). */
@@ -183,6 +211,7 @@ export async function pageRecords(
 			shown: hints.join(""),
 			fileVersion: session.fileVersion,
 		}),
+		titleKnown: () => name !== undefined || prompt !== undefined,
 	};
 }
 

@@ -159,20 +159,27 @@ export function encodeRecords(header: SessionHeader, records: readonly object[],
 /**
  * The records as {@link encodeRecords} encodes them, the same pieces of base64 text, from the
  * gzip stream of {@link gzipRecords} turned into base64 as it comes: each chunk's whole
- * elements, the bytes left carried to the next.
+ * elements, the bytes left carried to the next. Each piece is given to `onPiece` as soon as it
+ * is made (and the resolved array is then empty), else gathered.
  */
 export async function encodeRecordsInPieces(
 	header: SessionHeader,
 	records: Iterable<object | Uint8Array>,
 	level = HTML_GZIP_LEVEL,
+	onPiece?: (piece: string) => void,
 ): Promise<string[]> {
 	const pieces: string[] = [];
+	const hand = () => {
+		if (onPiece) for (const piece of pieces.splice(0)) onPiece(piece);
+	};
 	let carry = Buffer.alloc(0);
 	await gzipRecords(header, records, level, (chunk) => {
 		const bytes = carry.length === 0 ? chunk : Buffer.concat([carry, chunk]);
 		carry = Buffer.from(bytes.subarray(takePieces(bytes, pieces, false)));
+		hand();
 	});
 	takePieces(carry, pieces, true);
+	hand();
 	return pieces;
 }
 
