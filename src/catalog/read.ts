@@ -238,7 +238,7 @@ export interface SessionRead<T> {
 export async function readListed<T>(
 	collection: SessionCollection,
 	listing: SessionListing,
-	use: (session: CatalogSession) => T,
+	use: (session: CatalogSession) => T | Promise<T>,
 ): Promise<SessionRead<T>> {
 	let store: SessionStore;
 	try {
@@ -254,7 +254,8 @@ export async function readListed<T>(
 }
 
 /**
- * Reads a session through its store and the reducer (strict), and runs `use` over it. If the
+ * Reads a session through its store and the reducer (strict), and runs `use` over it (it may
+ * be asynchronous: a large session's read then lets the event loop turn). If the
  * reducer, or `use` parsing a body, finds damage, the session is read again as a lenient open
  * reads it and `use` runs again from the start on that (so `use` must not keep state between
  * calls), with one warning naming the first problem.
@@ -263,7 +264,7 @@ export async function readListed<T>(
 export async function readSession<T>(
 	store: SessionStore,
 	listing: Omit<SessionListing, "location">,
-	use: (session: CatalogSession) => T,
+	use: (session: CatalogSession) => T | Promise<T>,
 ): Promise<SessionRead<T>> {
 	const location = store.location;
 	let read: StoreRead;
@@ -279,7 +280,7 @@ export async function readSession<T>(
 		// A strict read throws on every problem but an incomplete last line, which it leaves out.
 		const warnings = problems.map((problem) => withLine(problem.message, problem.line));
 		const session = new CatalogSession(location, tree, source, listing.bytes ?? 0, modifiedOf(listing), warnings);
-		return { session, value: use(session), position: read.position, fromVersion };
+		return { session, value: (await use(session)) as T, position: read.position, fromVersion };
 	} catch (error) {
 		if (!(error instanceof SessionTreeError) || !DAMAGE.has(error.code)) throw skipped(location, error);
 		strictError = error;
@@ -299,7 +300,7 @@ export async function readSession<T>(
 			[warning],
 			true,
 		);
-		return { session, value: use(session), position: read.position, fromVersion };
+		return { session, value: (await use(session)) as T, position: read.position, fromVersion };
 	} catch (error) {
 		throw skipped(location, error instanceof SessionTreeError && DAMAGE.has(error.code) ? strictError : error);
 	}

@@ -11,7 +11,7 @@ import type { SessionListing } from "../../storage/store.js";
 import { compareLocations, listSessions, SkippedFile } from "../read.js";
 import type { SkippedSession } from "../summary.js";
 import { readAppended, readWhole, skippedRow } from "./read-session.js";
-import type { EntryRow, IndexTables, SessionRow } from "./tables.js";
+import { type EntryRow, type IndexTables, type NewSessionRow, type SessionRow, UNFINISHED } from "./tables.js";
 import type { IndexRefresh, IndexSource } from "./types.js";
 
 /** One listed session and the source that listed it. */
@@ -100,6 +100,36 @@ const BATCH_ENTRIES = 20_000;
 const BATCH_CHARS = 16 * 2 ** 20;
 
 /**
+ * Entries (or so many characters of text) of one session written in one transaction at most,
+ * the event loop turning between them. A transaction is synchronous: the bench's
+ * 100,000-entry session took 7.2 s in one (the text index's inserts), and a server building
+ * its first index printed its URL only after it (9.8 s after its start; it is meant to within a
+ * second, docs/serve.md) and answered nothing meanwhile. In parts of these, each takes about
+ * 0.15 s there.
+ */
+const PART_ENTRIES = 2_000;
+const PART_CHARS = 2 * 2 ** 20;
+
+/** The entries in parts of {@link PART_ENTRIES} entries or {@link PART_CHARS} characters of text at most. */
+function partsOf(entries: readonly EntryRow[]): EntryRow[][] {
+	const parts: EntryRow[][] = [];
+	let part: EntryRow[] = [];
+	let chars = 0;
+	for (const entry of entries) {
+		const size = (entry.texts ?? []).reduce((sum, text) => sum + text.length, 0);
+		if (part.length > 0 && (part.length >= PART_ENTRIES || chars + size > PART_CHARS)) {
+			parts.push(part);
+			part = [];
+			chars = 0;
+		}
+		part.push(entry);
+		chars += size;
+	}
+	parts.push(part);
+	return parts;
+}
+
+/**
  * Writes waiting for their transaction: sessions are read one at a time (asynchronously) and
  * written many to a transaction (synchronously: the write lock is never held across a read).
  */
@@ -127,6 +157,37 @@ class Pending {
 			for (const write of writes) write();
 		});
 	}
+
+	/**
+	 * Writes a session whole, in one transaction when it is small (with the others waiting),
+	 * else in parts ({@link partsOf}), the event loop turning between them: its row first says
+	 * it is {@link UNFINISHED}, and becomes `row` with the last part. A row another process
+	 * replaced meanwhile is left to it.
+	 */
+	async replace(row: NewSessionRow, entries: readonly EntryRow[]): Promise<void> {
+		const parts = partsOf(entries);
+		const [first, ...rest] = parts;
+		if (rest.length === 0) {
+			this.add(entries, () => this.tables.replace(row, entries));
+			return;
+		}
+		this.flush();
+		let sid = 0;
+		this.tables.batch(() => {
+			sid = this.tables.replace({ ...row, listed_bytes: UNFINISHED, position: null }, first ?? []);
+		});
+		let from = first?.length ?? 0;
+		for (const [i, part] of rest.entries()) {
+			await new Promise((resolve) => setImmediate(resolve));
+			let going = false;
+			this.tables.batch(() => {
+				going =
+					i === rest.length - 1 ? this.tables.finish(sid, row, from, part) : this.tables.extend(sid, from, part);
+			});
+			if (!going) return;
+			from += part.length;
+		}
+	}
 }
 
 /** Reads one new or changed session into the index; returns it when it was skipped. */
@@ -149,12 +210,12 @@ async function update(
 	else result.added++;
 	try {
 		const whole = await readWhole(source, listing);
-		pending.add(whole.entries, () => pending.tables.replace(whole.row, whole.entries));
+		await pending.replace(whole.row, whole.entries);
 		return undefined;
 	} catch (error) {
 		if (!(error instanceof SkippedFile)) throw error;
 		const skipped = skippedRow(source, listing, error.message);
-		pending.add([], () => pending.tables.replace(skipped, []));
+		await pending.replace(skipped, []);
 		return { file: listing.location, reason: error.message };
 	}
 }

@@ -1,6 +1,6 @@
 /**
  * The statements the index runs on its tables (schema.ts): a session's row and entries written
- * whole or appended to, in one transaction each, and the rows read back.
+ * whole (a large one in parts, see refresh.ts) or appended to, and the rows read back.
  */
 
 import type { SqliteDatabase, SqliteStatement } from "../../storage/sql/sqlite-schema.js";
@@ -72,6 +72,13 @@ const COLUMNS = [
 	"next_seq",
 ] as const;
 
+/**
+ * `listed_bytes` of a session whose entries are still being written, in several transactions
+ * (a large session, see refresh.ts): a refresh that finds it so (the writer stopped midway)
+ * reads the session whole again, and the row has no `position` to append from.
+ */
+export const UNFINISHED = -1;
+
 /** The index's tables. */
 export class IndexTables {
 	private readonly insertSession: SqliteStatement<[NewSessionRow], never>;
@@ -87,6 +94,8 @@ export class IndexTables {
 	private readonly allRows: SqliteStatement<[], SessionRow>;
 	private readonly links: SqliteStatement<[number], { entry_id: string; parent_id: string | null }>;
 	private readonly sidOf: SqliteStatement<[string], { sid: number }>;
+	private readonly unfinished: SqliteStatement<[number], { sid: number }>;
+	private readonly finishSession: SqliteStatement<[NewSessionRow & { sid: number }], never>;
 
 	constructor(readonly db: SqliteDatabase) {
 		this.insertSession = db.prepare(
@@ -105,6 +114,10 @@ export class IndexTables {
 		this.allRows = db.prepare("SELECT * FROM sessions");
 		this.links = db.prepare("SELECT entry_id, parent_id FROM entries WHERE sid = ?");
 		this.sidOf = db.prepare("SELECT sid FROM sessions WHERE location = ?");
+		this.unfinished = db.prepare(`SELECT sid FROM sessions WHERE sid = ? AND listed_bytes = ${UNFINISHED}`);
+		this.finishSession = db.prepare(
+			`UPDATE sessions SET ${COLUMNS.map((c) => `${c} = @${c}`).join(", ")} WHERE sid = @sid AND listed_bytes = ${UNFINISHED}`,
+		);
 	}
 
 	/** Every session row, by location. */
@@ -133,13 +146,32 @@ export class IndexTables {
 
 	/**
 	 * Writes a session whole (call it in {@link batch}): its old row (by location: another
-	 * process may have written it meanwhile) and entries go, the new ones come.
+	 * process may have written it meanwhile) and entries go, the new ones come. Returns its sid.
 	 */
-	replace(row: NewSessionRow, entries: readonly EntryRow[]): void {
+	replace(row: NewSessionRow, entries: readonly EntryRow[]): number {
 		const old = this.sidOf.get(row.location);
 		if (old) this.drop(old.sid);
 		const sid = Number(this.insertSession.run(row).lastInsertRowid);
 		this.addEntries(sid, 0, entries);
+		return sid;
+	}
+
+	/**
+	 * Adds entries from `from` on to a session written in parts (call it in {@link batch}): one
+	 * whose row {@link replace} wrote with `listed_bytes` {@link UNFINISHED}. False, and nothing
+	 * written, when the row is no longer that one (another process wrote the session since).
+	 */
+	extend(sid: number, from: number, entries: readonly EntryRow[]): boolean {
+		if (!this.unfinished.get(sid)) return false;
+		this.addEntries(sid, from, entries);
+		return true;
+	}
+
+	/** {@link extend} with the session's last entries, and its row as it is to stay. */
+	finish(sid: number, row: NewSessionRow, from: number, entries: readonly EntryRow[]): boolean {
+		if (!this.extend(sid, from, entries)) return false;
+		this.finishSession.run({ ...row, sid });
+		return true;
 	}
 
 	/**
