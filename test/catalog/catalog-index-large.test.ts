@@ -12,7 +12,6 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { fileURLToPath } from "node:url";
 import { CatalogIndex, directorySource } from "../../src/catalog/catalog-index/index.js";
 import { UNFINISHED } from "../../src/catalog/catalog-index/tables.js";
 import { compileQuery, type SearchQuery, searchSessions } from "../../src/catalog/search.js";

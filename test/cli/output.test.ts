@@ -90,7 +90,10 @@ describe("writeNewFileFrom", () => {
 	test("a directory that does not exist: IO_ERROR naming the file asked for, as writeNewFile", async () => {
 		const file = join(tempDir(), "missing", "page.html");
 		const named = (error: unknown) =>
-			isSessionTreeError(error) && error.code === "IO_ERROR" && error.message.includes(file) && !/\.tmp/.test(error.message);
+			isSessionTreeError(error) &&
+			error.code === "IO_ERROR" &&
+			error.message.includes(file) &&
+			!/\.tmp/.test(error.message);
 		await assert.rejects(
 			writeNewFileFrom(file, false, async (write) => write("x")),
 			named,

@@ -181,8 +181,7 @@ class Pending {
 			await new Promise((resolve) => setImmediate(resolve));
 			let going = false;
 			this.tables.batch(() => {
-				going =
-					i === rest.length - 1 ? this.tables.finish(sid, row, from, part) : this.tables.extend(sid, from, part);
+				going = i === rest.length - 1 ? this.tables.finish(sid, row, from, part) : this.tables.extend(sid, from, part);
 			});
 			if (!going) return;
 			from += part.length;
