@@ -88,6 +88,40 @@ describe("a large session in the catalog index", { skip: SQLITE_SKIP }, () => {
 		index.close();
 	});
 
+	test("another process that rewrites the session while it is written in part: the first build stops, the index is whole", async () => {
+		const path = indexPath();
+		const first = await CatalogIndex.open({ path });
+		// A second connection to the same file, as another process has (a CLI beside `serve`).
+		const second = await CatalogIndex.open({ path });
+		let other: Promise<unknown> | undefined;
+		const timer = setInterval(() => {
+			if (other === undefined && first.sessions().sessions[0]?.bytes === UNFINISHED)
+				other = second.refresh([directorySource(dir)]);
+		}, 1);
+		await first.refresh([directorySource(dir)]);
+		clearInterval(timer);
+		assert.ok(other, "the second refresh started while the first wrote the session in part");
+		await other;
+		const freshPath = indexPath();
+		const fresh = await CatalogIndex.open({ path: freshPath });
+		await fresh.refresh([directorySource(dir)]);
+		assert.deepEqual(first.sessions().sessions, fresh.sessions().sessions);
+		for (const query of QUERIES) assert.deepEqual(hitsOf(first, query), hitsOf(fresh, query), query.pattern);
+		for (const index of [first, second, fresh]) index.close();
+		// No entry of the first build is left behind its dropped row.
+		const rows = (file: string) => {
+			const db = new (sqliteDriver())(file, { readonly: true });
+			try {
+				return db
+					.prepare("SELECT (SELECT COUNT(*) FROM entries) AS entries, (SELECT COUNT(*) FROM entry_text) AS texts")
+					.get();
+			} finally {
+				db.close();
+			}
+		};
+		assert.deepEqual(rows(path), rows(freshPath));
+	});
+
 	test("a build killed midway is read whole again by the next refresh", async () => {
 		const path = indexPath();
 		// A child process builds the index; it is killed once its row says it is written in part.

@@ -5,6 +5,7 @@
  * source no longer lists are dropped.
  */
 
+import { randomBytes } from "node:crypto";
 import { existsSync } from "node:fs";
 import { isAbsolute } from "node:path";
 import type { SessionListing } from "../../storage/store.js";
@@ -161,8 +162,8 @@ class Pending {
 	/**
 	 * Writes a session whole, in one transaction when it is small (with the others waiting),
 	 * else in parts ({@link partsOf}), the event loop turning between them: its row first says
-	 * it is {@link UNFINISHED}, and becomes `row` with the last part. A row another process
-	 * replaced meanwhile is left to it.
+	 * it is {@link UNFINISHED} (its position a token of this write), and becomes `row` with the
+	 * last part. A row another process replaced meanwhile is left to it.
 	 */
 	async replace(row: NewSessionRow, entries: readonly EntryRow[]): Promise<void> {
 		const parts = partsOf(entries);
@@ -172,16 +173,20 @@ class Pending {
 			return;
 		}
 		this.flush();
+		const token = `unfinished ${randomBytes(8).toString("hex")}`;
 		let sid = 0;
 		this.tables.batch(() => {
-			sid = this.tables.replace({ ...row, listed_bytes: UNFINISHED, position: null }, first ?? []);
+			sid = this.tables.replace({ ...row, listed_bytes: UNFINISHED, position: token }, first ?? []);
 		});
 		let from = first?.length ?? 0;
 		for (const [i, part] of rest.entries()) {
 			await new Promise((resolve) => setImmediate(resolve));
 			let going = false;
 			this.tables.batch(() => {
-				going = i === rest.length - 1 ? this.tables.finish(sid, row, from, part) : this.tables.extend(sid, from, part);
+				going =
+					i === rest.length - 1
+						? this.tables.finish(sid, token, row, from, part)
+						: this.tables.extend(sid, token, from, part);
 			});
 			if (!going) return;
 			from += part.length;
@@ -196,7 +201,8 @@ async function update(
 	row: SessionRow | undefined,
 	result: IndexRefresh,
 ): Promise<SkippedSession | undefined> {
-	if (row && row.source === source.name && (listing.bytes ?? 0) > row.listed_bytes) {
+	// An unfinished row (its writer stopped, or is still at it) is read whole: nothing to read on from.
+	if (row && row.source === source.name && row.listed_bytes !== UNFINISHED && (listing.bytes ?? 0) > row.listed_bytes) {
 		const appended = await readAppended(source, listing, row, (sid) => pending.tables.linksOf(sid));
 		const was = row.position;
 		if (appended && was !== null) {

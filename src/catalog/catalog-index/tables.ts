@@ -75,7 +75,9 @@ const COLUMNS = [
 /**
  * `listed_bytes` of a session whose entries are still being written, in several transactions
  * (a large session, see refresh.ts): a refresh that finds it so (the writer stopped midway)
- * reads the session whole again, and the row has no `position` to append from.
+ * reads the session whole again. Its `position` is then the writer's own token (a refresh
+ * never reads on from it), which each later part checks: another process may have written
+ * the session meanwhile, and SQLite may give the new row the same `sid`.
  */
 export const UNFINISHED = -1;
 
@@ -94,8 +96,8 @@ export class IndexTables {
 	private readonly allRows: SqliteStatement<[], SessionRow>;
 	private readonly links: SqliteStatement<[number], { entry_id: string; parent_id: string | null }>;
 	private readonly sidOf: SqliteStatement<[string], { sid: number }>;
-	private readonly unfinished: SqliteStatement<[number], { sid: number }>;
-	private readonly finishSession: SqliteStatement<[NewSessionRow & { sid: number }], never>;
+	private readonly unfinished: SqliteStatement<[number, string], { sid: number }>;
+	private readonly finishSession: SqliteStatement<[NewSessionRow & { sid: number; token: string }], never>;
 
 	constructor(readonly db: SqliteDatabase) {
 		this.insertSession = db.prepare(
@@ -114,9 +116,11 @@ export class IndexTables {
 		this.allRows = db.prepare("SELECT * FROM sessions");
 		this.links = db.prepare("SELECT entry_id, parent_id FROM entries WHERE sid = ?");
 		this.sidOf = db.prepare("SELECT sid FROM sessions WHERE location = ?");
-		this.unfinished = db.prepare(`SELECT sid FROM sessions WHERE sid = ? AND listed_bytes = ${UNFINISHED}`);
+		this.unfinished = db.prepare(
+			`SELECT sid FROM sessions WHERE sid = ? AND listed_bytes = ${UNFINISHED} AND position = ?`,
+		);
 		this.finishSession = db.prepare(
-			`UPDATE sessions SET ${COLUMNS.map((c) => `${c} = @${c}`).join(", ")} WHERE sid = @sid AND listed_bytes = ${UNFINISHED}`,
+			`UPDATE sessions SET ${COLUMNS.map((c) => `${c} = @${c}`).join(", ")} WHERE sid = @sid AND listed_bytes = ${UNFINISHED} AND position = @token`,
 		);
 	}
 
@@ -158,19 +162,20 @@ export class IndexTables {
 
 	/**
 	 * Adds entries from `from` on to a session written in parts (call it in {@link batch}): one
-	 * whose row {@link replace} wrote with `listed_bytes` {@link UNFINISHED}. False, and nothing
-	 * written, when the row is no longer that one (another process wrote the session since).
+	 * whose row {@link replace} wrote with `listed_bytes` {@link UNFINISHED} and `token` as its
+	 * position. False, and nothing written, when the row is no longer that one (another process
+	 * wrote the session since).
 	 */
-	extend(sid: number, from: number, entries: readonly EntryRow[]): boolean {
-		if (!this.unfinished.get(sid)) return false;
+	extend(sid: number, token: string, from: number, entries: readonly EntryRow[]): boolean {
+		if (!this.unfinished.get(sid, token)) return false;
 		this.addEntries(sid, from, entries);
 		return true;
 	}
 
 	/** {@link extend} with the session's last entries, and its row as it is to stay. */
-	finish(sid: number, row: NewSessionRow, from: number, entries: readonly EntryRow[]): boolean {
-		if (!this.extend(sid, from, entries)) return false;
-		this.finishSession.run({ ...row, sid });
+	finish(sid: number, token: string, row: NewSessionRow, from: number, entries: readonly EntryRow[]): boolean {
+		if (!this.extend(sid, token, from, entries)) return false;
+		this.finishSession.run({ ...row, sid, token });
 		return true;
 	}
 
