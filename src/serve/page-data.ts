@@ -22,6 +22,7 @@ import { isAbsolute } from "node:path";
 import type { Context } from "hono";
 import { type PageView, pageRecords } from "../render/html/export.js";
 import { gzipRecords } from "../render/html/page.js";
+import { pageCheckThreadFor } from "../render/html/page-checks.js";
 import type { IndexedSession } from "./catalog.js";
 import type { SessionOpener } from "./sources.js";
 
@@ -183,17 +184,24 @@ export class PageDataCache {
 	}
 
 	private async run(row: IndexedSession, build: PageBuild): Promise<void> {
-		const session = await this.opener.read(row);
+		// A large pi file's records are checked in a second thread too, from before the open, as
+		// `session-tree html` checks them (render/html/page-checks.ts).
+		const checks = pageCheckThreadFor(row.location, true);
 		try {
-			const records = await pageRecords(session);
-			await gzipRecords(records.header, records.entries, SERVE_GZIP_LEVEL, (chunk) => build.add(chunk));
-			build.finish(records.view());
-			this.evict(build);
+			const session = await this.opener.read(row);
+			try {
+				const records = await pageRecords(session, {}, checks);
+				await gzipRecords(records.header, records.entries, SERVE_GZIP_LEVEL, (chunk) => build.add(chunk));
+				build.finish(records.view());
+				this.evict(build);
+			} finally {
+				await session.close();
+			}
 		} catch (error) {
 			this.builds.delete(build.id);
 			throw error;
 		} finally {
-			await session.close();
+			checks?.stop();
 		}
 	}
 
