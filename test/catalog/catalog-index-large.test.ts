@@ -8,8 +8,7 @@
 
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { statSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { CatalogIndex, directorySource } from "../../src/catalog/catalog-index/index.js";
@@ -17,18 +16,17 @@ import { UNFINISHED } from "../../src/catalog/catalog-index/tables.js";
 import { compileQuery, type SearchQuery, searchSessions } from "../../src/catalog/search.js";
 import { Session } from "../../src/session.js";
 import { DirectoryCollection } from "../../src/storage/directory-collection.js";
+import { removeTempDirs, tempDir } from "../cli/helpers.js";
 import { SQLITE_SKIP, sqliteDriver } from "../support/sqlite.js";
 import { assistant, user } from "./layout.js";
 
 /** More entries than refresh.ts writes in one part (2,000), and a word in some of them. */
 const MESSAGES = 7_000;
-const temps: string[] = [];
 let dir: string;
 let file: string;
 
 before(async () => {
-	dir = mkdtempSync(join(tmpdir(), "session-tree-index-large-"));
-	temps.push(dir);
+	dir = tempDir();
 	const session = await Session.create({ dir, cwd: "/home/me/large", durability: "none" });
 	for (let i = 0; i < MESSAGES; i++) {
 		const at = new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString();
@@ -40,14 +38,10 @@ before(async () => {
 	file = session.file as string;
 	await session.close();
 });
-after(() => {
-	for (const temp of temps) rmSync(temp, { recursive: true, force: true });
-});
+after(removeTempDirs);
 
 function indexPath(): string {
-	const place = mkdtempSync(join(tmpdir(), "session-tree-index-large-db-"));
-	temps.push(place);
-	return join(place, "catalog.sqlite");
+	return join(tempDir(), "catalog.sqlite");
 }
 
 const QUERIES: SearchQuery[] = [{ pattern: "quokka" }, { pattern: "answer 6999 about" }, { pattern: "question 0" }];

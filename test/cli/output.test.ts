@@ -5,22 +5,14 @@
  */
 
 import assert from "node:assert/strict";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
 import { writeNewFile, writeNewFileFrom } from "../../src/cli/output.js";
 import { isSessionTreeError } from "../../src/core/errors.js";
+import { removeTempDirs, tempDir } from "./helpers.js";
 
-const dirs: string[] = [];
-function tempDir(): string {
-	const dir = mkdtempSync(join(tmpdir(), "st-output-"));
-	dirs.push(dir);
-	return dir;
-}
-after(() => {
-	for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+after(removeTempDirs);
 
 describe("writeNewFileFrom", () => {
 	test("the parts written as they are made, in order; the file owner-only, nothing else left", async () => {
