@@ -46,6 +46,12 @@ export interface CliInput extends NodeJS.ReadableStream {
 export interface CliIO {
 	stdin: CliInput;
 	out(text: string): void;
+	/**
+	 * Writes bytes (UTF-8 text) to the same output as {@link out}, where the front end can: a
+	 * command with megabytes to print holds them as bytes rather than as strings (see
+	 * `renderTreeBytes`). Without it, the command writes text through {@link out}.
+	 */
+	outBytes?(bytes: Uint8Array): void;
 	err(text: string): void;
 }
 

@@ -21,6 +21,9 @@ process.exitCode = await run(process.argv.slice(2), {
 	out: (text) => {
 		process.stdout.write(text);
 	},
+	outBytes: (bytes) => {
+		process.stdout.write(bytes);
+	},
 	err: (text) => {
 		process.stderr.write(text);
 	},

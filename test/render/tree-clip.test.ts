@@ -11,7 +11,7 @@ import fc from "fast-check";
 import type { SessionEntry, SessionTreeNode } from "../../src/core/types.js";
 import { oneLine, sanitize } from "../../src/render/preview.js";
 import { clipPrefix, layoutTree } from "../../src/render/tree-layout.js";
-import { renderTree, renderTreePieces } from "../../src/render/tree-text.js";
+import { renderTree, renderTreeBytes, renderTreePieces } from "../../src/render/tree-text.js";
 
 let next = 0;
 
@@ -81,6 +81,25 @@ test("the text in pieces is the text in one string, each piece whole lines", () 
 		if (options.depth === undefined) assert.ok(pieces.length > 1, "more than one piece");
 	}
 	assert.deepEqual(renderTreePieces([], {}), ["(empty)\n"]);
+});
+
+test("the text as bytes is the text's UTF-8, piece for piece", () => {
+	// The staircase's rows draw box characters and the leaf's arrow: text outside Latin-1.
+	const { roots, leafId } = staircase(30, 5000);
+	for (const options of [{ leafId }, { leafId, sessionName: "named « ☃ »", width: 70 }]) {
+		const pieces = renderTreePieces(roots, options);
+		const bytes = renderTreeBytes(roots, options);
+		assert.equal(bytes.length, pieces.length);
+		assert.ok(
+			pieces.some((piece) => Buffer.byteLength(piece) > piece.length),
+			"text beyond ASCII",
+		);
+		bytes.forEach((piece, i) => assert.deepEqual(Buffer.from(piece), Buffer.from(pieces[i] as string, "utf8")));
+	}
+	assert.deepEqual(
+		renderTreeBytes([], {}).map((piece) => Buffer.from(piece).toString()),
+		["(empty)\n"],
+	);
 });
 
 test("the preview in one pass is the one the regular expressions and the segmenter make (property)", () => {

@@ -14,6 +14,7 @@ import { renderContextLines } from "../../render/context-text.js";
 import { modelLabel, sanitize } from "../../render/preview.js";
 import { shouldColor, terminalWidth } from "../../render/terminal.js";
 import {
+	renderTreeBytes,
 	renderTreeLines,
 	renderTreePieces,
 	TREE_FILTERS,
@@ -301,8 +302,12 @@ async function printTree(location: string, run: TreeRun): Promise<void> {
 		previews,
 	};
 	// Written a piece at a time once all are made: an error (a body that cannot be read)
-	// still prints nothing.
-	for (const piece of treeText(session, view)) io.out(piece);
+	// still prints nothing. Held as bytes where the output takes them (see renderTreeBytes).
+	if (io.outBytes) {
+		for (const piece of renderTreeBytes(session.getTree(), treeTextOptions(session, view))) io.outBytes(piece);
+	} else {
+		for (const piece of treeText(session, view)) io.out(piece);
+	}
 }
 
 /** The object `info --json` prints. */
