@@ -94,7 +94,8 @@ test("the text as bytes is the text's UTF-8, piece for piece", () => {
 			pieces.some((piece) => Buffer.byteLength(piece) > piece.length),
 			"text beyond ASCII",
 		);
-		bytes.forEach((piece, i) => assert.deepEqual(Buffer.from(piece), Buffer.from(pieces[i] as string, "utf8")));
+		for (const [i, piece] of bytes.entries())
+			assert.deepEqual(Buffer.from(piece), Buffer.from(pieces[i] as string, "utf8"));
 	}
 	assert.deepEqual(
 		renderTreeBytes([], {}).map((piece) => Buffer.from(piece).toString()),
