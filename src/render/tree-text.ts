@@ -138,8 +138,6 @@ export function renderTreePieces(roots: readonly SessionTreeNode[], options: Tre
 	return renderTreeParts(roots, options, (text) => text);
 }
 
-const utf8 = new TextEncoder();
-
 /**
  * {@link renderTreePieces} encoded as UTF-8, each piece as soon as it is made: what `session-tree
  * tree` holds until every line is made (so that an error prints nothing). Bytes lie outside the
@@ -149,7 +147,8 @@ const utf8 = new TextEncoder();
  * 221–227 MB against 239–244 MB, five alternating runs).
  */
 export function renderTreeBytes(roots: readonly SessionTreeNode[], options: TreeTextOptions = {}): Uint8Array[] {
-	return renderTreeParts(roots, options, (text) => utf8.encode(text));
+	// Buffer.from, not TextEncoder: 35 against 53 ms for 16 MB of such pieces here.
+	return renderTreeParts(roots, options, (text) => Buffer.from(text, "utf8"));
 }
 
 /** The pieces of the tree's text (runs of {@link PIECE_LINES} whole lines), each made by `make`. */
