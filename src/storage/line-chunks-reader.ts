@@ -10,7 +10,7 @@
 import { readSync } from "node:fs";
 import { readBody } from "../core/lazy.js";
 import type { SessionEntry } from "../core/types.js";
-import { FAILED, FREE, type LineChunk, type LineChunkWorkerData, POSTED, WORKER } from "./line-chunks.js";
+import { addKey, FAILED, FREE, type LineChunk, type LineChunkWorkerData, POSTED, WORKER } from "./line-chunks.js";
 
 const NEWLINE = 0x0a;
 
@@ -20,9 +20,16 @@ export interface LineChunkReader<C extends LineChunk> {
 	begin(base: LineChunk): C;
 	/**
 	 * Takes the entry of a line into `out` (the reader's own fields), or declines it (false:
-	 * the main thread reads it). `bytes[start, end)` is the line as stored.
+	 * the main thread reads it). `bytes[start, end)` is the line as stored; `index` is the
+	 * number of lines taken before it in the chunk.
 	 */
-	take(out: C, entry: SessionEntry, bytes: Buffer, start: number, end: number): boolean;
+	take(out: C, entry: SessionEntry, bytes: Buffer, start: number, end: number, index: number): boolean;
+	/**
+	 * Completes `out` once every line of the chunk was offered (the reader's fields made into
+	 * their final form, typed arrays say); the buffers of `out`'s typed arrays are handed over
+	 * with the message.
+	 */
+	finish?(out: C): void;
 }
 
 /** Runs `reader` over the chunks of `data`'s file (the worker's whole work; see the module's comment). */
@@ -32,7 +39,11 @@ export function readLineChunks<C extends LineChunk>(data: LineChunkWorkerData, r
 	const read = (chunk: number) => {
 		let claim = FAILED;
 		try {
-			data.port.postMessage(readChunk(fd, data, chunk, reader));
+			const out = readChunk(fd, data, chunk, reader);
+			// Handed over, not copied: the typed arrays are the message's alone.
+			const buffers: ArrayBuffer[] = [];
+			for (const value of Object.values(out)) if (ArrayBuffer.isView(value)) buffers.push(value.buffer as ArrayBuffer);
+			data.port.postMessage(out, buffers);
 			claim = POSTED;
 		} finally {
 			Atomics.store(claims, chunk, claim);
@@ -97,7 +108,13 @@ function readChunk<C extends LineChunk>(
 	// From the byte before the chunk: whether a line starts at its first byte.
 	const from = start === 0 ? 0 : start - 1;
 	const bytes = readBytes(fd, from, end, data.size);
-	const out = reader.begin({ chunk, from, offsets: [], lengths: [], types: [], ids: [], parentIds: [] });
+	const none = new Int32Array(0);
+	const out = reader.begin({ chunk, from, offsets: new Float64Array(0), lengths: none, keys: "", keyEnds: none });
+	const offsets: number[] = [];
+	const lengths: number[] = [];
+	const keys: string[] = [];
+	const keyEnds: number[] = [];
+	let keysLength = 0;
 	// With slots, only the lines whole in the chunk's slot are kept (see LineChunkStart.share).
 	const slot = data.slots
 		? new Uint8Array(data.slots, (chunk % (data.slots.byteLength / data.slotBytes)) * data.slotBytes, data.slotBytes)
@@ -114,16 +131,18 @@ function readChunk<C extends LineChunk>(
 		// A line without its newline (the end of a file being written) is the main thread's.
 		if (lineEnd === -1 || lineEnd > limit) break;
 		const read = readBody(bytes.toString("utf8", lineStart, lineEnd), undefined);
-		if (read.kind === "entry" && reader.take(out, read.entry, bytes, lineStart, lineEnd)) {
-			const { entry } = read;
-			out.offsets.push(from + lineStart);
-			out.lengths.push(lineEnd - lineStart);
-			out.types.push(entry.type);
-			out.ids.push(entry.id);
-			out.parentIds.push(entry.parentId);
+		if (read.kind === "entry" && reader.take(out, read.entry, bytes, lineStart, lineEnd, offsets.length)) {
+			offsets.push(from + lineStart);
+			lengths.push(lineEnd - lineStart);
+			keysLength = addKey(keys, keyEnds, keysLength, read.entry);
 		}
 		lineStart = lineEnd + 1;
 	}
+	out.offsets = Float64Array.from(offsets);
+	out.lengths = Int32Array.from(lengths);
+	out.keys = keys.join("");
+	out.keyEnds = Int32Array.from(keyEnds);
+	reader.finish?.(out);
 	slot?.set(bytes.subarray(0, limit));
 	return out;
 }

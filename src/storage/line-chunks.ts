@@ -71,11 +71,22 @@ export interface LineChunk {
 	chunk: number;
 	/** The file offset of the first byte of the chunk's bytes as read (and in its slot, when shared). */
 	from: number;
-	offsets: number[];
-	lengths: number[];
-	types: string[];
-	ids: string[];
-	parentIds: Array<string | null>;
+	/**
+	 * Each kept line's offset and length. Typed arrays, their buffers handed over with the
+	 * message: nothing of them is copied, or made on this thread's heap (see {@link keys}).
+	 */
+	offsets: Float64Array;
+	lengths: Int32Array;
+	/**
+	 * What each kept line's entry says of itself, three fields a line in one string: its type,
+	 * its id, and its parent id after a `p` (nothing for none); field `k` ends at `keyEnds[k]`
+	 * and starts where field `k - 1` ends. One string a chunk rather than three a line: the
+	 * 200,000 strings of s100k's lines were made on the main thread as each message arrived,
+	 * most of them at once near the end (the worker's chunks are asked for last), and all
+	 * copied by the collector until used (see {@link keyOf}).
+	 */
+	keys: string;
+	keyEnds: Int32Array;
 }
 
 /** Where a line is in the file and what the session's envelope of it says (`viewLineOf`). */
@@ -204,15 +215,7 @@ export class LineChunkThread<C extends LineChunk> {
 		}
 		const chunk = this.chunk(index);
 		const at = chunk ? lineAt(chunk.offsets, line.offset) : -1;
-		if (
-			!chunk ||
-			at < 0 ||
-			chunk.lengths[at] !== line.length ||
-			chunk.types[at] !== line.type ||
-			chunk.ids[at] !== line.id ||
-			chunk.parentIds[at] !== line.parentId
-		)
-			return undefined;
+		if (!chunk || at < 0 || chunk.lengths[at] !== line.length || !keyOf(chunk, at, line)) return undefined;
 		this.served++;
 		const left = (this.unserved.get(index) as number) - 1;
 		if (left > 0) this.unserved.set(index, left);
@@ -326,8 +329,48 @@ export class LineChunkThread<C extends LineChunk> {
 	}
 }
 
+/** The letter before a parent id in {@link LineChunk.keys}: a field with nothing is no parent. */
+const PARENT = "p";
+
+/**
+ * Adds the type, id and parent of a line's entry to a chunk's {@link LineChunk.keys} (the
+ * worker's side of {@link keyOf}): `parts` are joined into `keys` once the chunk is read.
+ */
+export function addKey(
+	parts: string[],
+	ends: number[],
+	length: number,
+	entry: { type: string; id: string; parentId: string | null },
+): number {
+	let at = length;
+	for (const field of [entry.type, entry.id, entry.parentId === null ? "" : PARENT + entry.parentId]) {
+		parts.push(field);
+		at += field.length;
+		ends.push(at);
+	}
+	return at;
+}
+
+/** Whether line `at` of `chunk` is of the type, id and parent `line` names (read in place, nothing made). */
+export function keyOf(chunk: LineChunk, at: number, line: Pick<LineRef, "type" | "id" | "parentId">): boolean {
+	const { keys, keyEnds } = chunk;
+	const k = at * 3;
+	const start = k === 0 ? 0 : (keyEnds[k - 1] as number);
+	const idStart = keyEnds[k] as number;
+	const parentStart = keyEnds[k + 1] as number;
+	const end = keyEnds[k + 2] as number;
+	if (idStart - start !== line.type.length || !keys.startsWith(line.type, start)) return false;
+	if (parentStart - idStart !== line.id.length || !keys.startsWith(line.id, idStart)) return false;
+	if (line.parentId === null) return end === parentStart;
+	return (
+		end - parentStart === line.parentId.length + 1 &&
+		keys.startsWith(PARENT, parentStart) &&
+		keys.startsWith(line.parentId, parentStart + 1)
+	);
+}
+
 /** The index of `offset` in the ascending `offsets`, or -1. */
-function lineAt(offsets: readonly number[], offset: number): number {
+function lineAt(offsets: ArrayLike<number>, offset: number): number {
 	let low = 0;
 	let high = offsets.length - 1;
 	while (low <= high) {

@@ -17,14 +17,14 @@ const data = workerData as LineChunkWorkerData<PageCheckOptions>;
 
 readLineChunks<PageCheckChunk>(data, {
 	begin: (base) => ({ ...base, hints: "", promptAt: -1, prompt: undefined }),
-	take(out, entry) {
+	take(out, entry, _bytes, _start, _end, index) {
 		// A record with a secret is redacted (and its secrets counted) by the main thread.
 		if (data.options.redact && holdsSecret(entry)) return false;
 		out.hints += shownHint(entry);
 		if (out.promptAt === -1 && entry.type === "message") {
 			const prompt = firstPrompt([entry]);
 			if (prompt !== undefined) {
-				out.promptAt = out.offsets.length;
+				out.promptAt = index;
 				out.prompt = prompt;
 			}
 		}
