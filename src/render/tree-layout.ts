@@ -352,7 +352,9 @@ export function activePathIds(
 	while (id !== null && !ids.has(id)) {
 		const node = byId.get(id);
 		if (!node) break;
-		ids.add(id);
+		// The node's own id, the very string a row's lookup (viewId) gives: a lookup that finds
+		// the same string is decided without reading a second one (a parent id is a copy).
+		ids.add(viewId(node));
 		id = viewParentId(node);
 	}
 	return ids;
