@@ -458,19 +458,47 @@ export interface LaidOutTree {
  * nodes are copied only where a filter or an archived branch hides some (see `buildView`).
  */
 export function layoutTree(roots: readonly SessionTreeNode[], options: TreeLayoutOptions = {}): TreeLayout {
-	return layOutTree(roots, options).layout;
+	// Nothing of this layout is kept but its rows: no index of the whole tree is needed (see leafPath).
+	return layOutTree(roots, options, options.index === undefined).layout;
 }
 
-/** {@link layoutTree}, with the shown tree it laid out. @internal */
-export function layOutTree(roots: readonly SessionTreeNode[], options: TreeLayoutOptions = {}): LaidOutTree {
+/**
+ * {@link layoutTree}, with the shown tree it laid out. With `once`, the nodes by id (`byId`) are
+ * not given (the caller keeps nothing for later layouts), and the path to the leaf is found
+ * without them where it can be ({@link leafPath}). @internal
+ */
+export function layOutTree(
+	roots: readonly SessionTreeNode[],
+	options: TreeLayoutOptions = {},
+	once = false,
+): LaidOutTree {
 	const leafId = options.leafId ?? null;
 	const filter = options.filter;
 	const hideArchived = !showsArchived(filter, options.archived);
-	// One walk indexes the nodes and, for the whole tree, finds whether any is put away.
+	const shows = filter === undefined ? undefined : (node: SessionTreeNode) => treeFilterShows(node, filter, leafId);
 	const cache = options.index;
+	const checkPutAway = filter === undefined && hideArchived && options.from === undefined;
+	const found =
+		once && cache === undefined && options.from === undefined && leafId !== null
+			? leafPath(roots, leafId, checkPutAway)
+			: undefined;
+	if (found) {
+		const built = buildView(roots, shows, undefined, hideArchived, found.putAway);
+		// As activePathIds makes it: the leaf first, each node's own id.
+		const ids = found.path.map(viewId);
+		const active = new Set<string>(ids.toReversed());
+		// The nearest shown node of the path from the leaf up, as shownAncestor walks it (every
+		// node of a tree shown whole is shown).
+		let leafShownAt: string | null = null;
+		for (let i = ids.length - 1; i >= 0 && leafShownAt === null; i--) {
+			const id = ids[i] as string;
+			if (built.whole || built.shown.has(id)) leafShownAt = id;
+		}
+		return layRowsOf(options, built, active, leafShownAt, undefined);
+	}
+	// One walk indexes the nodes and, for the whole tree, finds whether any is put away.
 	let indexed: ReturnType<typeof indexTree> | undefined;
 	if (options.from !== undefined || leafId !== null) {
-		const checkPutAway = filter === undefined && hideArchived && options.from === undefined;
 		if (cache?.byId !== undefined && cache.putAway !== undefined) {
 			indexed = { byId: cache.byId, putAway: checkPutAway ? cache.putAway : undefined };
 		} else if (cache !== undefined) {
@@ -484,17 +512,7 @@ export function layOutTree(roots: readonly SessionTreeNode[], options: TreeLayou
 	const byId = indexed?.byId ?? new Map<string, SessionTreeNode>();
 	const from = options.from === undefined ? undefined : byId.get(options.from);
 	const starts: readonly SessionTreeNode[] = options.from === undefined ? roots : from ? [from] : [];
-	const {
-		roots: view,
-		shown,
-		whole,
-	} = buildView(
-		starts,
-		filter === undefined ? undefined : (node) => treeFilterShows(node, filter, leafId),
-		from === undefined ? undefined : viewId(from),
-		hideArchived,
-		indexed?.putAway,
-	);
+	const built = buildView(starts, shows, from === undefined ? undefined : viewId(from), hideArchived, indexed?.putAway);
 	let active: Set<string>;
 	if (cache?.active !== undefined && cache.activeFor === leafId) active = cache.active;
 	else {
@@ -505,16 +523,81 @@ export function layOutTree(roots: readonly SessionTreeNode[], options: TreeLayou
 		}
 	}
 	// Every node of the tree is shown: the index says which ids are (no set of them to make).
-	const isShown = whole && options.from === undefined ? (id: string) => byId.has(id) : (id: string) => shown.has(id);
-	const leafShownAt = shownAncestor(byId, leafId, isShown);
+	const { shown } = built;
+	const isShown =
+		built.whole && options.from === undefined ? (id: string) => byId.has(id) : (id: string) => shown.has(id);
+	return layRowsOf(options, built, active, shownAncestor(byId, leafId, isShown), indexed?.byId);
+}
+
+/** The rows of the shown tree `built` (see buildView), with the active path and the leaf's row decided. */
+function layRowsOf(
+	options: TreeLayoutOptions,
+	built: ReturnType<typeof buildView>,
+	active: Set<string>,
+	leafShownAt: string | null,
+	byId: Map<string, SessionTreeNode> | undefined,
+): LaidOutTree {
+	const { roots: view, shown, whole } = built;
 	const rows: TreeLayoutRow[] = [];
-	const laidOut = { layout: { rows, active, leafShownAt, shown }, view, byId: indexed?.byId, whole };
+	const laidOut = { layout: { rows, active, leafShownAt, shown }, view, byId, whole };
 	if (view.length === 0) return laidOut;
 	const stack: Pending[] = [];
 	const rules = rowRules(options, leafShownAt, active);
 	pushChildren(rules, stack, view, undefined, 0);
 	layRows(rules, stack, rows);
 	return laidOut;
+}
+
+/**
+ * The path from a root to the node of `leafId`, roots first, as the views nest (empty when no
+ * node has that id), and with `checkPutAway` whether any node is put away ({@link isPutAway}):
+ * one walk that indexes nothing. For s100k an index of every node and the active path looked
+ * up in it took 100–110 ms of a 200 ms layout; `tree` draws its layout once and keeps nothing.
+ *
+ * Undefined (the caller indexes the tree) unless every node walked is a session's tree node
+ * (ids unique), and each node of the path names the one above it as its parent, the root none:
+ * then the path is exactly the one {@link activePathIds} walks through the parent ids.
+ * @internal
+ */
+export function leafPath(
+	roots: readonly SessionTreeNode[],
+	leafId: string,
+	checkPutAway: boolean,
+): { path: SessionTreeNode[]; putAway: boolean | undefined } | undefined {
+	const stack: SessionTreeNode[] = [];
+	const depths: number[] = [];
+	for (let k = roots.length - 1; k >= 0; k--) {
+		stack.push(roots[k] as SessionTreeNode);
+		depths.push(0);
+	}
+	// The views from a root to the one being looked at.
+	const path: SessionTreeNode[] = [];
+	let found: SessionTreeNode[] | undefined;
+	let putAway = false;
+	for (let view = stack.pop(); view; view = stack.pop()) {
+		const depth = depths.pop() as number;
+		const behind = viewNodeOf(view);
+		if (!behind) return undefined;
+		path.length = depth;
+		path.push(view);
+		if (found === undefined && behind.id === leafId) found = path.slice();
+		if (checkPutAway && !putAway)
+			putAway = view.archived === true || (behind.type === "custom" && isArchiveRecord(view.entry));
+		if (found !== undefined && (!checkPutAway || putAway)) break;
+		const { children } = view;
+		for (let k = children.length - 1; k >= 0; k--) {
+			stack.push(children[k] as SessionTreeNode);
+			depths.push(depth + 1);
+		}
+	}
+	found ??= [];
+	let parent: string | null = null;
+	for (const view of found) {
+		const behind = viewNodeOf(view) as NonNullable<ReturnType<typeof viewNodeOf>>;
+		if (behind.declaredParentId !== parent) return undefined;
+		parent = behind.id;
+	}
+	return { path: found, putAway: checkPutAway ? putAway : undefined };
 }
 
 /**
