@@ -40,10 +40,11 @@ export function readLineChunks<C extends LineChunk>(data: LineChunkWorkerData, r
 		let claim = FAILED;
 		try {
 			const out = readChunk(fd, data, chunk, reader);
-			// Handed over, not copied: the typed arrays are the message's alone.
-			const buffers: ArrayBuffer[] = [];
-			for (const value of Object.values(out)) if (ArrayBuffer.isView(value)) buffers.push(value.buffer as ArrayBuffer);
-			data.port.postMessage(out, buffers);
+			// Handed over, not copied: the typed arrays are the message's alone. (Each buffer once:
+			// a transfer list that names one twice is refused.)
+			const buffers = new Set<ArrayBuffer>();
+			for (const value of Object.values(out)) if (ArrayBuffer.isView(value)) buffers.add(value.buffer as ArrayBuffer);
+			data.port.postMessage(out, [...buffers]);
 			claim = POSTED;
 		} finally {
 			Atomics.store(claims, chunk, claim);
