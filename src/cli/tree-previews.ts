@@ -51,6 +51,9 @@ const WORKER_URL = new URL("./tree-previews-worker.js", import.meta.url);
 
 /** Previews made by a worker thread for `session-tree tree` (see the module's comment). */
 export class TreePreviewThread implements TreePreviews {
+	/** The chunk of the last row asked for, and a Buffer over its texts (rows come a chunk at a time). */
+	private last: { chunk: PreviewChunk; bytes: Buffer } | undefined;
+
 	private constructor(
 		readonly previewLength: number,
 		private readonly lines: LineChunkThread<PreviewChunk>,
@@ -87,7 +90,9 @@ export class TreePreviewThread implements TreePreviews {
 		const { texts, textEnds } = chunk;
 		const kindStart = at === 0 ? 0 : (textEnds[2 * at - 1] as number);
 		const previewStart = textEnds[2 * at] as number;
-		const bytes = Buffer.from(texts.buffer, texts.byteOffset, texts.byteLength);
+		if (this.last?.chunk !== chunk)
+			this.last = { chunk, bytes: Buffer.from(texts.buffer, texts.byteOffset, texts.byteLength) };
+		const { bytes } = this.last;
 		return {
 			kind: bytes.toString("utf8", kindStart, previewStart),
 			preview: bytes.toString("utf8", previewStart, textEnds[2 * at + 1] as number),
