@@ -806,6 +806,55 @@ describe("session-tree html in Chromium", { skip: BROWSER_SKIP }, () => {
 		assertClean(opened, "20k");
 	});
 
+	// Issue 28's fifteenth round tried entries laid out only near the view (content-visibility):
+	// a scroll computed with the placeholders' sizes ended below the view on load, which this
+	// test caught (docs/performance.md).
+	test("a long path: the selected entry is scrolled into view on load, up the path with k, and by #entry", async () => {
+		assert.ok(s20k);
+		const { file } = await s20k;
+		const opened = await open(file, { readyTimeout: 90_000 });
+		const { page } = opened;
+		/** Whether the selected entry overlaps the conversation's scrolling box by 20 px at least. */
+		const selectedInView = () =>
+			page.locator('[data-role="conversation"] [aria-current="true"]').evaluate((element) => {
+				const view = globalThis as unknown as PageGlobals;
+				let box: PageElement | null = element as unknown as PageElement;
+				while (box && !["auto", "scroll"].includes(view.getComputedStyle(box).overflowY)) box = box.parentElement;
+				const outer = (box ?? (element as unknown as PageElement)).getBoundingClientRect();
+				const rect = (element as unknown as PageElement).getBoundingClientRect();
+				return Math.min(rect.bottom, outer.bottom) - Math.max(rect.top, outer.top) >= 20;
+			});
+		// The entries j/k step through: not those the conversation hides (bookkeeping).
+		const order = await attributeOf(
+			page,
+			'[data-role="conversation"] [data-entry-id]:not(.bookkeeping)',
+			"data-entry-id",
+		);
+		assert.ok(order.length >= 20, `a window of entries is drawn (${order.length})`);
+		assert.ok(await until(selectedInView, (yes) => yes), "on load: the leaf's entry is in view");
+		// Up the path, one entry at a time.
+		const leafAt = order.indexOf((await currentIds(page))[0] as string);
+		assert.ok(leafAt >= 15, "the leaf has 15 entries above it in the window");
+		const blur = () =>
+			page.evaluate(() => {
+				(globalThis as unknown as PageGlobals).document.activeElement?.blur?.();
+			});
+		await blur();
+		// One key at a time (each waits for its selection: a key reads the selection it moves from).
+		for (let at = leafAt - 1; at >= leafAt - 15; at--) {
+			await page.keyboard.press("k");
+			await expectCurrent(page, order[at] as string, `k × ${leafAt - at}`);
+			if ((leafAt - at) % 5 === 0)
+				assert.ok(await until(selectedInView, (yes) => yes), `k × ${leafAt - at}: the selected entry is in view`);
+		}
+		// A jump by the fragment, down to an entry just above the leaf.
+		const target = order[leafAt - 2] as string;
+		await setHash(page, `#entry=${target}`);
+		await expectCurrent(page, target, "#entry");
+		assert.ok(await until(selectedInView, (yes) => yes), "#entry: the selected entry is in view");
+		assertClean(opened, "long path");
+	});
+
 	test("a deep tree: the selected row's text is inside the sidebar, not cut off by indentation", async (t) => {
 		assert.ok(s20k);
 		const { file } = await s20k;
