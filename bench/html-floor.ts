@@ -14,15 +14,12 @@
  * `tsc -p bench/tsconfig.json && node bench/data/.build/bench/html-floor.js [--file s100k] [--runs 5] [--dist DIR]`
  */
 
-import { spawnSync } from "node:child_process";
 import { closeSync, openSync, readSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
+import { join } from "node:path";
 import { createGzip, type ZlibOptions } from "node:zlib";
 import { GZIP_AHEAD, GZIP_CHUNK, HTML_GZIP_LEVEL } from "../src/render/html/page.js";
-import { dataPath } from "./generate.js";
-import { median } from "./shared.js";
+import { floorOptions, timeSteps } from "./shared.js";
 
 type Mode = "read" | "gzip" | "parse" | "parse+gzip";
 
@@ -81,42 +78,21 @@ async function runMode(mode: Mode, file: string): Promise<void> {
 	process.stdout.write(JSON.stringify({ lines, base64 }));
 }
 
-const { values } = parseArgs({
-	options: {
-		file: { type: "string", default: "s100k" },
-		runs: { type: "string", default: "5" },
-		dist: { type: "string", default: "dist" },
-		child: { type: "string" },
-	},
-});
-const file = values.file.includes("/") ? resolve(values.file) : dataPath(values.file);
-if (values.child !== undefined) await runMode(values.child as Mode, file);
+const options = floorOptions();
+if (options.child !== undefined) await runMode(options.child as Mode, options.file);
 else {
-	const cli = join(resolve(values.dist), "bin", "session-tree.js");
+	const { file } = options;
 	const out = join(tmpdir(), `html-floor-${process.pid}.html`);
 	const steps: Array<{ name: string; args: string[] }> = [
 		...(["read", "gzip", "parse", "parse+gzip"] as const).map((mode) => ({
 			name: mode,
 			args: [process.argv[1] as string, "--file", file, "--child", mode],
 		})),
-		{ name: "export", args: [cli, "html", file, "-o", out, "--force"] },
+		{ name: "export", args: [join(options.dist, "bin", "session-tree.js"), "html", file, "-o", out, "--force"] },
 	];
-	const samples = new Map<string, number[]>(steps.map((step) => [step.name, []]));
-	for (let run = 0; run < Number(values.runs); run++) {
-		for (const step of steps) {
-			const begin = performance.now();
-			const child = spawnSync(process.execPath, step.args, { encoding: "utf8", maxBuffer: 1 << 26 });
-			const ms = performance.now() - begin;
-			if (child.status !== 0) throw new Error(`${step.name}: ${child.stderr}`);
-			samples.get(step.name)?.push(ms);
-		}
-	}
-	rmSync(out, { force: true });
-	console.log(`html floor of ${file}, whole processes, median of ${values.runs} (min–max):`);
-	for (const [name, list] of samples) {
-		const sorted = [...list].sort((a, b) => a - b);
-		console.log(
-			`  ${name.padEnd(11)} ${(median(list) ?? 0).toFixed(0).padStart(6)} ms  (${sorted[0]?.toFixed(0)}–${sorted.at(-1)?.toFixed(0)})`,
-		);
+	try {
+		timeSteps(`html floor of ${file}`, steps, options.runs);
+	} finally {
+		rmSync(out, { force: true });
 	}
 }

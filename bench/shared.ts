@@ -3,10 +3,12 @@
  * messages the append measurements write (the same for every side and store).
  */
 
+import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
 import type { AgentMessage } from "../src/index.js";
-import { Rng } from "./generate.js";
+import { dataPath, Rng } from "./generate.js";
 
 /** The median, or undefined for no values. */
 export function median(values: readonly number[]): number | undefined {
@@ -106,4 +108,52 @@ export function scriptArgs(moduleUrl: string): ((name: string) => string | undef
 		const at = argv.indexOf(name);
 		return at >= 0 ? argv[at + 1] : undefined;
 	};
+}
+
+/**
+ * The options of a floor script (html-floor.ts, tree-floor.ts): `--file` (a bench file's name,
+ * or a path), `--runs`, `--dist` (the build whose CLI is measured) and `--child` (the mode a
+ * child process runs).
+ */
+export function floorOptions(): { file: string; runs: number; dist: string; child: string | undefined } {
+	const { values } = parseArgs({
+		options: {
+			file: { type: "string", default: "s100k" },
+			runs: { type: "string", default: "5" },
+			dist: { type: "string", default: "dist" },
+			child: { type: "string" },
+		},
+	});
+	return {
+		file: values.file.includes("/") ? resolve(values.file) : dataPath(values.file),
+		runs: Math.max(1, Number.parseInt(values.runs, 10) || 1),
+		dist: resolve(values.dist),
+		child: values.child,
+	};
+}
+
+/**
+ * Runs each step as a whole Node process (its output discarded) `runs` times, the steps taking
+ * turns run by run so that the machine's load hits all of them, then prints each one's median
+ * and range under `title`.
+ */
+export function timeSteps(title: string, steps: ReadonlyArray<{ name: string; args: string[] }>, runs: number): void {
+	const samples = new Map<string, number[]>(steps.map((step) => [step.name, []]));
+	for (let run = 0; run < runs; run++) {
+		for (const step of steps) {
+			const begin = performance.now();
+			const child = spawnSync(process.execPath, step.args, { stdio: ["ignore", "ignore", "pipe"], encoding: "utf8" });
+			const ms = performance.now() - begin;
+			if (child.status !== 0) throw new Error(`${step.name}: ${child.stderr}`);
+			samples.get(step.name)?.push(ms);
+		}
+	}
+	console.log(`${title}, whole processes, median of ${runs} (min–max):`);
+	const width = Math.max(...steps.map((step) => step.name.length)) + 1;
+	for (const [name, list] of samples) {
+		const sorted = [...list].sort((a, b) => a - b);
+		console.log(
+			`  ${name.padEnd(width)} ${(median(list) ?? 0).toFixed(0).padStart(6)} ms  (${sorted[0]?.toFixed(0)}–${sorted.at(-1)?.toFixed(0)})`,
+		);
+	}
 }

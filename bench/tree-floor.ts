@@ -14,14 +14,11 @@
  * `tsc -p bench/tsconfig.json && node bench/data/.build/bench/tree-floor.js [--file s100k] [--runs 5] [--dist DIR]`
  */
 
-import { spawnSync } from "node:child_process";
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { resolve } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import { dataPath } from "./generate.js";
-import { median } from "./shared.js";
+import { floorOptions, timeSteps } from "./shared.js";
 
 type Mode = "start" | "read" | "parse" | "parse×2";
 const MODES: readonly Mode[] = ["start", "read", "parse", "parse×2"];
@@ -119,43 +116,21 @@ async function runMode(mode: Mode, file: string): Promise<void> {
 }
 
 function main(): void {
-	const { values } = parseArgs({
-		options: {
-			file: { type: "string", default: "s100k" },
-			runs: { type: "string", default: "5" },
-			dist: { type: "string", default: "dist" },
-			child: { type: "string" },
-		},
-	});
-	const file = values.file.includes("/") ? resolve(values.file) : dataPath(values.file);
-	if (values.child !== undefined) {
-		runMode(values.child as Mode, file).catch((error) => {
+	const options = floorOptions();
+	const { file } = options;
+	if (options.child !== undefined) {
+		runMode(options.child as Mode, file).catch((error) => {
 			console.error(error);
 			process.exit(1);
 		});
 		return;
 	}
-	const runs = Math.max(1, Number.parseInt(values.runs, 10));
-	const cli = resolve(values.dist, "bin/session-tree.js");
-	const self = new URL(import.meta.url).pathname;
-	const times = new Map<string, number[]>();
-	const time = (name: string, args: string[]) => {
-		const started = process.hrtime.bigint();
-		const result = spawnSync(process.execPath, args, { stdio: ["ignore", "ignore", "inherit"], maxBuffer: 1 << 30 });
-		const ms = Number(process.hrtime.bigint() - started) / 1e6;
-		if (result.status !== 0) throw new Error(`${name} failed (${result.status})`);
-		times.set(name, [...(times.get(name) ?? []), ms]);
-	};
-	for (let run = 0; run < runs; run++) {
-		for (const mode of MODES) time(mode, [self, "--file", file, "--runs", "1", "--child", mode]);
-		time("tree", [cli, "tree", file]);
-	}
-	console.log(`tree floor of ${file}, whole processes, median of ${runs} (min–max):`);
-	for (const [name, values] of times) {
-		const sorted = [...values].sort((a, b) => a - b);
-		const range = `${Math.round(sorted[0] as number)}–${Math.round(sorted[sorted.length - 1] as number)}`;
-		console.log(`  ${name.padEnd(8)} ${String(Math.round(median(values) ?? Number.NaN)).padStart(6)} ms  (${range})`);
-	}
+	const self = fileURLToPath(import.meta.url);
+	const steps = [
+		...MODES.map((mode) => ({ name: mode, args: [self, "--file", file, "--child", mode] })),
+		{ name: "tree", args: [join(options.dist, "bin", "session-tree.js"), "tree", file] },
+	];
+	timeSteps(`tree floor of ${file}`, steps, options.runs);
 }
 
 // Run as a script (not when a check imports parseLines).
