@@ -832,7 +832,6 @@ describe("session-tree html in Chromium", { skip: BROWSER_SKIP }, () => {
 		);
 		assert.ok(order.length >= 20, `a window of entries is drawn (${order.length})`);
 		assert.ok(await until(selectedInView, (yes) => yes), "on load: the leaf's entry is in view");
-		// Up the path, one entry at a time.
 		const leafAt = order.indexOf((await currentIds(page))[0] as string);
 		assert.ok(leafAt >= 15, "the leaf has 15 entries above it in the window");
 		const blur = () =>
