@@ -28,8 +28,15 @@ const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[
  * lone surrogates become U+FFFD. Spaces are kept as they are (labels are not trimmed).
  */
 export function sanitize(text: string): string {
+	// Printable ASCII holds nothing the three rules change: one scan instead of three. An id and
+	// a kind a row of a tree: for s100k's 200,000 of them 3.2 against 15.2 ms warm, 19 against 43
+	// cold (in one process, alternating).
+	if (PRINTABLE_ASCII.test(text)) return text;
 	return text.replace(INVISIBLE, "").replace(CONTROL, " ").replace(LONE_SURROGATE, "\ufffd");
 }
+
+/** Text of printable ASCII characters only (U+0020–U+007E), which {@link sanitize} leaves as they are. */
+const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
 
 /** Line breaks of every kind. */
 const LINE_BREAK = /\r\n|[\n\r\u2028\u2029\u0085]/;

@@ -25,6 +25,24 @@ test("oneLine is fast on a megabyte and marks the cut", () => {
 	assert.equal(line, "word word word word…");
 });
 
+test("sanitize: each of the 65,536 code units between two letters, as its rules say", () => {
+	// The rules written out here, apart from the module's expressions: bidi controls and the BOM
+	// dropped, C0 and C1 controls, DEL and the line and paragraph separators blanked, a surrogate
+	// half alone repaired, anything else kept (printable ASCII among it, which sanitize does not scan three times).
+	const bidi = (c: number) =>
+		c === 0x061c || c === 0x200e || c === 0x200f || (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
+	for (let c = 0; c <= 0xffff; c++) {
+		const char = String.fromCharCode(c);
+		let expected = char;
+		if (bidi(c) || c === 0xfeff) expected = "";
+		else if (c <= 0x1f || (c >= 0x7f && c <= 0x9f) || c === 0x2028 || c === 0x2029) expected = " ";
+		else if (c >= 0xd800 && c <= 0xdfff) expected = "\ufffd";
+		const got = sanitize(`a${char}b`);
+		if (got !== `a${expected}b`) assert.fail(`U+${c.toString(16).padStart(4, "0")}: ${JSON.stringify(got)}`);
+	}
+	assert.equal(sanitize(" ~ printable ASCII ~ "), " ~ printable ASCII ~ ");
+});
+
 test("sanitize drops bidi controls and the BOM, blanks controls, repairs lone surrogates", () => {
 	assert.equal(sanitize("a\u202eb\u2066c\u200fd\ufeffe"), "abcde");
 	assert.equal(sanitize("a\u0000b\u001b[0mc\u007fd\u009be"), "a b [0mc d e");
