@@ -133,9 +133,8 @@ function main(): void {
 	timeSteps(`tree floor of ${file}`, steps, options.runs);
 }
 
-// Run as a script (not when a check imports parseLines).
-if (isMainThread && process.argv[1] === fileURLToPath(import.meta.url)) main();
-else {
+// Run as a script or as `parse×2`'s worker; imported (a check of parseLines), nothing runs.
+if (!isMainThread) {
 	const { file, from, to } = workerData as { file: string; from: number; to: number };
 	parentPort?.postMessage(parseLines(file, from, to));
-}
+} else if (process.argv[1] === fileURLToPath(import.meta.url)) main();
