@@ -8,8 +8,9 @@
  * so no first frame can be drawn before every line's `id` and `parentId` are known:
  *
  * - `start`: a Node process that loads nothing and exits;
- * - `import`: the modules `browse` loads before it reads the file (the CLI's dispatch and the
- *   command, with the session, the layout, the screen and pi-tui under it), from the build given;
+ * - `import`: the modules `browse` loads before it reads the file: the bundled CLI's chunk of
+ *   the command (dist/bin/browse-*.js, scripts/bundle-cli.mjs) and what it imports (the CLI's
+ *   and the runtime's chunks, the layout's, pi-tui), from the build given;
  * - `read`: the file read in 1 MiB pieces, nothing else;
  * - `ids`: read, cut into lines, and every line's `id` and `parentId` taken and kept (a map from
  *   id to line, and each line's parent), with nothing else of the line looked at: pi's lines hold
@@ -20,7 +21,7 @@
  * `tsc -p bench/tsconfig.json && node bench/data/.build/bench/browse-floor.js [--file s100k] [--runs 5] [--dist DIR]`
  */
 
-import { closeSync, openSync, readSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { floorOptions, timeSteps } from "./shared.js";
@@ -109,9 +110,10 @@ export function readIds(file: string): LineIds {
 async function runMode(mode: Mode, file: string, dist: string): Promise<void> {
 	if (mode === "start") return;
 	if (mode === "import") {
-		for (const module of ["cli/run.js", "cli/commands/browse.js"]) {
-			await import(pathToFileURL(join(dist, module)).href);
-		}
+		const bin = join(dist, "bin");
+		const chunk = readdirSync(bin).find((name) => /^browse-[\w-]+\.js$/.test(name));
+		if (chunk === undefined) throw new Error(`no browse chunk in ${bin} (npm run build bundles the CLI)`);
+		await import(pathToFileURL(join(bin, chunk)).href);
 		return;
 	}
 	if (mode === "read") {
