@@ -233,6 +233,8 @@ export const LEAF_PARTS = [
 	["session-tree:conversation", "conversation"],
 	["session-tree:sidebar", "sidebar"],
 	["session-tree:context", "context"],
+	// Since issue 28's sixteenth round the panes are written first and then scrolled, laid out once.
+	["session-tree:scroll", "scroll"],
 ] as const;
 
 /** One line of the medians of a leaf change's parts. */

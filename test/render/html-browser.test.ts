@@ -854,6 +854,73 @@ describe("session-tree html in Chromium", { skip: BROWSER_SKIP }, () => {
 		assertClean(opened, "long path");
 	});
 
+	// Since issue 28's sixteenth round a large sidebar draws its rows for where it will be
+	// scrolled and scrolls after the other panes are written (sidebar.ts, applyScroll).
+	test("a large sidebar: a leaf far away (#leaf=) is scrolled into its view; a row clicked in view stays where it is", async () => {
+		assert.ok(s20k);
+		const { file } = await s20k;
+		const opened = await open(file, { readyTimeout: 90_000 });
+		const { page } = opened;
+		const tree = page.locator('[data-role="tree"]');
+		/** Scrolls the sidebar to a fraction of its height (0 the top, 1 the end). */
+		const scrollTree = (fraction: number) =>
+			tree.evaluate((element, at) => {
+				const list = element as unknown as PageElement;
+				list.scrollTop = Math.round(list.scrollHeight * at);
+				return list.scrollTop;
+			}, fraction);
+		/** Ids of the rows wholly inside the sidebar's box (not on the active path, when asked). */
+		const rowsInView = (offPath: boolean) =>
+			tree.evaluate((element, off) => {
+				const list = element as unknown as PageElement & {
+					querySelectorAll(selector: string): ArrayLike<PageElement>;
+				};
+				const box = list.getBoundingClientRect();
+				const rows = Array.from(list.querySelectorAll(off ? "[data-tree-id]:not([data-on-path])" : "[data-tree-id]"));
+				return rows
+					.filter((row) => {
+						const rect = row.getBoundingClientRect();
+						return rect.top >= box.top && rect.bottom <= box.bottom;
+					})
+					.map((row) => row.getAttribute("data-tree-id") ?? "");
+			}, offPath);
+		assert.ok((await treeIds(page)).length <= 2_000, "the sidebar is virtual");
+		// An entry off the active path a tenth down the tree: far from the leaf's row at its end.
+		await scrollTree(0.1);
+		const far = (
+			await until(
+				() => rowsInView(true),
+				(ids) => ids.length > 0,
+			)
+		)[0];
+		assert.ok(far, "a row off the path a tenth down the sidebar");
+		await scrollTree(1);
+		await until(
+			() => rowsInView(false),
+			(ids) => ids.length > 0 && !ids.includes(far),
+		);
+		await setHash(page, `#leaf=${far}`);
+		await expectCurrent(page, far, "#leaf= far up");
+		const selected = await until(
+			() => rowsInView(false),
+			(ids) => ids.includes(far),
+		);
+		assert.ok(selected.includes(far), "the new leaf's row is scrolled into the sidebar's view");
+		assert.deepEqual(await selectedRows(page), [far], "and marked as the leaf");
+		// A row in view, clicked: the sidebar does not move.
+		const before = await tree.evaluate((element) => (element as unknown as PageElement).scrollTop);
+		const inView = await rowsInView(true);
+		const clicked = inView[Math.floor(inView.length / 2)];
+		assert.ok(clicked, "a row off the new path in view");
+		await page.locator(`[data-role="tree"] [data-tree-id="${clicked}"]`).click();
+		await expectCurrent(page, clicked, "a row clicked");
+		assert.deepEqual(await selectedRows(page), [clicked], "the clicked row is the leaf");
+		assert.ok((await rowsInView(false)).includes(clicked), "the clicked row is still in view");
+		const after = await tree.evaluate((element) => (element as unknown as PageElement).scrollTop);
+		assert.equal(after, before, "the sidebar kept its scroll position");
+		assertClean(opened, "large sidebar");
+	});
+
 	test("a deep tree: the selected row's text is inside the sidebar, not cut off by indentation", async (t) => {
 		assert.ok(s20k);
 		const { file } = await s20k;

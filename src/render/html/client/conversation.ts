@@ -98,7 +98,10 @@ export class Conversation {
 		return this.path;
 	}
 
-	/** Shows a new path with `selectedId` as the selected entry (the last one when null). */
+	/**
+	 * Shows a new path with `selectedId` as the selected entry (the last one when null), not
+	 * scrolled to yet: see {@link mark} and {@link scrollToSelected}.
+	 */
 	setPath(path: readonly PathStep[], selectedId: string | null): void {
 		this.path = path;
 		this.positions = undefined;
@@ -118,7 +121,7 @@ export class Conversation {
 		if (n === 0) this.list.append(el("p", { class: "empty", text: "(no entries on this path)" }));
 		this.updateButtons();
 		this.updateNote();
-		this.select(selectedId ?? path[n - 1]?.id ?? null, "end");
+		this.mark(selectedId ?? path[n - 1]?.id ?? null);
 	}
 
 	/** Shows or hides the custom entries (see the module's documentation). */
@@ -142,14 +145,29 @@ export class Conversation {
 
 	/** Marks the selected entry (`aria-current`), rendering it if needed, and scrolls to it. */
 	select(id: string | null, where: "center" | "nearest" | "end"): void {
+		this.mark(id);
+		this.scrollToSelected(where);
+	}
+
+	/**
+	 * Marks the selected entry (`aria-current`), rendering it if needed, without scrolling to it:
+	 * the page lays out when it is scrolled to, so a change that writes other parts of the page
+	 * too writes them all before {@link scrollToSelected}.
+	 */
+	mark(id: string | null): void {
 		const index = id === null ? undefined : this.position(id);
 		this.list.querySelector('[aria-current="true"]')?.removeAttribute("aria-current");
 		this.selected = index ?? -1;
 		if (index === undefined) return;
 		this.ensureRendered(index);
-		const node = this.nodeAt(index);
+		this.nodeAt(index)?.setAttribute("aria-current", "true");
+	}
+
+	/** Scrolls to the selected entry: `end` puts the path's last entry at the bottom, any other in the middle. */
+	scrollToSelected(where: "center" | "nearest" | "end"): void {
+		const index = this.selected;
+		const node = index < 0 ? undefined : this.nodeAt(index);
 		if (!node) return;
-		node.setAttribute("aria-current", "true");
 		if (where === "end") node.scrollIntoView({ block: index === this.path.length - 1 ? "end" : "center" });
 		else node.scrollIntoView({ block: where });
 	}

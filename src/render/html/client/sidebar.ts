@@ -75,6 +75,12 @@ export class Sidebar {
 	private frame = 0;
 	/** The first and last row rendered (virtual mode). */
 	private rendered: [number, number] = [0, -1];
+	/**
+	 * Where a draw left the list to be scrolled (virtual mode), set by {@link applyScroll}: a
+	 * scroll position written makes the page lay out, so a caller that changes other panes in the
+	 * same change writes them first and then scrolls, and the page lays out once.
+	 */
+	private scrollTarget: number | undefined;
 
 	constructor(source: SidebarSource, onSelect: (id: string) => void) {
 		this.source = source;
@@ -107,7 +113,13 @@ export class Sidebar {
 		);
 	}
 
-	/** Shows the tree with `leafId` as the leaf and `currentId` highlighted; lays out again only when needed. */
+	/**
+	 * Shows the tree with `leafId` as the leaf and `currentId` highlighted; lays out again only
+	 * when needed. A large (virtual) tree reads its scroll position first and writes its rows for
+	 * where it will be scrolled, but leaves the scroll itself to {@link applyScroll} (at the
+	 * latest in a microtask, once the caller's code has run): call this before writing other
+	 * parts of the page, and `applyScroll` after.
+	 */
 	setSelection(leafId: string | null, currentId: string | null): void {
 		const leafChanged = leafId !== this.leafId || this.layout === undefined;
 		this.leafId = leafId;
@@ -218,10 +230,12 @@ export class Sidebar {
 		this.draw(true);
 	}
 
-	/** Draws the rows of the current layout, keeping the scroll position. */
+	/** Draws the rows of the current layout, keeping the scroll position (or moving it to the current row, with `reveal`). */
 	private draw(reveal: boolean): void {
 		if (!this.layout) return;
+		// Read before anything is written: a read after a write lays the page out again.
 		const scrollTop = this.list.scrollTop;
+		const height = this.list.clientHeight;
 		this.rowOf = undefined;
 		this.looked = false;
 		this.virtual = this.layout.rows.length > VIRTUAL_THRESHOLD;
@@ -235,9 +249,13 @@ export class Sidebar {
 		}
 		if (this.virtual) {
 			this.spacer.style.height = `${this.layout.rows.length * ROW_HEIGHT}px`;
+			// Where the browser puts a scroll position: within the list's scroll range.
+			const within = (top: number) => Math.max(0, Math.min(top, (this.layout?.rows.length ?? 0) * ROW_HEIGHT - height));
+			let top = within(scrollTop);
+			if (reveal) top = within(this.revealedTop(this.currentId ?? this.leafId, top, height) ?? top);
 			this.rendered = [0, -1];
-			this.list.scrollTop = scrollTop;
-			this.renderWindow();
+			this.renderRows(top, height);
+			this.scrollLater(top);
 		} else {
 			this.spacer.style.height = "";
 			const fragment = document.createDocumentFragment();
@@ -246,17 +264,22 @@ export class Sidebar {
 			});
 			this.spacer.append(fragment);
 			this.list.scrollTop = scrollTop;
+			if (reveal) this.reveal(this.currentId ?? this.leafId);
 		}
-		if (reveal) this.reveal(this.currentId ?? this.leafId);
 	}
 
-	/** Renders the rows in view (virtual mode). */
+	/** Renders the rows in view (virtual mode), as the list is scrolled now. */
 	private renderWindow(): void {
+		this.renderRows(this.list.scrollTop, this.list.clientHeight);
+	}
+
+	/** Renders the rows in view (virtual mode) when the list is scrolled to `scrollTop` and `height` tall. */
+	private renderRows(scrollTop: number, height: number): void {
 		const layout = this.layout;
 		if (!layout || !this.virtual) return;
-		const height = this.list.clientHeight || 600;
-		const first = Math.max(0, Math.floor(this.list.scrollTop / ROW_HEIGHT) - OVERSCAN);
-		const last = Math.min(layout.rows.length - 1, Math.ceil((this.list.scrollTop + height) / ROW_HEIGHT) + OVERSCAN);
+		const shown = height || 600;
+		const first = Math.max(0, Math.floor(scrollTop / ROW_HEIGHT) - OVERSCAN);
+		const last = Math.min(layout.rows.length - 1, Math.ceil((scrollTop + shown) / ROW_HEIGHT) + OVERSCAN);
 		if (first === this.rendered[0] && last === this.rendered[1]) return;
 		this.rendered = [first, last];
 		const fragment = document.createDocumentFragment();
@@ -268,6 +291,21 @@ export class Sidebar {
 			fragment.append(node);
 		}
 		this.spacer.replaceChildren(fragment);
+	}
+
+	/** Leaves the list to be scrolled to `top` by {@link applyScroll}, or in a microtask if no one calls it. */
+	private scrollLater(top: number): void {
+		const pending = this.scrollTarget !== undefined;
+		this.scrollTarget = top;
+		if (!pending) queueMicrotask(() => this.applyScroll());
+	}
+
+	/** Scrolls the list where the last draw left it to be (see {@link setSelection}). */
+	applyScroll(): void {
+		const top = this.scrollTarget;
+		if (top === undefined) return;
+		this.scrollTarget = undefined;
+		this.list.scrollTop = top;
 	}
 
 	/** Updates the marks of the rows in the DOM (the layout is unchanged). */
@@ -282,6 +320,46 @@ export class Sidebar {
 	reveal(id: string | null): void {
 		const layout = this.layout;
 		if (!layout || id === null) return;
+		if (this.virtual) {
+			// A scroll left for later is where the list is, as far as the rows go.
+			const scrollTop = this.scrollTarget ?? this.list.scrollTop;
+			const height = this.list.clientHeight;
+			const top = this.revealedTop(id, scrollTop, height);
+			if (top !== undefined) {
+				this.renderRows(top, height);
+				this.scrollLater(top);
+			}
+			return;
+		}
+		const index = this.shownRow(id, layout);
+		if (index === undefined) return;
+		const height = this.list.clientHeight;
+		const node = this.spacer.children[index];
+		if (node instanceof HTMLElement && height > 0) {
+			const rowTop = node.offsetTop;
+			if (rowTop < this.list.scrollTop || rowTop + node.offsetHeight > this.list.scrollTop + height) {
+				this.list.scrollTop = Math.max(0, rowTop - height / 2);
+			}
+		}
+	}
+
+	/**
+	 * Virtual mode: where the list must be scrolled for the row of an entry (or of its nearest
+	 * shown ancestor) to be in view, when it is scrolled to `scrollTop` and `height` tall; undefined
+	 * when the row is in view already, or no row stands for the entry.
+	 */
+	private revealedTop(id: string | null, scrollTop: number, height: number): number | undefined {
+		const layout = this.layout;
+		if (!layout || id === null) return undefined;
+		const index = this.shownRow(id, layout);
+		if (index === undefined) return undefined;
+		const top = index * ROW_HEIGHT;
+		if (top >= scrollTop && top + ROW_HEIGHT <= scrollTop + height) return undefined;
+		return Math.max(0, top - height / 2);
+	}
+
+	/** The row of an entry, or of its nearest shown ancestor. */
+	private shownRow(id: string, layout: TreeLayout): number | undefined {
 		let at: string | null = id;
 		let index = this.rowIndex(at, layout);
 		// Up the parents to a shown one; a walk longer than the tree went round (parent ids in a
@@ -291,23 +369,7 @@ export class Sidebar {
 			at = node ? viewParentId(node) : null;
 			index = at === null ? undefined : this.rowIndex(at, layout);
 		}
-		if (index === undefined) return;
-		const top = index * ROW_HEIGHT;
-		const height = this.list.clientHeight;
-		if (this.virtual) {
-			if (top < this.list.scrollTop || top + ROW_HEIGHT > this.list.scrollTop + height) {
-				this.list.scrollTop = Math.max(0, top - height / 2);
-			}
-			this.renderWindow();
-			return;
-		}
-		const node = this.spacer.children[index];
-		if (node instanceof HTMLElement && height > 0) {
-			const rowTop = node.offsetTop;
-			if (rowTop < this.list.scrollTop || rowTop + node.offsetHeight > this.list.scrollTop + height) {
-				this.list.scrollTop = Math.max(0, rowTop - height / 2);
-			}
-		}
+		return index;
 	}
 
 	/**
