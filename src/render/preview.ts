@@ -154,12 +154,29 @@ function cutClusters(clean: string, max: number): string | undefined {
 	// the (slow) segmenter when that is past the cut.
 	const firstJoin = PRINTABLE_ASCII.test(clean) ? -1 : clean.search(JOINS);
 	if (firstJoin === -1 || firstJoin > max) return clean.length > max ? `${clean.slice(0, max).trimEnd()}…` : undefined;
-	let out = "";
-	let count = 0;
-	for (const { segment } of segmentGraphemes(clean)) {
-		if (count === max) return `${out.trimEnd()}…`;
-		out += segment;
-		count++;
+	// Between two characters that do not join there is always a cluster boundary (see JOINS), so
+	// the segmenter is asked only about the stretches around those that do: a character before
+	// one, the joining ones, and up to the next two that do not. (Segmenting the whole text was
+	// 34 µs a preview, at about half a microsecond a cluster: 1,706 of s100k's 96,840 previews
+	// took 58 ms, as long as the other 95,134.)
+	const joins = (at: number) => at < clean.length && classOf(clean.charCodeAt(at)) === JOINING;
+	let count = Math.max(0, firstJoin - 1);
+	for (let at = count; at < clean.length; ) {
+		if (!joins(at) && !joins(at + 1)) {
+			if (count === max) return `${clean.slice(0, at).trimEnd()}…`;
+			count++;
+			at++;
+			continue;
+		}
+		let end = at + 1;
+		while (end < clean.length && (joins(end - 1) || joins(end))) end++;
+		let start = at;
+		for (const { segment } of segmentGraphemes(clean.slice(at, end))) {
+			if (count === max) return `${clean.slice(0, start).trimEnd()}…`;
+			count++;
+			start += segment.length;
+		}
+		at = end;
 	}
 	return undefined;
 }
