@@ -422,6 +422,15 @@ export interface TreeLayout {
 	readonly leafShownAt: string | null;
 	/** The ids shown (rows of kind `entry`, and those folded into `fold` rows). */
 	readonly shown: ReadonlySet<string>;
+	/**
+	 * The active path's nodes, roots first, when they are the rows' own nodes (a layout drawn once
+	 * of a tree shown whole, nothing folded or collapsed, see leafPath): the rows hold them (down
+	 * to the depth limit) in this order, so a renderer
+	 * going down the rows tells a row on the path by comparing its node with the next of these
+	 * (one comparison instead of looking its id up in {@link active}; `tree-text.ts`).
+	 * @internal
+	 */
+	readonly activePath?: readonly SessionTreeNode[] | undefined;
 }
 
 /** The {@link RowRules} of a layout's options, for a leaf's row and active path. @internal */
@@ -494,7 +503,10 @@ export function layOutTree(
 			const id = ids[i] as string;
 			if (built.whole || built.shown.has(id)) leafShownAt = id;
 		}
-		return layRowsOf(options, built, active, leafShownAt, undefined);
+		// Every node of the path up to the depth limit is a row of its own, in the path's order,
+		// unless runs are folded or entries collapsed.
+		const rowsHoldPath = built.whole && options.fold !== true && (options.collapsed?.size ?? 0) === 0;
+		return layRowsOf(options, built, active, leafShownAt, undefined, rowsHoldPath ? found.path : undefined);
 	}
 	// One walk indexes the nodes and, for the whole tree, finds whether any is put away.
 	let indexed: ReturnType<typeof indexTree> | undefined;
@@ -536,10 +548,11 @@ function layRowsOf(
 	active: Set<string>,
 	leafShownAt: string | null,
 	byId: Map<string, SessionTreeNode> | undefined,
+	activePath?: readonly SessionTreeNode[],
 ): LaidOutTree {
 	const { roots: view, shown, whole } = built;
 	const rows: TreeLayoutRow[] = [];
-	const laidOut = { layout: { rows, active, leafShownAt, shown }, view, byId, whole };
+	const laidOut = { layout: { rows, active, leafShownAt, shown, activePath }, view, byId, whole };
 	if (view.length === 0) return laidOut;
 	const stack: Pending[] = [];
 	const rules = rowRules(options, leafShownAt, active);

@@ -42,6 +42,7 @@ import {
 	decideAssistantsShown,
 	layoutTree,
 	showsActiveMark,
+	type TreeEntryRow,
 	type TreeFilter,
 	type TreeLayoutRow,
 } from "./tree-layout.js";
@@ -208,7 +209,7 @@ function renderRows(roots: readonly SessionTreeNode[], options: TreeTextOptions,
 	if (filter !== undefined) decideAssistantsShown(roots, options.from);
 	// Prefixes come clipped to `maxIndent` (see clipPrefix): whole ones can be thousands of
 	// characters long below deep forks.
-	const { rows, active, leafShownAt } = layoutTree(roots, {
+	const { rows, active, leafShownAt, activePath } = layoutTree(roots, {
 		leafId,
 		...(filter !== undefined ? { filter } : {}),
 		...(options.from !== undefined ? { from: options.from } : {}),
@@ -310,6 +311,15 @@ function renderRows(roots: readonly SessionTreeNode[], options: TreeTextOptions,
 		segments.push({ text, styles: ["gray"] });
 		return fit(segments);
 	};
+	// A row on the active path, asked of each row once, top to bottom: by the path's nodes when
+	// the layout gives them (they come in the rows in the path's order), else by id.
+	let nextOnPath = 0;
+	const marks = (row: TreeEntryRow): boolean => {
+		if (activePath === undefined) return showsActiveMark(row, active);
+		if (row.node !== activePath[nextOnPath]) return false;
+		nextOnPath++;
+		return row.prefix !== "";
+	};
 	const transient = options.transient === true;
 	const previews = plain && options.previews?.previewLength === previewLength ? options.previews : undefined;
 	const batch: SessionTreeNode[] = [];
@@ -334,7 +344,7 @@ function renderRows(roots: readonly SessionTreeNode[], options: TreeTextOptions,
 			const row = rows[i] as TreeLayoutRow;
 			switch (row.kind) {
 				case "entry": {
-					const marked = showsActiveMark(row, active);
+					const marked = marks(row);
 					const preview = made[i - from];
 					if (preview) {
 						emit(plainLine(row.node, viewId(row.node), preview.kind, preview.preview, row.prefix, marked));

@@ -108,6 +108,51 @@ test("a layout drawn once is the indexed layout (random sessions, filters, leave
 	assert.ok(refused > 20, `refused ${refused} of ${cases}`);
 });
 
+test("a layout's activePath, where it gives one, marks the rows its active ids do, read top to bottom (random sessions, depths, folds)", async (t) => {
+	const dir = tempDir();
+	let given = 0;
+	let checked = 0;
+	for (let seed = 1; seed <= 500; seed++) {
+		const { lines, ids } = sessionLines(seed);
+		const file = join(dir, `p${seed}.jsonl`);
+		writeFileSync(file, `${lines.join("\n")}\n`);
+		const session = await Session.open(file, { lenient: true });
+		const pick = mulberry32(seed * 104729);
+		for (let step = 0; step < 6; step++) {
+			const roots: SessionTreeNode[] = session.getTree();
+			const leafId = ids[Math.floor(pick() * ids.length)] as string;
+			const filter = pick() < 0.15 ? "default" : undefined;
+			const depth = pick() < 0.3 ? Math.floor(pick() * 6) : undefined;
+			const fold = pick() < 0.15;
+			const options: TreeLayoutOptions = {
+				leafId,
+				...(filter ? { filter } : {}),
+				...(depth !== undefined ? { depth } : {}),
+				...(fold ? { fold, foldLimit: 4 } : {}),
+			};
+			const what = `seed ${seed}, leaf ${leafId}, ${filter}, depth ${depth}, fold ${fold}`;
+			const layout = layoutTree(roots, options);
+			const path = layout.activePath;
+			if (path === undefined) continue;
+			given++;
+			assert.ok(!fold, `${what}: no path given with folds (a folded run hides path nodes)`);
+			// As tree-text.ts reads it: a row is on the path when it is the path's next node.
+			let next = 0;
+			for (const row of layout.rows) {
+				if (row.kind !== "entry") continue;
+				const byNode: boolean = row.node === path[next];
+				if (byNode) next++;
+				assert.equal(byNode, layout.active.has(viewId(row.node)), `${what}: row ${viewId(row.node)}`);
+				checked++;
+			}
+		}
+	}
+	// Not vacuous: paths were given, and rows checked against them.
+	t.diagnostic(`${given} layouts gave their path, ${checked} rows checked`);
+	assert.ok(given > 100, `paths given in ${given} layouts`);
+	assert.ok(checked > 1_000, `${checked} rows checked`);
+});
+
 test("views that are not a session's nodes are laid out through the index", () => {
 	// Two views with the same id: the index keeps the later; a walk would find the first.
 	const entry = (id: string, parentId: string | null) =>
