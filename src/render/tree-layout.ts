@@ -425,9 +425,9 @@ export interface TreeLayout {
 	/**
 	 * The active path's nodes, roots first, when they are the rows' own nodes (a layout drawn once
 	 * of a tree shown whole, nothing folded or collapsed, see leafPath): the rows hold them (down
-	 * to the depth limit) in this order, so a renderer
-	 * going down the rows tells a row on the path by comparing its node with the next of these
-	 * (one comparison instead of looking its id up in {@link active}; `tree-text.ts`).
+	 * to the depth limit) in this order, so a renderer going down the rows tells a row on the
+	 * path by comparing its node with the next of these (one comparison instead of looking its id
+	 * up in {@link active}; `tree-text.ts`).
 	 * @internal
 	 */
 	readonly activePath?: readonly SessionTreeNode[] | undefined;

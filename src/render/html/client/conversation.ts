@@ -143,12 +143,6 @@ export class Conversation {
 		this.note.textContent = `${groupDigits(hidden)} bookkeeping record${hidden === 1 ? "" : "s"} of the agent (custom entries, which the model never receives) hidden: the tree's filter “all” shows them.`;
 	}
 
-	/** Marks the selected entry (`aria-current`), rendering it if needed, and scrolls to it. */
-	select(id: string | null, where: "center" | "nearest" | "end"): void {
-		this.mark(id);
-		this.scrollToSelected(where);
-	}
-
 	/**
 	 * Marks the selected entry (`aria-current`), rendering it if needed, without scrolling to it:
 	 * the page lays out when it is scrolled to, so a change that writes other parts of the page

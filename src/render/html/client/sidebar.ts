@@ -76,9 +76,9 @@ export class Sidebar {
 	/** The first and last row rendered (virtual mode). */
 	private rendered: [number, number] = [0, -1];
 	/**
-	 * Where a draw left the list to be scrolled (virtual mode), set by {@link applyScroll}: a
-	 * scroll position written makes the page lay out, so a caller that changes other panes in the
-	 * same change writes them first and then scrolls, and the page lays out once.
+	 * Where a draw left the list to be scrolled (virtual mode), until {@link applyScroll} scrolls
+	 * it: a scroll position written makes the page lay out, so a caller that changes other panes
+	 * in the same change writes them first and then scrolls, and the page lays out once.
 	 */
 	private scrollTarget: number | undefined;
 
@@ -248,9 +248,10 @@ export class Sidebar {
 			return;
 		}
 		if (this.virtual) {
-			this.spacer.style.height = `${this.layout.rows.length * ROW_HEIGHT}px`;
+			const rowsHeight = this.layout.rows.length * ROW_HEIGHT;
+			this.spacer.style.height = `${rowsHeight}px`;
 			// Where the browser puts a scroll position: within the list's scroll range.
-			const within = (top: number) => Math.max(0, Math.min(top, (this.layout?.rows.length ?? 0) * ROW_HEIGHT - height));
+			const within = (top: number) => Math.max(0, Math.min(top, rowsHeight - height));
 			let top = within(scrollTop);
 			if (reveal) top = within(this.revealedTop(this.currentId ?? this.leafId, top, height) ?? top);
 			this.rendered = [0, -1];
