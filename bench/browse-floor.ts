@@ -24,7 +24,7 @@
 import { closeSync, openSync, readdirSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { floorOptions, timeSteps } from "./shared.js";
+import { floorOptions, readOnly, timeSteps } from "./shared.js";
 
 type Mode = "start" | "import" | "read" | "ids";
 const MODES: readonly Mode[] = ["start", "import", "read", "ids"];
@@ -117,10 +117,7 @@ async function runMode(mode: Mode, file: string, dist: string): Promise<void> {
 		return;
 	}
 	if (mode === "read") {
-		const fd = openSync(file, "r");
-		const piece = Buffer.allocUnsafe(PIECE);
-		while (readSync(fd, piece, 0, PIECE, null) > 0) {}
-		closeSync(fd);
+		readOnly(file, PIECE);
 		return;
 	}
 	if (readIds(file).parents.length === 0) throw new Error("no entry found");

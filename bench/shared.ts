@@ -4,6 +4,7 @@
  */
 
 import { spawnSync } from "node:child_process";
+import { closeSync, openSync, readSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -130,6 +131,17 @@ export function floorOptions(): { file: string; runs: number; dist: string; chil
 		dist: resolve(values.dist),
 		child: values.child,
 	};
+}
+
+/** Reads a whole file in pieces of `piece` bytes into one buffer, keeping nothing: a floor script's `read` mode. */
+export function readOnly(file: string, piece = 1 << 20): void {
+	const fd = openSync(file, "r");
+	try {
+		const buffer = Buffer.allocUnsafe(piece);
+		while (readSync(fd, buffer, 0, piece, null) > 0) {}
+	} finally {
+		closeSync(fd);
+	}
 }
 
 /**

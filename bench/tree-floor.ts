@@ -18,7 +18,7 @@ import { closeSync, fstatSync, openSync, readSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
-import { floorOptions, timeSteps } from "./shared.js";
+import { floorOptions, readOnly, timeSteps } from "./shared.js";
 
 type Mode = "start" | "read" | "parse" | "parse×2";
 const MODES: readonly Mode[] = ["start", "read", "parse", "parse×2"];
@@ -91,10 +91,7 @@ export function parseLines(file: string, from: number, to: number): number {
 async function runMode(mode: Mode, file: string): Promise<void> {
 	if (mode === "start") return;
 	if (mode === "read") {
-		const fd = openSync(file, "r");
-		const piece = Buffer.allocUnsafe(PIECE);
-		while (readSync(fd, piece, 0, PIECE, null) > 0) {}
-		closeSync(fd);
+		readOnly(file, PIECE);
 		return;
 	}
 	const fd = openSync(file, "r");
