@@ -65,6 +65,14 @@ function sessionLines(seed: number): { lines: string[]; ids: string[] } {
 	return { lines, ids };
 }
 
+/** The random session of `seed` (see sessionLines) written to `dir/name.jsonl` and opened leniently. */
+async function randomSession(dir: string, name: string, seed: number): Promise<{ session: Session; ids: string[] }> {
+	const { lines, ids } = sessionLines(seed);
+	const file = join(dir, `${name}.jsonl`);
+	writeFileSync(file, `${lines.join("\n")}\n`);
+	return { session: await Session.open(file, { lenient: true }), ids };
+}
+
 /** A layout in plain values: its rows, the active path in its order, the leaf's row, what is shown. */
 function plain(layout: TreeLayout, ids: readonly string[]): unknown {
 	return {
@@ -81,10 +89,7 @@ test("a layout drawn once is the indexed layout (random sessions, filters, leave
 	let walked = 0;
 	let refused = 0;
 	for (let seed = 1; seed <= 300; seed++) {
-		const { lines, ids } = sessionLines(seed);
-		const file = join(dir, `s${seed}.jsonl`);
-		writeFileSync(file, `${lines.join("\n")}\n`);
-		const session = await Session.open(file, { lenient: true });
+		const { session, ids } = await randomSession(dir, `s${seed}`, seed);
 		const pick = mulberry32(seed * 7919);
 		for (let step = 0; step < 6; step++) {
 			const roots: SessionTreeNode[] = session.getTree();
@@ -113,10 +118,7 @@ test("a layout's activePath, where it gives one, marks the rows its active ids d
 	let given = 0;
 	let checked = 0;
 	for (let seed = 1; seed <= 500; seed++) {
-		const { lines, ids } = sessionLines(seed);
-		const file = join(dir, `p${seed}.jsonl`);
-		writeFileSync(file, `${lines.join("\n")}\n`);
-		const session = await Session.open(file, { lenient: true });
+		const { session, ids } = await randomSession(dir, `p${seed}`, seed);
 		const pick = mulberry32(seed * 104729);
 		for (let step = 0; step < 6; step++) {
 			const roots: SessionTreeNode[] = session.getTree();
