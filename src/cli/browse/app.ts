@@ -100,6 +100,8 @@ class BrowseScreen implements Component {
 	private layingOut = false;
 	/** Keys pressed before the whole layout was made (taken once it is). */
 	private readonly pendingKeys: string[] = [];
+	/** The tree the rows around the leaf were made of, for the whole layout after them. */
+	private aroundSource: BrowseSource | undefined;
 	/** Rows moved from the preview to the tree with `+` and `-`. */
 	private treeShift = 0;
 
@@ -119,35 +121,33 @@ class BrowseScreen implements Component {
 	private load(): void {
 		const height = paneHeights(this.tui.terminal.rows, this.treeShift).tree;
 		const leafId = this.session.getLeafId();
+		// One view of the tree for the rows around the leaf and the whole layout after them: no
+		// write comes between the two (keys wait for the whole layout), and each `getTree` of a
+		// 100,000-entry session makes its 100,000 views again (20–25 ms).
+		const source = sourceOf(this.session);
 		// Only where the whole layout takes long: a small session is laid out whole at once.
 		if (leafId !== null && this.session.entryCount >= WINDOW_FIRST_ENTRIES) {
-			const index = this.session.getTreeIndex();
 			const window = layoutWindow(
-				this.session.getTree(),
-				{
-					leafId,
-					filter: this.options.filter,
-					parentOf: (id) => index.getParentId(id),
-					size: this.session.entryCount,
-				},
+				source.roots,
+				{ leafId, filter: this.options.filter, parentOf: source.parentOf, size: this.session.entryCount },
 				height,
 				height,
 			);
 			if (window) {
-				this.model = BrowseModel.around(sourceOf(this.session), this.options.filter, window);
+				this.model = BrowseModel.around(source, this.options.filter, window);
+				this.aroundSource = source;
 				this.model.center(height);
 				this.tui.requestRender();
 				return;
 			}
 		}
-		this.loadWhole();
+		this.loadWhole(source);
 	}
 
 	/** Lays the whole tree out into the model, then takes the keys pressed meanwhile. */
-	private loadWhole(): void {
+	private loadWhole(source: BrowseSource): void {
 		// No body is parsed for the layout: pi's filters read the assistant messages' bytes
 		// (decideAssistantsShown); the search texts read the bodies in slices after the first frame.
-		const source = sourceOf(this.session);
 		const model = new BrowseModel(source, this.options.filter);
 		model.center(paneHeights(this.tui.terminal.rows, this.treeShift).tree);
 		model.searchTexts = new SearchTexts(source);
@@ -188,7 +188,9 @@ class BrowseScreen implements Component {
 		} else if (this.model?.partial && !this.layingOut) {
 			// The whole layout once the rows around the leaf are on the screen.
 			this.layingOut = true;
-			this.later(() => this.loadWhole());
+			const source = this.aroundSource;
+			this.aroundSource = undefined;
+			if (source) this.later(() => this.loadWhole(source));
 		}
 		const facts: ScreenFacts = {
 			title: this.options.title,
