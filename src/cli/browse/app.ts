@@ -188,9 +188,9 @@ class BrowseScreen implements Component {
 		} else if (this.model?.partial && !this.layingOut) {
 			// The whole layout once the rows around the leaf are on the screen.
 			this.layingOut = true;
-			const source = this.aroundSource;
+			const source = this.aroundSource ?? sourceOf(this.session);
 			this.aroundSource = undefined;
-			if (source) this.later(() => this.loadWhole(source));
+			this.later(() => this.loadWhole(source));
 		}
 		const facts: ScreenFacts = {
 			title: this.options.title,
