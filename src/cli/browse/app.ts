@@ -188,9 +188,10 @@ class BrowseScreen implements Component {
 		} else if (this.model?.partial && !this.layingOut) {
 			// The whole layout once the rows around the leaf are on the screen.
 			this.layingOut = true;
-			const source = this.aroundSource ?? sourceOf(this.session);
+			const source = this.aroundSource;
 			this.aroundSource = undefined;
-			this.later(() => this.loadWhole(source));
+			// A new view only if the rows' one is gone (never expected), made outside the frame.
+			this.later(() => this.loadWhole(source ?? sourceOf(this.session)));
 		}
 		const facts: ScreenFacts = {
 			title: this.options.title,
