@@ -14,7 +14,7 @@ import type { Envelope } from "../core/tree-node.js";
 import { parseRecord } from "../core/validate.js";
 import { collectionAt } from "./locations.js";
 import { collectionOfSession } from "./placement.js";
-import type { SessionCollection, SessionStore, StorePosition, StoreRead } from "./store.js";
+import { isPending, type SessionCollection, type SessionStore, type StorePosition, type StoreRead } from "./store.js";
 
 /** Where a copy or an import writes: a collection (a new session named by the header's id) or one session's location. */
 export type CopyTarget = { collection: SessionCollection } | { location: string };
@@ -93,6 +93,11 @@ export function* inBatches(records: readonly RawRecord[]): Generator<readonly Ra
  * each, and returns the position after them. Nobody else is expected to write meanwhile: another
  * writer's records (`behind`) or a replaced session (`stale`) stop it with WRITE_CONFLICT, and
  * what was appended before stays (a re-run of the copy or import goes on from there).
+ *
+ * While a batch is written, the next one is taken from `batches` and handed to the store's
+ * `prepareAppend`, where it has one: a database store makes its rows while the server inserts
+ * the last ones (PostgreSQL's `copy` of s100k: the client and the server each busy about half
+ * of the time before, one after the other).
  * @param task what is writing, for the message: "copy", "import"
  * @throws SessionTreeError WRITE_CONFLICT, or the store's error
  */
@@ -103,9 +108,15 @@ export async function appendBatches(
 	task: string,
 ): Promise<StorePosition> {
 	let position = from;
-	for (const batch of batches) {
-		if (batch.length === 0) continue;
-		const outcome = await store.append(batch, position);
+	const queue = nonEmpty(batches);
+	let next = queue.next();
+	while (!next.done) {
+		const pending = store.append(next.value, position);
+		next = queue.next();
+		// Not awaited here: the append of that batch takes what was made (and a failure of this
+		// append leaves it unused). A hint never fails a write.
+		if (!next.done && isPending(pending)) store.prepareAppend?.(next.value).catch(() => undefined);
+		const outcome = await pending;
 		if (outcome.status !== "ok") {
 			throw new SessionTreeError(
 				"WRITE_CONFLICT",
@@ -118,6 +129,11 @@ export async function appendBatches(
 		position = outcome.position;
 	}
 	return position;
+}
+
+/** The batches of `batches` that hold records. */
+function* nonEmpty(batches: Iterable<readonly RawRecord[]>): Generator<readonly RawRecord[], void> {
+	for (const batch of batches) if (batch.length > 0) yield batch;
 }
 
 /**

@@ -102,6 +102,9 @@ export class LazyStore implements SessionStore {
 	async replace(records: readonly object[], expected: StorePosition): Promise<ReplaceOutcome> {
 		return (await this.store()).replace(records, expected);
 	}
+	async prepareAppend(records: readonly object[]): Promise<void> {
+		await (await this.store()).prepareAppend?.(records);
+	}
 	async readTail(count: number): Promise<TailRead | undefined> {
 		return (await this.store()).readTail?.(count);
 	}

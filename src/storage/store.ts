@@ -139,6 +139,16 @@ export interface SessionStore {
 	 */
 	append(records: readonly object[], expected: StorePosition): Awaitable<AppendOutcome>;
 	/**
+	 * A hint that `records` (this array, unchanged) are appended next: a store whose append does
+	 * work of its own on the records before it waits for its server (PostgreSQL: their JSON
+	 * lines and search words) may do it now, while an earlier append waits, and the append of
+	 * the same array takes it. Writes and checks nothing: the append alone decides, and a
+	 * record that cannot be stored is refused by it as without the hint. The promise never
+	 * rejects. Optional; a batch writer (`copy`, `import`) gives the next batch while the last
+	 * one is written.
+	 */
+	prepareAppend?(records: readonly object[]): Promise<void>;
+	/**
 	 * Replaces the whole session atomically with `records` if the stream still ends at
 	 * `expected`, keeping the old content as a backup. Used only by explicit migrate and repair.
 	 */

@@ -61,6 +61,8 @@ import { decodePosition, encodePosition, parseStoredLine } from "./common.js";
 import { compareAndWrite, type SqlEnd, sameEnd } from "./compare-append.js";
 import { PostgresPool } from "./postgres-pool.js";
 import {
+	type ColumnsAhead,
+	columnsAhead,
 	indexing,
 	insertRows,
 	num,
@@ -128,6 +130,8 @@ export class PostgresSessionStore implements SessionStore {
 	private readonly url: PostgresUrl;
 	private readonly sql: Statements;
 	private name: string | undefined;
+	/** Rows made ahead by {@link prepareAppend}, by the records' array. */
+	private readonly ahead = new WeakMap<readonly object[], Promise<ColumnsAhead | undefined>>();
 	private readonly options: PostgresStoreOptions;
 	/**
 	 * Opens a write transaction: read committed (a row lock waits, then sees the latest
@@ -292,17 +296,34 @@ export class PostgresSessionStore implements SessionStore {
 		return read.read;
 	}
 
+	/**
+	 * Makes the rows of `records` (their JSON lines and search words, most of an append's own
+	 * work) while an earlier append waits for the server; the append of the same array takes
+	 * them. See {@link SessionStore.prepareAppend}.
+	 */
+	prepareAppend(records: readonly object[]): Promise<void> {
+		const ahead = columnsAhead(records, this.where());
+		this.ahead.set(records, ahead);
+		return ahead.then(() => undefined);
+	}
+
 	async append(records: readonly object[], expected: StorePosition): Promise<AppendOutcome> {
 		const at = decodePosition(expected, this.where());
 		const name = this.required();
 		const count = at.count + records.length;
 		let resent = false;
 		let lines: string[] = [];
+		const made = this.ahead.get(records);
+		let ahead: ColumnsAhead | undefined;
+		if (made) {
+			this.ahead.delete(records);
+			ahead = await made;
+		}
 		return compareAndWrite<AppendOutcome>(at, {
 			// One statement compares and appends: the row lock is held for it only, not for round trips.
 			end: async () => {
 				const row = await indexing((limit) => {
-					const rows = rowsOf(records, at.count, limit, this.where());
+					const rows = rowsOf(records, at.count, limit, this.where(), ahead);
 					lines = rows.line;
 					const values = [...rowValues(name, rows, count), at.generation, at.count];
 					const bulk = this.bulk(records.length);

@@ -34,6 +34,42 @@ export const STORE_EXTRA_CASES: readonly StoreCase[] = [
 
 	{
 		group: GROUP,
+		name: "prepareAppend, where a store has it: a hint that writes nothing, the append of the records prepared theirs wherever the stream ends",
+		async run({ created, same, read }) {
+			const { store, header, position } = await created();
+			const first = chain(3, null, "first");
+			const second = chain(3, itemAt(first, -1).id, "second");
+			const never = chain(2, null, "never");
+			// The hints while an append is under way, as a batch writer gives them.
+			const pending = store.append(first, position);
+			const hints = [store.prepareAppend?.(second), store.prepareAppend?.(never)];
+			const p1 = okPosition(await pending);
+			await Promise.all(hints);
+			assert.deepEqual(
+				jsonTexts(await read(store)),
+				jsonTexts([header, ...first]),
+				"nothing of a prepared batch before its append",
+			);
+			const p2 = okPosition(await store.append(second, p1));
+			// Another writer appends after the hint: the prepared batch is behind at the old end,
+			// then appended at the new one, as any batch.
+			const third = chain(2, itemAt(second, -1).id, "third");
+			const other = chain(1, itemAt(second, -1).id, "other");
+			await store.prepareAppend?.(third);
+			const p3 = okPosition(await (await same(store)).append(other, p2));
+			assert.equal((await store.append(third, p2)).status, "behind", "a prepared batch at a stale end");
+			await store.prepareAppend?.(third);
+			okPosition(await store.append(third, p3));
+			assert.deepEqual(
+				jsonTexts(await read(store)),
+				jsonTexts([header, ...first, ...second, ...other, ...third]),
+				"every batch appended once, in order, none of those never appended",
+			);
+		},
+	},
+
+	{
+		group: GROUP,
 		name: "readTail, when tailReads: the header and the last records, whole only when they are all",
 		needs: "tailReads",
 		async run({ created }) {
