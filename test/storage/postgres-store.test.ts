@@ -12,6 +12,7 @@ import { describe, test } from "node:test";
 import { fileURLToPath } from "node:url";
 import type { PoolClient } from "pg";
 import { compileQuery, searchSessions } from "../../src/catalog/search.js";
+import type { MessageEntry } from "../../src/core/types.js";
 import { isSessionTreeError, Session } from "../../src/index.js";
 import { encodeRecord } from "../../src/storage/codec.js";
 import { collectionAt, storeAt } from "../../src/storage/locations.js";
@@ -233,6 +234,27 @@ await client.end();`;
 			const again = await new PostgresSessionStore(location, { lazyFrom: 0 }).read();
 			assert.equal(again.position, replaced.position);
 			assert.deepEqual(jsonTexts(recordsOf(again, store.capabilities)), jsonTexts([header, ...records.slice(0, 3)]));
+		});
+
+		test("a full read's bodies larger than its temporary file's write piece (1 MiB), and across pieces, read back whole", async () => {
+			const location = db.session(randomUUID());
+			const store = new PostgresSessionStore(location, { lazyFrom: 0 });
+			const header = newHeader();
+			const p0 = await store.create(header);
+			const records: MessageEntry[] = [];
+			let parent: string | null = null;
+			// 1.5 MiB, then 300 KiB bodies (three and a bit fill a piece), between small ones.
+			const sizes = [10, 1_572_864, 10, 307_200, 307_200, 307_200, 307_200, 307_200, 10];
+			sizes.forEach((size, k) => {
+				const id = entryId();
+				records.push(messageRecord(id, parent, `${k} ${"x".repeat(size)} é`));
+				parent = id;
+			});
+			okPosition(await store.append(records, p0));
+			const read = await store.read();
+			assert.equal(read.lines.filter((line) => line.envelope).length, sizes.length, "every message an envelope");
+			await store.close();
+			assert.deepEqual(jsonTexts(recordsOf(read, store.capabilities)), jsonTexts([header, ...records]));
 		});
 
 		test("records come back byte for byte: unicode, U+2028, emoji, escapes; bytes counts the JSONL size", async () => {

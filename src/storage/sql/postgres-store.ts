@@ -83,6 +83,8 @@ export { maskPassword, parsePostgresUrl } from "./urls.js";
 
 const CAPABILITIES = POSTGRES_STORE_CAPABILITIES;
 
+/** The bytes of bodies a full read gathers before it writes them to its temporary file. */
+const SPILL_PIECE = 1 << 20;
 /** Records a page of a full read holds (about 1.3 MB of text in pi's sessions). */
 const READ_PAGE = 1000;
 /** Records from which a full read keeps bodies aside (see {@link PostgresSessionStore.read}). */
@@ -245,17 +247,26 @@ export class PostgresSessionStore implements SessionStore {
 			const lines: ParsedLine[] = [];
 			let lazy = false;
 			let previous: Envelope | undefined;
-			for (let from = 0; from < count; from += READ_PAGE) {
-				const to = Math.min(count, from + READ_PAGE);
-				const page = await this.run(
+			const fetch = (from: number) => {
+				const page = this.run(
 					(client) =>
 						client.query<{ generation: string; seq: string | null; line: string | null }>(this.sql.range, [
 							name,
 							from,
-							to,
+							Math.min(count, from + READ_PAGE),
 						]),
 					() => undefined,
 				);
+				// A page asked ahead and never taken (the read ended early) fails nobody.
+				page.catch(() => undefined);
+				return page;
+			};
+			let next = fetch(0);
+			for (let from = 0; from < count; from += READ_PAGE) {
+				const to = Math.min(count, from + READ_PAGE);
+				const page = await next;
+				// The next page is asked for now: the server reads it while this one's rows are taken.
+				if (to < count) next = fetch(to);
 				const rows = page?.rows ?? [];
 				if (rows.length !== to - from || num(rows[0]?.generation) !== generation) return undefined;
 				for (const row of rows) {
@@ -606,6 +617,11 @@ class BodySpill {
 	private fd: number | undefined;
 	private file: string | undefined;
 	private handedOver = false;
+	/** Bodies not written yet: one write per {@link SPILL_PIECE} bytes, not one per body (100,000 writes took 0.8 s of a 30 s copy). */
+	private readonly pending = Buffer.allocUnsafe(SPILL_PIECE);
+	private held = 0;
+	/** Where in the file the pending bytes go. */
+	private heldAt = 0;
 
 	write(bytes: Buffer): void {
 		if (this.fd === undefined) {
@@ -615,14 +631,31 @@ class BodySpill {
 			unlinkSync(this.file);
 			rmSync(dir, { recursive: true, force: true });
 		}
-		for (let done = 0; done < bytes.length; )
-			done += writeSync(this.fd, bytes, done, bytes.length - done, this.offset + done);
+		if (this.held + bytes.length > this.pending.length) this.flush();
+		if (bytes.length > this.pending.length) this.writeAt(bytes, this.offset);
+		else {
+			if (this.held === 0) this.heldAt = this.offset;
+			bytes.copy(this.pending, this.held);
+			this.held += bytes.length;
+		}
 		this.offset += bytes.length;
+	}
+
+	private flush(): void {
+		if (this.held === 0) return;
+		this.writeAt(this.pending.subarray(0, this.held), this.heldAt);
+		this.held = 0;
+	}
+
+	private writeAt(bytes: Buffer, at: number): void {
+		const fd = this.fd as number;
+		for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done, bytes.length - done, at + done);
 	}
 
 	/** The source of the bodies written, which owns the descriptor from now on; undefined when none were. */
 	source(where: string): FileLineSource | undefined {
 		if (this.fd === undefined || this.file === undefined) return undefined;
+		this.flush();
 		this.handedOver = true;
 		return new FileLineSource(
 			`${where} (bodies kept in a removed temporary file)`,
