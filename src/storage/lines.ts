@@ -1,5 +1,5 @@
 /**
- * Lines of a file as byte ranges: 1 MiB chunks, only `\n` (byte 0x0A, which never occurs inside
+ * Lines of a file as byte ranges: 64 KiB chunks, only `\n` (byte 0x0A, which never occurs inside
  * a multi-byte UTF-8 sequence) ends a line, a UTF-8 byte-order mark at the start of the file is
  * dropped, and a line is not decoded to a string unless someone asks. The one line scanner of
  * the project: the file store's open (which reads envelopes from the bytes), its `scanLines`,
@@ -9,7 +9,12 @@
 import { closeSync, readSync } from "node:fs";
 import { openRegularFile } from "./regular-file.js";
 
-const CHUNK_SIZE = 1 << 20;
+/**
+ * 64 KiB: a piece the processor's cache holds while it is read, cut into lines and read again
+ * for the envelopes. Reading s100k's 126 MB took 60–85 ms in 1 MiB pieces against 15–20 ms in
+ * 64 KiB ones, and the open of s100k 386 against 355 ms (medians of 20 alternating runs, issue 28).
+ */
+const CHUNK_SIZE = 1 << 16;
 const NEWLINE = 0x0a;
 
 /**
