@@ -12,7 +12,7 @@ import { openRegularFile } from "./regular-file.js";
 /**
  * 64 KiB: a piece the processor's cache holds while it is read, cut into lines and read again
  * for the envelopes. Reading s100k's 126 MB took 60–85 ms in 1 MiB pieces against 15–20 ms in
- * 64 KiB ones, and the open of s100k 386 against 355 ms (medians of 20 alternating runs, issue 28).
+ * 64 KiB ones, and the open of s100k 355 against 386 ms (medians of 20 alternating runs, issue 28).
  */
 const CHUNK_SIZE = 1 << 16;
 const NEWLINE = 0x0a;
