@@ -2,7 +2,7 @@
  * appendBatches (storage/batches.ts), the batch writer of `copy` and `import`: every batch
  * appended once and in order, and, for a store that waits for a server, the next batch handed
  * to `prepareAppend` while the last one is written. The store here is a real memory store
- * whose appends are answered a turn of the event loop later, as a server's are; the real
+ * behind the suite's RecordingStore, whose appends are answered a turn of the event loop later, as a server's are; the real
  * PostgreSQL store's hint is held by the conformance suite (store-extras.ts) and its rows by
  * test/storage/sql/postgres-rows.test.ts.
  */
@@ -13,29 +13,39 @@ import type { RawRecord } from "../../src/core/records.js";
 import { isSessionTreeError } from "../../src/index.js";
 import { appendBatches } from "../../src/storage/batches.js";
 import { MemorySessionStore } from "../../src/storage/memory-store.js";
-import type { AppendOutcome, SessionStore, StorePosition } from "../../src/storage/store.js";
-import { chain, itemAt, jsonTexts, newHeader, recordsOf } from "../../src/testing/helpers.js";
+import type { AppendOutcome, StorePosition } from "../../src/storage/store.js";
+import { chain, itemAt, jsonTexts, newHeader, RecordingStore, recordsOf } from "../../src/testing/helpers.js";
 
 /** What the store saw, in order. */
 type Event = { op: "append" | "answer" | "prepare"; first: string };
 
-/** A memory store answering each append a turn later, noting its appends, answers and hints. */
-function serverLike(inner: MemorySessionStore, events: Event[], hints = true): SessionStore {
-	const first = (records: readonly object[]) => String((records[0] as { id?: unknown }).id);
-	const store: SessionStore = Object.create(inner) as SessionStore;
-	store.append = async (records: readonly object[], expected: StorePosition): Promise<AppendOutcome> => {
-		events.push({ op: "append", first: first(records) });
+/** The id of a batch's first record, to name the batch. */
+function firstId(records: readonly object[]): string {
+	return String((records[0] as { id?: unknown }).id);
+}
+
+/** A store answering each append a turn of the event loop later, as a server does, noting its appends and answers. */
+class ServerLikeStore extends RecordingStore {
+	readonly events: Event[] = [];
+	/** Runs before the nth append (1-based) reaches the store: another writer, say. */
+	before: ((n: number) => Promise<void>) | undefined;
+	private appends = 0;
+
+	override async append(records: readonly object[], expected: StorePosition): Promise<AppendOutcome> {
+		this.events.push({ op: "append", first: firstId(records) });
+		await this.before?.(++this.appends);
 		await new Promise<void>((resolve) => setImmediate(resolve));
-		const outcome = await inner.append(records, expected);
-		events.push({ op: "answer", first: first(records) });
+		const outcome = await super.append(records, expected);
+		this.events.push({ op: "answer", first: firstId(records) });
 		return outcome;
-	};
-	if (hints) {
-		store.prepareAppend = async (records: readonly object[]) => {
-			events.push({ op: "prepare", first: first(records) });
-		};
 	}
-	return store;
+}
+
+/** A {@link ServerLikeStore} that takes the hint, noting it. */
+class HintedStore extends ServerLikeStore {
+	async prepareAppend(records: readonly object[]): Promise<void> {
+		this.events.push({ op: "prepare", first: firstId(records) });
+	}
 }
 
 describe("appendBatches", () => {
@@ -45,12 +55,12 @@ describe("appendBatches", () => {
 		const start = await inner.create(header);
 		const records = chain(7, null, "batch") as unknown as RawRecord[];
 		const batches = [records.slice(0, 3), [], records.slice(3, 5), records.slice(5)];
-		const events: Event[] = [];
-		await appendBatches(serverLike(inner, events), batches, start, "copy");
+		const store = new HintedStore(inner);
+		await appendBatches(store, batches, start, "copy");
 		assert.deepEqual(jsonTexts(recordsOf(await inner.read(), inner.capabilities)), jsonTexts([header, ...records]));
 		const ids = records.map((record) => String(record.id));
 		// Expected by hand: each hint comes after its batch's predecessor was sent and before it was answered.
-		assert.deepEqual(events, [
+		assert.deepEqual(store.events, [
 			{ op: "append", first: ids[0] },
 			{ op: "prepare", first: ids[3] },
 			{ op: "answer", first: ids[0] },
@@ -66,16 +76,11 @@ describe("appendBatches", () => {
 		const inner = new MemorySessionStore();
 		const header = newHeader();
 		const records = chain(4, null, "plain") as unknown as RawRecord[];
-		const events: Event[] = [];
-		await appendBatches(
-			serverLike(inner, events, false),
-			[records.slice(0, 2), records.slice(2)],
-			await inner.create(header),
-			"copy",
-		);
+		const store = new ServerLikeStore(inner);
+		await appendBatches(store, [records.slice(0, 2), records.slice(2)], await inner.create(header), "copy");
 		assert.deepEqual(jsonTexts(recordsOf(await inner.read(), inner.capabilities)), jsonTexts([header, ...records]));
 		assert.deepEqual(
-			events.map((event) => event.op),
+			store.events.map((event) => event.op),
 			["append", "answer", "append", "answer"],
 		);
 	});
@@ -86,14 +91,10 @@ describe("appendBatches", () => {
 		const start = await inner.create(header);
 		const records = chain(4, null, "ours") as unknown as RawRecord[];
 		const theirs = chain(1, null, "theirs");
-		const events: Event[] = [];
-		const store = serverLike(inner, events);
-		const racing = store.append;
-		let calls = 0;
-		store.append = async (batch, expected) => {
-			// Another writer appends just before our second batch.
-			if (++calls === 2) await inner.append(theirs, (await inner.read()).position);
-			return racing(batch, expected);
+		const store = new HintedStore(inner);
+		// Another writer appends just before our second batch.
+		store.before = async (n) => {
+			if (n === 2) await inner.append(theirs, (await inner.read()).position);
 		};
 		await assert.rejects(
 			appendBatches(store, [records.slice(0, 2), records.slice(2)], start, "copy"),
