@@ -31,7 +31,8 @@ const MODES: readonly Mode[] = ["start", "import", "read", "ids"];
 
 const NEWLINE = 0x0a;
 const QUOTE = 0x22;
-const PIECE = 1 << 20;
+/** As the open reads (src/storage/lines.ts): 64 KiB, which the processor's cache holds while the piece is cut and read. */
+const PIECE = 1 << 16;
 const ID_KEY = Buffer.from('"id":"');
 const PARENT_KEY = Buffer.from('"parentId":');
 /** How far into a line pi's `id` and `parentId` keys are looked for. */
