@@ -7,8 +7,9 @@
  */
 
 import assert from "node:assert/strict";
+import { createRequire } from "node:module";
 import { describe, test } from "node:test";
-import { columnsAhead, rowsOf } from "../../../src/storage/sql/postgres-rows.js";
+import { arrayLiteral, columnsAhead, rowsOf } from "../../../src/storage/sql/postgres-rows.js";
 import { chain, itemAt } from "../../../src/testing/helpers.js";
 import { assistantMessage, userMessage } from "../../support/messages.js";
 
@@ -45,7 +46,9 @@ describe("PostgreSQL rows made ahead", () => {
 		const ahead = await columnsAhead(batch, "postgres://test#s");
 		assert.ok(ahead, "made");
 		const made = rowsOf(batch, 41, ahead.indexLimit, "postgres://test#s");
-		assert.deepEqual(rowsOf(batch, 41, ahead.indexLimit, "postgres://test#s", ahead), made);
+		const { literals, ...taken } = rowsOf(batch, 41, ahead.indexLimit, "postgres://test#s", ahead);
+		assert.deepEqual(taken, made);
+		assert.equal(literals, ahead.literals, "with the array literals made ahead");
 		// The cases above are in it: an unindexed record, a NUL made U+FFFD in an index column.
 		assert.deepEqual(made.seq.slice(0, 3), [41, 42, 43]);
 		assert.equal(made.unindexed.filter(Boolean).length, 1, "the record of too many words is unindexed");
@@ -81,6 +84,24 @@ describe("PostgreSQL rows made ahead", () => {
 		done = true;
 		// 1,000 records in slices of 64: 16 slices, a turn after each.
 		assert.ok(turns >= 15, `${turns} turns of the event loop while 1,000 records were made`);
+	});
+
+	test("array literals are the text pg itself sends for the same arrays", async () => {
+		// pg's own encoding of an array parameter (its prepareValue), the independent reference.
+		const { prepareValue } = createRequire(import.meta.url)("pg/lib/utils.js") as {
+			prepareValue(value: unknown): string;
+		};
+		const rows = rowsOf(records(), 7, 1_000_000);
+		const columns = [rows.seq, rows.type, rows.id, rows.parentId, rows.line, rows.words, rows.unindexed];
+		const odd = ["", "NULL", "a,b", "{x}", 'say "hi"', 'back\\slash \\"', " spaces ", "\u00e9\u{1f600}", "tab\there"];
+		for (const values of [...columns, odd, [null, "x", null], [], [true, false], [0, -1, 2 ** 53]]) {
+			assert.equal(arrayLiteral(values), prepareValue(values));
+		}
+		// What the INSERT is sent: the literals made ahead, or made when the append makes its rows.
+		const ahead = await columnsAhead(records());
+		assert.ok(ahead);
+		assert.equal(ahead.literals.line, prepareValue(ahead.columns.line));
+		assert.equal(ahead.literals.words, prepareValue(ahead.columns.words));
 	});
 
 	test("a record that cannot be encoded: nothing made ahead (the append meets the error itself)", async () => {
