@@ -44,3 +44,18 @@ test("staticImports finds both forms of import", () => {
 		"import { a as b } from './runtime-x.js';\nimport 'node:fs';\nimport '@scope/pkg/types.js';\nconst x = 1;\n";
 	assert.deepEqual(staticImports(code), ["./runtime-x.js", "node:fs", "@scope/pkg/types.js"]);
 });
+
+test("every module a chunk loads by its URL beside it (the workers, the page's clients) is there", () => {
+	const bin = dirname(BIN);
+	const beside = new Set<string>();
+	for (const name of readdirSync(bin).filter((file) => file.endsWith(".js"))) {
+		const code = readFileSync(join(bin, name), "utf8");
+		for (const match of code.matchAll(/new URL\("\.\/([^"/]+\.js)", import\.meta\.url\)/g)) beside.add(match[1] as string);
+	}
+	// The two workers (tree's previews, html's checks) at least.
+	for (const worker of ["tree-previews-worker.js", "page-checks-worker.js"]) {
+		assert.ok(beside.has(worker), `a chunk starts ${worker}`);
+	}
+	const present = new Set(readdirSync(bin));
+	for (const file of beside) assert.ok(present.has(file), `${file} is in ${bin}`);
+});
