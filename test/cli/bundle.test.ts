@@ -50,7 +50,8 @@ test("every module a chunk loads by its URL beside it (the workers, the page's c
 	const beside = new Set<string>();
 	for (const name of readdirSync(bin).filter((file) => file.endsWith(".js"))) {
 		const code = readFileSync(join(bin, name), "utf8");
-		for (const match of code.matchAll(/new URL\("\.\/([^"/]+\.js)", import\.meta\.url\)/g)) beside.add(match[1] as string);
+		for (const match of code.matchAll(/new URL\("\.\/([^"/]+\.js)", import\.meta\.url\)/g))
+			beside.add(match[1] as string);
 	}
 	// The two workers (tree's previews, html's checks) at least.
 	for (const worker of ["tree-previews-worker.js", "page-checks-worker.js"]) {
