@@ -3,7 +3,9 @@
  * (the entry, the `cli` chunk and the `runtime` chunk) imports no package, only Node's own
  * modules and other chunks. A package there is loaded by every command: the MCP SDK and zod
  * once were (a `session[^/]*` pattern took dist/mcp/sessions.js into the runtime), and
- * `session-tree ctx` started in 3× the time of `node -e 0` instead of 1.6×.
+ * `session-tree ctx` started in 3× the time of `node -e 0` instead of 1.6×. And every module a
+ * chunk loads by its URL (the workers of `tree` and `html`, the pages' clients) is beside it:
+ * a worker that is not there is not an error, its command only runs on one thread.
  */
 
 import assert from "node:assert/strict";
