@@ -2,9 +2,9 @@
  * appendBatches (storage/batches.ts), the batch writer of `copy` and `import`: every batch
  * appended once and in order, and, for a store that waits for a server, the next batch handed
  * to `prepareAppend` while the last one is written. The store here is a real memory store
- * behind the suite's RecordingStore, whose appends are answered a turn of the event loop later, as a server's are; the real
- * PostgreSQL store's hint is held by the conformance suite (store-extras.ts) and its rows by
- * test/storage/sql/postgres-rows.test.ts.
+ * behind the suite's RecordingStore, whose appends are answered a turn of the event loop
+ * later, as a server's are; the real PostgreSQL store's hint is held by the conformance suite
+ * (store-extras.ts) and its rows by test/storage/sql/postgres-rows.test.ts.
  */
 
 import assert from "node:assert/strict";
