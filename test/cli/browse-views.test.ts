@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { after, describe, test } from "node:test";
-import { contextAt, sourceOf } from "../../src/cli/browse/app.js";
+import { contextAt, sourceOf } from "../../src/cli/browse/first-frame.js";
 import { KEY_HELP, keyAction } from "../../src/cli/browse/keys.js";
 import { BrowseModel } from "../../src/cli/browse/model.js";
 import { paneHeights, renderScreen, type ScreenFacts } from "../../src/cli/browse/view.js";

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
-import { sourceOf } from "../../src/cli/browse/app.js";
+import { sourceOf } from "../../src/cli/browse/first-frame.js";
 import { BrowseModel } from "../../src/cli/browse/model.js";
 import { renderScreen } from "../../src/cli/browse/view.js";
 import { jsonLine } from "../../src/cli/json.js";

@@ -84,7 +84,8 @@ const PASTE_OFF = "\u001b[?2004l";
 
 /** pi-tui's `Terminal` on a {@link TerminalDevice}: raw input cut into keys, output, size. */
 export class DeviceTerminal implements Terminal {
-	private wasRaw = false;
+	/** The mode raw mode was taken from (restored by {@link stop}), once taken. */
+	private wasRaw: boolean | undefined;
 	private buffer: StdinBuffer | undefined;
 	private onData: ((data: string | Buffer) => void) | undefined;
 	private onResize: (() => void) | undefined;
@@ -95,10 +96,20 @@ export class DeviceTerminal implements Terminal {
 		return false;
 	}
 
+	/**
+	 * Raw mode before the screen starts (the first frame is drawn before pi-tui is loaded): keys
+	 * typed meanwhile wait unread, instead of being echoed over the frame. {@link start} keeps the
+	 * mode found here, which {@link stop} gives back.
+	 */
+	holdKeys(): void {
+		const { input } = this.device;
+		this.wasRaw ??= input.isRaw;
+		input.setRawMode(true);
+	}
+
 	start(onInput: (data: string) => void, onResize: () => void): void {
 		const { input, output } = this.device;
-		this.wasRaw = input.isRaw;
-		input.setRawMode(true);
+		this.holdKeys();
 		input.setEncoding("utf8");
 		const buffer = new StdinBuffer({ timeout: 10 });
 		buffer.on("data", (sequence) => onInput(sequence));
@@ -132,7 +143,8 @@ export class DeviceTerminal implements Terminal {
 		this.buffer = undefined;
 		// Paused before raw mode goes: a key typed meanwhile is not read by this process.
 		input.pause();
-		input.setRawMode(this.wasRaw);
+		if (this.wasRaw !== undefined) input.setRawMode(this.wasRaw);
+		this.wasRaw = undefined;
 	}
 
 	write(data: string): void {

@@ -1,0 +1,134 @@
+/**
+ * What `session-tree browse` does before its screen library is loaded: the first model of the
+ * tree (the rows around the leaf for a large session, else the whole layout) and its frame,
+ * written to the terminal as pi-tui writes one. pi-tui's modules cost more to load than any other
+ * part of the browser (80 ms of a 2-core machine: its width rules make a Unicode emoji pattern
+ * and a grapheme segmenter as they load), so the first frame comes before them (issue 28): the
+ * screen (screen.ts, pi-tui) is loaded after it, starts with the same model and draws the same
+ * lines over it, then takes the keys, which the terminal held for it meanwhile.
+ *
+ * Nothing here imports pi-tui (a test holds the bundle to it: test/cli/bundle.test.ts).
+ */
+
+import type { TreeFilter } from "../../render/tree-layout.js";
+import { layoutWindow } from "../../render/tree-window.js";
+import { contextSize } from "../../render/usage.js";
+import type { Session } from "../../session.js";
+import { BrowseModel, type BrowseSource } from "./model.js";
+import { type ContextSize, paneHeights, renderScreen, type ScreenFacts } from "./view.js";
+
+/**
+ * Sessions with fewer entries are laid out whole before the first frame; from this size on, the
+ * rows around the leaf are made first when they can be made alone (render/tree-window.ts), and
+ * the whole layout follows the first frame: for 100,000 entries it takes about a second
+ * (render/tree-window.ts); below, the whole layout takes a few milliseconds.
+ */
+export const WINDOW_FIRST_ENTRIES = 5_000;
+
+/** Begins and ends a synchronized update (the terminal shows the frame whole), as pi-tui's frames. */
+const SYNC_BEGIN = "\u001b[?2026h";
+const SYNC_END = "\u001b[?2026l";
+/** The cursor hidden; to the top left corner. */
+const HIDE_CURSOR = "\u001b[?25l";
+const HOME = "\u001b[H";
+
+/** The session's tree as the model reads it (asked again after every write). */
+export function sourceOf(session: Session): BrowseSource {
+	const index = session.getTreeIndex();
+	return { roots: session.getTree(), leafId: session.getLeafId(), parentOf: (id) => index.getParentId(id) };
+}
+
+/** The size of the model's context at an entry. */
+export function contextAt(session: Session, id: string): ContextSize {
+	const { messages } = session.buildSessionContext(id);
+	return contextSize(messages);
+}
+
+/** What every frame says of the session (screen.ts adds the state of the screen). */
+export interface FrameSettings {
+	readonly title: string;
+	readonly color: boolean;
+	readonly readOnly?: string | undefined;
+}
+
+/** The facts of every frame of `session` (the header's title and count, the footer's read-only). */
+export function sessionFacts(session: Session, settings: FrameSettings): ScreenFacts {
+	return {
+		title: settings.title,
+		entryCount: session.entryCount,
+		color: settings.color,
+		...(settings.readOnly !== undefined ? { readOnly: settings.readOnly } : {}),
+	};
+}
+
+/** The model the browser starts with, and the tree it was made of (for the whole layout after it). */
+export interface FirstModel {
+	readonly model: BrowseModel;
+	readonly source: BrowseSource;
+}
+
+/**
+ * The rows around the leaf of a large session (a partial model: the whole layout comes after
+ * its frame), or undefined when the session is small or they cannot be made alone.
+ */
+export function windowModel(
+	session: Session,
+	source: BrowseSource,
+	filter: TreeFilter,
+	height: number,
+): BrowseModel | undefined {
+	const leafId = source.leafId;
+	if (leafId === null || session.entryCount < WINDOW_FIRST_ENTRIES) return undefined;
+	const window = layoutWindow(
+		source.roots,
+		{ leafId, filter, parentOf: source.parentOf, size: session.entryCount },
+		height,
+		height,
+	);
+	if (!window) return undefined;
+	const model = BrowseModel.around(source, filter, window);
+	model.center(height);
+	return model;
+}
+
+/**
+ * The first model of `session` (see {@link windowModel}, else the whole layout), its frame
+ * written on `write` before it is returned. A large session laid out whole shows a frame that
+ * says it is being read first.
+ */
+export function drawFirstFrame(
+	session: Session,
+	settings: FrameSettings & { readonly filter: TreeFilter },
+	size: { readonly columns: number; readonly rows: number },
+	write: (text: string) => void,
+): FirstModel {
+	const facts = sessionFacts(session, settings);
+	const height = paneHeights(size.rows).tree;
+	// One view of the tree for the rows around the leaf and the whole layout after them: no
+	// write comes between the two (keys wait for the whole layout), and each `getTree` of a
+	// 100,000-entry session makes its 100,000 views again (20–25 ms).
+	const source = sourceOf(session);
+	let model = windowModel(session, source, settings.filter, height);
+	if (model === undefined) {
+		if (session.entryCount >= WINDOW_FIRST_ENTRIES) {
+			write(frameText(renderScreen(undefined, { ...facts, loading: true }, size.columns, size.rows)));
+		}
+		// No body is parsed for the layout: pi's filters read the assistant messages' bytes
+		// (decideAssistantsShown); the search texts read the bodies in slices after the first frame.
+		model = new BrowseModel(source, settings.filter);
+		model.center(height);
+	}
+	// The context of the selection is computed once it rests, after the screen started.
+	write(frameText(renderScreen(model, { ...facts, context: "pending" }, size.columns, size.rows)));
+	return { model, source };
+}
+
+/**
+ * A frame as pi-tui's first one is written: the lines from the top left corner in one
+ * synchronized update, the cursor hidden; then back to the corner, where pi-tui's own first
+ * frame starts (it writes its lines from the cursor, the same lines over these). The lines are
+ * as wide as the screen by the view's measure (view.ts fits each).
+ */
+function frameText(lines: readonly string[]): string {
+	return `${HIDE_CURSOR}${SYNC_BEGIN}${HOME}${lines.join("\r\n")}${SYNC_END}${HOME}`;
+}
