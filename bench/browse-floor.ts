@@ -10,7 +10,8 @@
  * - `start`: a Node process that loads nothing and exits;
  * - `import`: the modules `browse` loads before it reads the file: the bundled CLI's chunk of
  *   the command (dist/bin/browse-*.js, scripts/bundle-cli.mjs) and what it imports (the CLI's
- *   and the runtime's chunks, the layout's, pi-tui), from the build given;
+ *   and the runtime's chunks, the layout's; pi-tui's screen modules, 80 ms of a start before the
+ *   twentieth round, only after the first frame: src/cli/browse/first-frame.ts), from the build given;
  * - `read`: the file read in 1 MiB pieces, nothing else;
  * - `ids`: read, cut into lines, and every line's `id` and `parentId` taken and kept (a map from
  *   id to line, and each line's parent), with nothing else of the line looked at: pi's lines hold

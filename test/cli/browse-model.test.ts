@@ -11,8 +11,8 @@ import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { after, describe, test } from "node:test";
 import fc from "fast-check";
-import { contextAt, sourceOf } from "../../src/cli/browse/first-frame.js";
 import { NoTerminalError, openTerminalDevice } from "../../src/cli/browse/device.js";
+import { contextAt, sourceOf } from "../../src/cli/browse/first-frame.js";
 import { guardTerminal } from "../../src/cli/browse/guard.js";
 import { keyAction } from "../../src/cli/browse/keys.js";
 import {

@@ -5,7 +5,9 @@
  * once were (a `session[^/]*` pattern took dist/mcp/sessions.js into the runtime), and
  * `session-tree ctx` started in 3× the time of `node -e 0` instead of 1.6×. And every module a
  * chunk loads by its URL (the workers of `tree` and `html`, the pages' clients) is beside it:
- * a worker that is not there is not an error, its command only runs on one thread.
+ * a worker that is not there is not an error, its command only runs on one thread. And
+ * `browse` draws its first frame before pi-tui's screen modules are loaded (80 ms of its start:
+ * src/cli/browse/first-frame.ts): no chunk it loads before that imports them.
  */
 
 import assert from "node:assert/strict";
@@ -61,4 +63,32 @@ test("every module a chunk loads by its URL beside it (the workers, the page's c
 	}
 	const present = new Set(readdirSync(bin));
 	for (const file of beside) assert.ok(present.has(file), `${file} is in ${bin}`);
+});
+
+test("browse's chunk, and what it imports, leave pi-tui's screen modules (tui.js, utils.js) to after the first frame", () => {
+	const bin = dirname(BIN);
+	const names = readdirSync(bin);
+	const browse = names.find((name) => /^browse-[\w-]+\.js$/.test(name));
+	assert.ok(browse, `a browse chunk in ${bin}`);
+	// Every chunk loaded with it (static imports, followed), and every package they import.
+	const loaded = new Set<string>([browse]);
+	const packages = new Set<string>();
+	for (const name of loaded) {
+		for (const specifier of staticImports(readFileSync(join(bin, name), "utf8"))) {
+			if (specifier.startsWith("./")) loaded.add(specifier.slice(2));
+			else if (!specifier.startsWith("node:")) packages.add(specifier);
+		}
+	}
+	const screen = [...packages].filter((specifier) => /^@mariozechner\/pi-tui\/dist\/(tui|utils)\.js$/.test(specifier));
+	assert.deepEqual(screen, [], `loaded with ${browse}: ${[...loaded].join(", ")}`);
+	// The screen itself is loaded later, by the browse chunk, and does import them.
+	const later = [...(readFileSync(join(bin, browse), "utf8").matchAll(/import\('\.\/([^']+\.js)'\)/g) ?? [])].map(
+		(match) => match[1] as string,
+	);
+	assert.ok(
+		later.some((name) =>
+			staticImports(readFileSync(join(bin, name), "utf8")).includes("@mariozechner/pi-tui/dist/tui.js"),
+		),
+		`a chunk ${browse} loads later imports pi-tui's tui.js: ${later.join(", ")}`,
+	);
 });

@@ -8,26 +8,10 @@
  * and the cursor restored, however the browser ends (guard.ts), before or after pi-tui started.
  */
 
-import type { TreeFilter } from "../../render/tree-layout.js";
 import type { Session } from "../../session.js";
-import { DeviceTerminal, type TerminalDevice } from "./device.js";
-import { drawFirstFrame } from "./first-frame.js";
+import { DeviceTerminal } from "./device.js";
+import { type BrowseOptions, type BrowseOutcome, drawFirstFrame } from "./first-frame.js";
 import { guardTerminal } from "./guard.js";
-
-/** How to browse. */
-export interface BrowseOptions {
-	readonly filter: TreeFilter;
-	readonly color: boolean;
-	/** The session's name or location, for the header. */
-	readonly title: string;
-	/** Why the session cannot be written (Enter and `l` are off then). */
-	readonly readOnly?: string;
-	/** The terminal to draw on (device.ts): stdin and stdout, or `/dev/tty`. */
-	readonly device: TerminalDevice;
-}
-
-/** How the browser ended: left without a change, or an entry chosen with Enter. */
-export type BrowseOutcome = { readonly kind: "quit" } | { readonly kind: "choose"; readonly id: string };
 
 /** Switches to the alternate screen (the shell's screen is kept) and clears it. */
 const ENTER_SCREEN = "\u001b[?1049h\u001b[H\u001b[2J";

@@ -14,14 +14,14 @@ import type { TreeFilter } from "../../render/tree-layout.js";
 import { layoutWindow } from "../../render/tree-window.js";
 import { contextSize } from "../../render/usage.js";
 import type { Session } from "../../session.js";
+import type { TerminalDevice } from "./device.js";
 import { BrowseModel, type BrowseSource } from "./model.js";
 import { type ContextSize, paneHeights, renderScreen, type ScreenFacts } from "./view.js";
 
 /**
- * Sessions with fewer entries are laid out whole before the first frame; from this size on, the
- * rows around the leaf are made first when they can be made alone (render/tree-window.ts), and
- * the whole layout follows the first frame: for 100,000 entries it takes about a second
- * (render/tree-window.ts); below, the whole layout takes a few milliseconds.
+ * From this many entries the first frame shows the rows around the leaf, made alone when they
+ * can be (render/tree-window.ts), and the whole layout follows it (about a second for 100,000
+ * entries); a smaller session is laid out whole before its first frame (a few milliseconds).
  */
 export const WINDOW_FIRST_ENTRIES = 5_000;
 
@@ -43,6 +43,21 @@ export function contextAt(session: Session, id: string): ContextSize {
 	const { messages } = session.buildSessionContext(id);
 	return contextSize(messages);
 }
+
+/** How to browse. */
+export interface BrowseOptions {
+	readonly filter: TreeFilter;
+	readonly color: boolean;
+	/** The session's name or location, for the header. */
+	readonly title: string;
+	/** Why the session cannot be written (Enter and `l` are off then). */
+	readonly readOnly?: string;
+	/** The terminal to draw on (device.ts): stdin and stdout, or `/dev/tty`. */
+	readonly device: TerminalDevice;
+}
+
+/** How the browser ended: left without a change, or an entry chosen with Enter. */
+export type BrowseOutcome = { readonly kind: "quit" } | { readonly kind: "choose"; readonly id: string };
 
 /** What every frame says of the session (screen.ts adds the state of the screen). */
 export interface FrameSettings {

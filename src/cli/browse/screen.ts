@@ -13,9 +13,15 @@ import { type Component, TUI } from "@mariozechner/pi-tui/dist/tui.js";
 import { truncateToWidth, visibleWidth } from "@mariozechner/pi-tui/dist/utils.js";
 import { sanitize } from "../../render/preview.js";
 import type { Session } from "../../session.js";
-import type { BrowseOptions, BrowseOutcome } from "./app.js";
 import type { DeviceTerminal } from "./device.js";
-import { contextAt, type FirstModel, sessionFacts, sourceOf } from "./first-frame.js";
+import {
+	type BrowseOptions,
+	type BrowseOutcome,
+	contextAt,
+	type FirstModel,
+	sessionFacts,
+	sourceOf,
+} from "./first-frame.js";
 import { type BrowseAction, keyAction } from "./keys.js";
 import { BrowseModel, type BrowseSource, SearchTexts } from "./model.js";
 import { type ContextSize, paneHeights, renderScreen, type ScreenFacts } from "./view.js";
@@ -97,7 +103,7 @@ class BrowseScreen implements Component {
 		this.textsTimer = setTimeout(() => this.fillSearchTexts(model.searchTexts), SEARCH_TEXTS_DELAY_MS);
 	}
 
-/** Makes the search texts a slice at a time, keys and frames going between the slices. */
+	/** Makes the search texts a slice at a time, keys and frames going between the slices. */
 	private fillSearchTexts(texts: SearchTexts | undefined): void {
 		this.textsTimer = undefined;
 		this.textsSlice = undefined;
