@@ -9,7 +9,7 @@
 import type { SessionRecord, UnknownEntry } from "../core/types.js";
 import { isObject } from "../core/validate.js";
 import { BIDI_CONTROL_CLASS, sanitize } from "./sanitize.js";
-import { segmentGraphemes, truncateToWidth } from "./text-width.js";
+import { JOINS, segmentGraphemes, truncateToWidth } from "./text-width.js";
 
 // What makes text safe for a terminal, in a module of its own (the CLI's error output needs it
 // without the rest of this one, see scripts/bundle-cli.mjs); here for the renderers.
@@ -23,19 +23,6 @@ export { displayWidth, truncateToWidth } from "./text-width.js";
 export const DEFAULT_PREVIEW_LENGTH = 60;
 
 const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
-
-/**
- * The characters that make a grapheme cluster of more than one code unit (Unicode's grapheme
- * break rules, UAX #29): surrogates (astral characters, emoji modifiers, regional indicators),
- * combining and spacing marks and the other extenders (ZWNJ, ZWJ, halfwidth sound marks), Hangul
- * jamo, the prepended characters, and the two spacing marks that are letters (Thai and Lao AM).
- * Text without any of them, once sanitized and flattened, has one cluster per code unit: it is
- * cut without the segmenter, which costs about half a microsecond a cluster (most of `tree`'s
- * time on a 100,000-entry session, issue 28).
- */
-const JOINS =
-	// biome-ignore lint/suspicious/noMisleadingCharacterClass: single characters are what is asked (ZWJ alone is one)
-	/[\p{M}\u200c\u200d\uff9e\uff9f\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff\ud800-\udfff\u{10000}-\u{10ffff}\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u0d4e\u0e33\u0eb3]/u;
 
 /**
  * One line of at most `max` user-perceived characters (grapheme clusters): whitespace runs
