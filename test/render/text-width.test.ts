@@ -66,7 +66,7 @@ const ESCAPES = PIECES.filter((piece) => piece.startsWith("\u001b"));
  */
 function referenceWidth(text: string): number {
 	let runs = [text];
-	for (const escape of ESCAPES) runs = runs.flatMap((run) => run.split(escape));
+	for (const sequence of ESCAPES) runs = runs.flatMap((run) => run.split(sequence));
 	let width = 0;
 	for (const run of runs) for (const { segment } of segmentGraphemes(run)) width += graphemeWidth(segment);
 	return width;
