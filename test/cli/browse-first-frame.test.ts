@@ -6,9 +6,10 @@
  * home), split at `\r\n`, with escape sequences taken out: the text a person sees.
  *
  * Checked: the first frame already shows the tree (the rows around the leaf for a session of
- * 5,000 entries or more, the whole layout for a small one), and pi-tui's first frame after it
- * shows the same lines (no flash of another screen); the whole layout comes after, and q ends
- * the browse with status 0. The expectations are the screen's own: the header's count and the
+ * 5,000 entries or more, the whole layout for a small one, and for a large one whose leaf is too
+ * near the top for the rows around it, after a frame that says the session is being read), and
+ * pi-tui's first frame after it shows the same lines (no flash of another screen); the whole
+ * layout comes after, and q ends the browse with status 0. The expectations are the screen's own: the header's count and the
  * leaf's marker, and the two frames compared with each other.
  *
  * Without `script` the tests are skipped with a visible reason, except in CI (CI set), where its
@@ -23,7 +24,7 @@ import { after, describe, test } from "node:test";
 import { stripAnsi } from "../../src/render/text-width.js";
 import { shellQuote } from "../support/tmux.js";
 import { writeBigSession } from "./big-session.js";
-import { BIN, fixture, removeTempDirs, tempDir } from "./helpers.js";
+import { BIN, cli, fixture, removeTempDirs, tempDir } from "./helpers.js";
 
 const haveScript = spawnSync("script", ["--version"]).status === 0;
 const skip: string | false =
@@ -125,6 +126,28 @@ describe("browse's first frame, before pi-tui (a pseudo-terminal)", { skip }, ()
 			first.join("\n"),
 		);
 		assert.equal(first.length, 30);
+		assert.deepEqual(second, first);
+		assert.equal(await run.quit(), 0);
+	});
+
+	test("a large session whose leaf is near the top (no rows around it alone): a frame that reads, then the whole layout, and pi-tui's first frame the same", async () => {
+		const file = join(tempDir(), "top.jsonl");
+		writeBigSession(file, 2_000, 5);
+		// The leaf moved to the second entry (a leaf record written by the CLI): too near the top
+		// for the rows around it to be made alone (render/tree-window.ts), so the tree is laid out whole.
+		const moved = await cli(["branch", file, "e0000002"]);
+		assert.equal(moved.code, 0, moved.stderr);
+		const run = new Browse(file, 100, 30);
+		runs.push(run);
+		await run.until("three frames", () => run.frames().length >= 3);
+		const [reading, first, second] = run.frames();
+		assert.ok(reading && first && second);
+		assert.match(reading.join("\n"), /^ {2}reading 7,\d{3} entries…$/m);
+		assert.match(first[0] ?? "", /^session-tree browse · .* 7,\d{3} entries · \d+\/[\d,]+$/, first.join("\n"));
+		assert.ok(
+			first.some((line) => line.endsWith("← leaf")),
+			first.join("\n"),
+		);
 		assert.deepEqual(second, first);
 		assert.equal(await run.quit(), 0);
 	});
