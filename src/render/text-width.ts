@@ -117,6 +117,11 @@ export const JOINS =
 	// biome-ignore lint/suspicious/noMisleadingCharacterClass: single characters are what is asked (ZWJ alone is one)
 	/[\p{M}\u200c\u200d\uff9e\uff9f\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff\ud800-\udfff\u{10000}-\u{10ffff}\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u0d4e\u0e33\u0eb3]/u;
 
+/** The grapheme clusters of text, as strings. */
+function* clusters(text: string): Generator<string> {
+	for (const { segment } of segmentGraphemes(text)) yield segment;
+}
+
 /** How far text fits in a number of columns: see {@link measure}. */
 interface Measure {
 	/** Columns of the part that fits (of all the text when `end` is its length). */
@@ -151,21 +156,10 @@ function measure(text: string, limit: number): Measure {
 		// Segmenting only up to the next escape keeps the walk linear and escapes out of clusters.
 		const next = text.indexOf("\u001b", i + 1);
 		const chunk = i === 0 && next === -1 ? text : text.slice(i, next === -1 ? text.length : next);
-		// Without a character that joins (see JOINS) each code unit is a cluster of its own: no
-		// segmenter, whose first use alone loads about 18 ms of data (before browse's first frame).
-		const clusters = JOINS.test(chunk) ? segmentGraphemes(chunk) : undefined;
-		const count = clusters === undefined ? chunk.length : 0;
-		const iterator = clusters?.[Symbol.iterator]();
-		for (let k = 0; ; k++) {
-			let segment: string;
-			if (iterator === undefined) {
-				if (k === count) break;
-				segment = chunk[k] as string;
-			} else {
-				const step = iterator.next();
-				if (step.done) break;
-				segment = step.value.segment;
-			}
+		// Without a character that joins (see JOINS) each character is a cluster of its own (and one
+		// code unit: JOINS holds the astral ones): no segmenter, whose first use alone loads about
+		// 18 ms of data (before browse's first frame).
+		for (const segment of JOINS.test(chunk) ? clusters(chunk) : chunk) {
 			const w = graphemeWidth(segment);
 			if (headEnd === -1 && width + w > limit - 1) {
 				headEnd = i;
