@@ -23,7 +23,7 @@ import { type ContextSize, paneHeights, renderScreen, type ScreenFacts } from ".
  * can be (render/tree-window.ts), and the whole layout follows it (about a second for 100,000
  * entries); a smaller session is laid out whole before its first frame (a few milliseconds).
  */
-export const WINDOW_FIRST_ENTRIES = 5_000;
+const WINDOW_FIRST_ENTRIES = 5_000;
 
 /** Begins and ends a synchronized update (the terminal shows the frame whole), as pi-tui's frames. */
 const SYNC_BEGIN = "\u001b[?2026h";
@@ -44,26 +44,23 @@ export function contextAt(session: Session, id: string): ContextSize {
 	return contextSize(messages);
 }
 
-/** How to browse. */
-export interface BrowseOptions {
-	readonly filter: TreeFilter;
-	readonly color: boolean;
-	/** The session's name or location, for the header. */
-	readonly title: string;
-	/** Why the session cannot be written (Enter and `l` are off then). */
-	readonly readOnly?: string;
-	/** The terminal to draw on (device.ts): stdin and stdout, or `/dev/tty`. */
-	readonly device: TerminalDevice;
-}
-
 /** How the browser ended: left without a change, or an entry chosen with Enter. */
 export type BrowseOutcome = { readonly kind: "quit" } | { readonly kind: "choose"; readonly id: string };
 
 /** What every frame says of the session (screen.ts adds the state of the screen). */
 export interface FrameSettings {
-	readonly title: string;
 	readonly color: boolean;
+	/** The session's name or location, for the header. */
+	readonly title: string;
+	/** Why the session cannot be written (Enter and `l` are off then). */
 	readonly readOnly?: string | undefined;
+}
+
+/** How to browse. */
+export interface BrowseOptions extends FrameSettings {
+	readonly filter: TreeFilter;
+	/** The terminal to draw on (device.ts): stdin and stdout, or `/dev/tty`. */
+	readonly device: TerminalDevice;
 }
 
 /** The facts of every frame of `session` (the header's title and count, the footer's read-only). */
@@ -86,7 +83,7 @@ export interface FirstModel {
  * The rows around the leaf of a large session (a partial model: the whole layout comes after
  * its frame), or undefined when the session is small or they cannot be made alone.
  */
-export function windowModel(
+function windowModel(
 	session: Session,
 	source: BrowseSource,
 	filter: TreeFilter,
@@ -102,6 +99,15 @@ export function windowModel(
 	);
 	if (!window) return undefined;
 	const model = BrowseModel.around(source, filter, window);
+	model.center(height);
+	return model;
+}
+
+/** The whole layout of `source`, the leaf's row in the middle of a tree pane of `height` rows. */
+export function wholeModel(source: BrowseSource, filter: TreeFilter, height: number): BrowseModel {
+	// No body is parsed for the layout: pi's filters read the assistant messages' bytes
+	// (decideAssistantsShown); the search texts read the bodies in slices after the first frame.
+	const model = new BrowseModel(source, filter);
 	model.center(height);
 	return model;
 }
@@ -128,10 +134,7 @@ export function drawFirstFrame(
 		if (session.entryCount >= WINDOW_FIRST_ENTRIES) {
 			write(frameText(renderScreen(undefined, { ...facts, loading: true }, size.columns, size.rows)));
 		}
-		// No body is parsed for the layout: pi's filters read the assistant messages' bytes
-		// (decideAssistantsShown); the search texts read the bodies in slices after the first frame.
-		model = new BrowseModel(source, settings.filter);
-		model.center(height);
+		model = wholeModel(source, settings.filter, height);
 	}
 	// The context of the selection is computed once it rests, after the screen started.
 	write(frameText(renderScreen(model, { ...facts, context: "pending" }, size.columns, size.rows)));

@@ -21,9 +21,10 @@ import {
 	type FirstModel,
 	sessionFacts,
 	sourceOf,
+	wholeModel,
 } from "./first-frame.js";
 import { type BrowseAction, keyAction } from "./keys.js";
-import { BrowseModel, type BrowseSource, SearchTexts } from "./model.js";
+import { type BrowseModel, type BrowseSource, SearchTexts } from "./model.js";
 import { type ContextSize, paneHeights, renderScreen, type ScreenFacts } from "./view.js";
 
 /** Contexts kept for entries visited (recomputed when evicted). */
@@ -85,11 +86,10 @@ class BrowseScreen implements Component {
 
 	/** Lays the whole tree out into the model, then takes the keys pressed meanwhile. */
 	private loadWhole(source: BrowseSource): void {
-		// No body is parsed for the layout: pi's filters read the assistant messages' bytes
-		// (decideAssistantsShown); the search texts read the bodies in slices after the first frame.
-		const model = new BrowseModel(source, this.options.filter);
-		model.center(paneHeights(this.tui.terminal.rows, this.treeShift).tree);
-		this.adopt(model, source);
+		this.adopt(
+			wholeModel(source, this.options.filter, paneHeights(this.tui.terminal.rows, this.treeShift).tree),
+			source,
+		);
 		this.tui.requestRender();
 		const keys = this.pendingKeys.splice(0);
 		for (const data of keys) this.handleInput(data);
