@@ -2,9 +2,9 @@
  * The parts of `browse`'s first frame, in one fresh process (issue 28): what bench/browse.ts
  * prints under its table, so that the first frame's figure says where it goes. Loads a build's
  * modules (`DIST`: its `dist` directory) and times, in order, the import of the session and
- * layout modules, `Session.open` of the file as browse opens it, `getTree`, the rows around the
- * leaf that browse draws first (`layoutWindow`, when the build has it: what it decides is not
- * decided again), pi's filter decided from the bytes of every message (`decideAssistantsShown`,
+ * layout modules, `Session.open` of the file as browse opens it, the rows around the leaf that
+ * browse draws first (`layoutWindow`, when the build has it: what it decides is not decided
+ * again; before `getTree` from the twenty-first round on, after it before), `getTree`, pi's filter decided from the bytes of every message (`decideAssistantsShown`,
  * when the build has it), and the layout under the default filter. Prints one line of JSON:
  * milliseconds by part.
  *
@@ -18,12 +18,12 @@ type Layout = (roots: unknown, options: { leafId: string | null; filter: string 
 interface Opened {
 	getTree(): unknown;
 	getLeafId(): string | null;
-	getTreeIndex(): { getParentId(id: string): string | null | undefined };
+	getTreeIndex(): { getParentId(id: string): string | null | undefined; getTree(rootId?: string): unknown };
 	readonly entryCount: number;
 }
 type Window = (
-	roots: unknown,
-	options: { leafId: string; filter: string; parentOf(id: string): string | null | undefined; size: number },
+	tree: unknown,
+	options: { leafId: string; filter: string; parentOf?(id: string): string | null | undefined; size?: number },
 	above: number,
 	below: number,
 ) => unknown;
@@ -46,16 +46,23 @@ const layoutModule = (await import(at("render/tree-layout.js"))) as {
 lap("import");
 const session = await Session.open(file);
 lap("open");
-const roots = session.getTree();
-lap("getTree");
 const windowModule = (await import(at("render/tree-window.js")).catch(() => undefined)) as
 	| { layoutWindow: Window }
 	| undefined;
 const leafId = session.getLeafId();
-if (windowModule && leafId !== null) {
-	last = performance.now();
-	const index = session.getTreeIndex();
-	// browse's tree pane in a 120×40 terminal: 23 rows above and below.
+const index = session.getTreeIndex();
+// Builds from the twenty-first round on lay the window out from the tree's nodes, before any view
+// of the whole tree is made (as browse does); earlier ones from `getTree`'s views (which then
+// took no argument: `getTree(rootId)` came with the change).
+const fromNodes = index.getTree.length > 0;
+// browse's tree pane in a 120×40 terminal: 23 rows above and below.
+if (windowModule && leafId !== null && fromNodes) {
+	windowModule.layoutWindow(index, { leafId, filter: "default" }, 23, 23);
+	lap("window");
+}
+const roots = session.getTree();
+lap("getTree");
+if (windowModule && leafId !== null && !fromNodes) {
 	windowModule.layoutWindow(
 		roots,
 		{ leafId, filter: "default", parentOf: (id) => index.getParentId(id), size: session.entryCount },

@@ -108,8 +108,8 @@ export interface ReadonlySessionTree {
 	walkEntries(start?: number): Iterable<SessionEntry>;
 	/** Ids of all entries that have no children, sorted by code unit (see {@link SessionTree.listBranches}). */
 	listBranches(options?: ListBranchesOptions): string[];
-	/** The tree as nested nodes (see {@link SessionTree.getTree}). */
-	getTree(): SessionTreeNode[];
+	/** The tree as nested nodes, or the subtree of one entry (see {@link SessionTree.getTree}). */
+	getTree(rootId?: string): SessionTreeNode[];
 	/** The tree in display order as flat rows (see {@link SessionTree.flatten}). */
 	flatten(rootId?: string): FlatTreeRow[];
 }
@@ -188,6 +188,14 @@ export class SessionTree implements ReadonlySessionTree {
 	 */
 	nodesInOrder(): readonly TreeNode[] {
 		return this.ordered;
+	}
+
+	/**
+	 * The roots' nodes in file order (the tree's own array: do not change it).
+	 * @internal
+	 */
+	getRootNodes(): readonly TreeNode[] {
+		return this.rootNodes;
 	}
 
 	/** All entries in file order. */
@@ -503,8 +511,14 @@ export class SessionTree implements ReadonlySessionTree {
 	 * the instant of `timestamp`, as pi's), labels attached. Built without recursion. Each
 	 * node's `entry` is parsed when it is first read (a getter), so walking the shape of a
 	 * large tree parses nothing.
+	 *
+	 * With `rootId`, the subtree of that entry only, as one node (its nodes as the whole tree's
+	 * would be, an entry put away by an archive record marked `archived` as there): a view of
+	 * part of a large tree makes the nodes it shows, not every node. Throws ENTRY_NOT_FOUND for
+	 * an unknown id.
 	 */
-	getTree(): SessionTreeNode[] {
+	getTree(rootId?: string): SessionTreeNode[] {
+		if (rootId !== undefined) return [this.subtreeView(this.requireNode(rootId))];
 		// No map, no recursion. Children usually come after their parent in file order: then
 		// one pass from the end makes every node with its children's nodes at hand, each list
 		// made at its size (an empty array grown by a push reserves 17 slots). Otherwise two
@@ -544,6 +558,35 @@ export class SessionTree implements ReadonlySessionTree {
 			if (view) roots.push(view);
 		}
 		return roots;
+	}
+
+	/**
+	 * The output node of `root` with its subtree's (see {@link getTree}): the subtree's nodes in
+	 * pre-order, then their output nodes from the last up, so that each node's children's are
+	 * made before it. Labels and marks as {@link getTree} attaches them, looked up by node.
+	 */
+	private subtreeView(root: TreeNode): SessionTreeNode {
+		const nodes: TreeNode[] = [];
+		const stack = [root];
+		for (let node = stack.pop(); node; node = stack.pop()) {
+			nodes.push(node);
+			for (let child = node.firstChild; child; child = child.nextSibling) stack.push(child);
+		}
+		const views = new Map<TreeNode, TreeViewNode>();
+		for (let i = nodes.length - 1; i >= 0; i--) {
+			const node = nodes[i] as TreeNode;
+			const children: SessionTreeNode[] = [];
+			if (node.firstChild) for (const child of sortedChildren(node)) children.push(views.get(child) as TreeViewNode);
+			const view = new TreeViewNode(node, children);
+			const label = this.labels.get(node.id);
+			if (label) {
+				view.label = label.label;
+				view.labelTimestamp = label.timestamp;
+			}
+			if (this.archived.has(node.id)) view.archived = true;
+			views.set(node, view);
+		}
+		return views.get(root) as TreeViewNode;
 	}
 
 	/** The output node of entry `id` in `out` (made by {@link getTree}), if the entry is in the tree. */
@@ -626,6 +669,16 @@ export function lazyEntryProperty<T extends object>(
 		enumerable: true,
 		configurable: true,
 	};
+}
+
+/**
+ * The tree a read-only view reads (the tree itself for a tree), else undefined: for the views
+ * that walk its nodes instead of making every node's view (render/tree-window.ts). The view
+ * hands out no node (a node's links are the tree's own): this is the one way to them.
+ * @internal
+ */
+export function treeBehind(tree: ReadonlySessionTree): SessionTree | undefined {
+	return tree instanceof SessionTree ? tree : ReadonlyTreeView.treeOf(tree);
 }
 
 /**
@@ -714,8 +767,13 @@ class ReadonlyTreeView implements ReadonlySessionTree {
 		return this.#tree.listBranches(options);
 	}
 
-	getTree(): SessionTreeNode[] {
-		return this.#tree.getTree();
+	getTree(rootId?: string): SessionTreeNode[] {
+		return this.#tree.getTree(rootId);
+	}
+
+	/** The tree behind `view`, if it is one of these (see {@link treeBehind}). */
+	static treeOf(view: object): SessionTree | undefined {
+		return #tree in view ? view.#tree : undefined;
 	}
 
 	flatten(rootId?: string): FlatTreeRow[] {
@@ -889,8 +947,12 @@ function childViews(parent: TreeNode, out: readonly (SessionTreeNode | undefined
 	return views;
 }
 
-/** Children oldest first; `Array.prototype.sort` is stable, so equal instants keep file order. */
-function sortedChildren(parent: TreeNode): TreeNode[] {
+/**
+ * The children of a node in display order: oldest first; `Array.prototype.sort` is stable, so
+ * equal instants keep file order.
+ * @internal
+ */
+export function sortedChildren(parent: TreeNode): TreeNode[] {
 	const children = parent.childNodes();
 	if (children.length < 2) return children;
 	// Children are usually written in the order of their instants: then the sort would keep them

@@ -144,13 +144,20 @@ function shownByKind(type: string, role: string | undefined, filter: TreeFilter,
  * has the role its envelope says), in one pass over the store: what a view asks before it lays
  * out many nodes under a filter, so that the filter parses no message and the bodies of the
  * rows it hides are never parsed. Each node is asked once; a parsed body is its own answer.
- * Iterative.
+ * Iterative. With `limit`, nothing is decided when the tree holds more nodes than that (the
+ * rows around a leaf give up on such a tree: render/tree-window.ts).
  */
-export function decideAssistantsShown(roots: readonly SessionTreeNode[], from?: string): void {
+export function decideAssistantsShown(
+	roots: readonly SessionTreeNode[],
+	from?: string,
+	limit = Number.POSITIVE_INFINITY,
+): void {
 	const nodes: TreeNode[] = [];
 	const stack = [...roots];
 	let collecting = from === undefined;
+	let count = 0;
 	for (let view = stack.pop(); view; view = stack.pop()) {
+		if (++count > limit) return;
 		const behind = viewNodeOf(view);
 		if (!collecting) {
 			if ((behind ? behind.id : view.entry.id) !== from) {

@@ -8,8 +8,11 @@
  * leaf for some rows, the forks of the path (which of them hold a shown entry off the path, and
  * on which side), and the subtrees near the leaf. So:
  *
- * 1. The path from the root to the leaf is read through the parents (the index's, checked
- *    against the parents the entries declare: any difference and no window is made).
+ * 1. The path from the root to the leaf is read through the tree's nodes' parent links (checked
+ *    against the parents the entries declare: any difference and no window is made). The steps
+ *    walk the tree's nodes themselves: a view (what the filters read) is made for each node they
+ *    decide, and the views of the subtrees step 4 lays out; `getTree`'s 100,000 views of a large
+ *    session are made after the first frame, for the whole layout.
  * 2. `top`: the shown entry `above` shown entries above the row of the leaf (the leaf, or its
  *    nearest shown ancestor). The rows from `top` down to the leaf are at least `above`.
  * 3. The indentation of `top` is what every fork above it makes of it. A fork in the shown tree
@@ -25,10 +28,25 @@
  * test holds the window to the whole layout's rows around the leaf (test/render/tree-window).
  */
 
+import {
+	childlessViewNode,
+	type ReadonlySessionTree,
+	type SessionTree,
+	sortedChildren,
+	treeBehind,
+} from "../core/tree.js";
 import { TreeNode } from "../core/tree-node.js";
-import { viewId, viewNodeOf, viewParentId } from "../core/tree-view.js";
+import { viewId, viewNodeOf } from "../core/tree-view.js";
 import type { SessionTreeNode } from "../core/types.js";
-import { buildView, isPutAway, rowRules, showsArchived, type TreeFilter, treeFilterShows } from "./tree-layout.js";
+import {
+	buildView,
+	decideAssistantsShown,
+	isPutAway,
+	rowRules,
+	showsArchived,
+	type TreeFilter,
+	treeFilterShows,
+} from "./tree-layout.js";
 import {
 	type ForkPrefixes,
 	forkPrefixes,
@@ -44,10 +62,6 @@ export interface TreeWindowOptions {
 	readonly leafId: string;
 	readonly filter?: TreeFilter | undefined;
 	readonly archived?: "hide" | "show" | undefined;
-	/** Each entry's parent in the tree (null for a root, undefined for an id not in it). */
-	parentOf(id: string): string | null | undefined;
-	/** The number of entries in the tree, if known (bounds the walk up the parents). */
-	readonly size?: number | undefined;
 }
 
 /** Rows of `layoutTree` around the leaf's row. */
@@ -84,18 +98,18 @@ interface PathFork {
 }
 
 /**
- * The rows of `layoutTree(roots, { leafId, filter, archived })` from `above` rows before the
- * leaf's row to `below` rows after it (fewer where the layout ends), or undefined when it is
- * not made that way (see the module's comment): lay out the whole tree then.
+ * The rows of `layoutTree(tree.getTree(), { leafId, filter, archived })` from `above` rows
+ * before the leaf's row to `below` rows after it (fewer where the layout ends), or undefined
+ * when it is not made that way (see the module's comment): lay out the whole tree then.
  */
 export function layoutWindow(
-	roots: readonly SessionTreeNode[],
+	tree: ReadonlySessionTree,
 	options: TreeWindowOptions,
 	above: number,
 	below: number,
 ): TreeWindow | undefined {
 	try {
-		return makeWindow(roots, options, Math.max(0, Math.floor(above)), Math.max(0, Math.floor(below)));
+		return makeWindow(tree, options, Math.max(0, Math.floor(above)), Math.max(0, Math.floor(below)));
 	} catch (error) {
 		if (error instanceof OverBudget) return undefined;
 		throw error;
@@ -103,46 +117,68 @@ export function layoutWindow(
 }
 
 function makeWindow(
-	roots: readonly SessionTreeNode[],
+	tree: ReadonlySessionTree,
 	options: TreeWindowOptions,
 	above: number,
 	below: number,
 ): TreeWindow | undefined {
 	const { leafId, filter } = options;
 	const hide = !showsArchived(filter, options.archived);
-	const ids = pathIds(leafId, options.parentOf, options.size);
-	if (ids === undefined) return undefined;
-	const path = pathNodes(roots, ids);
+	// The tree's nodes (their links): a view of a tree hands none out.
+	const behind = treeBehind(tree);
+	if (behind === undefined) return undefined;
+	const path = pathTo(behind, leafId);
 	if (path === undefined) return undefined;
+	const roots = behind.getRootNodes();
+	const archivedIds = tree.getArchived();
 
+	// A view of each node the steps decide (no children: what the filters and `isPutAway` read of
+	// it, its label and mark as `getTree` attaches them); the rows are the subtrees' own views.
+	const views = new Map<TreeNode, SessionTreeNode>();
+	const viewOf = (node: TreeNode): SessionTreeNode => {
+		let view = views.get(node);
+		if (view === undefined) {
+			view = childlessViewNode(node);
+			const label = tree.getLabel(node.id);
+			if (label !== undefined) view.label = label;
+			if (archivedIds.has(node.id)) view.archived = true;
+			views.set(node, view);
+		}
+		return view;
+	};
 	let decided = 0;
-	const shows = (node: SessionTreeNode): boolean => {
+	const showsView = (view: SessionTreeNode): boolean => {
 		if (filter === undefined) return true;
 		if (++decided > WINDOW_BUDGET) throw new OverBudget();
-		const behind = viewNodeOf(node);
+		const behind = viewNodeOf(view);
 		// From its bytes, as decideAssistantsShown does for the whole layout (no body kept).
 		if (behind instanceof TreeNode && behind.type === "message" && behind.role !== undefined && !behind.loaded) {
 			TreeNode.decideShown([behind]);
 		}
-		return treeFilterShows(node, filter, leafId);
+		return treeFilterShows(view, filter, leafId);
 	};
+	const shows = (node: TreeNode): boolean => filter === undefined || showsView(viewOf(node));
+	// Only an archived entry or a custom one can be put away: the others need no view for it.
+	const putAway = (node: TreeNode): boolean =>
+		(archivedIds.has(node.id) || node.type === "custom") && isPutAway(viewOf(node));
 	/** Whether the subtree of `node` holds a shown entry (put-away branches hold none). */
-	const holdsShown = (node: SessionTreeNode): boolean => {
+	const holdsShown = (node: TreeNode): boolean => {
 		const stack = [node];
 		for (let next = stack.pop(); next; next = stack.pop()) {
-			if (hide && isPutAway(next)) continue;
+			if (hide && putAway(next)) continue;
 			if (shows(next)) return true;
-			const { children } = next;
-			for (let k = children.length - 1; k >= 0; k--) stack.push(children[k] as SessionTreeNode);
+			for (let child = next.firstChild; child; child = child.nextSibling) stack.push(child);
 		}
 		return false;
 	};
+	/** The children of a path node in display order (of the roots, for -1). */
+	const childrenAt = (i: number): readonly TreeNode[] => (i < 0 ? roots : sortedChildren(path[i] as TreeNode));
 
 	// A put-away entry on the path hides the rest of it.
 	let end = path.length;
 	if (hide) {
 		for (let i = 0; i < path.length; i++) {
-			if (isPutAway(path[i] as SessionTreeNode)) {
+			if (putAway(path[i] as TreeNode)) {
 				end = i;
 				break;
 			}
@@ -160,7 +196,7 @@ function makeWindow(
 				owner = known;
 				break;
 			}
-			if (shows(path[at] as SessionTreeNode)) {
+			if (shows(path[at] as TreeNode)) {
 				owner = at;
 				break;
 			}
@@ -180,16 +216,16 @@ function makeWindow(
 		if (top < 0) return undefined;
 	}
 
-	// Step 3: the forks above `top`, root first.
+	// Step 3: the forks above `top`, root first. Most path nodes have one child: no list is made for them.
 	const forks = new Map<number, { nodes: number[]; after: boolean }>();
 	for (let i = -1; i < top; i++) {
-		const children = i < 0 ? roots : (path[i] as SessionTreeNode).children;
-		if (children.length < 2) continue;
-		const onPath = path[i + 1] as SessionTreeNode;
+		const parent = i < 0 ? undefined : (path[i] as TreeNode);
+		if (parent ? parent.firstChild === parent.lastChild : roots.length < 2) continue;
+		const onPath = path[i + 1] as TreeNode;
 		let before = false;
 		let after = false;
 		let passed = false;
-		for (const child of children) {
+		for (const child of childrenAt(i)) {
 			if (child === onPath) {
 				passed = true;
 				continue;
@@ -208,8 +244,9 @@ function makeWindow(
 		} else forks.set(owner, { nodes: [i], after });
 	}
 	// The rows start at `top` or below it: the path's ids from there down are all a row can have.
-	const active = new Set(ids.slice(top));
-	const rules = rowRules({}, viewId(path[leafAt] as SessionTreeNode), active);
+	const active = new Set<string>();
+	for (let i = top; i < path.length; i++) active.add((path[i] as TreeNode).id);
+	const rules = rowRules({}, (path[leafAt] as TreeNode).id, active);
 	let childPrefix = "";
 	let childTail = "";
 	let levels = 0;
@@ -228,8 +265,9 @@ function makeWindow(
 	}
 	if (forks.get(topParent) === undefined) linePrefix = childPrefix;
 
-	// Step 4: the subtree of `top`, then the forks' later children, until `below` rows follow the leaf.
-	const show = filter === undefined ? undefined : shows;
+	// Step 4: the subtree of `top`, then the forks' later children, until `below` rows follow the
+	// leaf: the views of those subtrees only, as the whole tree's would be.
+	const show = filter === undefined ? undefined : showsView;
 	const leafShownAt = rules.leafShownAt as string;
 	const rows: TreeLayoutRow[] = [];
 	let leafRow = -1;
@@ -241,7 +279,15 @@ function makeWindow(
 		}
 		return leafRow >= 0 && made.length - leafRow - 1 >= below;
 	};
-	const start = buildView([path[top] as SessionTreeNode], show, undefined, hide).roots[0];
+	/** The views of subtrees to lay out (as the whole tree's would be). */
+	const subtrees = (nodes: readonly TreeNode[]): SessionTreeNode[] => {
+		const views = nodes.flatMap((node) => tree.getTree(node.id));
+		// Their messages decided in one pass over the store (nearby lines read together), not one
+		// read each as the layout asks.
+		if (filter !== undefined) decideAssistantsShown(views, undefined, WINDOW_BUDGET - decided);
+		return views;
+	};
+	const start = buildView(subtrees([path[top] as TreeNode]), show, undefined, hide).roots[0];
 	if (start === undefined) return undefined;
 	const stack: Pending[] = [{ view: start, linePrefix, childPrefix, childTail, levels, depth: 0 }];
 	layRows(rules, stack, rows, enough);
@@ -249,15 +295,13 @@ function makeWindow(
 		const [, fork] = pathForks[f] as [number, PathFork];
 		if (fork.last) continue;
 		// Its children after the path's: the deepest path node's first (as the shown tree orders them).
-		const later: SessionTreeNode[] = [];
+		const later: TreeNode[] = [];
 		for (let n = fork.nodes.length - 1; n >= 0; n--) {
 			const i = fork.nodes[n] as number;
-			const children = i < 0 ? roots : (path[i] as SessionTreeNode).children;
-			const onPath = path[i + 1] as SessionTreeNode;
-			const from = children.indexOf(onPath) + 1;
-			for (let k = from; k < children.length; k++) later.push(children[k] as SessionTreeNode);
+			const children = childrenAt(i);
+			later.push(...children.slice(children.indexOf(path[i + 1] as TreeNode) + 1));
 		}
-		pushForkChildren(stack, buildView(later, show, undefined, hide).roots, fork.prefixes, fork.levels, 0);
+		pushForkChildren(stack, buildView(subtrees(later), show, undefined, hide).roots, fork.prefixes, fork.levels, 0);
 		layRows(rules, stack, rows, enough);
 	}
 	enough(rows);
@@ -272,47 +316,18 @@ function makeWindow(
 }
 
 /**
- * The ids from `leafId` up to its root, root first; undefined for an id not in the tree or
- * parents in a circle (more steps than `size`, the number of entries, when given; else a set
- * of the ids seen).
+ * The nodes from the root down to `leafId` through their resolved parents, or undefined for an
+ * id not in the tree or a node whose declared parent is not the one the path goes through (a
+ * tree whose parents were mended: `layoutTree`'s active path follows the declared ones).
  */
-function pathIds(
-	leafId: string,
-	parentOf: (id: string) => string | null | undefined,
-	size: number | undefined,
-): string[] | undefined {
-	const ids: string[] = [];
-	const seen = size === undefined ? new Set<string>() : undefined;
-	for (let id: string | null | undefined = leafId; id !== null; id = parentOf(id)) {
-		if (id === undefined || seen?.has(id) || ids.length > (size ?? Number.POSITIVE_INFINITY)) return undefined;
-		seen?.add(id);
-		ids.push(id);
+function pathTo(tree: SessionTree, leafId: string): TreeNode[] | undefined {
+	const path: TreeNode[] = [];
+	for (let node = tree.getNode(leafId); node; node = node.parent) {
+		// More steps than entries: parents in a circle (a load cuts them; never walked forever).
+		if (path.length >= tree.size) return undefined;
+		if (node.declaredParentId !== (node.parent ? node.parent.id : null)) return undefined;
+		path.push(node);
 	}
-	ids.reverse();
-	return ids;
-}
-
-/**
- * The nodes of the path `ids` (root first) in the tree below `roots`, or undefined when one is
- * not there or declares another parent than the one the path went through (a tree whose
- * parents were mended: `layoutTree`'s active path follows the declared ones).
- */
-function pathNodes(roots: readonly SessionTreeNode[], ids: readonly string[]): SessionTreeNode[] | undefined {
-	const nodes: SessionTreeNode[] = [];
-	let children = roots;
-	let parent: string | null = null;
-	for (const id of ids) {
-		let found: SessionTreeNode | undefined;
-		for (const child of children) {
-			if (viewId(child) === id) {
-				found = child;
-				break;
-			}
-		}
-		if (found === undefined || viewParentId(found) !== parent) return undefined;
-		nodes.push(found);
-		children = found.children;
-		parent = id;
-	}
-	return nodes;
+	if (path.length === 0) return undefined;
+	return path.reverse();
 }

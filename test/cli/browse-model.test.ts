@@ -492,11 +492,10 @@ describe("browse screen: the rows around the leaf first (large sessions)", () =>
 		for (const filter of TREE_FILTERS) {
 			for (const height of [12, 24, 40]) {
 				const session = await Session.open(file);
-				const index = session.getTreeIndex();
 				const tree = paneHeights(height).tree;
 				const window = layoutWindow(
-					session.getTree(),
-					{ leafId: session.getLeafId() as string, filter, parentOf: (id) => index.getParentId(id), size: entries },
+					session.getTreeIndex(),
+					{ leafId: session.getLeafId() as string, filter },
 					tree,
 					tree,
 				);

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import fc from "fast-check";
+import { archiveEntry } from "../../src/core/archive.js";
 import {
 	isSessionTreeError,
 	resolveIdPrefix,
@@ -100,6 +101,54 @@ describe("SessionTree", () => {
 				);
 			}),
 			{ numRuns: 400 },
+		);
+	});
+
+	test("getTree(id): the subtree of an entry, node for node as the whole tree's (order, labels, archived)", () => {
+		// Random trees with out-of-order instants, labels and archive records; the expectation is
+		// the whole tree's node of that id (found by a walk here), compared as plain data, and a
+		// deep chain for the iteration.
+		fc.assert(
+			fc.property(
+				fc.array(fc.tuple(fc.nat(), fc.nat({ max: 5 }), fc.nat({ max: 9 })), { minLength: 1, maxLength: 60 }),
+				fc.nat(),
+				(steps, pickRoot) => {
+					const tree = SessionTree.empty(header);
+					const ids: string[] = [];
+					steps.forEach(([parent, stamp, extra], i) => {
+						const id = hex(i);
+						const parentId = i === 0 || parent % 7 === 0 ? null : (ids[parent % ids.length] as string);
+						tree.insert(entry(id, parentId, `2026-01-01T00:00:0${stamp}.000Z`));
+						ids.push(id);
+						const at = { parentId: id, timestamp: "2026-01-02T00:00:00.000Z" };
+						if (extra === 1) tree.insert({ type: "label", id: `L${id}`, ...at, targetId: id, label: `l${i}` });
+						if (extra === 2) tree.insert(archiveEntry({ id: `A${id}`, ...at }, id, true));
+					});
+					const all = [...ids, ...ids.map((id) => `L${id}`), ...ids.map((id) => `A${id}`)].filter((id) => tree.has(id));
+					const rootId = all[pickRoot % all.length] as string;
+					const plain = (node: SessionTreeNode): unknown => ({ ...node, children: node.children.map(plain) });
+					let expected: SessionTreeNode | undefined;
+					const stack = [...tree.getTree()];
+					for (let node = stack.pop(); node; node = stack.pop()) {
+						if (node.entry.id === rootId) expected = node;
+						stack.push(...node.children);
+					}
+					const got = tree.asReadonly().getTree(rootId);
+					assert.equal(got.length, 1);
+					assert.deepEqual(plain(got[0] as SessionTreeNode), plain(expected as SessionTreeNode));
+				},
+			),
+			{ numRuns: 300 },
+		);
+		const chain = SessionTree.empty(header);
+		chain.insert(entry(hex(0), null));
+		for (let i = 1; i < 200_000; i++) chain.insert(entry(hex(i), hex(i - 1)));
+		let depth = 0;
+		for (let node: SessionTreeNode | undefined = chain.getTree(hex(1))[0]; node; node = node.children[0]) depth++;
+		assert.equal(depth, 199_999);
+		assert.throws(
+			() => chain.getTree("nothere0"),
+			(error: unknown) => isSessionTreeError(error, "ENTRY_NOT_FOUND"),
 		);
 	});
 

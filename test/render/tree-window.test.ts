@@ -10,6 +10,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { test } from "node:test";
+import { archiveEntry } from "../../src/core/archive.js";
+import { type ReadonlySessionTree, SessionTree } from "../../src/core/tree.js";
 import { TreeNode } from "../../src/core/tree-node.js";
 import { viewId, viewNodeOf } from "../../src/core/tree-view.js";
 import type { SessionTreeNode } from "../../src/core/types.js";
@@ -21,25 +23,42 @@ import { mulberry32 } from "../support/random.js";
 import { say, toolRound } from "./helpers.js";
 import { plainRow, randomCase } from "./random-trees.js";
 
-/** Each node's parent in the tree, as the session's index answers `parentOf`. */
-function parents(roots: readonly SessionTreeNode[]): Map<string, string | null> {
-	const out = new Map<string, string | null>();
-	const stack: Array<[SessionTreeNode, string | null]> = roots.map((node) => [node, null]);
-	for (let item = stack.pop(); item; item = stack.pop()) {
-		const [node, parent] = item;
-		const id = viewId(node);
-		out.set(id, parent);
-		for (const child of node.children) stack.push([child, id]);
+/**
+ * A session tree holding a random tree (random-trees.ts): its entries in the order they were
+ * made (so children keep their order), then, for each node marked so, a label entry and an
+ * archive record under it. The window reads the tree's nodes; the expectation is the whole
+ * layout of the same tree's `getTree()`.
+ */
+function realTree(roots: readonly SessionTreeNode[]): ReadonlySessionTree {
+	const nodes: SessionTreeNode[] = [];
+	const stack = [...roots];
+	for (let node = stack.pop(); node; node = stack.pop()) {
+		nodes.push(node);
+		stack.push(...node.children);
 	}
-	return out;
+	const number = (node: SessionTreeNode) => Number(node.entry.id.slice(1));
+	nodes.sort((a, b) => number(a) - number(b));
+	const tree = SessionTree.empty(HEADER);
+	for (const node of nodes) tree.insert(node.entry);
+	const timestamp = "2026-01-01T00:00:00.000Z";
+	for (const node of nodes) {
+		const id = node.entry.id;
+		if (node.label !== undefined) {
+			tree.insert({ type: "label", id: `L${id}`, parentId: id, timestamp, targetId: id, label: node.label });
+		}
+		if (node.archived) tree.insert(archiveEntry({ id: `A${id}`, parentId: id, timestamp }, id, true));
+	}
+	return tree.asReadonly();
 }
+
+const HEADER = { type: "session" as const, version: 3, id: "s", timestamp: "2026-01-01T00:00:00.000Z", cwd: "/" };
 
 /**
  * Checks the window of one case against the whole layout; true when a window was made. A window
  * may be refused (the leaf too near the top, a leaf no row shows); it is never wrong.
  */
 function check(
-	roots: readonly SessionTreeNode[],
+	tree: ReadonlySessionTree,
 	leafId: string,
 	filter: TreeFilter | undefined,
 	archived: "hide" | "show" | undefined,
@@ -47,9 +66,8 @@ function check(
 	below: number,
 	what: string,
 ): boolean {
-	const byId = parents(roots);
-	const window = layoutWindow(roots, { leafId, filter, archived, parentOf: (id) => byId.get(id) }, above, below);
-	const whole = layoutTree(roots, {
+	const window = layoutWindow(tree, { leafId, filter, archived }, above, below);
+	const whole = layoutTree(tree.getTree(), {
 		leafId,
 		...(filter !== undefined ? { filter } : {}),
 		...(archived !== undefined ? { archived } : {}),
@@ -86,6 +104,7 @@ test("the window is the whole layout's rows around the leaf (random trees, filte
 		// Trees from long chains to bushes, up to 200 entries.
 		const chain = [0.5, 0.75, 0.9][seed % 3] as number;
 		const { pick, roots, any, filters } = randomCase(seed, chain, 200);
+		const tree = realTree(roots);
 		for (let step = 0; step < 4; step++) {
 			const filter = filters[Math.floor(pick() * filters.length)];
 			const archived = pick() < 0.15 ? (pick() < 0.5 ? "show" : "hide") : undefined;
@@ -94,10 +113,10 @@ test("the window is the whole layout's rows around the leaf (random trees, filte
 			const leaf = any();
 			cases++;
 			const what = `seed ${seed}, step ${step}, leaf ${leaf}, ${filter}, ${archived}, ${above}/${below}`;
-			if (check(roots, leaf, filter, archived, above, below, what)) {
+			if (check(tree, leaf, filter, archived, above, below, what)) {
 				made++;
 				// Windows that reach past the subtree they start in (the forks' later children).
-				const whole = layoutTree(roots, { leafId: leaf, ...(filter ? { filter } : {}) });
+				const whole = layoutTree(tree.getTree(), { leafId: leaf, ...(filter ? { filter } : {}) });
 				const at = whole.rows.findIndex((row) => row.kind === "entry" && viewId(row.node) === whole.leafShownAt);
 				if (at + below < whole.rows.length && at >= above) later++;
 			}
@@ -125,15 +144,14 @@ test("a session read lazily from its file: the window decides few messages and i
 	await s.close();
 	for (const filter of [undefined, ...TREE_FILTERS]) {
 		const opened = await Session.open(file);
-		const roots = opened.getTree();
 		const index = opened.getTreeIndex();
 		const leafId = opened.getLeafId() as string;
-		const window = layoutWindow(roots, { leafId, filter, parentOf: (id) => index.getParentId(id) }, 20, 20);
+		const window = layoutWindow(index, { leafId, filter }, 20, 20);
 		assert.ok(window !== undefined || filter === "labeled-only", `${filter}: a window`);
 		// What it asked of the messages: their bytes scanned (an answer kept) or their bodies parsed.
 		let messages = 0;
 		let asked = 0;
-		const stack = [...roots];
+		const stack = [...opened.getTree()];
 		for (let view = stack.pop(); view; view = stack.pop()) {
 			stack.push(...view.children);
 			const node = viewNodeOf(view);

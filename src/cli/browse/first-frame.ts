@@ -10,6 +10,7 @@
  * Nothing here imports pi-tui (a test holds the bundle to it: test/cli/bundle.test.ts).
  */
 
+import type { SessionTreeNode } from "../../core/types.js";
 import type { TreeFilter } from "../../render/tree-layout.js";
 import { layoutWindow } from "../../render/tree-window.js";
 import { contextSize } from "../../render/usage.js";
@@ -32,10 +33,22 @@ const SYNC_END = "\u001b[?2026l";
 const HIDE_CURSOR = "\u001b[?25l";
 const HOME = "\u001b[H";
 
-/** The session's tree as the model reads it (asked again after every write). */
+/**
+ * The session's tree as the model reads it (asked again after every write). Its views are made
+ * when first read (`getTree`: 40 ms for 100,000 entries), so not before the first frame of a large
+ * session, whose rows around the leaf are made from the tree's nodes (render/tree-window.ts).
+ */
 export function sourceOf(session: Session): BrowseSource {
 	const index = session.getTreeIndex();
-	return { roots: session.getTree(), leafId: session.getLeafId(), parentOf: (id) => index.getParentId(id) };
+	let roots: readonly SessionTreeNode[] | undefined;
+	return {
+		get roots() {
+			roots ??= index.getTree();
+			return roots;
+		},
+		leafId: session.getLeafId(),
+		parentOf: (id) => index.getParentId(id),
+	};
 }
 
 /** The size of the model's context at an entry. */
@@ -91,12 +104,7 @@ function windowModel(
 ): BrowseModel | undefined {
 	const leafId = source.leafId;
 	if (leafId === null || session.entryCount < WINDOW_FIRST_ENTRIES) return undefined;
-	const window = layoutWindow(
-		source.roots,
-		{ leafId, filter, parentOf: source.parentOf, size: session.entryCount },
-		height,
-		height,
-	);
+	const window = layoutWindow(session.getTreeIndex(), { leafId, filter }, height, height);
 	if (!window) return undefined;
 	const model = BrowseModel.around(source, filter, window);
 	model.center(height);
@@ -125,7 +133,7 @@ export function drawFirstFrame(
 ): FirstModel {
 	const facts = sessionFacts(session, settings);
 	const height = paneHeights(size.rows).tree;
-	// One view of the tree for the rows around the leaf and the whole layout after them: no
+	// One view of the tree for the whole layout after the first frame (made when first read): no
 	// write comes between the two (keys wait for the whole layout), and each `getTree` of a
 	// 100,000-entry session makes its 100,000 views again (20–25 ms).
 	const source = sourceOf(session);
