@@ -161,15 +161,47 @@ function makeWindow(
 	// Only an archived entry or a custom one can be put away: the others need no view for it.
 	const putAway = (node: TreeNode): boolean =>
 		(archivedIds.has(node.id) || node.type === "custom") && isPutAway(viewOf(node));
-	/** Whether the subtree of `node` holds a shown entry (put-away branches hold none). */
-	const holdsShown = (node: TreeNode): boolean => {
-		const stack = [node];
-		for (let next = stack.pop(); next; next = stack.pop()) {
-			if (hide && putAway(next)) continue;
-			if (shows(next)) return true;
-			for (let child = next.firstChild; child; child = child.nextSibling) stack.push(child);
+	/**
+	 * What deciding a node costs: 0 nothing (the filters read its type, or it was decided), 1 a
+	 * scan of the line of a message of another role, 2 of an assistant's (the longest lines: their
+	 * thinking and tool calls) or a parse. Where any of several entries being shown is all a step
+	 * asks, the cheapest are decided first: most questions end at a free or a short one.
+	 */
+	const cost = (node: TreeNode): number => {
+		if (filter === undefined || node.type !== "message") return 0;
+		if (node.loaded || node.assistantShown !== undefined || node.roleChecked) return 0;
+		return node.role === undefined || node.role === "assistant" ? 2 : 1;
+	};
+	/** Whether any of `nodes` is shown, the cheapest decided first (see {@link cost}). */
+	const anyShown = (nodes: readonly TreeNode[], from: number, to: number, shown: (k: number) => boolean): boolean => {
+		for (let pass = 0; pass <= 2; pass++) {
+			for (let k = from; k < to; k++) if (cost(nodes[k] as TreeNode) === pass && shown(k)) return true;
 		}
 		return false;
+	};
+	/** Entries of a subtree {@link holdsShown} decides together, breadth first. */
+	const AHEAD = 8;
+	/**
+	 * Whether the subtree of `node` holds a shown entry (put-away branches hold none): its entries
+	 * breadth first, {@link AHEAD} at a time, each group's cheapest decided first.
+	 */
+	const holdsShown = (node: TreeNode): boolean => {
+		if (hide && putAway(node)) return false;
+		const queue = [node];
+		let expanded = 0;
+		let asked = 0;
+		for (;;) {
+			while (queue.length - asked < AHEAD && expanded < queue.length) {
+				for (let child = (queue[expanded++] as TreeNode).firstChild; child; child = child.nextSibling) {
+					if (!(hide && putAway(child))) queue.push(child);
+				}
+			}
+			// Every entry asked, and every one expanded (the expansion stops only then or AHEAD ahead).
+			if (asked === queue.length) return false;
+			const from = asked;
+			asked = queue.length;
+			if (anyShown(queue, from, asked, (k) => shows(queue[k] as TreeNode))) return true;
+		}
 	};
 	/** The children of a path node in display order (of the roots, for -1). */
 	const childrenAt = (i: number): readonly TreeNode[] => (i < 0 ? roots : sortedChildren(path[i] as TreeNode));
@@ -184,27 +216,22 @@ function makeWindow(
 			}
 		}
 	}
-	// The nearest shown path entry at or above each index (-1: none, the roots), found on demand.
-	const owners = new Map<number, number>();
+	/** Whether each path entry is shown, as decided (0: not yet, 1: shown, 2: hidden). */
+	const pathShown = new Uint8Array(path.length);
+	const shownAt = (i: number): boolean => {
+		const known = pathShown[i];
+		if (known !== 0) return known === 1;
+		const answer = shows(path[i] as TreeNode);
+		pathShown[i] = answer ? 1 : 2;
+		return answer;
+	};
+	/** Whether a path entry from `from` to `to` (inclusive) is shown, the cheapest decided first. */
+	const shownBetween = (from: number, to: number): boolean => anyShown(path, from, to + 1, (i) => shownAt(i));
+	/** The nearest shown path entry at or above `index` (-1: none, the roots). */
 	const ownerOf = (index: number): number => {
-		const walked: number[] = [];
 		let at = index;
-		let owner = -1;
-		for (; at >= 0; at--) {
-			const known = owners.get(at);
-			if (known !== undefined) {
-				owner = known;
-				break;
-			}
-			if (shows(path[at] as TreeNode)) {
-				owner = at;
-				break;
-			}
-			walked.push(at);
-		}
-		for (const i of walked) owners.set(i, owner);
-		owners.set(index, owner);
-		return owner;
+		while (at >= 0 && !shownAt(at)) at--;
+		return at;
 	};
 
 	const leafAt = ownerOf(end - 1);
@@ -216,8 +243,11 @@ function makeWindow(
 		if (top < 0) return undefined;
 	}
 
-	// Step 3: the forks above `top`, root first. Most path nodes have one child: no list is made for them.
-	const forks = new Map<number, { nodes: number[]; after: boolean }>();
+	// Step 3: the forks above `top` with a shown entry off the path, root first. Most path nodes
+	// have one child: no list is made for them. Forks with no shown path entry between them have
+	// the same shown entry above them (or none: the roots) and make one level of indentation.
+	const groups: Array<{ nodes: number[]; after: boolean }> = [];
+	let lastFork = -1;
 	for (let i = -1; i < top; i++) {
 		const parent = i < 0 ? undefined : (path[i] as TreeNode);
 		if (parent ? parent.firstChild === parent.lastChild : roots.length < 2) continue;
@@ -236,12 +266,13 @@ function makeWindow(
 			else before = true;
 		}
 		if (!before && !after) continue;
-		const owner = i < 0 ? -1 : ownerOf(i);
-		const fork = forks.get(owner);
-		if (fork) {
-			fork.nodes.push(i);
-			fork.after ||= after;
-		} else forks.set(owner, { nodes: [i], after });
+		const group = groups.at(-1);
+		// From the path entry after the last fork down to this one (from the first entry: the roots' group).
+		if (group && !shownBetween(lastFork + 1, i)) {
+			group.nodes.push(i);
+			group.after ||= after;
+		} else groups.push({ nodes: [i], after });
+		lastFork = i;
 	}
 	// The rows start at `top` or below it: the path's ids from there down are all a row can have.
 	const active = new Set<string>();
@@ -251,19 +282,19 @@ function makeWindow(
 	let childTail = "";
 	let levels = 0;
 	let linePrefix = "";
-	const pathForks: Array<[number, PathFork]> = [];
-	const topParent = ownerOf(top - 1);
-	for (const owner of [...forks.keys()].sort((a, b) => a - b)) {
-		const fork = forks.get(owner) as { nodes: number[]; after: boolean };
+	const pathForks: PathFork[] = [];
+	// The row of `top` is a child of the last group's fork when no shown path entry comes between them.
+	const topInLast = groups.length > 0 && !shownBetween(lastFork + 1, top - 1);
+	for (const [g, group] of groups.entries()) {
 		const prefixes = forkPrefixes(rules.clip, childPrefix, childTail, levels);
-		const last = !fork.after;
-		pathForks.push([owner, { prefixes, last, levels: levels + 1, nodes: fork.nodes }]);
+		const last = !group.after;
+		pathForks.push({ prefixes, last, levels: levels + 1, nodes: group.nodes });
 		childPrefix = last ? prefixes.lastChild : prefixes.branchChild;
 		childTail = last ? prefixes.lastTail : prefixes.branchTail;
 		levels++;
-		if (owner === topParent) linePrefix = last ? prefixes.lastLine : prefixes.branchLine;
+		if (topInLast && g === groups.length - 1) linePrefix = last ? prefixes.lastLine : prefixes.branchLine;
 	}
-	if (forks.get(topParent) === undefined) linePrefix = childPrefix;
+	if (!topInLast) linePrefix = childPrefix;
 
 	// Step 4: the subtree of `top`, then the forks' later children, until `below` rows follow the
 	// leaf: the views of those subtrees only, as the whole tree's would be.
@@ -292,7 +323,7 @@ function makeWindow(
 	const stack: Pending[] = [{ view: start, linePrefix, childPrefix, childTail, levels, depth: 0 }];
 	layRows(rules, stack, rows, enough);
 	for (let f = pathForks.length - 1; f >= 0 && !enough(rows); f--) {
-		const [, fork] = pathForks[f] as [number, PathFork];
+		const fork = pathForks[f] as PathFork;
 		if (fork.last) continue;
 		// Its children after the path's: the deepest path node's first (as the shown tree orders them).
 		const later: TreeNode[] = [];
