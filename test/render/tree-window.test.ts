@@ -8,6 +8,7 @@
  */
 
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { archiveEntry } from "../../src/core/archive.js";
@@ -126,6 +127,55 @@ test("the window is the whole layout's rows around the leaf (random trees, filte
 	// cases, many of them reaching rows after the leaf.
 	assert.ok(made > 1200, `windows made: ${made} of ${cases}`);
 	assert.ok(later > 500, `windows with rows after the leaf: ${later}`);
+});
+
+test("random trees read lazily from files: the window is the whole layout's (messages decided from their bytes)", async () => {
+	// The window decides the cheapest entries first where any one shown answers its question; on
+	// entries read lazily that order is real (a free answer, a short line, an assistant's line).
+	// Each random tree is written as pi writes lines (type, id, parentId, timestamp first), opened
+	// twice: the window from one open, the expectation the whole layout of the other (nothing
+	// decided there before it lays out).
+	const dir = tempDir();
+	let made = 0;
+	let lazy = 0;
+	for (let seed = 1; seed <= 120; seed++) {
+		const { pick, roots, any, filters } = randomCase(seed, [0.5, 0.75, 0.9][seed % 3] as number, 150);
+		const file = join(dir, `r${seed}.jsonl`);
+		const lines = [JSON.stringify({ ...HEADER, id: "00000000-0000-4000-8000-000000000000" })];
+		for (const { type, id, parentId, timestamp, ...rest } of realTree(roots).getEntries()) {
+			lines.push(JSON.stringify({ type, id, parentId, timestamp, ...rest }));
+		}
+		writeFileSync(file, `${lines.join("\n")}\n`);
+		for (let step = 0; step < 6; step++) {
+			const filter = filters[Math.floor(pick() * filters.length)];
+			const above = Math.floor(pick() * 12);
+			const below = Math.floor(pick() * 12);
+			const leafId = any();
+			const opened = await Session.open(file);
+			const window = layoutWindow(opened.getTreeIndex(), { leafId, filter }, above, below);
+			const fresh = await Session.open(file);
+			const whole = layoutTree(fresh.getTree(), { leafId, ...(filter !== undefined ? { filter } : {}) });
+			const what = `seed ${seed}, step ${step}, leaf ${leafId}, ${filter}, ${above}/${below}`;
+			const stack = [...fresh.getTree()];
+			for (let view = stack.pop(); view; view = stack.pop()) {
+				stack.push(...view.children);
+				const node = viewNodeOf(view);
+				if (node instanceof TreeNode && node.type === "message" && !node.loaded) lazy++;
+			}
+			if (window !== undefined) {
+				made++;
+				const at = whole.rows.findIndex((row) => row.kind === "entry" && viewId(row.node) === whole.leafShownAt);
+				const first = Math.max(0, at - above);
+				assert.deepEqual(window.rows.map(plainRow), whole.rows.slice(first, at + below + 1).map(plainRow), what);
+				assert.equal(window.leafRow, at - first, what);
+			}
+			await opened.close();
+			await fresh.close();
+		}
+	}
+	// Not vacuous: messages read lazily (unparsed before the whole layout), and windows made.
+	assert.ok(lazy > 5_000, `messages read lazily: ${lazy}`);
+	assert.ok(made > 100, `windows made: ${made}`);
 });
 
 test("a session read lazily from its file: the window decides few messages and is the whole layout's", async () => {
