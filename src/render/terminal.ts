@@ -14,6 +14,7 @@ import * as util from "node:util";
 // them too); they are part of this module's interface as before.
 export {
 	displayWidth,
+	fittingLength,
 	graphemeWidth,
 	padEndToWidth,
 	padStartToWidth,

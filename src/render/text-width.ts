@@ -117,6 +117,19 @@ export const JOINS =
 	// biome-ignore lint/suspicious/noMisleadingCharacterClass: single characters are what is asked (ZWJ alone is one)
 	/[\p{M}\u200c\u200d\uff9e\uff9f\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff\ud800-\udfff\u{10000}-\u{10ffff}\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u0d4e\u0e33\u0eb3]/u;
 
+/**
+ * {@link JOINS} for text walked a code point at a time ({@link measure}): without the astral
+ * pictographs (U+1F300 to U+1FAFF but the skin tones U+1F3FB to U+1F3FF), which are clusters of
+ * their own unless a character of this set comes before or after them (a ZWJ, a variation
+ * selector, a skin tone, a tag). A reply with an emoji in it is then measured without the
+ * segmenter, whose first use loads about 12–18 ms of data before browse's first frame. (The
+ * previews cut by code units, preview.ts, keep {@link JOINS}.)
+ * @internal
+ */
+export const JOINS_BY_POINT =
+	// biome-ignore lint/suspicious/noMisleadingCharacterClass: single characters are what is asked (ZWJ alone is one)
+	/[\p{M}\u200c\u200d\uff9e\uff9f\u1100-\u11ff\ua960-\ua97f\ud7b0-\ud7ff\ud800-\udfff\u{10000}-\u{1f2ff}\u{1f3fb}-\u{1f3ff}\u{1fb00}-\u{10ffff}\u0600-\u0605\u06dd\u070f\u0890\u0891\u08e2\u0d4e\u0e33\u0eb3]/u;
+
 /** The grapheme clusters of text, as strings. */
 function* clusters(text: string): Generator<string> {
 	for (const { segment } of segmentGraphemes(text)) yield segment;
@@ -156,10 +169,9 @@ function measure(text: string, limit: number): Measure {
 		// Segmenting only up to the next escape keeps the walk linear and escapes out of clusters.
 		const next = text.indexOf("\u001b", i + 1);
 		const chunk = i === 0 && next === -1 ? text : text.slice(i, next === -1 ? text.length : next);
-		// Without a character that joins (see JOINS) each character is a cluster of its own (and one
-		// code unit: JOINS holds the astral ones): no segmenter, whose first use alone loads about
-		// 18 ms of data (before browse's first frame).
-		for (const segment of JOINS.test(chunk) ? clusters(chunk) : chunk) {
+		// Without a character that joins (see JOINS_BY_POINT) each code point is a cluster of its
+		// own: no segmenter, whose first use alone loads about 18 ms of data (before browse's first frame).
+		for (const segment of JOINS_BY_POINT.test(chunk) ? clusters(chunk) : chunk) {
 			const w = graphemeWidth(segment);
 			if (headEnd === -1 && width + w > limit - 1) {
 				headEnd = i;
@@ -171,6 +183,15 @@ function measure(text: string, limit: number): Measure {
 		}
 	}
 	return { width, end: text.length, headEnd: headEnd === -1 ? text.length : headEnd, headEscapes };
+}
+
+/**
+ * The length (in code units) of the longest head of `text` that fits in `columns` columns, cut
+ * between grapheme clusters (0 when the first one is wider).
+ */
+export function fittingLength(text: string, columns: number): number {
+	if (NARROW_ONLY.test(text)) return Math.min(text.length, Math.max(0, columns));
+	return measure(text, columns).end;
 }
 
 /** Columns text takes on a terminal: wide characters and emoji two, escape sequences none. */

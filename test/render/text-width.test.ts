@@ -11,8 +11,10 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import {
 	displayWidth,
+	fittingLength,
 	graphemeWidth,
 	JOINS,
+	JOINS_BY_POINT,
 	segmentGraphemes,
 	stripAnsi,
 	truncateToWidth,
@@ -36,7 +38,18 @@ const PIECES = [
 	"✅",
 	"⏎",
 	"😀",
+	"🚀",
+	"🤖",
+	"🧪",
+	"🫠",
 	"👍🏽",
+	"👩\u200d💻",
+	"🏳\ufe0f\u200d🌈",
+	"\u{1f3fb}",
+	"\u{e0067}",
+	"𝕏",
+	"\u{110bd}",
+	"\u{11f02}",
 	"🇫🇷",
 	"e\u0301",
 	"\u200b",
@@ -65,11 +78,17 @@ const ESCAPES = PIECES.filter((piece) => piece.startsWith("\u001b"));
  * sequences (which keep clusters apart, as on a terminal: text-width.ts's `measure`).
  */
 function referenceWidth(text: string): number {
+	let width = 0;
+	for (const run of runsBetweenEscapes(text))
+		for (const { segment } of segmentGraphemes(run)) width += graphemeWidth(segment);
+	return width;
+}
+
+/** The runs of text between its escape sequences. */
+function runsBetweenEscapes(text: string): string[] {
 	let runs = [text];
 	for (const sequence of ESCAPES) runs = runs.flatMap((run) => run.split(sequence));
-	let width = 0;
-	for (const run of runs) for (const { segment } of segmentGraphemes(run)) width += graphemeWidth(segment);
-	return width;
+	return runs;
 }
 
 test("text without a character that joins has one grapheme cluster per code unit", () => {
@@ -85,6 +104,38 @@ test("text without a character that joins has one grapheme cluster per code unit
 	assert.ok(checked > 100, `${checked} texts without a joining character`);
 });
 
+test("text without a character that joins when walked by code points has one grapheme cluster per code point", () => {
+	// JOINS_BY_POINT leaves out the astral pictographs (🚀, 🤖…): alone, each is a cluster.
+	const pick = mulberry32(13);
+	let checked = 0;
+	let pictographs = 0;
+	for (let run = 0; run < 4000; run++) {
+		const text = stripAnsi(randomText(pick, 1 + Math.floor(pick() * 12)));
+		if (JOINS_BY_POINT.test(text)) continue;
+		checked++;
+		if (/[\u{1f300}-\u{1faff}]/u.test(text)) pictographs++;
+		const clusters = [...segmentGraphemes(text)].map(({ segment }) => segment);
+		assert.deepEqual(clusters, [...text], JSON.stringify(text));
+	}
+	assert.ok(checked > 100 && pictographs > 50, `${checked} texts, ${pictographs} with a pictograph`);
+});
+
+test("fittingLength: the longest head of whole clusters that fits, as the segmenter's clusters and widths say", () => {
+	const pick = mulberry32(17);
+	for (let run = 0; run < 3000; run++) {
+		const text = stripAnsi(randomText(pick, Math.floor(pick() * 16)));
+		const columns = Math.floor(pick() * 14);
+		let expected = 0;
+		let used = 0;
+		for (const { segment, index } of segmentGraphemes(text)) {
+			used += graphemeWidth(segment);
+			if (used > columns) break;
+			expected = index + segment.length;
+		}
+		assert.equal(fittingLength(text, columns), expected, `${JSON.stringify(text)} in ${columns}`);
+	}
+});
+
 test("displayWidth and truncateToWidth agree with the segmenter's clusters, with or without joining characters", () => {
 	const pick = mulberry32(11);
 	for (let run = 0; run < 3000; run++) {
@@ -98,7 +149,11 @@ test("displayWidth and truncateToWidth agree with the segmenter's clusters, with
 		else {
 			// A cut ends with `…` (and a reset where colours were cut) after a prefix of whole clusters.
 			const head = stripAnsi(cut).replace(/…$/, "");
-			const clusters = [...segmentGraphemes(stripAnsi(text))].map(({ segment }) => segment);
+			// Escape sequences keep clusters apart (as in referenceWidth): a prepended character
+			// before one does not join what follows it.
+			const clusters = runsBetweenEscapes(text).flatMap((run) =>
+				[...segmentGraphemes(run)].map(({ segment }) => segment),
+			);
 			let prefix = "";
 			for (const cluster of clusters) {
 				if (prefix.length >= head.length) break;

@@ -22,14 +22,7 @@
 import type { SessionEntry } from "../../core/types.js";
 import { kindStyle } from "../../render/color.js";
 import { countOf, describeEntry, groupDigits, oneLineToWidth, sanitize, sanitizeLines } from "../../render/preview.js";
-import {
-	displayWidth,
-	graphemeWidth,
-	painter,
-	type Style,
-	segmentGraphemes,
-	truncateToWidth,
-} from "../../render/terminal.js";
+import { displayWidth, fittingLength, painter, type Style, truncateToWidth } from "../../render/terminal.js";
 import { clipPrefix, showsActiveMark, type TreeLayoutRow } from "../../render/tree-layout.js";
 import { type ContextSize, contextSizeText } from "../../render/usage.js";
 import { footerHints, KEY_HELP } from "./keys.js";
@@ -94,22 +87,10 @@ export function formatTime(timestamp: string): string {
 	);
 }
 
-const PRINTABLE_ASCII = /^[\u0020-\u007e]*$/;
-
 /** The longest head of `line` that fits in `width` columns (at least one character), and the rest. */
 function cutLine(line: string, width: number): { head: string; rest: string } {
-	let end = 0;
-	if (PRINTABLE_ASCII.test(line)) end = Math.min(line.length, width);
-	else {
-		let used = 0;
-		for (const { segment, index } of segmentGraphemes(line)) {
-			const w = graphemeWidth(segment);
-			if (used + w > width) break;
-			used += w;
-			end = index + segment.length;
-		}
-		if (end === 0) end = [...line][0]?.length ?? line.length;
-	}
+	let end = fittingLength(line, width);
+	if (end === 0) end = [...line][0]?.length ?? line.length;
 	if (end >= line.length) return { head: line, rest: "" };
 	// Break after the last space of the head, when that keeps at least half of it.
 	const space = line.lastIndexOf(" ", end);
