@@ -313,9 +313,12 @@ export class Session {
 		return this.tree.walkEntryLinesKnowing(known, start);
 	}
 
-	/** The whole tree: roots in file order, children oldest first, labels attached. */
-	getTree(): SessionTreeNode[] {
-		return this.tree.getTree();
+	/**
+	 * The whole tree: roots in file order, children oldest first, labels attached; with `rootId`,
+	 * the subtree of that entry only (see {@link SessionTree.getTree}).
+	 */
+	getTree(rootId?: string): SessionTreeNode[] {
+		return this.tree.getTree(rootId);
 	}
 
 	/** The tree in display order as flat rows with depths (see {@link SessionTree.flatten}). */

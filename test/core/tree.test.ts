@@ -229,6 +229,13 @@ describe("the tree a session hands out", () => {
 		const view = session.getTreeIndex();
 		assert.equal(view.getLeafId(), session.getLeafId());
 		assert.equal(view.getLabel(q), "start");
+		// The subtree of an entry, from the session and its view: the entry with its label, and the label entry below it.
+		for (const subtree of [session.getTree(q), view.getTree(q)]) {
+			assert.deepEqual(
+				subtree.map((node) => [node.entry.id, node.label, node.children.map((child) => child.entry.type)]),
+				[[q, "start", ["label"]]],
+			);
+		}
 		assert.ok(Object.isFrozen(view));
 		const loose = view as unknown as Record<string, unknown>;
 		for (const name of ["setLeaf", "insert", "attach", "addNode", "link", "getNode"]) {
