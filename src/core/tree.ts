@@ -577,16 +577,26 @@ export class SessionTree implements ReadonlySessionTree {
 			const node = nodes[i] as TreeNode;
 			const children: SessionTreeNode[] = [];
 			if (node.firstChild) for (const child of sortedChildren(node)) children.push(views.get(child) as TreeViewNode);
-			const view = new TreeViewNode(node, children);
-			const label = this.labels.get(node.id);
-			if (label) {
-				view.label = label.label;
-				view.labelTimestamp = label.timestamp;
-			}
-			if (this.archived.has(node.id)) view.archived = true;
-			views.set(node, view);
+			views.set(node, this.nodeView(node, children));
 		}
 		return views.get(root) as TreeViewNode;
+	}
+
+	/**
+	 * The output node of `node` (see {@link getTree}) with `children`, its label and archive mark
+	 * attached: what {@link subtreeView} makes of each node, and the views of single nodes that a
+	 * walk of the nodes asks the filters about (render/tree-window.ts).
+	 * @internal
+	 */
+	nodeView(node: TreeNode, children: SessionTreeNode[] = []): TreeViewNode {
+		const view = new TreeViewNode(node, children);
+		const label = this.labels.get(node.id);
+		if (label) {
+			view.label = label.label;
+			view.labelTimestamp = label.timestamp;
+		}
+		if (this.archived.has(node.id)) view.archived = true;
+		return view;
 	}
 
 	/** The output node of entry `id` in `out` (made by {@link getTree}), if the entry is in the tree. */

@@ -28,13 +28,7 @@
  * test holds the window to the whole layout's rows around the leaf (test/render/tree-window).
  */
 
-import {
-	childlessViewNode,
-	type ReadonlySessionTree,
-	type SessionTree,
-	sortedChildren,
-	treeBehind,
-} from "../core/tree.js";
+import { type ReadonlySessionTree, type SessionTree, sortedChildren, treeBehind } from "../core/tree.js";
 import { TreeNode } from "../core/tree-node.js";
 import { viewId, viewNodeOf } from "../core/tree-view.js";
 import type { SessionTreeNode } from "../core/types.js";
@@ -81,6 +75,9 @@ export interface TreeWindow {
 
 /** Entries decided before the window is given up (the caller then lays out the whole tree). */
 export const WINDOW_BUDGET = 20_000;
+
+/** Entries of a subtree off the path decided together, breadth first (`holdsShown` in {@link makeWindow}). */
+const AHEAD = 8;
 
 /** Thrown inside when the budget is spent. */
 class OverBudget extends Error {}
@@ -130,7 +127,7 @@ function makeWindow(
 	const path = pathTo(behind, leafId);
 	if (path === undefined) return undefined;
 	const roots = behind.getRootNodes();
-	const archivedIds = tree.getArchived();
+	const archivedIds = behind.getArchived();
 
 	// A view of each node the steps decide (no children: what the filters and `isPutAway` read of
 	// it, its label and mark as `getTree` attaches them); the rows are the subtrees' own views.
@@ -138,10 +135,7 @@ function makeWindow(
 	const viewOf = (node: TreeNode): SessionTreeNode => {
 		let view = views.get(node);
 		if (view === undefined) {
-			view = childlessViewNode(node);
-			const label = tree.getLabel(node.id);
-			if (label !== undefined) view.label = label;
-			if (archivedIds.has(node.id)) view.archived = true;
+			view = behind.nodeView(node);
 			views.set(node, view);
 		}
 		return view;
@@ -179,8 +173,6 @@ function makeWindow(
 		}
 		return false;
 	};
-	/** Entries of a subtree {@link holdsShown} decides together, breadth first. */
-	const AHEAD = 8;
 	/**
 	 * Whether the subtree of `node` holds a shown entry (put-away branches hold none): its entries
 	 * breadth first, {@link AHEAD} at a time, each group's cheapest decided first.
