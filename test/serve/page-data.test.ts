@@ -159,6 +159,9 @@ describe("serve: a page's records, fetched", { skip: SQLITE_SKIP }, () => {
 		try {
 			const key = keyOf(file);
 			const opened = await openServed(browser, served, `/s/${key}`, { ready: false });
+			// The first load done before the listener counts: a request of it still under way (its
+			// options, fetched after the records) was once counted with the reload's.
+			await waitReady(opened.page);
 			const asked: string[] = [];
 			opened.context.on("request", (request) => {
 				if (request.url().includes("/records")) asked.push(new URL(request.url()).pathname);
