@@ -6,12 +6,13 @@
  * browse draws first (`layoutWindow`, when the build has it: what it decides is not decided
  * again; before `getTree` from the twenty-first round on, after it before), `getTree`, pi's filter decided from the bytes of every message (`decideAssistantsShown`,
  * when the build has it), and the layout under the default filter. Prints one line of JSON:
- * milliseconds by part.
+ * milliseconds by part, and for each part (`NAME gc`) the garbage collector's pauses in it.
  *
  * `node bench/data/.build/bench/browse-parts.js DIST FILE`
  */
 
 import { join } from "node:path";
+import { PerformanceObserver } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 
 type Layout = (roots: unknown, options: { leafId: string | null; filter: string }) => { rows: unknown[] };
@@ -32,10 +33,21 @@ const [dist, file] = process.argv.slice(2);
 if (dist === undefined || file === undefined) throw new Error("usage: browse-parts.js DIST FILE");
 const at = (path: string) => pathToFileURL(join(dist, path)).href;
 const parts: Record<string, number> = {};
+/** Each part's span, for the collector's pauses in it (below). */
+const spans: Array<{ name: string; from: number; to: number }> = [];
+// The garbage collector's pauses on this thread (each an entry with its start and duration):
+// how much of each part is the collector's, which no change of the part's own code removes
+// while it keeps the objects it makes (issue 28, twenty-second round).
+const pauses: Array<{ start: number; duration: number }> = [];
+const observer = new PerformanceObserver((list) => {
+	for (const entry of list.getEntries()) pauses.push({ start: entry.startTime, duration: entry.duration });
+});
+observer.observe({ entryTypes: ["gc"] });
 let last = performance.now();
 const lap = (name: string) => {
 	const now = performance.now();
 	parts[name] = now - last;
+	spans.push({ name, from: last, to: now });
 	last = now;
 };
 const { Session } = (await import(at("session.js"))) as { Session: { open(file: string): Promise<Opened> } };
@@ -77,4 +89,12 @@ if (layoutModule.decideAssistantsShown) {
 }
 const layout = layoutModule.layoutTree(roots, { leafId: session.getLeafId(), filter: "default" });
 lap("layout");
+// The observer is told of the pauses after they end, in a later turn of the event loop.
+await new Promise((done) => setTimeout(done, 50));
+observer.disconnect();
+for (const { name, from, to } of spans) {
+	let gc = 0;
+	for (const pause of pauses) if (pause.start >= from && pause.start < to) gc += pause.duration;
+	parts[`${name} gc`] = gc;
+}
 console.log(JSON.stringify({ parts, rows: layout.rows.length }));

@@ -27,7 +27,8 @@
  * too, alternating, so that before and after are measured in one run.
  *
  * Also runs alone (after `npm run bench` compiled it, or `tsc -p bench/tsconfig.json`):
- * `node bench/data/.build/bench/browse.js [--runs N] [--base PATH] [--file s100k] [--json FILE]`.
+ * `node bench/data/.build/bench/browse.js [--runs N] [--base PATH] [--file s100k] [--json FILE]
+ * [--node-flags "FLAGS"]` (Node's options for our CLI's runs only).
  */
 
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
@@ -49,6 +50,12 @@ export interface BrowseBenchOptions {
 	log?: (line: string) => void;
 	/** Where to write the raw figures. Default bench/data/last-browse.json. */
 	json?: string;
+	/**
+	 * Options for Node given before our CLI (not the base's): what a V8 setting does to the
+	 * figures, the same build as base beside it (e.g. `--min-semi-space-size=64
+	 * --max-semi-space-size=64`, docs/performance.md, twenty-second round).
+	 */
+	nodeFlags?: readonly string[];
 }
 
 const COLUMNS = 120;
@@ -109,8 +116,9 @@ class Terminal {
 	private exited: number | null | undefined;
 	readonly started: number;
 
-	constructor(cli: string, file: string) {
-		const command = `stty rows ${ROWS} cols ${COLUMNS}; exec ${shellQuote(process.execPath)} ${shellQuote(cli)} browse ${shellQuote(file)}`;
+	constructor(cli: string, file: string, nodeFlags: readonly string[] = []) {
+		const node = [process.execPath, ...nodeFlags, cli].map(shellQuote).join(" ");
+		const command = `stty rows ${ROWS} cols ${COLUMNS}; exec ${node} browse ${shellQuote(file)}`;
 		const env: NodeJS.ProcessEnv = { ...process.env, TERM: "xterm-256color" };
 		delete env.NO_COLOR;
 		delete env.FORCE_COLOR;
@@ -207,8 +215,8 @@ function shellQuote(text: string): string {
 }
 
 /** One run of the browser: every figure once (keys, filters and folds several times). */
-async function runOnce(cli: string, file: string): Promise<RunFigures> {
-	const term = new Terminal(cli, file);
+async function runOnce(cli: string, file: string, nodeFlags?: readonly string[]): Promise<RunFigures> {
+	const term = new Terminal(cli, file, nodeFlags);
 	try {
 		// Any frame with the header's position (`entries · 1/N`): the tree is on the screen.
 		let counted = false;
@@ -276,7 +284,8 @@ export async function runBrowse(options: BrowseBenchOptions): Promise<boolean> {
 	log("");
 	log(
 		`browse: ${name} in a ${COLUMNS}×${ROWS} pseudo-terminal (script), ${runs} runs (median), ` +
-			`load ${loadavg()[0]?.toFixed(2)}${base ? `; base: ${base}` : ""}`,
+			`load ${loadavg()[0]?.toFixed(2)}${base ? `; base: ${base}` : ""}` +
+			`${options.nodeFlags?.length ? `; ours run as node ${options.nodeFlags.join(" ")}` : ""}`,
 	);
 	const mine: RunFigures[] = [];
 	const theirs: RunFigures[] = [];
@@ -288,7 +297,7 @@ export async function runBrowse(options: BrowseBenchOptions): Promise<boolean> {
 			[ours, mine, "ours"] as const,
 		]) {
 			try {
-				into.push(await runOnce(cli, file));
+				into.push(await runOnce(cli, file, cli === ours ? options.nodeFlags : undefined));
 			} catch (error) {
 				ok = false;
 				log(`  ${who}, run ${run + 1}: ${error instanceof Error ? error.message : String(error)}`);
@@ -347,6 +356,9 @@ if (arg) {
 		...(arg("--base") !== undefined ? { base: arg("--base") as string } : {}),
 		...(arg("--file") !== undefined ? { file: arg("--file") as string } : {}),
 		...(arg("--json") !== undefined ? { json: arg("--json") as string } : {}),
+		...(arg("--node-flags") !== undefined
+			? { nodeFlags: (arg("--node-flags") as string).split(" ").filter(Boolean) }
+			: {}),
 	});
 	if (!ok) process.exitCode = 1;
 }
